@@ -1,0 +1,218 @@
+//! The command line's grammar (clap derive) and the small parsers for the
+//! values clap cannot check on its own (`KEY=VALUE`, policy specs).
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use clap::{Args, Parser, Subcommand};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "schedlab",
+    version,
+    about = "Replay Parallel Workloads Archive (SWF) traces under HPC scheduling policies",
+    long_about = "Replay Parallel Workloads Archive (SWF) traces under HPC scheduling policies.\n\n\
+                  Exit codes: 0 success, 1 a run failed, 2 bad usage or input. Errors are one line on stderr."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Trace statistics and cleaning report.
+    Stats(StatsArgs),
+    /// Replay a trace under one policy.
+    Run(RunArgs),
+    /// Replay a trace under several policies (in parallel) and print a table.
+    Compare(CompareArgs),
+    /// List the policies and runtime predictors with their parameters.
+    Policies(PoliciesArgs),
+    /// Time parsing and every policy on every trace of a directory.
+    Bench(BenchArgs),
+    /// One benchmark measurement in a fresh process (used by `bench`).
+    #[command(hide = true)]
+    BenchOne(BenchOneArgs),
+}
+
+/// How a trace is read and cleaned (SPEC §1); shared by every command that
+/// takes a trace.
+#[derive(Debug, Clone, Default, Args)]
+pub struct WorkloadArgs {
+    /// Machine size in processors, overriding the header (e.g. 430 for CTC-SP2).
+    #[arg(long, value_name = "N")]
+    pub procs: Option<u32>,
+    /// Run jobs larger than the machine on the whole machine instead of dropping them.
+    #[arg(long)]
+    pub clamp_oversized: bool,
+    /// Keep only jobs of this queue (field 15); repeatable.
+    #[arg(long = "queue", value_name = "Q")]
+    pub queues: Vec<i32>,
+    /// Keep only jobs of this partition (field 16); repeatable.
+    #[arg(long = "partition", value_name = "P")]
+    pub partitions: Vec<i32>,
+    /// Drop jobs with this status (field 11); repeatable.
+    #[arg(long = "drop-status", value_name = "S", allow_negative_numbers = true)]
+    pub drop_status: Vec<i32>,
+    /// Keep only the first N jobs (after cleaning).
+    #[arg(long, value_name = "N")]
+    pub first: Option<usize>,
+    /// Keep only jobs submitted in [FROM, TO) seconds after the first submit.
+    #[arg(long, value_name = "FROM:TO", allow_hyphen_values = true)]
+    pub time_range: Option<String>,
+    /// Divide submit times (relative to the first) by X > 0: X = 1.2 offers 20 % more load.
+    #[arg(long, value_name = "X", allow_hyphen_values = true)]
+    pub load_factor: Option<String>,
+    /// Refuse traces larger than this once uncompressed (bytes; suffix K, M or G allowed) [default: 2G].
+    #[arg(long, value_name = "BYTES")]
+    pub max_bytes: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct StatsArgs {
+    /// SWF trace, plain or gzip-compressed.
+    pub trace: PathBuf,
+    #[command(flatten)]
+    pub workload: WorkloadArgs,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Metric and checker options shared by `run` and `compare`.
+#[derive(Debug, Clone, Args)]
+pub struct MetricArgs {
+    /// Bounded-slowdown threshold in seconds.
+    #[arg(long, value_name = "S", default_value_t = 10)]
+    pub bsd_threshold: i64,
+    /// Leave the first and last X % of jobs (by submit) out of the metrics.
+    #[arg(long, value_name = "X", default_value_t = 0.0)]
+    pub skip_percent: f64,
+    /// Category limit: jobs running at most S seconds are short (SN/SW/LN/LW).
+    #[arg(long, value_name = "S", default_value_t = 3600)]
+    pub short_runtime: i64,
+    /// Category limit: jobs of at most N processors are narrow.
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    pub narrow_size: u32,
+    /// Skip the run checker (it verifies every run by default).
+    #[arg(long)]
+    pub no_check: bool,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// SWF trace, plain or gzip-compressed.
+    pub trace: PathBuf,
+    /// Policy id (see `schedlab policies`).
+    #[arg(long, value_name = "ID")]
+    pub policy: String,
+    /// A policy or predictor parameter, KEY=VALUE; repeatable.
+    #[arg(long = "param", value_name = "KEY=VALUE")]
+    pub params: Vec<String>,
+    /// Runtime predictor: estimate, exact, last, tsafrir or virtual [default: the policy's].
+    #[arg(long, value_name = "ID")]
+    pub predictor: Option<String>,
+    /// Seed of every random draw (the virtual predictor's).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub seed: u64,
+    /// Print the result document as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Write the per-job table as CSV to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub jobs_csv: Option<PathBuf>,
+    /// Write the simulated schedule as SWF to FILE (field 3 = simulated wait).
+    #[arg(long, value_name = "FILE")]
+    pub swf_out: Option<PathBuf>,
+    #[command(flatten)]
+    pub metrics: MetricArgs,
+    #[command(flatten)]
+    pub workload: WorkloadArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// SWF trace, plain or gzip-compressed.
+    pub trace: PathBuf,
+    /// A policy, as ID[:KEY=VALUE,...][@PREDICTOR], e.g. easy:order=shortest@tsafrir; repeatable.
+    #[arg(long, value_name = "SPEC", required = true)]
+    pub policy: Vec<String>,
+    /// A parameter for every policy that has it, KEY=VALUE; repeatable.
+    #[arg(long = "param", value_name = "KEY=VALUE")]
+    pub params: Vec<String>,
+    /// Runtime predictor for every policy that uses one and names none.
+    #[arg(long, value_name = "ID")]
+    pub predictor: Option<String>,
+    /// Seed of every random draw.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub seed: u64,
+    /// Print {"runs": [result documents]} as JSON.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub metrics: MetricArgs,
+    #[command(flatten)]
+    pub workload: WorkloadArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct PoliciesArgs {
+    /// Print the registry as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Directory of traces (*.swf, *.swf.gz, *.gz) [default: $SCHEDLAB_TRACES].
+    #[arg(long, value_name = "DIR")]
+    pub traces: Option<PathBuf>,
+    /// Policy spec ID[:KEY=VALUE,...][@PREDICTOR]; repeatable [default: fcfs, easy,
+    /// easy:order=shortest, easy@last, easy:order=shortest@tsafrir, cbf, cbf@last].
+    #[arg(long, value_name = "SPEC")]
+    pub policy: Vec<String>,
+    /// Keep the best of N timings.
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
+    pub repeat: u32,
+    /// Machine size for traces whose file name starts with PREFIX; repeatable
+    /// (built in: CTC-SP2=430).
+    #[arg(long = "procs-map", value_name = "PREFIX=N")]
+    pub procs_map: Vec<String>,
+    /// Also run AccaSim's EASY (python3 scripts/accasim_easy.py) on each trace.
+    #[arg(long)]
+    pub accasim: bool,
+    /// Time runs without the run checker (it runs by default).
+    #[arg(long)]
+    pub no_check: bool,
+    /// Print the rows as a JSON array.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct BenchOneArgs {
+    pub trace: PathBuf,
+    /// Policy spec; without it, only parse the trace.
+    #[arg(long)]
+    pub policy: Option<String>,
+    #[arg(long)]
+    pub procs: Option<u32>,
+    #[arg(long, default_value_t = 1)]
+    pub repeat: u32,
+    #[arg(long)]
+    pub no_check: bool,
+}
+
+pub use schedlab_experiment::{split_param, PolicySpec};
+
+/// Every `--param` of a command.
+pub fn split_params(texts: &[String]) -> Result<Vec<(String, String)>> {
+    texts.iter().map(|t| split_param(t).map_err(|e| anyhow::anyhow!("--param: {e}"))).collect()
+}

@@ -1,0 +1,113 @@
+//! `schedlab bench-one` (hidden): one benchmark measurement in a process of
+//! its own, so that its peak resident set size belongs to it alone. Prints
+//! one JSON line ([`Measurement`]).
+//!
+//! Without `--policy` the child only parses the trace: its peak RSS is the
+//! baseline that `bench` subtracts from a run's peak.
+
+use std::io::Write;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::Result;
+use schedlab_engine::Control;
+use schedlab_experiment::{resolve, RunRequest};
+use schedlab_workload::{Loaded, ReadOptions};
+use serde::{Deserialize, Serialize};
+
+use crate::args::{BenchOneArgs, PolicySpec};
+use crate::fail::run_failure;
+use crate::{memory, output, trace_input};
+
+/// What one child measured. Memory figures are bytes; `None` where the
+/// platform cannot tell.
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub struct Measurement {
+    pub jobs: u64,
+    pub procs: u32,
+    /// Uncompressed bytes of the trace.
+    pub bytes: u64,
+    /// Best time to read and clean the trace from its file (gzip included).
+    pub parse_seconds: f64,
+    pub events: u64,
+    /// Best time of the run (engine, checker, metrics); 0 for a parse-only child.
+    pub seconds: f64,
+    pub mean_wait: f64,
+    pub mbs: f64,
+    pub check: String,
+    /// VmHWM at the end.
+    pub peak_rss: Option<u64>,
+    /// VmRSS once the trace is loaded.
+    pub rss_loaded: Option<u64>,
+    /// Live heap bytes once the trace is loaded.
+    pub heap_loaded: u64,
+    /// Highest live heap bytes during the runs (0 for a parse-only child).
+    pub heap_peak_run: u64,
+}
+
+pub fn main(args: &BenchOneArgs) -> Result<ExitCode> {
+    let opts = ReadOptions { machine_size: args.procs, ..ReadOptions::default() };
+    let (loaded, parse_seconds) = best_parse(args, &opts)?;
+    let mut m = Measurement {
+        jobs: loaded.trace.jobs.len() as u64,
+        procs: loaded.trace.procs,
+        bytes: loaded.bytes,
+        parse_seconds,
+        rss_loaded: memory::rss_now(),
+        heap_loaded: memory::heap_now() as u64,
+        ..Measurement::default()
+    };
+    if let Some(spec) = &args.policy {
+        measure_runs(&mut m, &loaded, spec, args)?;
+    }
+    m.peak_rss = memory::peak_rss();
+    let mut out = output::stdout();
+    serde_json::to_writer(&mut out, &m)?;
+    writeln!(out)?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Reads the trace `repeat` times (a parse-only child) or once, keeping the
+/// best time; only one copy is alive at a time.
+fn best_parse(args: &BenchOneArgs, opts: &ReadOptions) -> Result<(Loaded, f64)> {
+    let times = if args.policy.is_some() { 1 } else { args.repeat.max(1) };
+    let mut best = f64::INFINITY;
+    let mut kept = None;
+    for _ in 0..times {
+        drop(kept.take());
+        let start = Instant::now();
+        let loaded = trace_input::load(&args.trace, opts)?;
+        best = best.min(start.elapsed().as_secs_f64());
+        kept = Some(loaded);
+    }
+    let loaded = kept.ok_or_else(|| anyhow::anyhow!("no parse was made"))?;
+    Ok((loaded, best))
+}
+
+fn measure_runs(m: &mut Measurement, loaded: &Loaded, spec: &str, args: &BenchOneArgs) -> Result<()> {
+    let spec = PolicySpec::parse(spec)?;
+    let request = RunRequest {
+        policy: spec.id,
+        params: spec.params,
+        predictor: spec.predictor,
+        skip_check: args.no_check,
+        ..RunRequest::default()
+    };
+    let settings = resolve(&request)?;
+    memory::reset_heap_peak();
+    let mut best = f64::INFINITY;
+    for _ in 0..args.repeat.max(1) {
+        let start = Instant::now();
+        let outcome = schedlab_experiment::run(&loaded.trace, &settings, &mut |_| Control::Continue)
+            .map_err(|e| run_failure(e.to_string()))?;
+        best = best.min(start.elapsed().as_secs_f64());
+        m.events = outcome.record.events;
+        m.mean_wait = outcome.metrics.mean_wait;
+        m.mbs = outcome.metrics.mbs;
+        m.check = if outcome.checked { "passed" } else { "skipped" }.to_owned();
+    }
+    m.seconds = best;
+    m.heap_peak_run = memory::heap_peak() as u64;
+    Ok(())
+}

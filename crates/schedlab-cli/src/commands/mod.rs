@@ -1,0 +1,26 @@
+//! One module per subcommand.
+
+mod accasim;
+mod bench;
+mod bench_one;
+mod compare;
+mod policies;
+mod run;
+mod stats;
+
+use std::process::ExitCode;
+
+use anyhow::Result;
+
+use crate::args::Command;
+
+pub fn dispatch(cli: crate::args::Cli) -> Result<ExitCode> {
+    match cli.command {
+        Command::Stats(a) => stats::main(&a),
+        Command::Run(a) => run::main(&a),
+        Command::Compare(a) => compare::main(&a),
+        Command::Policies(a) => policies::main(&a),
+        Command::Bench(a) => bench::main(&a),
+        Command::BenchOne(a) => bench_one::main(&a),
+    }
+}

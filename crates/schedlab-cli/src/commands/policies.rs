@@ -1,0 +1,92 @@
+//! `schedlab policies`: the policy registry and the runtime sources, as the
+//! core describes them.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use schedlab_engine::params::{ParamKind, ParamSpec};
+use schedlab_engine::{SourceInfo, SOURCES};
+use schedlab_policies::{PolicyInfo, REGISTRY};
+use serde::Serialize;
+
+use crate::args::PoliciesArgs;
+use crate::output;
+
+#[derive(Serialize)]
+struct Registry<'a> {
+    policies: &'a [&'a PolicyInfo],
+    predictors: &'a [SourceInfo],
+}
+
+pub fn main(args: &PoliciesArgs) -> Result<ExitCode> {
+    if args.json {
+        output::print_json(&Registry { policies: REGISTRY, predictors: SOURCES })?;
+    } else {
+        let mut out = output::stdout();
+        write_text(&mut out)?;
+        out.flush()?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn write_text(out: &mut dyn Write) -> std::io::Result<()> {
+    writeln!(out, "POLICIES (--policy ID, parameters with --param KEY=VALUE)")?;
+    for p in REGISTRY {
+        writeln!(out)?;
+        writeln!(out, "{}  {}", p.id, p.name)?;
+        write_wrapped(out, p.description, "    ")?;
+        if p.uses_runtime_source {
+            writeln!(out, "    predictor: any (--predictor ID), default {}", p.default_source)?;
+        } else {
+            writeln!(out, "    predictor: none (does not use runtimes)")?;
+        }
+        write_params(out, p.params)?;
+    }
+    writeln!(out)?;
+    writeln!(out, "PREDICTORS (--predictor ID)")?;
+    for s in SOURCES {
+        writeln!(out)?;
+        writeln!(out, "{}  {}", s.id, s.name)?;
+        write_wrapped(out, s.description, "    ")?;
+        write_params(out, s.params)?;
+    }
+    Ok(())
+}
+
+fn write_params(out: &mut dyn Write, params: &[ParamSpec]) -> std::io::Result<()> {
+    for p in params {
+        writeln!(out, "    --param {}=<{}>  {}", p.key, kind_text(&p.kind, p.unit), p.name)?;
+        write_wrapped(out, p.description, "        ")?;
+    }
+    Ok(())
+}
+
+/// "choice: priority|shortest, default priority" or "float in [0, 100] %, default 10".
+fn kind_text(kind: &ParamKind, unit: Option<&str>) -> String {
+    let unit = unit.map(|u| format!(" {u}")).unwrap_or_default();
+    match kind {
+        ParamKind::Choice { options, default } => format!("{}; default {default}", options.join("|")),
+        ParamKind::Int { min, max, default } => format!("integer in [{min}, {max}]{unit}; default {default}"),
+        ParamKind::Float { min, max, default } => format!("number in [{min}, {max}]{unit}; default {default}"),
+    }
+}
+
+/// Text wrapped at about 80 columns after `indent`.
+fn write_wrapped(out: &mut dyn Write, text: &str, indent: &str) -> std::io::Result<()> {
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && indent.len() + line.len() + 1 + word.len() > 80 {
+            writeln!(out, "{indent}{line}")?;
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        writeln!(out, "{indent}{line}")?;
+    }
+    Ok(())
+}

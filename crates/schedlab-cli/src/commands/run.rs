@@ -1,0 +1,176 @@
+//! `schedlab run`: one trace under one policy.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use indicatif::ProgressBar;
+use schedlab_engine::{Control, Progress};
+use schedlab_experiment::{
+    resolve, write_jobs_csv, write_schedule_swf, RunDocument, RunOutcome, RunRequest, RunSettings, TraceIdentity,
+};
+use schedlab_metrics::{CategoryLimits, MetricsOptions};
+use schedlab_workload::{Loaded, Trace};
+
+use crate::args::{split_params, MetricArgs, RunArgs, WorkloadArgs};
+use crate::fail::run_failure;
+use crate::output::{self, duration, fixed, grouped};
+use crate::trace_input;
+
+pub fn main(args: &RunArgs) -> Result<ExitCode> {
+    let request = RunRequest {
+        policy: args.policy.clone(),
+        params: split_params(&args.params)?,
+        predictor: args.predictor.clone(),
+        seed: args.seed,
+        metrics: metrics_options(&args.metrics),
+        skip_check: args.metrics.no_check,
+    };
+    let settings = resolve(&request)?;
+    let mut csv = args.jobs_csv.as_deref().map(output::create_file).transpose()?;
+    let mut swf = args.swf_out.as_deref().map(output::create_file).transpose()?;
+    let loaded = trace_input::load_with(&args.trace, &args.workload)?;
+    let identity = identity(&args.trace, &loaded, &args.workload)?;
+    let bar = output::job_bar(identity.jobs as u64, settings.policy.id, args.metrics.quiet);
+    let (outcome, elapsed_ms) = timed_run(&loaded.trace, &settings, &bar).map_err(|e| run_failure(e.to_string()))?;
+    bar.finish_and_clear();
+    if let (Some(out), Some(path)) = (csv.as_mut(), &args.jobs_csv) {
+        write_jobs_csv(&mut *out, &loaded.trace, &outcome.record, settings.metrics.bsd_threshold)
+            .and_then(|()| out.flush())
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if let (Some(out), Some(path)) = (swf.as_mut(), &args.swf_out) {
+        let comments = swf_comments(&settings, &identity, &loaded);
+        write_schedule_swf(&mut *out, &loaded.trace, &outcome.record, &comments)
+            .and_then(|()| out.flush())
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    let doc = RunDocument::new(&settings, identity, &outcome, Some(elapsed_ms));
+    if args.json {
+        output::print_json(&doc)?;
+    } else {
+        let mut out = output::stdout();
+        write_text(&mut out, &doc, &settings, &loaded)?;
+        out.flush()?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The metric options of the flags (checked by `resolve`).
+pub(super) fn metrics_options(m: &MetricArgs) -> MetricsOptions {
+    MetricsOptions {
+        bsd_threshold: m.bsd_threshold,
+        skip_percent: m.skip_percent,
+        categories: CategoryLimits { runtime: m.short_runtime, size: m.narrow_size },
+    }
+}
+
+pub(super) fn identity(path: &Path, loaded: &Loaded, workload: &WorkloadArgs) -> Result<TraceIdentity> {
+    let options = trace_input::read_options(workload)?;
+    Ok(TraceIdentity::new(trace_input::trace_name(path), loaded, &options))
+}
+
+/// Runs with progress on `bar`; the time is the run's alone (engine,
+/// checker, metrics), in milliseconds.
+pub(super) fn timed_run(
+    trace: &Trace,
+    settings: &RunSettings,
+    bar: &ProgressBar,
+) -> Result<(RunOutcome, f64), schedlab_experiment::RunError> {
+    let mut observer = |p: Progress| {
+        bar.set_position(p.completed);
+        Control::Continue
+    };
+    let start = Instant::now();
+    let outcome = schedlab_experiment::run(trace, settings, &mut observer)?;
+    let elapsed_ms = start.elapsed().as_secs_f64() * 1000.0;
+    Ok((outcome, elapsed_ms))
+}
+
+/// `KEY=VALUE` pairs of a result document, for text output.
+pub(super) fn params_text(doc: &RunDocument) -> String {
+    let parts: Vec<String> = doc.params.iter().map(|(k, v)| format!("{k}={}", param_value(v))).collect();
+    if parts.is_empty() {
+        "-".to_owned()
+    } else {
+        parts.join(" ")
+    }
+}
+
+fn param_value(v: &schedlab_engine::params::ParamValue) -> String {
+    use schedlab_engine::params::ParamValue;
+    match v {
+        ParamValue::Choice(s) => s.clone(),
+        ParamValue::Int(i) => i.to_string(),
+        ParamValue::Float(x) => x.to_string(),
+    }
+}
+
+/// Header comments of the simulated schedule: enough to read it back with
+/// the same machine size and to know where it came from.
+fn swf_comments(settings: &RunSettings, id: &TraceIdentity, loaded: &Loaded) -> Vec<String> {
+    let mut c = vec![
+        "Version: 2.2".to_owned(),
+        format!(
+            "Note: simulated schedule by schedlab {}: policy {}, predictor {}, seed {}; field 3 is the simulated wait",
+            env!("CARGO_PKG_VERSION"),
+            settings.policy.id,
+            settings.source.id(),
+            settings.seed
+        ),
+        format!("Note: trace {} (sha256 {})", id.name, id.sha256),
+    ];
+    let h = &loaded.header;
+    if let Some(v) = &h.computer {
+        c.push(format!("Computer: {v}"));
+    }
+    if let Some(v) = &h.installation {
+        c.push(format!("Installation: {v}"));
+    }
+    if let Some(v) = h.unix_start_time {
+        c.push(format!("UnixStartTime: {v}"));
+    }
+    if let Some(v) = &h.time_zone_string {
+        c.push(format!("TimeZoneString: {v}"));
+    }
+    c.push(format!("MaxJobs: {}", id.jobs));
+    c.push(format!("MaxRecords: {}", id.jobs));
+    c.push(format!("MaxProcs: {}", id.procs));
+    c
+}
+
+fn write_text(out: &mut dyn Write, doc: &RunDocument, settings: &RunSettings, loaded: &Loaded) -> std::io::Result<()> {
+    let m = &doc.metrics;
+    let t = &doc.trace;
+    writeln!(out, "policy          {} ({})  {}", doc.policy, settings.policy.name, params_text(doc))?;
+    writeln!(out, "predictor       {}", doc.predictor)?;
+    writeln!(out, "seed            {}", doc.seed)?;
+    writeln!(out, "trace           {}  {} jobs  {} procs", t.name, grouped(t.jobs as u64), t.procs)?;
+    writeln!(out, "cleaning        {}", loaded.report.summary())?;
+    let ms = doc.elapsed_ms.unwrap_or(0.0);
+    writeln!(out, "events          {}  ({} passes, {} ms)", grouped(doc.events), grouped(doc.passes), fixed(ms, 1))?;
+    writeln!(out)?;
+    writeln!(out, "jobs            {}", grouped(m.jobs as u64))?;
+    writeln!(out, "MBS             {}", fixed(m.mbs, 3))?;
+    writeln!(out, "MWBS            {}", fixed(m.mwbs, 3))?;
+    writeln!(out, "mean wait       {} s", fixed(m.mean_wait, 1))?;
+    writeln!(out, "median wait     {}", duration(m.median_wait))?;
+    writeln!(out, "p95 wait        {}", duration(m.p95_wait))?;
+    writeln!(out, "max wait        {}", duration(m.max_wait))?;
+    writeln!(out, "utilization     {} ({:.1} %)", fixed(m.utilization, 4), m.utilization * 100.0)?;
+    writeln!(out, "makespan        {}", duration(m.makespan))?;
+    writeln!(out, "backfilled      {}", grouped(m.backfilled as u64))?;
+    writeln!(out, "blocked         {}", grouped(m.blocked as u64))?;
+    let f = &m.fairness;
+    writeln!(
+        out,
+        "fairness        {} delayed of {} blocked, mean delay {} s, max delay {}",
+        f.delayed,
+        f.blocked,
+        fixed(f.mean_delay, 1),
+        duration(f.max_delay)
+    )?;
+    writeln!(out, "check           {}", doc.check)
+}

@@ -1,0 +1,153 @@
+//! `schedlab stats`: trace statistics and the cleaning report.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use schedlab_workload::{stats, BadLine, CleaningReport, Header, Loaded, TraceStats};
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
+
+use crate::args::StatsArgs;
+use crate::output::{self, duration, fixed, grouped};
+use crate::trace_input;
+
+pub fn main(args: &StatsArgs) -> Result<ExitCode> {
+    let loaded = trace_input::load_with(&args.trace, &args.workload)?;
+    let name = trace_input::trace_name(&args.trace);
+    let s = stats(&loaded.trace);
+    if args.json {
+        output::print_json(&StatsJson::new(&name, &loaded, &s))?;
+    } else {
+        let mut out = output::stdout();
+        write_text(&mut out, &name, &loaded, &s)?;
+        out.flush()?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The JSON document of `stats --json`.
+#[derive(Serialize)]
+struct StatsJson<'a> {
+    name: &'a str,
+    sha256: &'a str,
+    bytes: u64,
+    lines: u64,
+    header: &'a Header,
+    #[serde(flatten)]
+    stats: &'a TraceStats,
+    job_lines: u64,
+    comment_lines: u64,
+    jobs_kept: u64,
+    /// Counts by reason, every reason, in the order the rules apply.
+    cleaning: Counts,
+    bad_lines: Vec<BadLineJson<'a>>,
+    warnings: &'a [String],
+}
+
+impl<'a> StatsJson<'a> {
+    fn new(name: &'a str, l: &'a Loaded, stats: &'a TraceStats) -> Self {
+        let r = &l.report;
+        StatsJson {
+            name,
+            sha256: &l.sha256,
+            bytes: l.bytes,
+            lines: l.lines,
+            header: &l.header,
+            stats,
+            job_lines: r.job_lines,
+            comment_lines: r.comment_lines,
+            jobs_kept: r.jobs_kept,
+            cleaning: Counts(r.counts()),
+            bad_lines: r.bad_lines.iter().map(BadLineJson::new).collect(),
+            warnings: &r.warnings,
+        }
+    }
+}
+
+/// Reason → count, as a JSON object in the given order.
+struct Counts(Vec<(&'static str, u64)>);
+
+impl Serialize for Counts {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
+}
+
+#[derive(Serialize)]
+struct BadLineJson<'a> {
+    #[serde(flatten)]
+    line: &'a BadLine,
+    /// The full message, as the text output shows it.
+    text: String,
+}
+
+impl<'a> BadLineJson<'a> {
+    fn new(line: &'a BadLine) -> Self {
+        BadLineJson { line, text: line.to_string() }
+    }
+}
+
+fn write_text(out: &mut dyn Write, name: &str, l: &Loaded, s: &TraceStats) -> std::io::Result<()> {
+    write_identity(out, name, l)?;
+    writeln!(out)?;
+    write_stats(out, s)?;
+    writeln!(out)?;
+    write_cleaning(out, &l.report)
+}
+
+fn write_identity(out: &mut dyn Write, name: &str, l: &Loaded) -> std::io::Result<()> {
+    writeln!(out, "trace                   {name}")?;
+    writeln!(out, "sha256                  {}", l.sha256)?;
+    writeln!(out, "size                    {} bytes, {} lines", grouped(l.bytes), grouped(l.lines))?;
+    let h = &l.header;
+    for (label, value) in [("computer", &h.computer), ("installation", &h.installation), ("version", &h.version)] {
+        if let Some(v) = value {
+            writeln!(out, "{label:<24}{}", crate::fail::flatten(v))?;
+        }
+    }
+    Ok(())
+}
+
+fn write_stats(out: &mut dyn Write, s: &TraceStats) -> std::io::Result<()> {
+    writeln!(out, "jobs                    {}", grouped(s.jobs))?;
+    writeln!(out, "procs                   {}", s.procs)?;
+    writeln!(out, "first submit            {} s", s.first_submit)?;
+    writeln!(out, "last submit             {} s", s.last_submit)?;
+    writeln!(out, "duration                {}", duration(s.duration))?;
+    writeln!(out, "offered load            {} ({:.1} %)", fixed(s.offered_load, 4), s.offered_load * 100.0)?;
+    writeln!(out, "mean parallelism        {} procs", fixed(s.mean_parallelism, 2))?;
+    writeln!(out, "mean runtime            {} s", fixed(s.mean_runtime, 1))?;
+    writeln!(out, "mean estimate accuracy  {}", fixed(s.mean_estimate_accuracy, 4))?;
+    writeln!(out, "users                   {}", s.users)?;
+    writeln!(out, "queues                  {}", s.queues)?;
+    writeln!(out, "total work              {} processor-seconds", s.total_work)
+}
+
+fn write_cleaning(out: &mut dyn Write, r: &CleaningReport) -> std::io::Result<()> {
+    writeln!(out, "cleaning: {} job lines read, {} jobs kept", grouped(r.job_lines), grouped(r.jobs_kept))?;
+    let counts: Vec<_> = r.counts().into_iter().filter(|&(_, n)| n > 0).collect();
+    if counts.is_empty() {
+        writeln!(out, "  nothing to clean")?;
+    }
+    for (reason, n) in counts {
+        writeln!(out, "  {reason:<22}{n}")?;
+    }
+    if r.bad_lines_total > 0 {
+        writeln!(out, "bad lines ({} in all, first {} shown):", r.bad_lines_total, r.bad_lines.len())?;
+        for b in &r.bad_lines {
+            writeln!(out, "  {b}")?;
+        }
+    }
+    if !r.warnings.is_empty() {
+        writeln!(out, "warnings:")?;
+        for w in &r.warnings {
+            writeln!(out, "  {w}")?;
+        }
+    }
+    Ok(())
+}

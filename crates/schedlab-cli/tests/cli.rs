@@ -1,0 +1,423 @@
+//! End-to-end tests of the `schedlab` binary: exit codes and one-line
+//! errors for bad input, the JSON documents' keys, determinism, the output
+//! files, `compare`'s rows, `policies` and a small `bench`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use serde_json::Value;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn sample() -> String {
+    root().join("samples/kth-sp2-first3000.swf").display().to_string()
+}
+
+fn fixture(name: &str) -> String {
+    root().join("tests/fixtures").join(name).display().to_string()
+}
+
+/// A fresh empty directory for one test.
+fn temp_dir(tag: &str) -> PathBuf {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let n = N.fetch_add(1, Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("schedlab-cli-{}-{tag}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn schedlab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_schedlab"))
+        .args(args)
+        .env_remove("SCHEDLAB_TRACES")
+        .output()
+        .expect("run schedlab")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("utf-8 stdout")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Runs a command that must succeed and returns its stdout.
+fn ok(args: &[&str]) -> String {
+    let o = schedlab(args);
+    assert!(o.status.success(), "{args:?} failed: {}", stderr(&o));
+    stdout(&o)
+}
+
+fn json(args: &[&str]) -> Value {
+    serde_json::from_str(&ok(args)).unwrap_or_else(|e| panic!("{args:?}: not JSON: {e}"))
+}
+
+#[test]
+fn bad_input_gives_one_line_and_an_exit_code() {
+    let s = sample();
+    let dir = temp_dir("bad").display().to_string();
+    let no_dir_csv = format!("{dir}/missing-dir/jobs.csv");
+    let (empty, no_job) = (fixture("empty.swf"), fixture("no-valid-job.swf"));
+    let cases: Vec<(Vec<&str>, i32, &str)> = vec![
+        (vec!["stats", "no-such-trace.swf"], 2, "no-such-trace.swf"),
+        (vec!["stats", &empty], 2, "empty.swf: the input is empty"),
+        (vec!["stats", &no_job], 2, "no valid job"),
+        (vec!["stats", &dir], 2, "is a directory"),
+        (vec!["stats", &s, "--time-range", "5"], 2, "--time-range `5`"),
+        (vec!["stats", &s, "--time-range", "9:3"], 2, "--time-range `9:3`"),
+        (vec!["stats", &s, "--time-range", "a:b"], 2, "--time-range"),
+        (vec!["stats", &s, "--load-factor", "-1"], 2, "--load-factor"),
+        (vec!["stats", &s, "--load-factor", "x"], 2, "--load-factor"),
+        (vec!["stats", &s, "--procs", "0"], 2, "--procs"),
+        (vec!["stats", &s, "--first", "0"], 2, "--first"),
+        (vec!["stats", &s, "--first", "5", "--time-range", "0:10"], 2, "cannot be used together"),
+        (vec!["stats", &s, "--max-bytes", "1000"], 2, "larger than the limit of 1000 bytes"),
+        (vec!["stats", &s, "--max-bytes", "lots"], 2, "--max-bytes"),
+        (vec!["stats", &s, "--queue", "7"], 2, "queue_filtered 3000"),
+        (vec!["run", "no-such-trace.swf", "--policy", "easy"], 2, "no-such-trace.swf"),
+        (vec!["run", &s, "--policy", "nope"], 2, "unknown policy `nope`"),
+        (vec!["run", &s, "--policy", "easy", "--param", "order"], 2, "parameter `order` has no `=`"),
+        (vec!["run", &s, "--policy", "easy", "--param", "order=longest"], 2, "`longest` is not one of"),
+        (vec!["run", &s, "--policy", "easy", "--param", "speed=3"], 2, "unknown parameter `speed`"),
+        (
+            vec!["run", &s, "--policy", "easy", "--param", "order=shortest", "--param", "order=priority"],
+            2,
+            "given twice",
+        ),
+        (vec!["run", &s, "--policy", "easy", "--predictor", "virtual", "--param", "error=200"], 2, "outside [0, 100]"),
+        (vec!["run", &s, "--policy", "easy", "--predictor", "psychic"], 2, "unknown predictor `psychic`"),
+        (vec!["run", &s, "--policy", "fcfs", "--predictor", "last"], 2, "does not use runtime predictions"),
+        (vec!["run", &s, "--policy", "easy", "--bsd-threshold", "0"], 2, "threshold"),
+        (vec!["run", &s, "--policy", "easy", "--skip-percent", "60"], 2, "skip percentage"),
+        (vec!["run", &s, "--policy", "easy", "--narrow-size", "0"], 2, "category limits"),
+        (vec!["run", &s, "--policy", "easy", "--jobs-csv", &no_dir_csv], 2, "jobs.csv"),
+        (vec!["run", &s, "--policy", "easy", "--swf-out", &dir], 2, "cannot write"),
+        (
+            vec!["compare", &s, "--policy", "easy", "--param", "error=5"],
+            2,
+            "no policy of the comparison has a parameter `error`",
+        ),
+        (vec!["compare", &s, "--policy", "easy:order"], 2, "policy `easy:order`"),
+        (vec!["compare", &s, "--policy", "easy", "--policy", "bogus@last"], 2, "unknown policy `bogus`"),
+        (vec!["compare", &s, "--policy", "easy@"], 2, "nothing after `@`"),
+        (vec!["bench"], 2, "SCHEDLAB_TRACES"),
+        (vec!["bench", "--traces", "/no/such/dir"], 2, "/no/such/dir"),
+        (vec!["bench", "--traces", &dir], 2, "no trace"),
+        (vec!["bench", "--traces", &dir, "--policy", "nope"], 2, "unknown policy `nope`"),
+        (vec!["bench", "--traces", &dir, "--procs-map", "CTC=0"], 2, "--procs-map"),
+    ];
+    for (args, code, fragment) in cases {
+        let o = schedlab(&args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(code), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: not one line: {err}");
+        assert!(err.starts_with("schedlab: error: "), "{args:?}: {err}");
+        assert!(err.contains(fragment), "{args:?}: `{fragment}` not in {err}");
+        assert!(o.stdout.is_empty(), "{args:?}: printed {}", stdout(&o));
+    }
+}
+
+#[test]
+fn usage_errors_are_clap_s_with_exit_2() {
+    let s = sample();
+    for args in
+        [vec!["run", &s], vec!["stats"], vec!["nope"], vec!["stats", &s, "--procs", "many"], vec!["compare", &s]]
+    {
+        let o = schedlab(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(!stderr(&o).contains("panicked"), "{args:?}");
+    }
+}
+
+#[test]
+fn bad_lines_are_reported_not_fatal() {
+    let out = ok(&["stats", &fixture("bad-field.swf")]);
+    assert!(out.contains("bad_lines"), "{out}");
+    assert!(out.contains("line 7, field 4 (run time)"), "{out}");
+    let v = json(&["stats", &fixture("short-line.swf"), "--json"]);
+    assert_eq!(v["cleaning"]["bad_lines"], 1);
+    assert_eq!(v["bad_lines"][0]["line"], 6);
+}
+
+#[test]
+fn stats_json_has_the_required_keys() {
+    let v = json(&["stats", &sample(), "--json"]);
+    for key in [
+        "name",
+        "sha256",
+        "header",
+        "jobs",
+        "procs",
+        "first_submit",
+        "last_submit",
+        "duration",
+        "offered_load",
+        "mean_parallelism",
+        "mean_runtime",
+        "mean_estimate_accuracy",
+        "users",
+        "queues",
+        "cleaning",
+        "bad_lines",
+        "warnings",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(v["jobs"], 3000);
+    assert_eq!(v["procs"], 100);
+    let load = v["offered_load"].as_f64().expect("offered_load");
+    assert!(load > 0.0 && load < 1.0, "offered_load is a fraction: {load}");
+    let cleaning = v["cleaning"].as_object().expect("cleaning object");
+    for reason in [
+        "blank_lines",
+        "bad_lines",
+        "fractional_rounded",
+        "unknown_submit",
+        "unknown_runtime",
+        "unknown_size",
+        "status_filtered",
+        "queue_filtered",
+        "partition_filtered",
+        "oversized_dropped",
+        "unsorted",
+        "window_filtered",
+        "oversized_clamped",
+        "no_estimate",
+        "runtime_capped",
+    ] {
+        assert!(cleaning[reason].is_u64(), "cleaning.{reason}");
+    }
+    let text = ok(&["stats", &sample()]);
+    assert!(text.contains("offered load") && text.contains("runtime_capped"), "{text}");
+    assert!(!text.contains("unknown_submit"), "zero counts are not listed: {text}");
+}
+
+#[test]
+fn gzip_and_plain_traces_are_the_same_trace() {
+    let plain = json(&["stats", &sample(), "--json"]);
+    let gz = json(&["stats", &fixture("kth-sp2-first3000.swf.gz"), "--json"]);
+    assert_eq!(plain["sha256"], gz["sha256"]);
+    assert_eq!(plain["jobs"], gz["jobs"]);
+}
+
+#[test]
+fn workload_options_reach_the_reader() {
+    let s = sample();
+    let first = json(&["stats", &s, "--json", "--first", "100"]);
+    assert_eq!(first["jobs"], 100);
+    assert_eq!(first["cleaning"]["window_filtered"], 2900);
+    let small = json(&["stats", &s, "--json", "--procs", "16"]);
+    assert_eq!(small["procs"], 16);
+    assert!(small["cleaning"]["oversized_dropped"].as_u64() > Some(0));
+    let clamped = json(&["stats", &s, "--json", "--procs", "16", "--clamp-oversized"]);
+    assert_eq!(clamped["jobs"], 3000);
+    let base = json(&["stats", &s, "--json"]);
+    let fast = json(&["stats", &s, "--json", "--load-factor", "2"]);
+    let (d1, d2) = (base["duration"].as_f64().unwrap(), fast["duration"].as_f64().unwrap());
+    assert!((d2 - d1 / 2.0).abs() <= 1.0, "{d1} {d2}");
+    let range = json(&["stats", &s, "--json", "--time-range", "0:86400"]);
+    assert!(range["jobs"].as_u64() < Some(3000));
+    let status = json(&["stats", &s, "--json", "--drop-status", "0"]);
+    assert!(status["cleaning"]["status_filtered"].as_u64() > Some(0));
+}
+
+fn without_elapsed(mut v: Value) -> String {
+    v.as_object_mut().expect("object").remove("elapsed_ms").expect("elapsed_ms present");
+    serde_json::to_string(&v).expect("json")
+}
+
+#[test]
+fn run_json_has_every_key_and_is_deterministic() {
+    let s = sample();
+    let args =
+        ["run", &s, "--policy", "easy", "--predictor", "virtual", "--param", "error=30", "--seed", "7", "--json"];
+    let a = json(&args);
+    for key in ["policy", "params", "predictor", "seed", "trace", "elapsed_ms", "events", "metrics"] {
+        assert!(a.get(key).is_some(), "missing {key}");
+    }
+    for key in ["name", "sha256", "jobs", "procs"] {
+        assert!(a["trace"].get(key).is_some(), "missing trace.{key}");
+    }
+    for key in
+        ["jobs", "mbs", "mwbs", "mean_wait", "max_wait", "utilization", "makespan", "backfilled", "blocked", "fairness"]
+    {
+        assert!(a["metrics"].get(key).is_some(), "missing metrics.{key}");
+    }
+    for key in ["blocked", "delayed", "mean_delay", "max_delay"] {
+        assert!(a["metrics"]["fairness"].get(key).is_some(), "missing metrics.fairness.{key}");
+    }
+    assert_eq!(
+        (a["policy"].as_str(), a["predictor"].as_str(), a["seed"].as_u64()),
+        (Some("easy"), Some("virtual"), Some(7))
+    );
+    assert_eq!(a["params"]["error"], 30.0);
+    assert_eq!(a["trace"]["jobs"], 3000);
+    assert_eq!(a["check"], "passed");
+    let b = json(&args);
+    assert_eq!(without_elapsed(a), without_elapsed(b), "two runs differ");
+    let other_seed = json(&["run", &s, "--policy", "easy", "--predictor", "virtual", "--seed", "8", "--json"]);
+    assert_eq!(other_seed["seed"], 8);
+}
+
+#[test]
+fn run_text_shows_the_main_metrics() {
+    let out = ok(&["run", &sample(), "--policy", "cbf", "--quiet"]);
+    for word in [
+        "policy",
+        "cbf",
+        "predictor",
+        "MBS",
+        "MWBS",
+        "mean wait",
+        "median wait",
+        "p95 wait",
+        "max wait",
+        "utilization",
+        "makespan",
+        "backfilled",
+        "blocked",
+        "fairness",
+        "check           passed",
+    ] {
+        assert!(out.contains(word), "`{word}` missing in {out}");
+    }
+    let unchecked = ok(&["run", &sample(), "--policy", "fcfs", "--no-check"]);
+    assert!(unchecked.contains("check           skipped"), "{unchecked}");
+}
+
+#[test]
+fn output_files_parse() {
+    let dir = temp_dir("out");
+    let (csv, swf) = (dir.join("jobs.csv"), dir.join("schedule.swf"));
+    let s = sample();
+    ok(&[
+        "run",
+        &s,
+        "--policy",
+        "easy",
+        "--param",
+        "order=shortest",
+        "--jobs-csv",
+        csv.to_str().unwrap(),
+        "--swf-out",
+        swf.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&csv).expect("csv");
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().expect("header").split(',').collect();
+    assert_eq!(header.len(), 16);
+    let (submit, start, wait) = (col(&header, "submit"), col(&header, "start"), col(&header, "wait"));
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 3000);
+    assert!(rows.iter().all(|r| r.len() == 16));
+    let loaded = schedlab_workload::read_swf(std::fs::File::open(&swf).expect("swf"), &Default::default())
+        .expect("swf-out parses");
+    assert_eq!(loaded.trace.jobs.len(), 3000);
+    assert_eq!(loaded.trace.procs, 100);
+    assert_eq!(loaded.report.bad_lines_total, 0);
+    let sim_waits: Vec<i64> = loaded.trace.extras.iter().map(|e| e.wait).collect();
+    let csv_waits: Vec<i64> =
+        rows.iter().map(|r| r[start].parse::<i64>().unwrap() - r[submit].parse::<i64>().unwrap()).collect();
+    assert_eq!(sim_waits, csv_waits, "SWF field 3 is the simulated wait");
+    assert!(rows.iter().all(|r| r[wait].parse::<i64>().unwrap() >= 0));
+}
+
+fn col(header: &[&str], name: &str) -> usize {
+    header.iter().position(|h| *h == name).unwrap_or_else(|| panic!("no column {name}"))
+}
+
+#[test]
+fn compare_prints_one_row_per_policy_in_order() {
+    let s = sample();
+    let specs = ["fcfs", "easy", "easy:order=shortest@tsafrir", "cbf", "easy@virtual"];
+    let mut args = vec!["compare", s.as_str(), "--param", "error=20"];
+    for p in &specs {
+        args.extend(["--policy", p]);
+    }
+    let out = ok(&args);
+    let lines: Vec<&str> = out.lines().collect();
+    let header = lines.iter().position(|l| l.starts_with("policy")).expect("table header");
+    for key in ["MBS", "MWBS", "mean wait", "max wait", "util", "backfilled", "blocked", "delayed", "seconds"] {
+        assert!(lines[header].contains(key), "{key}");
+    }
+    let rows = &lines[header + 2..];
+    assert_eq!(rows.len(), specs.len(), "{out}");
+    for (row, spec) in rows.iter().zip(specs) {
+        assert!(row.starts_with(&format!("{spec} ")), "{row} is not {spec}");
+        assert!(row.ends_with("passed"), "{row}");
+    }
+    args.push("--json");
+    let v = json(&args);
+    let runs = v["runs"].as_array().expect("runs");
+    let labels: Vec<&str> = runs.iter().map(|r| r["label"].as_str().unwrap()).collect();
+    assert_eq!(labels, specs);
+    assert_eq!(runs[2]["params"]["order"], "shortest");
+    assert_eq!(runs[2]["predictor"], "tsafrir");
+    assert_eq!(runs[4]["params"]["error"], 20.0);
+    assert!(runs[1]["params"].get("error").is_none(), "error only goes to policies that know it");
+    // The same run alone gives the same metrics as inside the comparison.
+    let alone = json(&["run", &s, "--policy", "cbf", "--json"]);
+    assert_eq!(alone["metrics"], runs[3]["metrics"]);
+}
+
+#[test]
+fn policies_lists_every_policy_and_parameter() {
+    let v = json(&["policies", "--json"]);
+    let ids: Vec<&str> = v["policies"].as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["fcfs", "easy", "cbf"]);
+    let easy = &v["policies"][1];
+    assert_eq!(easy["params"][0]["key"], "order");
+    assert_eq!(easy["params"][0]["type"], "choice");
+    let sources: Vec<&str> = v["predictors"].as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap()).collect();
+    assert_eq!(sources, ["estimate", "exact", "last", "tsafrir", "virtual"]);
+    let text = ok(&["policies"]);
+    for word in ["fcfs", "easy", "cbf", "order=<priority|shortest", "error=<number in [0, 100] %", "tsafrir"] {
+        assert!(text.contains(word), "`{word}` missing");
+    }
+}
+
+#[test]
+fn bench_measures_each_trace_and_policy() {
+    let dir = temp_dir("bench");
+    std::fs::copy(root().join("samples/kth-sp2-first3000.swf"), dir.join("KTH-first.swf")).expect("copy");
+    std::fs::copy(fixture("kth-sp2-first3000.swf.gz"), dir.join("CTC-SP2-pretend.swf.gz")).expect("copy");
+    std::fs::write(dir.join("README.md"), "not a trace").expect("write");
+    let d = dir.to_str().unwrap();
+    let v =
+        json(&["bench", "--traces", d, "--repeat", "1", "--policy", "easy", "--policy", "cbf@last", "--json", "-q"]);
+    let rows = v.as_array().expect("array");
+    let kinds: Vec<(&str, &str)> =
+        rows.iter().map(|r| (r["kind"].as_str().unwrap(), r["trace"].as_str().unwrap())).collect();
+    assert_eq!(
+        kinds,
+        [
+            ("parse", "CTC-SP2-pretend.swf.gz"),
+            ("run", "CTC-SP2-pretend.swf.gz"),
+            ("run", "CTC-SP2-pretend.swf.gz"),
+            ("parse", "KTH-first.swf"),
+            ("run", "KTH-first.swf"),
+            ("run", "KTH-first.swf"),
+        ]
+    );
+    assert_eq!(rows[0]["procs"], 430, "built-in CTC-SP2 machine size");
+    assert_eq!(rows[3]["procs"], 100);
+    for r in rows.iter().filter(|r| r["kind"] == "run") {
+        assert!(r["error"].is_null(), "{r}");
+        assert_eq!(r["jobs"], 3000);
+        assert!(r["events"].as_u64() >= Some(6000));
+        assert!(r["seconds"].as_f64() > Some(0.0));
+        assert_eq!(r["check"], "passed");
+    }
+    let mapped =
+        json(&["bench", "--traces", d, "--repeat", "1", "--policy", "fcfs", "--procs-map", "KTH=64", "--json", "-q"]);
+    let kth = mapped.as_array().unwrap().iter().find(|r| r["trace"] == "KTH-first.swf").unwrap().clone();
+    assert_eq!(kth["procs"], 64);
+    let text = ok(&["bench", "--traces", d, "--repeat", "1", "--policy", "easy", "-q"]);
+    assert!(text.contains("CTC-SP2-pretend.swf.gz: simulated on 430 processors"), "{text}");
+    assert!(text.contains("jobs/s") && text.contains("peak MB"), "{text}");
+}

@@ -1,0 +1,38 @@
+//! The simulation engine of Schedlab (SPEC §2, §3).
+//!
+//! The engine replays a cleaned trace as a sequence of events and, after all
+//! events of one second have been applied, asks a [`Policy`] for one
+//! scheduling pass. It knows no policy by name: policies see the machine
+//! through [`Sim`] and act through it (start a job, record a reservation,
+//! set a timer). Everything a run needs is passed in (jobs, machine size,
+//! runtime source, seed); the engine reads no clock, no file and no global
+//! random generator, so a run is a pure function of its inputs.
+//!
+//! Event order within one second is explicit: completions (and kills at the
+//! estimate) first, then arrivals in priority order, then timers in the order
+//! they were set. The three kinds are drained in that order before the pass.
+
+mod checker;
+mod fenwick;
+pub mod params;
+mod policy;
+mod predictor;
+mod profile;
+mod record;
+mod rng;
+mod sim;
+
+pub use checker::{check, CheckError, Violation};
+pub use policy::{Guarantee, Happened, Policy};
+pub use predictor::{Predictor, RuntimeSource, SourceInfo, SOURCES};
+pub use profile::Profile;
+pub use record::{JobRecord, RunRecord};
+pub use rng::SplitMix64;
+pub use sim::{run, Control, EngineError, Progress, RunConfig, Sim};
+
+/// Simulated time in integer seconds (SPEC §2).
+pub type Time = i64;
+
+/// A job's position in the trace's priority order (submit time, then job
+/// number): index 0 is the highest priority.
+pub type JobIdx = u32;

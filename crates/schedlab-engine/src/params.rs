@@ -1,0 +1,204 @@
+//! Parameter lists that the command line and the web page build their forms
+//! from, and the checked values they resolve to. A parameter is described
+//! once, next to the code that reads it; the front ends never hard-code one.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use thiserror::Error;
+
+/// One parameter of a policy or a runtime source.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ParamSpec {
+    /// The key used in `--param KEY=VALUE` and in share links.
+    pub key: &'static str,
+    /// A short label for forms.
+    pub name: &'static str,
+    pub description: &'static str,
+    #[serde(flatten)]
+    pub kind: ParamKind,
+    /// The unit of a number ("s", "%"), if it has one.
+    pub unit: Option<&'static str>,
+}
+
+/// The type, range and default of a parameter.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum ParamKind {
+    Choice { options: &'static [&'static str], default: &'static str },
+    Int { min: i64, max: i64, default: i64 },
+    Float { min: f64, max: f64, default: f64 },
+}
+
+/// A checked parameter value.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum ParamValue {
+    Choice(String),
+    Int(i64),
+    Float(f64),
+}
+
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum ParamError {
+    #[error("unknown parameter `{key}` (known: {known})")]
+    Unknown { key: String, known: String },
+    #[error("parameter `{key}` is given twice")]
+    Duplicate { key: String },
+    #[error("parameter `{key}`: `{value}` is not one of {options}")]
+    NotAnOption { key: String, value: String, options: String },
+    #[error("parameter `{key}`: `{value}` is not a {expected}")]
+    NotANumber { key: String, value: String, expected: &'static str },
+    #[error("parameter `{key}`: {value} is outside [{min}, {max}]")]
+    OutOfRange { key: String, value: String, min: String, max: String },
+}
+
+/// Resolved values, one per parameter of the list (defaults filled in),
+/// in key order.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Params(BTreeMap<String, ParamValue>);
+
+impl Params {
+    /// Checks `given` (key, text) pairs against `specs`: unknown keys,
+    /// repeated keys, non-numbers, options and ranges are all errors.
+    pub fn resolve(specs: &[ParamSpec], given: &[(String, String)]) -> Result<Self, ParamError> {
+        let mut values = BTreeMap::new();
+        for (key, text) in given {
+            let spec = specs
+                .iter()
+                .find(|s| s.key == key)
+                .ok_or_else(|| ParamError::Unknown { key: key.clone(), known: known_keys(specs) })?;
+            if values.insert(key.clone(), parse(spec, text)?).is_some() {
+                return Err(ParamError::Duplicate { key: key.clone() });
+            }
+        }
+        for spec in specs {
+            values.entry(spec.key.to_string()).or_insert_with(|| default_of(&spec.kind));
+        }
+        Ok(Self(values))
+    }
+
+    pub fn get(&self, key: &str) -> Option<&ParamValue> {
+        self.0.get(key)
+    }
+
+    /// The chosen option of a choice parameter (empty if absent).
+    pub fn choice(&self, key: &str) -> &str {
+        match self.0.get(key) {
+            Some(ParamValue::Choice(s)) => s,
+            _ => "",
+        }
+    }
+
+    /// A numeric parameter as f64 (0 if absent).
+    pub fn number(&self, key: &str) -> f64 {
+        match self.0.get(key) {
+            Some(ParamValue::Int(i)) => *i as f64,
+            Some(ParamValue::Float(x)) => *x,
+            _ => 0.0,
+        }
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &ParamValue)> {
+        self.0.iter().map(|(k, v)| (k.as_str(), v))
+    }
+}
+
+fn known_keys(specs: &[ParamSpec]) -> String {
+    if specs.is_empty() {
+        return "none".to_string();
+    }
+    specs.iter().map(|s| s.key).collect::<Vec<_>>().join(", ")
+}
+
+fn default_of(kind: &ParamKind) -> ParamValue {
+    match kind {
+        ParamKind::Choice { default, .. } => ParamValue::Choice((*default).to_string()),
+        ParamKind::Int { default, .. } => ParamValue::Int(*default),
+        ParamKind::Float { default, .. } => ParamValue::Float(*default),
+    }
+}
+
+fn parse(spec: &ParamSpec, text: &str) -> Result<ParamValue, ParamError> {
+    let key = spec.key.to_string();
+    let value = text.trim();
+    match &spec.kind {
+        ParamKind::Choice { options, .. } => options
+            .iter()
+            .find(|o| **o == value)
+            .map(|o| ParamValue::Choice((*o).to_string()))
+            .ok_or_else(|| ParamError::NotAnOption { key, value: value.to_string(), options: options.join(", ") }),
+        ParamKind::Int { min, max, .. } => {
+            let v: i64 = value.parse().map_err(|_| ParamError::NotANumber {
+                key: key.clone(),
+                value: value.to_string(),
+                expected: "whole number",
+            })?;
+            in_range(key, v, *min, *max).map(ParamValue::Int)
+        }
+        ParamKind::Float { min, max, .. } => {
+            let v: f64 = value.parse().ok().filter(|v: &f64| v.is_finite()).ok_or_else(|| ParamError::NotANumber {
+                key: key.clone(),
+                value: value.to_string(),
+                expected: "number",
+            })?;
+            in_range(key, v, *min, *max).map(ParamValue::Float)
+        }
+    }
+}
+
+fn in_range<T: PartialOrd + ToString>(key: String, v: T, min: T, max: T) -> Result<T, ParamError> {
+    if v < min || v > max {
+        return Err(ParamError::OutOfRange { key, value: v.to_string(), min: min.to_string(), max: max.to_string() });
+    }
+    Ok(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SPECS: &[ParamSpec] = &[
+        ParamSpec {
+            key: "order",
+            name: "Order",
+            description: "",
+            kind: ParamKind::Choice { options: &["priority", "shortest"], default: "priority" },
+            unit: None,
+        },
+        ParamSpec {
+            key: "error",
+            name: "Error",
+            description: "",
+            kind: ParamKind::Float { min: 0.0, max: 100.0, default: 10.0 },
+            unit: Some("%"),
+        },
+    ];
+
+    fn given(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    }
+
+    #[test]
+    fn defaults_fill_in_and_values_are_checked() {
+        let p = Params::resolve(SPECS, &given(&[("error", "25")])).unwrap();
+        assert_eq!(p.choice("order"), "priority");
+        assert_eq!(p.number("error"), 25.0);
+    }
+
+    #[test]
+    fn bad_values_are_named() {
+        let cases: &[(&[(&str, &str)], &str)] = &[
+            (&[("ordr", "x")], "unknown parameter `ordr` (known: order, error)"),
+            (&[("order", "longest")], "parameter `order`: `longest` is not one of priority, shortest"),
+            (&[("error", "ten")], "parameter `error`: `ten` is not a number"),
+            (&[("error", "NaN")], "parameter `error`: `NaN` is not a number"),
+            (&[("error", "101")], "parameter `error`: 101 is outside [0, 100]"),
+            (&[("error", "1"), ("error", "2")], "parameter `error` is given twice"),
+        ];
+        for (pairs, message) in cases {
+            let err = Params::resolve(SPECS, &given(pairs)).unwrap_err();
+            assert_eq!(err.to_string(), *message);
+        }
+    }
+}

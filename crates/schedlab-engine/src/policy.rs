@@ -1,0 +1,47 @@
+use crate::{sim::EngineError, JobIdx, Sim};
+
+/// A scheduling policy. The engine calls [`Policy::schedule`] once after all
+/// events of a second have been applied; the policy starts jobs and records
+/// reservations through [`Sim`]. A policy keeps whatever plan it needs
+/// (a profile, queues) in itself and never reaches into another policy.
+pub trait Policy {
+    /// One scheduling pass at `sim.now()`.
+    fn schedule(&mut self, sim: &mut Sim<'_>, happened: &Happened) -> Result<(), EngineError>;
+
+    /// The guarantees the run checker must verify for this policy as
+    /// configured (they may depend on the runtime source).
+    fn guarantees(&self) -> Vec<Guarantee>;
+}
+
+/// What changed since the previous pass, in event order.
+#[derive(Clone, Debug, Default)]
+pub struct Happened {
+    /// Jobs that completed (or were killed at their estimate).
+    pub completed: Vec<JobIdx>,
+    /// Jobs that arrived, in priority order.
+    pub arrived: Vec<JobIdx>,
+    /// Tags of the policy's timers that fired, in the order they were set.
+    pub timers: Vec<u64>,
+    /// Running jobs that outlived their prediction; their expected end is now
+    /// their start plus their estimate (SPEC §3, correction rule).
+    pub overdue: Vec<JobIdx>,
+}
+
+impl Happened {
+    pub(crate) fn clear(&mut self) {
+        self.completed.clear();
+        self.arrived.clear();
+        self.timers.clear();
+        self.overdue.clear();
+    }
+}
+
+/// A property of a policy's schedules that the run checker verifies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Guarantee {
+    /// Jobs start in priority order (FCFS).
+    PriorityOrder,
+    /// No job starts later than the first reservation recorded for it (EASY's
+    /// blocked head and every CBF job, with runtimes that never fall short).
+    NoLaterThanFirstReservation,
+}

@@ -1,0 +1,260 @@
+use serde::Serialize;
+
+use crate::{rng::SplitMix64, JobIdx, Time};
+use schedlab_workload::Job;
+
+/// Where a policy's runtime figures come from (SPEC §3).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(tag = "name", rename_all = "lowercase")]
+pub enum RuntimeSource {
+    /// The user's requested time.
+    Estimate,
+    /// The actual runtime (perfect knowledge).
+    Exact,
+    /// Tsafrir's "Last Model" as the PV-EASY seeds use it: this job's
+    /// estimate times the accuracy (runtime / estimate) of the same user's
+    /// most recently completed job.
+    Last,
+    /// EASY++ (Tsafrir, Etsion and Feitelson 2007): the mean runtime of the
+    /// same user's last two completed jobs (of the one, if only one has
+    /// completed), capped at the estimate.
+    Tsafrir,
+    /// The virtual predictor of pv-easy-journal §5.2.2: the runtime times
+    /// (1 + u), u drawn uniformly from [-error %, +error %] once per job.
+    Virtual {
+        /// Maximum relative error, in percent (0 gives `exact`).
+        error_pct: f64,
+    },
+}
+
+impl RuntimeSource {
+    /// The identifier used on the command line and in result documents.
+    pub fn id(&self) -> &'static str {
+        match self {
+            Self::Estimate => "estimate",
+            Self::Exact => "exact",
+            Self::Last => "last",
+            Self::Tsafrir => "tsafrir",
+            Self::Virtual { .. } => "virtual",
+        }
+    }
+
+    /// Whether predictions never fall short of the actual runtime, which is
+    /// what the reservation guarantees of EASY and CBF rely on.
+    pub fn is_upper_bound(&self) -> bool {
+        matches!(self, Self::Estimate | Self::Exact)
+    }
+}
+
+/// The last two completed runtimes of one user, newest first, with the
+/// newest one's estimate (for the Last model's accuracy).
+#[derive(Clone, Copy, Debug, Default)]
+struct History {
+    completed: u8,
+    newest: Time,
+    newest_estimate: Time,
+    previous: Time,
+}
+
+/// Runtime predictions for the jobs of one run.
+///
+/// Predictions for waiting jobs are evaluated when asked, from the history
+/// of jobs completed so far; a running job keeps the prediction it started
+/// with (the engine stores it). Every prediction is clamped to
+/// [1, estimate] (SPEC §3).
+#[derive(Clone, Debug)]
+pub struct Predictor {
+    source: RuntimeSource,
+    /// Dense user number per job, so history lookups are a vector index.
+    user_of: Vec<u32>,
+    history: Vec<History>,
+    /// Drawn once per job for `virtual`; empty otherwise.
+    virtual_runtime: Vec<Time>,
+}
+
+impl Predictor {
+    pub fn new(source: RuntimeSource, jobs: &[Job], seed: u64) -> Self {
+        let (user_of, users) = dense_users(jobs);
+        let virtual_runtime = match source {
+            RuntimeSource::Virtual { error_pct } => draw_virtual(jobs, error_pct, seed),
+            _ => Vec::new(),
+        };
+        Self { source, user_of, history: vec![History::default(); users], virtual_runtime }
+    }
+
+    pub fn source(&self) -> RuntimeSource {
+        self.source
+    }
+
+    /// The predicted runtime of `job` given the history so far.
+    pub fn predict(&self, jobs: &[Job], job: JobIdx) -> Time {
+        let j = &jobs[job as usize];
+        let raw = match self.source {
+            RuntimeSource::Estimate => j.estimate,
+            RuntimeSource::Exact => j.runtime,
+            RuntimeSource::Last => self.last_model(job, j),
+            RuntimeSource::Tsafrir => self.tsafrir(job, j),
+            RuntimeSource::Virtual { .. } => self.virtual_runtime[job as usize],
+        };
+        raw.clamp(1, j.estimate.max(1))
+    }
+
+    /// Records that `job` completed after `runtime` seconds of useful work.
+    pub fn completed(&mut self, jobs: &[Job], job: JobIdx, runtime: Time) {
+        let h = &mut self.history[self.user_of[job as usize] as usize];
+        h.previous = h.newest;
+        h.newest = runtime;
+        h.newest_estimate = jobs[job as usize].estimate.max(1);
+        h.completed = h.completed.saturating_add(1).min(2);
+    }
+
+    fn last_model(&self, job: JobIdx, j: &Job) -> Time {
+        let h = &self.history[self.user_of[job as usize] as usize];
+        if h.completed == 0 {
+            return j.estimate;
+        }
+        // estimate × (runtime' / estimate'), in exact integer arithmetic
+        // rounded to the nearest second, so that every platform agrees.
+        let num = 2 * i128::from(j.estimate) * i128::from(h.newest) + i128::from(h.newest_estimate);
+        (num / (2 * i128::from(h.newest_estimate))) as Time
+    }
+
+    fn tsafrir(&self, job: JobIdx, j: &Job) -> Time {
+        let h = &self.history[self.user_of[job as usize] as usize];
+        match h.completed {
+            0 => j.estimate,
+            1 => h.newest,
+            // The mean of two integers, rounded half up.
+            _ => (h.newest + h.previous + 1) / 2,
+        }
+    }
+}
+
+/// Maps SWF user ids to 0..users in order of first appearance. Unknown
+/// users (-1) share one history, as a simulator that knows nothing better
+/// must treat them.
+fn dense_users(jobs: &[Job]) -> (Vec<u32>, usize) {
+    let mut ids: Vec<i32> = jobs.iter().map(|j| j.user).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let user_of = jobs.iter().map(|j| ids.binary_search(&j.user).unwrap_or(0) as u32).collect();
+    (user_of, ids.len().max(1))
+}
+
+/// One draw per job, keyed by the seed and the job's number so that a job
+/// keeps its draw when the trace is windowed or filtered differently.
+fn draw_virtual(jobs: &[Job], error_pct: f64, seed: u64) -> Vec<Time> {
+    let spread = error_pct / 100.0;
+    jobs.iter()
+        .map(|j| {
+            let mut g = SplitMix64::new(seed ^ j.id.wrapping_mul(0xD1B5_4A32_D192_ED03));
+            let u = (2.0 * g.next_f64() - 1.0) * spread;
+            (j.runtime as f64 * (1.0 + u)).round() as Time
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn job(id: u64, user: i32, runtime: Time, estimate: Time) -> Job {
+        Job { id, submit: id as Time, runtime, size: 1, estimate, user, group: -1, queue: -1, partition: -1, status: 1 }
+    }
+
+    #[test]
+    fn last_model_scales_the_estimate_by_the_previous_accuracy() {
+        let jobs = [job(1, 7, 50, 100), job(2, 7, 10, 300), job(3, 8, 10, 300)];
+        let mut p = Predictor::new(RuntimeSource::Last, &jobs, 0);
+        assert_eq!(p.predict(&jobs, 1), 300, "no history yet: the estimate");
+        p.completed(&jobs, 0, 50);
+        assert_eq!(p.predict(&jobs, 1), 150, "accuracy 0.5 times 300");
+        assert_eq!(p.predict(&jobs, 2), 300, "another user's history does not count");
+    }
+
+    #[test]
+    fn tsafrir_averages_the_last_two_and_caps_at_the_estimate() {
+        let jobs = [job(1, 7, 50, 100), job(2, 7, 81, 100), job(3, 7, 10, 60), job(4, 7, 10, 1000)];
+        let mut p = Predictor::new(RuntimeSource::Tsafrir, &jobs, 0);
+        p.completed(&jobs, 0, 50);
+        assert_eq!(p.predict(&jobs, 3), 50);
+        p.completed(&jobs, 1, 81);
+        assert_eq!(p.predict(&jobs, 3), 66, "(50 + 81) / 2 = 65.5 rounds to 66");
+        assert_eq!(p.predict(&jobs, 2), 60, "capped at the estimate");
+    }
+
+    #[test]
+    fn predictions_are_clamped_to_one_and_the_estimate() {
+        let jobs = [job(1, 7, 0, 100)];
+        let p = Predictor::new(RuntimeSource::Exact, &jobs, 0);
+        assert_eq!(p.predict(&jobs, 0), 1);
+    }
+
+    #[test]
+    fn virtual_draws_stay_within_the_error_and_depend_on_the_seed() {
+        let jobs: Vec<Job> = (1..=500).map(|i| job(i, 1, 1000, 100_000)).collect();
+        let a = Predictor::new(RuntimeSource::Virtual { error_pct: 20.0 }, &jobs, 1);
+        let b = Predictor::new(RuntimeSource::Virtual { error_pct: 20.0 }, &jobs, 2);
+        let pa: Vec<Time> = (0..500).map(|i| a.predict(&jobs, i)).collect();
+        let pb: Vec<Time> = (0..500).map(|i| b.predict(&jobs, i)).collect();
+        assert!(pa.iter().all(|&p| (800..=1200).contains(&p)));
+        assert!(pa.iter().any(|&p| p < 900) && pa.iter().any(|&p| p > 1100), "spread is used");
+        assert_ne!(pa, pb);
+        let zero = Predictor::new(RuntimeSource::Virtual { error_pct: 0.0 }, &jobs, 1);
+        assert!((0..500).all(|i| zero.predict(&jobs, i) == 1000));
+    }
+}
+
+/// A runtime source as the front ends list it: id, label, description and
+/// parameters, read by the command line and the web page to build forms.
+#[derive(Clone, Debug, Serialize)]
+pub struct SourceInfo {
+    pub id: &'static str,
+    pub name: &'static str,
+    pub description: &'static str,
+    pub params: &'static [crate::params::ParamSpec],
+}
+
+/// The runtime sources, in the order front ends show them.
+pub const SOURCES: &[SourceInfo] = &[
+    SourceInfo { id: "estimate", name: "User estimate", description: "The user's requested time.", params: &[] },
+    SourceInfo { id: "exact", name: "Exact", description: "The actual runtime (perfect knowledge).", params: &[] },
+    SourceInfo {
+        id: "last",
+        name: "Last model",
+        description: "This job's estimate times the accuracy (runtime / estimate) of the same user's most recently completed job; the estimate while the user has none.",
+        params: &[],
+    },
+    SourceInfo {
+        id: "tsafrir",
+        name: "Tsafrir (EASY++)",
+        description: "The mean runtime of the same user's last two completed jobs, capped at the estimate; the estimate while the user has none.",
+        params: &[],
+    },
+    SourceInfo {
+        id: "virtual",
+        name: "Virtual predictor",
+        description: "The runtime times (1 + u), u uniform in [-error, +error], drawn once per job from the run's seed.",
+        params: &[crate::params::ParamSpec {
+            key: "error",
+            name: "Prediction error",
+            description: "Maximum relative error of the virtual predictor.",
+            kind: crate::params::ParamKind::Float { min: 0.0, max: 100.0, default: 10.0 },
+            unit: Some("%"),
+        }],
+    },
+];
+
+impl RuntimeSource {
+    /// Builds a source from its id and its checked parameters.
+    pub fn from_id(id: &str, params: &crate::params::Params) -> Option<Self> {
+        Some(match id {
+            "estimate" => Self::Estimate,
+            "exact" => Self::Exact,
+            "last" => Self::Last,
+            "tsafrir" => Self::Tsafrir,
+            "virtual" => Self::Virtual { error_pct: params.number("error") },
+            _ => return None,
+        })
+    }
+}

@@ -1,0 +1,60 @@
+use serde::Serialize;
+
+use crate::{RuntimeSource, Time};
+
+/// What happened to one job in a run. The metrics and the checker read only
+/// this and the trace, never the engine's internals.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct JobRecord {
+    /// The first time the job started.
+    pub first_start: Time,
+    /// The time of its last start (the one it completed from).
+    pub start: Time,
+    /// Completion time (or kill at the estimate).
+    pub end: Time,
+    /// The runtime prediction the job was last started with.
+    pub prediction: Time,
+    /// Started while a job of higher priority was waiting.
+    pub backfilled: bool,
+    /// Was the first waiting job at the end of a scheduling pass, that is,
+    /// could not start at once.
+    pub blocked: bool,
+    /// Strict-fairness audit (SPEC §5): the first time the job was the first
+    /// waiting job and idle processors plus those of running jobs of lower
+    /// priority sufficed for it.
+    pub fair_start: Option<Time>,
+    /// The first reservation any policy recorded for the job.
+    pub first_reservation: Option<Time>,
+    /// How many times the job was started.
+    pub starts: u32,
+    /// How many times the job completed; exactly one in a correct run.
+    pub completions: u32,
+}
+
+impl JobRecord {
+    pub(crate) const UNSTARTED: JobRecord = JobRecord {
+        first_start: -1,
+        start: -1,
+        end: -1,
+        prediction: 0,
+        backfilled: false,
+        blocked: false,
+        fair_start: None,
+        first_reservation: None,
+        starts: 0,
+        completions: 0,
+    };
+}
+
+/// The outcome of one run, in the trace's priority order.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RunRecord {
+    pub procs: u32,
+    pub source: RuntimeSource,
+    pub jobs: Vec<JobRecord>,
+    /// Arrivals, completions and timers processed.
+    pub events: u64,
+    /// Scheduling passes (one per distinct event time, plus follow-ups for
+    /// zero-length jobs and timers set for the current second).
+    pub passes: u64,
+}

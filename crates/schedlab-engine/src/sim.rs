@@ -1,0 +1,377 @@
+use std::cmp::Reverse;
+use std::collections::{BTreeSet, BinaryHeap};
+
+use schedlab_workload::Job;
+use thiserror::Error;
+
+use crate::fenwick::Fenwick;
+use crate::policy::{Happened, Policy};
+use crate::predictor::{Predictor, RuntimeSource};
+use crate::record::{JobRecord, RunRecord};
+use crate::{JobIdx, Time};
+
+/// Everything one run needs besides the jobs and the policy.
+#[derive(Clone, Debug)]
+pub struct RunConfig {
+    pub procs: u32,
+    pub source: RuntimeSource,
+    /// Seeds every random draw of the run (the virtual predictor's).
+    pub seed: u64,
+    /// Call the observer after about this many events (0: never).
+    pub progress_every: u64,
+}
+
+/// Reported to the observer every `progress_every` events.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    pub now: Time,
+    pub completed: u64,
+    pub jobs: u64,
+    pub events: u64,
+}
+
+/// The observer's answer: go on, or stop the run at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Control {
+    Continue,
+    Cancel,
+}
+
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum EngineError {
+    #[error("the jobs are not in priority order (submit time, then job number) at job {job}")]
+    Unsorted { job: u64 },
+    #[error("job {job} needs {size} processors but the machine has {procs}")]
+    JobTooLarge { job: u64, size: u32, procs: u32 },
+    #[error("policy bug at t={time}: job {job} needs {size} processors but only {free} are free")]
+    Overcommit { time: Time, job: u64, size: u32, free: u32 },
+    #[error("policy bug at t={time}: job {job} was started but is not waiting")]
+    NotWaiting { time: Time, job: u64 },
+    #[error("policy bug at t={time}: a timer was set for the past (t={at})")]
+    TimerInPast { time: Time, at: Time },
+    #[error("policy bug at t={time}: prediction {prediction} s for job {job} is outside [1, estimate]")]
+    BadPrediction { time: Time, job: u64, prediction: Time },
+    #[error(
+        "policy bug at t={time}: {waiting} jobs wait (first: job {first}) but nothing is running and no event is due"
+    )]
+    Stalled { time: Time, waiting: usize, first: u64 },
+    #[error("the run was cancelled at t={time}")]
+    Cancelled { time: Time },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    Pending,
+    Waiting,
+    Running,
+    Done,
+}
+
+/// The machine and the queue as a policy sees them during a pass.
+pub struct Sim<'a> {
+    jobs: &'a [Job],
+    procs: u32,
+    now: Time,
+    free: u32,
+    state: Vec<State>,
+    /// Waiting jobs in priority order.
+    waiting: Vec<JobIdx>,
+    /// Running jobs keyed by expected end.
+    running: BTreeSet<(Time, JobIdx)>,
+    expected_end: Vec<Time>,
+    /// Processors held by running jobs, by priority, for the fairness audit.
+    held: Fenwick,
+    predictor: Predictor,
+    records: Vec<JobRecord>,
+    completions: BinaryHeap<Reverse<(Time, u64, JobIdx)>>,
+    timers: BinaryHeap<Reverse<(Time, u64, u64)>>,
+    next_arrival: usize,
+    seq: u64,
+    events: u64,
+    passes: u64,
+    completed: u64,
+}
+
+impl<'a> Sim<'a> {
+    pub fn now(&self) -> Time {
+        self.now
+    }
+
+    pub fn procs(&self) -> u32 {
+        self.procs
+    }
+
+    /// Idle processors right now.
+    pub fn free(&self) -> u32 {
+        self.free
+    }
+
+    pub fn jobs(&self) -> &'a [Job] {
+        self.jobs
+    }
+
+    pub fn job(&self, j: JobIdx) -> &'a Job {
+        &self.jobs[j as usize]
+    }
+
+    /// Waiting jobs, highest priority first.
+    pub fn waiting(&self) -> &[JobIdx] {
+        &self.waiting
+    }
+
+    pub fn is_waiting(&self, j: JobIdx) -> bool {
+        self.state[j as usize] == State::Waiting
+    }
+
+    /// Running jobs as `(expected end, job)`, earliest expected end first.
+    pub fn running(&self) -> impl Iterator<Item = (Time, JobIdx)> + '_ {
+        self.running.iter().copied()
+    }
+
+    pub fn running_count(&self) -> usize {
+        self.running.len()
+    }
+
+    /// The runtime prediction a policy should use for `j`: the one it was
+    /// started with if it runs, else the predictor's current one.
+    pub fn prediction(&self, j: JobIdx) -> Time {
+        match self.state[j as usize] {
+            State::Running | State::Done => self.records[j as usize].prediction,
+            _ => self.predictor.predict(self.jobs, j),
+        }
+    }
+
+    /// When a running job is expected to end: start plus prediction, or
+    /// start plus estimate once it has outlived its prediction.
+    pub fn expected_end(&self, j: JobIdx) -> Time {
+        self.expected_end[j as usize]
+    }
+
+    pub fn record(&self, j: JobIdx) -> &JobRecord {
+        &self.records[j as usize]
+    }
+
+    /// Starts a waiting job now with the predictor's current prediction.
+    pub fn start(&mut self, j: JobIdx) -> Result<(), EngineError> {
+        let prediction = self.predictor.predict(self.jobs, j);
+        self.start_predicted(j, prediction)
+    }
+
+    /// Starts a waiting job now with a prediction the policy planned with
+    /// (a profile-based policy keeps the one it reserved with).
+    pub fn start_predicted(&mut self, j: JobIdx, prediction: Time) -> Result<(), EngineError> {
+        let job = self.jobs[j as usize];
+        if self.state[j as usize] != State::Waiting {
+            return Err(EngineError::NotWaiting { time: self.now, job: job.id });
+        }
+        if job.size > self.free {
+            return Err(EngineError::Overcommit { time: self.now, job: job.id, size: job.size, free: self.free });
+        }
+        if prediction < 1 || prediction > job.estimate.max(1) {
+            return Err(EngineError::BadPrediction { time: self.now, job: job.id, prediction });
+        }
+        let pos =
+            self.waiting.binary_search(&j).map_err(|_| EngineError::NotWaiting { time: self.now, job: job.id })?;
+        let rec = &mut self.records[j as usize];
+        rec.backfilled |= pos > 0;
+        if rec.starts == 0 {
+            rec.first_start = self.now;
+        }
+        rec.start = self.now;
+        rec.prediction = prediction;
+        rec.starts += 1;
+        self.waiting.remove(pos);
+        self.state[j as usize] = State::Running;
+        self.free -= job.size;
+        self.held.add(j as usize, i64::from(job.size));
+        let expected = self.now + prediction;
+        self.expected_end[j as usize] = expected;
+        self.running.insert((expected, j));
+        self.seq += 1;
+        self.completions.push(Reverse((self.now + job.runtime, self.seq, j)));
+        Ok(())
+    }
+
+    /// Records a reservation the policy made for `j` (its planned start).
+    pub fn reserve(&mut self, j: JobIdx, at: Time) {
+        let rec = &mut self.records[j as usize];
+        if rec.first_reservation.is_none() {
+            rec.first_reservation = Some(at);
+        }
+    }
+
+    /// Asks for a pass at `at` with `tag` in [`Happened::timers`].
+    pub fn set_timer(&mut self, at: Time, tag: u64) -> Result<(), EngineError> {
+        if at < self.now {
+            return Err(EngineError::TimerInPast { time: self.now, at });
+        }
+        self.seq += 1;
+        self.timers.push(Reverse((at, self.seq, tag)));
+        Ok(())
+    }
+}
+
+/// Replays `jobs` (in priority order) under `policy`.
+pub fn run(
+    jobs: &[Job],
+    config: &RunConfig,
+    policy: &mut dyn Policy,
+    observer: &mut dyn FnMut(Progress) -> Control,
+) -> Result<RunRecord, EngineError> {
+    validate(jobs, config.procs)?;
+    let mut sim = new_sim(jobs, config);
+    let mut happened = Happened::default();
+    let mut next_report = config.progress_every;
+    while let Some(t) = next_event_time(&sim) {
+        sim.now = t;
+        happened.clear();
+        apply_events(&mut sim, &mut happened);
+        policy.schedule(&mut sim, &happened)?;
+        sim.passes += 1;
+        audit_head(&mut sim);
+        if !sim.waiting.is_empty() && next_event_time(&sim).is_none() {
+            return Err(EngineError::Stalled {
+                time: t,
+                waiting: sim.waiting.len(),
+                first: jobs[sim.waiting[0] as usize].id,
+            });
+        }
+        if config.progress_every > 0 && sim.events >= next_report {
+            next_report = sim.events + config.progress_every;
+            let p = Progress { now: t, completed: sim.completed, jobs: jobs.len() as u64, events: sim.events };
+            if observer(p) == Control::Cancel {
+                return Err(EngineError::Cancelled { time: t });
+            }
+        }
+    }
+    if config.progress_every > 0 {
+        // A last report, so a progress bar reaches its end; the run is over,
+        // so a request to cancel changes nothing.
+        let _ =
+            observer(Progress { now: sim.now, completed: sim.completed, jobs: jobs.len() as u64, events: sim.events });
+    }
+    Ok(RunRecord {
+        procs: config.procs,
+        source: config.source,
+        jobs: sim.records,
+        events: sim.events,
+        passes: sim.passes,
+    })
+}
+
+fn validate(jobs: &[Job], procs: u32) -> Result<(), EngineError> {
+    for (i, j) in jobs.iter().enumerate() {
+        if j.size > procs || j.size == 0 {
+            return Err(EngineError::JobTooLarge { job: j.id, size: j.size, procs });
+        }
+        if i > 0 && (jobs[i - 1].submit, jobs[i - 1].id) > (j.submit, j.id) {
+            return Err(EngineError::Unsorted { job: j.id });
+        }
+    }
+    Ok(())
+}
+
+fn new_sim<'a>(jobs: &'a [Job], config: &RunConfig) -> Sim<'a> {
+    let n = jobs.len();
+    Sim {
+        jobs,
+        procs: config.procs,
+        now: jobs.first().map_or(0, |j| j.submit),
+        free: config.procs,
+        state: vec![State::Pending; n],
+        waiting: Vec::new(),
+        running: BTreeSet::new(),
+        expected_end: vec![0; n],
+        held: Fenwick::new(n),
+        predictor: Predictor::new(config.source, jobs, config.seed),
+        records: vec![JobRecord::UNSTARTED; n],
+        completions: BinaryHeap::new(),
+        timers: BinaryHeap::new(),
+        next_arrival: 0,
+        seq: 0,
+        events: 0,
+        passes: 0,
+        completed: 0,
+    }
+}
+
+fn next_event_time(sim: &Sim<'_>) -> Option<Time> {
+    let arrival = sim.jobs.get(sim.next_arrival).map(|j| j.submit);
+    let completion = sim.completions.peek().map(|Reverse(c)| c.0);
+    let timer = sim.timers.peek().map(|Reverse(t)| t.0);
+    [arrival, completion, timer].into_iter().flatten().min()
+}
+
+/// Applies every event due at `sim.now`: completions, then arrivals, then
+/// timers (SPEC §2), then corrects the expected ends of overdue jobs.
+fn apply_events(sim: &mut Sim<'_>, happened: &mut Happened) {
+    let now = sim.now;
+    while let Some(&Reverse((t, _, j))) = sim.completions.peek() {
+        if t != now {
+            break;
+        }
+        sim.completions.pop();
+        complete(sim, j);
+        happened.completed.push(j);
+    }
+    while sim.next_arrival < sim.jobs.len() && sim.jobs[sim.next_arrival].submit == now {
+        let j = sim.next_arrival as JobIdx;
+        sim.state[j as usize] = State::Waiting;
+        sim.waiting.push(j);
+        sim.next_arrival += 1;
+        sim.events += 1;
+        happened.arrived.push(j);
+    }
+    while let Some(&Reverse((t, _, tag))) = sim.timers.peek() {
+        if t != now {
+            break;
+        }
+        sim.timers.pop();
+        sim.events += 1;
+        happened.timers.push(tag);
+    }
+    correct_overdue(sim, happened);
+}
+
+fn complete(sim: &mut Sim<'_>, j: JobIdx) {
+    let job = sim.jobs[j as usize];
+    sim.running.remove(&(sim.expected_end[j as usize], j));
+    sim.state[j as usize] = State::Done;
+    sim.free += job.size;
+    sim.held.add(j as usize, -i64::from(job.size));
+    sim.predictor.completed(sim.jobs, j, job.runtime);
+    let rec = &mut sim.records[j as usize];
+    rec.end = sim.now;
+    rec.completions += 1;
+    sim.completed += 1;
+    sim.events += 1;
+}
+
+/// A running job still running at its predicted end has outlived its
+/// prediction; from now on it is expected to run until its estimate.
+fn correct_overdue(sim: &mut Sim<'_>, happened: &mut Happened) {
+    while let Some(&(end, j)) = sim.running.first() {
+        if end > sim.now {
+            break;
+        }
+        sim.running.pop_first();
+        let job = &sim.jobs[j as usize];
+        let corrected = (sim.records[j as usize].start + job.estimate).max(sim.now + 1);
+        sim.expected_end[j as usize] = corrected;
+        sim.running.insert((corrected, j));
+        happened.overdue.push(j);
+    }
+}
+
+/// The strict-fairness audit and the "blocked" class (SPEC §5), evaluated on
+/// the state the pass leaves behind, which lasts until the next event.
+fn audit_head(sim: &mut Sim<'_>) {
+    let Some(&h) = sim.waiting.first() else { return };
+    let size = sim.jobs[h as usize].size;
+    let lower = sim.held.above(h as usize) as u32;
+    let rec = &mut sim.records[h as usize];
+    rec.blocked = true;
+    if rec.fair_start.is_none() && sim.free + lower >= size {
+        rec.fair_start = Some(sim.now);
+    }
+}

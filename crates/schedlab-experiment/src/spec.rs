@@ -1,0 +1,95 @@
+//! The compact text form of a run's policy, shared by the command line and
+//! share links: `ID[:KEY=VALUE,...][@PREDICTOR]`, e.g.
+//! `easy:order=shortest@tsafrir` or `easy:error=20@virtual`.
+
+use thiserror::Error;
+
+use crate::RunRequest;
+
+/// A policy with its parameters and runtime source, as text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PolicySpec {
+    /// The text as given (a row label in tables).
+    pub label: String,
+    pub id: String,
+    pub params: Vec<(String, String)>,
+    pub predictor: Option<String>,
+}
+
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum SpecError {
+    #[error("policy `{0}`: nothing after `@` (expected a predictor)")]
+    NoPredictor(String),
+    #[error("policy `{0}`: no policy id (expected ID[:KEY=VALUE,...][@PREDICTOR])")]
+    NoId(String),
+    #[error("parameter `{0}` has no key (expected KEY=VALUE)")]
+    NoKey(String),
+    #[error("parameter `{0}` has no `=` (expected KEY=VALUE)")]
+    NoEquals(String),
+    #[error("policy `{spec}`: {source}")]
+    InSpec { spec: String, source: Box<SpecError> },
+}
+
+impl PolicySpec {
+    pub fn parse(text: &str) -> Result<Self, SpecError> {
+        let (head, predictor) = match text.split_once('@') {
+            Some((_, "")) => return Err(SpecError::NoPredictor(text.to_owned())),
+            Some((head, p)) => (head, Some(p.to_owned())),
+            None => (text, None),
+        };
+        let (id, params) = head.split_once(':').unwrap_or((head, ""));
+        if id.is_empty() {
+            return Err(SpecError::NoId(text.to_owned()));
+        }
+        let params = params
+            .split(',')
+            .filter(|p| !p.is_empty())
+            .map(|p| split_param(p).map_err(|e| SpecError::InSpec { spec: text.to_owned(), source: Box::new(e) }))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(PolicySpec { label: text.to_owned(), id: id.to_owned(), params, predictor })
+    }
+
+    /// A request for this policy with default seed and metric options.
+    pub fn request(&self) -> RunRequest {
+        RunRequest {
+            policy: self.id.clone(),
+            params: self.params.clone(),
+            predictor: self.predictor.clone(),
+            ..RunRequest::default()
+        }
+    }
+}
+
+/// Splits `KEY=VALUE` at the first `=`.
+pub fn split_param(text: &str) -> Result<(String, String), SpecError> {
+    match text.split_once('=') {
+        Some((key, value)) if !key.trim().is_empty() => Ok((key.trim().to_owned(), value.to_owned())),
+        Some(_) => Err(SpecError::NoKey(text.to_owned())),
+        None => Err(SpecError::NoEquals(text.to_owned())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn policy_specs() {
+        let s = PolicySpec::parse("easy:order=shortest,error=5@virtual").unwrap();
+        assert_eq!(s.id, "easy");
+        assert_eq!(s.params, vec![("order".into(), "shortest".into()), ("error".into(), "5".into())]);
+        assert_eq!(s.predictor.as_deref(), Some("virtual"));
+        let s = PolicySpec::parse("cbf@last").unwrap();
+        assert_eq!((s.id.as_str(), s.params.len(), s.predictor.as_deref()), ("cbf", 0, Some("last")));
+        assert_eq!(PolicySpec::parse("fcfs").unwrap().predictor, None);
+        for bad in ["", "@last", "easy@", "easy:order", "easy:=x"] {
+            assert!(PolicySpec::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn params_split_at_the_first_equals() {
+        assert_eq!(split_param("a=b=c").unwrap(), ("a".into(), "b=c".into()));
+        assert!(split_param("novalue").unwrap_err().to_string().contains("novalue"));
+    }
+}

@@ -1,0 +1,28 @@
+//! Metrics of one finished run (SPEC §5), computed from the trace and the
+//! run record alone.
+//!
+//! Definitions, with τ the bounded-slowdown threshold (10 s by default):
+//! - turnaround = end − submit; wait = turnaround − runtime (for a job that
+//!   was preempted, wait includes its lost work and overheads);
+//! - bounded slowdown BSD = (wait + max(runtime, τ)) / max(runtime, τ);
+//! - MBS = mean BSD; MWBS = Σ BSD × size / Σ size (pv-easy formula 2);
+//! - slowdown = turnaround / max(runtime, 1);
+//! - stretch = (wait + estimate) / estimate (deadline-based-backfilling eq. 2,
+//!   "walltime" being the user's estimate);
+//! - utilisation = Σ runtime × size / (P × (last end − first submit)),
+//!   makespan = last end − first submit (over all jobs of the run);
+//! - categories: short if runtime ≤ the runtime limit (1 h), narrow if
+//!   size ≤ the size limit (8), as in selective-reservation §4;
+//! - strict fairness: delay = first start − fair start for blocked jobs; a
+//!   blocked job whose fairness condition first held in the very pass it
+//!   started has no recorded fair start and a delay of zero.
+//!
+//! Averages are over the measured jobs: all jobs, unless the first and last
+//! `skip_percent` % (by submit order) are left out to avoid warm-up and
+//! drain effects.
+
+mod ecdf;
+mod summary;
+
+pub use ecdf::{downsample_ecdf, wait_ecdf};
+pub use summary::{compute, BlockedGroup, Category, CategoryLimits, Fairness, Metrics, MetricsError, MetricsOptions};

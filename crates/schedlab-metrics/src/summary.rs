@@ -1,0 +1,306 @@
+use schedlab_engine::{JobRecord, RunRecord, Time};
+use schedlab_workload::Job;
+use serde::Serialize;
+use thiserror::Error;
+
+/// How metrics are computed; every field has the default of SPEC §5.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MetricsOptions {
+    /// τ of the bounded slowdown, seconds.
+    pub bsd_threshold: Time,
+    pub categories: CategoryLimits,
+    /// Leave out the first and the last this many percent of jobs (by submit
+    /// order) from per-job averages.
+    pub skip_percent: f64,
+}
+
+impl Default for MetricsOptions {
+    fn default() -> Self {
+        Self { bsd_threshold: 10, categories: CategoryLimits::default(), skip_percent: 0.0 }
+    }
+}
+
+/// Limits of the SN/SW/LN/LW categories (selective-reservation §4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct CategoryLimits {
+    /// Short: runtime at most this many seconds.
+    pub runtime: Time,
+    /// Narrow: at most this many processors.
+    pub size: u32,
+}
+
+impl Default for CategoryLimits {
+    fn default() -> Self {
+        Self { runtime: 3600, size: 8 }
+    }
+}
+
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum MetricsError {
+    #[error("bounded-slowdown threshold must be at least 1 s, got {0}")]
+    Threshold(Time),
+    #[error("skip percentage must be in [0, 50), got {0}")]
+    Skip(String),
+    #[error("category limits must be positive (runtime {runtime} s, size {size})")]
+    Categories { runtime: Time, size: u32 },
+}
+
+impl MetricsOptions {
+    pub fn validate(&self) -> Result<(), MetricsError> {
+        if self.bsd_threshold < 1 {
+            return Err(MetricsError::Threshold(self.bsd_threshold));
+        }
+        if !(0.0..50.0).contains(&self.skip_percent) {
+            return Err(MetricsError::Skip(self.skip_percent.to_string()));
+        }
+        if self.categories.runtime < 1 || self.categories.size < 1 {
+            return Err(MetricsError::Categories { runtime: self.categories.runtime, size: self.categories.size });
+        }
+        Ok(())
+    }
+}
+
+/// Every metric of one run. Times in seconds; utilisation a fraction.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Metrics {
+    /// Jobs measured (after `skip_percent`).
+    pub jobs: usize,
+    pub mbs: f64,
+    pub mwbs: f64,
+    pub mean_wait: f64,
+    pub median_wait: Time,
+    pub p95_wait: Time,
+    pub max_wait: Time,
+    pub mean_turnaround: f64,
+    pub mean_slowdown: f64,
+    pub max_slowdown: f64,
+    pub mean_stretch: f64,
+    pub max_stretch: f64,
+    pub utilization: f64,
+    pub makespan: Time,
+    pub backfilled: usize,
+    pub blocked: usize,
+    /// MBS and MWBS of blocked jobs: "big" (size > P/4), "small", then
+    /// power-of-two size bins.
+    pub blocked_groups: Vec<BlockedGroup>,
+    /// SN, SW, LN, LW.
+    pub categories: Vec<Category>,
+    pub fairness: Fairness,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BlockedGroup {
+    pub group: String,
+    pub min_size: u32,
+    pub max_size: u32,
+    pub jobs: usize,
+    pub mbs: f64,
+    pub mwbs: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Category {
+    pub name: &'static str,
+    pub jobs: usize,
+    pub mbs: f64,
+    pub mean_turnaround: f64,
+    pub mean_wait: f64,
+}
+
+/// The strict-fairness audit (pv-easy table 1).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Fairness {
+    pub blocked: usize,
+    pub delayed: usize,
+    /// Mean delay of the delayed jobs, seconds.
+    pub mean_delay: f64,
+    pub max_delay: Time,
+}
+
+/// Per-job figures the aggregates are built from.
+#[derive(Clone, Copy, Debug)]
+struct JobFigures {
+    wait: Time,
+    turnaround: Time,
+    bsd: f64,
+    size: u32,
+}
+
+fn figures(job: &Job, rec: &JobRecord, tau: Time) -> JobFigures {
+    let turnaround = rec.end - job.submit;
+    let wait = turnaround - job.runtime;
+    let bound = job.runtime.max(tau) as f64;
+    JobFigures { wait, turnaround, bsd: (wait as f64 + bound) / bound, size: job.size }
+}
+
+/// The measured range of job indices after leaving out `skip_percent` %
+/// at each end.
+fn measured(n: usize, skip_percent: f64) -> std::ops::Range<usize> {
+    let skip = ((n as f64) * skip_percent / 100.0).floor() as usize;
+    skip..n.saturating_sub(skip).max(skip)
+}
+
+/// Computes every metric of `run` over `jobs` (the trace the run replayed).
+pub fn compute(jobs: &[Job], run: &RunRecord, opts: &MetricsOptions) -> Metrics {
+    let range = measured(jobs.len(), opts.skip_percent);
+    let pairs: Vec<(&Job, &JobRecord)> = jobs[range.clone()].iter().zip(&run.jobs[range]).collect();
+    let figs: Vec<JobFigures> = pairs.iter().map(|(j, r)| figures(j, r, opts.bsd_threshold)).collect();
+    let mut waits: Vec<Time> = figs.iter().map(|f| f.wait).collect();
+    waits.sort_unstable();
+    let (mean_slowdown, max_slowdown) =
+        mean_max(pairs.iter().map(|(j, r)| (r.end - j.submit) as f64 / j.runtime.max(1) as f64));
+    let (mean_stretch, max_stretch) = mean_max(pairs.iter().map(|(j, r)| {
+        let est = j.estimate.max(1) as f64;
+        ((r.end - j.submit - j.runtime) as f64 + est) / est
+    }));
+    let (utilization, makespan) = utilization(jobs, run);
+    Metrics {
+        jobs: figs.len(),
+        mbs: mean(figs.iter().map(|f| f.bsd)),
+        mwbs: weighted_bsd(&figs),
+        mean_wait: mean(figs.iter().map(|f| f.wait as f64)),
+        median_wait: quantile(&waits, 0.5),
+        p95_wait: quantile(&waits, 0.95),
+        max_wait: waits.last().copied().unwrap_or(0),
+        mean_turnaround: mean(figs.iter().map(|f| f.turnaround as f64)),
+        mean_slowdown,
+        max_slowdown,
+        mean_stretch,
+        max_stretch,
+        utilization,
+        makespan,
+        backfilled: pairs.iter().filter(|(_, r)| r.backfilled).count(),
+        blocked: pairs.iter().filter(|(_, r)| r.blocked).count(),
+        blocked_groups: blocked_groups(&pairs, &figs, run.procs),
+        categories: categories(&pairs, &figs, opts.categories),
+        fairness: fairness(&pairs),
+    }
+}
+
+fn mean(values: impl Iterator<Item = f64>) -> f64 {
+    let (mut sum, mut n) = (0.0, 0usize);
+    for v in values {
+        sum += v;
+        n += 1;
+    }
+    if n == 0 {
+        0.0
+    } else {
+        sum / n as f64
+    }
+}
+
+fn mean_max(values: impl Iterator<Item = f64>) -> (f64, f64) {
+    let (mut sum, mut max, mut n) = (0.0, 0.0f64, 0usize);
+    for v in values {
+        sum += v;
+        max = max.max(v);
+        n += 1;
+    }
+    (if n == 0 { 0.0 } else { sum / n as f64 }, max)
+}
+
+/// MWBS = Σ BSD × size / Σ size.
+fn weighted_bsd(figs: &[JobFigures]) -> f64 {
+    let weight: f64 = figs.iter().map(|f| f64::from(f.size)).sum();
+    if weight == 0.0 {
+        return 0.0;
+    }
+    figs.iter().map(|f| f.bsd * f64::from(f.size)).sum::<f64>() / weight
+}
+
+/// Nearest-rank quantile of sorted values: the smallest value with at
+/// least a fraction `q` of the values at or below it.
+fn quantile(sorted: &[Time], q: f64) -> Time {
+    if sorted.is_empty() {
+        return 0;
+    }
+    let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+    sorted[rank - 1]
+}
+
+fn utilization(jobs: &[Job], run: &RunRecord) -> (f64, Time) {
+    let Some(first) = jobs.first() else { return (0.0, 0) };
+    let last_end = run.jobs.iter().map(|r| r.end).max().unwrap_or(first.submit);
+    let makespan = last_end - first.submit;
+    let work: f64 = jobs.iter().map(|j| j.runtime as f64 * f64::from(j.size)).sum();
+    let capacity = f64::from(run.procs) * makespan as f64;
+    (if capacity > 0.0 { work / capacity } else { 0.0 }, makespan)
+}
+
+fn group(name: String, min_size: u32, max_size: u32, members: &[&JobFigures]) -> BlockedGroup {
+    let owned: Vec<JobFigures> = members.iter().map(|f| **f).collect();
+    BlockedGroup {
+        group: name,
+        min_size,
+        max_size,
+        jobs: owned.len(),
+        mbs: mean(owned.iter().map(|f| f.bsd)),
+        mwbs: weighted_bsd(&owned),
+    }
+}
+
+/// Blocked jobs by parallelism: big (size > P/4) and small (pv-easy journal
+/// figures 2 and 3), then power-of-two bins 1, 2, 3–4, 5–8, … up to P.
+fn blocked_groups(pairs: &[(&Job, &JobRecord)], figs: &[JobFigures], procs: u32) -> Vec<BlockedGroup> {
+    let blocked: Vec<&JobFigures> = pairs.iter().zip(figs).filter(|((_, r), _)| r.blocked).map(|(_, f)| f).collect();
+    let in_range = |lo: u32, hi: u32| -> Vec<&JobFigures> {
+        blocked.iter().copied().filter(|f| f.size >= lo && f.size <= hi).collect()
+    };
+    let quarter = procs / 4;
+    let mut out = vec![
+        group("big".into(), quarter + 1, procs, &in_range(quarter + 1, procs)),
+        group("small".into(), 1, quarter, &in_range(1, quarter)),
+    ];
+    let (mut lo, mut hi) = (1u32, 1u32);
+    while lo <= procs {
+        let top = hi.min(procs);
+        let name = if lo == top { lo.to_string() } else { format!("{lo}-{top}") };
+        out.push(group(name, lo, top, &in_range(lo, top)));
+        lo = hi + 1;
+        hi = hi.saturating_mul(2);
+    }
+    out
+}
+
+fn categories(pairs: &[(&Job, &JobRecord)], figs: &[JobFigures], limits: CategoryLimits) -> Vec<Category> {
+    let names = ["SN", "SW", "LN", "LW"];
+    names
+        .iter()
+        .enumerate()
+        .map(|(k, &name)| {
+            let members: Vec<&JobFigures> = pairs
+                .iter()
+                .zip(figs)
+                .filter(|((j, _), _)| {
+                    let long = j.runtime > limits.runtime;
+                    let wide = j.size > limits.size;
+                    usize::from(long) * 2 + usize::from(wide) == k
+                })
+                .map(|(_, f)| f)
+                .collect();
+            Category {
+                name,
+                jobs: members.len(),
+                mbs: mean(members.iter().map(|f| f.bsd)),
+                mean_turnaround: mean(members.iter().map(|f| f.turnaround as f64)),
+                mean_wait: mean(members.iter().map(|f| f.wait as f64)),
+            }
+        })
+        .collect()
+}
+
+fn fairness(pairs: &[(&Job, &JobRecord)]) -> Fairness {
+    let delays: Vec<Time> = pairs
+        .iter()
+        .filter(|(_, r)| r.blocked)
+        .map(|(_, r)| r.fair_start.map_or(0, |f| (r.first_start - f).max(0)))
+        .collect();
+    let delayed: Vec<Time> = delays.iter().copied().filter(|&d| d > 0).collect();
+    Fairness {
+        blocked: delays.len(),
+        delayed: delayed.len(),
+        mean_delay: mean(delayed.iter().map(|&d| d as f64)),
+        max_delay: delayed.iter().copied().max().unwrap_or(0),
+    }
+}

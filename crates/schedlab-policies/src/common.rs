@@ -1,0 +1,40 @@
+//! Steps several policies share. They only read and act through `Sim`, so
+//! sharing them does not couple one policy to another.
+
+use schedlab_engine::{EngineError, Sim, Time};
+
+/// Starts waiting jobs in priority order while the first one fits.
+pub(crate) fn start_in_order(sim: &mut Sim<'_>) -> Result<(), EngineError> {
+    while let Some(&head) = sim.waiting().first() {
+        if sim.job(head).size > sim.free() {
+            break;
+        }
+        sim.start(head)?;
+    }
+    Ok(())
+}
+
+/// EASY's reservation for a job of `size` processors that does not fit now:
+/// the *shadow time* (the earliest expected end of running jobs at which
+/// enough processors are free) and the *extra* processors left over at that
+/// time. All jobs expected to end exactly at the shadow time count towards
+/// the extra processors.
+pub(crate) fn shadow(sim: &Sim<'_>, size: u32) -> (Time, u32) {
+    let mut free = sim.free();
+    let mut shadow = None;
+    for (end, j) in sim.running() {
+        match shadow {
+            Some(s) if end > s => break,
+            _ => free += sim.job(j).size,
+        }
+        if shadow.is_none() && free >= size {
+            shadow = Some(end);
+        }
+    }
+    match shadow {
+        Some(s) => (s, free - size),
+        // Cannot happen for a job no larger than the machine; answer "never"
+        // so that only jobs using spare processors are backfilled.
+        None => (Time::MAX, 0),
+    }
+}

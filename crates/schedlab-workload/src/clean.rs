@@ -1,0 +1,332 @@
+//! The cleaning report and the cleaning passes that run once every job line
+//! has been read (the per-line rules run in [`crate::read`]).
+
+use serde::Serialize;
+
+use crate::error::BadLine;
+use crate::job::{Job, SwfExtra};
+use crate::options::{Oversize, ReadOptions, Window};
+
+/// Bad lines kept in the report with their message; the rest are only counted.
+pub const MAX_BAD_LINES_KEPT: usize = 10;
+
+/// Most warnings kept; the rest are summed up in a last warning.
+const MAX_WARNINGS: usize = 20;
+
+/// What cleaning did to the trace, counted by reason. Nothing is dropped or
+/// changed without being counted here.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct CleaningReport {
+    /// Lines that are valid job lines.
+    pub job_lines: u64,
+    /// Comment lines (`;`), in the header or after it.
+    pub comment_lines: u64,
+    /// Jobs in the cleaned trace.
+    pub jobs_kept: u64,
+    /// Empty or whitespace-only lines, skipped.
+    pub blank_lines: u64,
+    /// Lines skipped because they are not 18 valid numbers (reason `bad_lines`).
+    pub bad_lines_total: u64,
+    /// Jobs with a fractional time or size field, rounded to whole seconds/processors.
+    pub fractional_rounded: u64,
+    /// Jobs dropped: submit time negative (unknown).
+    pub unknown_submit: u64,
+    /// Jobs dropped: run time negative (unknown).
+    pub unknown_runtime: u64,
+    /// Jobs dropped: neither requested nor allocated processors positive.
+    pub unknown_size: u64,
+    /// Jobs dropped because their status is in `drop_status`.
+    pub status_filtered: u64,
+    /// Jobs dropped because their queue is not in `queues`.
+    pub queue_filtered: u64,
+    /// Jobs dropped because their partition is not in `partitions`.
+    pub partition_filtered: u64,
+    /// Jobs dropped because they ask for more processors than the machine has.
+    pub oversized_dropped: u64,
+    /// Jobs found after a job that should come after them in (submit, job number) order.
+    pub unsorted: u64,
+    /// Jobs outside the window.
+    pub window_filtered: u64,
+    /// Jobs whose size was reduced to the machine size.
+    pub oversized_clamped: u64,
+    /// Jobs without a positive requested time, given max(run time, 1).
+    pub no_estimate: u64,
+    /// Jobs whose run time exceeded the requested time, cut to it.
+    pub runtime_capped: u64,
+    /// The first [`MAX_BAD_LINES_KEPT`] bad lines, with line number and message.
+    pub bad_lines: Vec<BadLine>,
+    /// Things the user should know that are not counts (e.g. machine size guessed).
+    pub warnings: Vec<String>,
+}
+
+impl CleaningReport {
+    /// Counts by reason, in the order the rules apply.
+    pub fn counts(&self) -> Vec<(&'static str, u64)> {
+        vec![
+            ("blank_lines", self.blank_lines),
+            ("bad_lines", self.bad_lines_total),
+            ("fractional_rounded", self.fractional_rounded),
+            ("unknown_submit", self.unknown_submit),
+            ("unknown_runtime", self.unknown_runtime),
+            ("unknown_size", self.unknown_size),
+            ("status_filtered", self.status_filtered),
+            ("queue_filtered", self.queue_filtered),
+            ("partition_filtered", self.partition_filtered),
+            ("oversized_dropped", self.oversized_dropped),
+            ("unsorted", self.unsorted),
+            ("window_filtered", self.window_filtered),
+            ("oversized_clamped", self.oversized_clamped),
+            ("no_estimate", self.no_estimate),
+            ("runtime_capped", self.runtime_capped),
+        ]
+    }
+
+    /// Non-zero counts as "reason n, reason n", for messages.
+    pub fn summary(&self) -> String {
+        let parts: Vec<String> =
+            self.counts().into_iter().filter(|&(_, n)| n > 0).map(|(name, n)| format!("{name} {n}")).collect();
+        if parts.is_empty() {
+            "nothing counted".to_owned()
+        } else {
+            parts.join(", ")
+        }
+    }
+
+    /// Counts a bad line, keeping the first few.
+    pub(crate) fn bad_line(&mut self, bad: BadLine) {
+        self.bad_lines_total += 1;
+        if self.bad_lines.len() < MAX_BAD_LINES_KEPT {
+            self.bad_lines.push(bad);
+        }
+    }
+
+    /// Adds warnings, keeping at most a fixed number.
+    pub(crate) fn warn_all(&mut self, warnings: impl IntoIterator<Item = String>) {
+        let mut extra = 0u64;
+        for w in warnings {
+            if self.warnings.len() < MAX_WARNINGS {
+                self.warnings.push(w);
+            } else {
+                extra += 1;
+            }
+        }
+        if extra > 0 {
+            self.warnings.push(format!("{extra} more warnings not shown"));
+        }
+    }
+}
+
+/// A job and its other SWF fields, while cleaning.
+pub(crate) type Row = (Job, SwfExtra);
+
+/// The passes after reading, in order: oversize drop, sort, window,
+/// oversize clamp, estimates, load factor.
+pub(crate) fn clean_rows(rows: &mut Vec<Row>, machine: u32, opts: &ReadOptions, report: &mut CleaningReport) {
+    if opts.oversize == Oversize::Drop {
+        report.oversized_dropped += retain_count(rows, |r| r.0.size <= machine);
+    }
+    report.unsorted = sort_rows(rows);
+    report.window_filtered = apply_window(rows, opts.window);
+    if opts.oversize == Oversize::Clamp {
+        report.oversized_clamped = clamp_sizes(rows, machine);
+    }
+    fix_estimates(rows, report);
+    apply_load_factor(rows, opts.load_factor);
+}
+
+/// Keeps the rows for which `keep` holds; returns how many were removed.
+fn retain_count(rows: &mut Vec<Row>, keep: impl Fn(&Row) -> bool) -> u64 {
+    let before = rows.len();
+    rows.retain(|r| keep(r));
+    (before - rows.len()) as u64
+}
+
+fn key(r: &Row) -> (i64, u64) {
+    (r.0.submit, r.0.id)
+}
+
+/// Sorts by (submit, job number), stably; returns the number of rows that
+/// came after a row with a larger key.
+fn sort_rows(rows: &mut [Row]) -> u64 {
+    let mut out_of_order = 0u64;
+    let mut max = (i64::MIN, 0u64);
+    for r in rows.iter() {
+        let k = key(r);
+        if k < max {
+            out_of_order += 1;
+        } else {
+            max = k;
+        }
+    }
+    if out_of_order > 0 {
+        rows.sort_by_key(key);
+    }
+    out_of_order
+}
+
+/// Applies the window to sorted rows; returns how many were removed.
+fn apply_window(rows: &mut Vec<Row>, window: Window) -> u64 {
+    match window {
+        Window::All => 0,
+        Window::FirstJobs(n) => {
+            let removed = rows.len().saturating_sub(n);
+            rows.truncate(n);
+            removed as u64
+        }
+        Window::TimeRange { from, to } => {
+            let Some(first) = rows.first().map(|r| r.0.submit) else {
+                return 0;
+            };
+            retain_count(rows, |r| {
+                let rel = i128::from(r.0.submit) - i128::from(first);
+                i128::from(from) <= rel && rel < i128::from(to)
+            })
+        }
+    }
+}
+
+fn clamp_sizes(rows: &mut [Row], machine: u32) -> u64 {
+    let mut clamped = 0;
+    for r in rows.iter_mut().filter(|r| r.0.size > machine) {
+        r.0.size = machine;
+        clamped += 1;
+    }
+    clamped
+}
+
+/// Unknown estimates become max(runtime, 1); runtimes are cut to estimates.
+fn fix_estimates(rows: &mut [Row], report: &mut CleaningReport) {
+    for (job, _) in rows.iter_mut() {
+        if job.estimate <= 0 {
+            job.estimate = job.runtime.max(1);
+            report.no_estimate += 1;
+        }
+        if job.runtime > job.estimate {
+            job.runtime = job.estimate;
+            report.runtime_capped += 1;
+        }
+    }
+}
+
+/// new submit = first + round((submit − first) / factor); then re-sorts,
+/// since rounding can make jobs tie and ties go by job number.
+fn apply_load_factor(rows: &mut [Row], factor: f64) {
+    if factor == 1.0 {
+        return;
+    }
+    let Some(first) = rows.first().map(|r| r.0.submit) else {
+        return;
+    };
+    for (job, _) in rows.iter_mut() {
+        let scaled = ((job.submit - first) as f64 / factor).round();
+        // `as` saturates on overflow, and the sum saturates too.
+        job.submit = first.saturating_add(scaled as i64);
+    }
+    sort_rows(rows);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(id: u64, submit: i64, runtime: i64, size: u32, estimate: i64) -> Row {
+        let job = Job { id, submit, runtime, size, estimate, user: 1, group: 1, queue: 1, partition: 1, status: 1 };
+        let extra = SwfExtra {
+            wait: 0,
+            allocated: i64::from(size),
+            avg_cpu: -1.0,
+            used_memory: -1.0,
+            requested_memory: -1.0,
+            executable: -1,
+            preceding: -1,
+            think_time: -1,
+        };
+        (job, extra)
+    }
+
+    fn ids(rows: &[Row]) -> Vec<u64> {
+        rows.iter().map(|r| r.0.id).collect()
+    }
+
+    #[test]
+    fn counts_are_in_fixed_order() {
+        let names: Vec<&str> = CleaningReport::default().counts().iter().map(|c| c.0).collect();
+        assert_eq!(names.first(), Some(&"blank_lines"));
+        assert_eq!(names.last(), Some(&"runtime_capped"));
+        assert_eq!(names.len(), 15);
+    }
+
+    #[test]
+    fn sort_counts_and_is_stable() {
+        let mut rows = vec![row(3, 10, 1, 1, 1), row(1, 5, 1, 1, 1), row(2, 10, 1, 1, 1), row(2, 10, 2, 1, 1)];
+        assert_eq!(sort_rows(&mut rows), 3);
+        assert_eq!(ids(&rows), vec![1, 2, 2, 3]);
+        assert_eq!(rows[1].0.runtime, 1, "equal keys keep file order");
+        assert_eq!(sort_rows(&mut rows), 0);
+    }
+
+    #[test]
+    fn windows() {
+        let base: Vec<Row> = (0..10).map(|i| row(i, 100 + 10 * i as i64, 1, 1, 1)).collect();
+        let cases = [
+            (Window::All, vec![0, 1, 2, 3, 4, 5, 6, 7, 8, 9], 0),
+            (Window::FirstJobs(3), vec![0, 1, 2], 7),
+            (Window::FirstJobs(30), (0..10).collect(), 0),
+            (Window::TimeRange { from: 10, to: 40 }, vec![1, 2, 3], 7),
+            (Window::TimeRange { from: -5, to: 1 }, vec![0], 9),
+        ];
+        for (w, want, removed) in cases {
+            let mut rows = base.clone();
+            assert_eq!(apply_window(&mut rows, w), removed, "{w:?}");
+            assert_eq!(ids(&rows), want, "{w:?}");
+        }
+    }
+
+    #[test]
+    fn estimates_and_caps() {
+        let mut rows = vec![row(1, 0, 50, 1, -1), row(2, 0, 0, 1, 0), row(3, 0, 90, 1, 60), row(4, 0, 30, 1, 60)];
+        let mut rep = CleaningReport::default();
+        fix_estimates(&mut rows, &mut rep);
+        let got: Vec<(i64, i64)> = rows.iter().map(|r| (r.0.runtime, r.0.estimate)).collect();
+        assert_eq!(got, vec![(50, 50), (0, 1), (60, 60), (30, 60)]);
+        assert_eq!((rep.no_estimate, rep.runtime_capped), (2, 1));
+    }
+
+    #[test]
+    fn load_factor_scales_and_resorts() {
+        let mut rows = vec![row(5, 100, 1, 1, 1), row(2, 103, 1, 1, 1), row(1, 104, 1, 1, 1)];
+        apply_load_factor(&mut rows, 2.0);
+        let got: Vec<(u64, i64)> = rows.iter().map(|r| (r.0.id, r.0.submit)).collect();
+        // 103 → 100 + round(1.5) = 102, 104 → 102: tie, job 1 before job 2.
+        assert_eq!(got, vec![(5, 100), (1, 102), (2, 102)]);
+    }
+
+    #[test]
+    fn load_factor_saturates() {
+        let mut rows = vec![row(1, 0, 1, 1, 1), row(2, i64::MAX / 2, 1, 1, 1)];
+        apply_load_factor(&mut rows, 1e-300);
+        assert_eq!(rows[1].0.submit, i64::MAX);
+    }
+
+    #[test]
+    fn oversize_drop_and_clamp() {
+        let base = vec![row(1, 0, 1, 4, 1), row(2, 1, 1, 9, 1)];
+        let mut rows = base.clone();
+        let mut rep = CleaningReport::default();
+        clean_rows(&mut rows, 8, &ReadOptions::default(), &mut rep);
+        assert_eq!((ids(&rows), rep.oversized_dropped), (vec![1], 1));
+        let mut rows = base;
+        let mut rep = CleaningReport::default();
+        let opts = ReadOptions { oversize: Oversize::Clamp, ..Default::default() };
+        clean_rows(&mut rows, 8, &opts, &mut rep);
+        assert_eq!((rows[1].0.size, rep.oversized_clamped, rep.oversized_dropped), (8, 1, 0));
+    }
+
+    #[test]
+    fn warnings_are_bounded() {
+        let mut rep = CleaningReport::default();
+        rep.warn_all((0..25).map(|i| format!("w{i}")));
+        assert_eq!(rep.warnings.len(), MAX_WARNINGS + 1);
+        assert_eq!(rep.warnings.last().map(String::as_str), Some("5 more warnings not shown"));
+    }
+}

@@ -1,0 +1,149 @@
+//! Errors that stop a trace from being read, and the bad-line records kept in
+//! the cleaning report for lines that were skipped.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::options::OptionsError;
+
+/// Names of the 18 SWF fields, for messages (index 0 is field 1).
+pub const FIELD_NAMES: [&str; 18] = [
+    "job number",
+    "submit time",
+    "wait time",
+    "run time",
+    "allocated processors",
+    "average CPU time",
+    "used memory",
+    "requested processors",
+    "requested time",
+    "requested memory",
+    "status",
+    "user id",
+    "group id",
+    "executable",
+    "queue",
+    "partition",
+    "preceding job",
+    "think time",
+];
+
+/// The name of SWF field `field` (1-based), or `"?"` outside 1..=18.
+pub fn field_name(field: u8) -> &'static str {
+    usize::from(field).checked_sub(1).and_then(|i| FIELD_NAMES.get(i)).copied().unwrap_or("?")
+}
+
+/// A line that was skipped because it is not a valid job line.
+///
+/// `Display` gives the full message, e.g.
+/// "line 17, field 4 (run time): `abc` is not a number".
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BadLine {
+    /// 1-based line number in the uncompressed text.
+    pub line: u64,
+    /// 1-based SWF field number, when one field is to blame.
+    pub field: Option<u8>,
+    /// What is wrong, without the location.
+    pub message: String,
+}
+
+impl fmt::Display for BadLine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.field {
+            Some(n) => write!(f, "line {}, field {n} ({}): {}", self.line, field_name(n), self.message),
+            None => write!(f, "line {}: {}", self.line, self.message),
+        }
+    }
+}
+
+/// Why a trace could not be read. Every message says what and where.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SwfError {
+    /// The [`ReadOptions`](crate::ReadOptions) are not usable.
+    #[error("invalid option: {0}")]
+    Options(#[from] OptionsError),
+    /// The input has no bytes at all (after decompression).
+    #[error("the input is empty (0 bytes{})", if *.gzip { " after gzip decompression" } else { "" })]
+    Empty {
+        /// Whether the input was gzip-compressed.
+        gzip: bool,
+    },
+    /// Not one line of the input is a valid job line.
+    #[error("no valid job in {lines} lines ({bad_lines} bad lines){}", first_bad_text(.first_bad))]
+    NoValidJob {
+        /// Lines read.
+        lines: u64,
+        /// Lines skipped as bad.
+        bad_lines: u64,
+        /// The first bad line, if any.
+        first_bad: Option<BadLine>,
+    },
+    /// Valid job lines exist, but the cleaning rules and filters dropped all.
+    #[error("all {job_lines} valid jobs were dropped by cleaning and filters ({summary})")]
+    AllJobsDropped {
+        /// Valid job lines read.
+        job_lines: u64,
+        /// Non-zero report counts, "reason count, ...".
+        summary: String,
+    },
+    /// The uncompressed input is larger than `ReadOptions::max_bytes`.
+    #[error("the input is larger than the limit of {limit} bytes{} (refused at line {line})", if *.gzip { " once decompressed" } else { "" })]
+    TooLarge {
+        /// The limit in force.
+        limit: u64,
+        /// Whether the input was gzip-compressed.
+        gzip: bool,
+        /// Line (1-based) being read when the limit was passed.
+        line: u64,
+    },
+    /// The gzip stream is corrupt or truncated.
+    #[error("corrupt gzip stream at or before compressed byte {offset} (line {line} of the text): {message}")]
+    CorruptGzip {
+        /// Compressed bytes consumed when the error was seen.
+        offset: u64,
+        /// Uncompressed line being read.
+        line: u64,
+        /// The decoder's message.
+        message: String,
+    },
+    /// The reader itself failed.
+    #[error("I/O error after {bytes} input bytes (line {line}): {source}")]
+    Io {
+        /// Input (possibly compressed) bytes read before the error.
+        bytes: u64,
+        /// Line being read.
+        line: u64,
+        /// The reader's error.
+        source: std::io::Error,
+    },
+}
+
+fn first_bad_text(first: &Option<BadLine>) -> String {
+    match first {
+        Some(b) => format!("; first bad line: {b}"),
+        None => "; the input holds only comments and blank lines".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_line_display_names_line_and_field() {
+        let b = BadLine { line: 17, field: Some(4), message: "`abc` is not a number".into() };
+        assert_eq!(b.to_string(), "line 17, field 4 (run time): `abc` is not a number");
+        let b = BadLine { line: 3, field: None, message: "has 17 fields, expected 18".into() };
+        assert_eq!(b.to_string(), "line 3: has 17 fields, expected 18");
+    }
+
+    #[test]
+    fn field_names_cover_1_to_18() {
+        assert_eq!(field_name(1), "job number");
+        assert_eq!(field_name(18), "think time");
+        assert_eq!(field_name(0), "?");
+        assert_eq!(field_name(19), "?");
+    }
+}

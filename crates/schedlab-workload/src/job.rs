@@ -1,0 +1,63 @@
+use serde::Serialize;
+
+/// One job as the simulator sees it (SPEC §1, "the job model").
+///
+/// Kept small on purpose: the simulator's per-job state budget is 200 bytes,
+/// so the SWF fields a run never reads live apart, in [`SwfExtra`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Job {
+    /// SWF field 1, the job number.
+    pub id: u64,
+    /// SWF field 2, seconds (after the load factor, if any).
+    pub submit: i64,
+    /// SWF field 4, seconds; capped at `estimate` by cleaning, never negative.
+    pub runtime: i64,
+    /// Requested processors (field 8) if positive, else allocated (field 5).
+    pub size: u32,
+    /// SWF field 9 (requested time), seconds; at least `runtime` and at least 1.
+    pub estimate: i64,
+    /// SWF field 12; -1 when unknown.
+    pub user: i32,
+    /// SWF field 13; -1 when unknown.
+    pub group: i32,
+    /// SWF field 15; -1 when unknown.
+    pub queue: i32,
+    /// SWF field 16; -1 when unknown.
+    pub partition: i32,
+    /// SWF field 11; -1 when unknown.
+    pub status: i32,
+}
+
+/// The SWF fields of a job that no policy reads, kept so that the simulated
+/// schedule can be written back as a complete SWF file.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct SwfExtra {
+    /// Field 3 as recorded in the original log.
+    pub wait: i64,
+    /// Field 5.
+    pub allocated: i64,
+    /// Field 6 (may be fractional).
+    pub avg_cpu: f64,
+    /// Field 7.
+    pub used_memory: f64,
+    /// Field 10.
+    pub requested_memory: f64,
+    /// Field 14.
+    pub executable: i64,
+    /// Field 17.
+    pub preceding: i64,
+    /// Field 18.
+    pub think_time: i64,
+}
+
+/// A cleaned trace, jobs sorted by (submit, job number): the order that is
+/// also every policy's default priority.
+#[derive(Clone, Debug)]
+pub struct Trace {
+    /// Machine size used for simulation (SPEC §1, "Machine size").
+    pub procs: u32,
+    /// Jobs in priority order.
+    pub jobs: Vec<Job>,
+    /// Same length and order as `jobs`.
+    pub extras: Vec<SwfExtra>,
+}

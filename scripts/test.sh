@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Runs every test of Schedlab. Idempotent: installs what the tests need when
+# it is missing (the wasm target, the fuzzer) and reuses it otherwise.
+#
+# Full-trace tests and benchmarks read the directory in $SCHEDLAB_TRACES;
+# when it is unset they are skipped with a note, so a fresh clone passes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "toolchain"
+rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown \
+  || rustup target add wasm32-unknown-unknown
+rustup component list --installed 2>/dev/null | grep -q '^rustfmt' || rustup component add rustfmt
+rustup component list --installed 2>/dev/null | grep -q '^clippy' || rustup component add clippy
+
+step "format and lints"
+cargo fmt --all -- --check
+cargo clippy --workspace --all-targets --release -q -- -D warnings
+
+step "the core builds for WebAssembly (no I/O, no clock, no threads in it)"
+cargo build -q --release --target wasm32-unknown-unknown -p schedlab
+
+step "unit, integration, property and command-line tests"
+if [ -n "${SCHEDLAB_TRACES:-}" ]; then
+  echo "full-trace tests read $SCHEDLAB_TRACES"
+else
+  echo "SCHEDLAB_TRACES is unset: full-trace tests are skipped"
+fi
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
+cargo test --workspace --release 2>&1 | tee "$log"
+
+step "fuzz smoke run of the SWF reader"
+cargo fuzz --version >/dev/null 2>&1 || cargo install cargo-fuzz
+bash scripts/fuzz.sh "${FUZZ_SECONDS:-30}"
+
+# One closing line for the whole run, summed over every test binary.
+awk '/^test result:/ { p += $4; f += $6 } END { printf "tests: %d passed, %d failed\n", p, f }' "$log"

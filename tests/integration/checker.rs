@@ -1,0 +1,57 @@
+//! The run checker must catch broken runs: each case corrupts one field of
+//! a correct record and expects the matching complaint.
+
+use schedlab::engine::{check, Guarantee, RunRecord};
+
+use crate::support::{run, trace, Row};
+
+// P = 10; under EASY: 1 at 0 (to 100), 2 blocked until 100, 3 backfilled at 2.
+const ROWS: &[Row] = &[(0, 100, 8, 100, 1), (1, 50, 6, 50, 2), (2, 90, 2, 90, 3)];
+
+type Corruption = fn(&mut RunRecord);
+
+#[test]
+fn the_checker_catches_each_kind_of_broken_run() {
+    let t = trace(10, ROWS);
+    let good = run(&t, "easy").record;
+    let cases: &[(&str, Corruption, &[Guarantee], &str)] = &[
+        (
+            "early start",
+            |r| {
+                r.jobs[1].first_start = 0;
+                r.jobs[1].start = 0;
+                r.jobs[1].end = 50
+            },
+            &[],
+            "before its submit time",
+        ),
+        ("wrong runtime", |r| r.jobs[2].end += 1, &[], "ran 91 s"),
+        ("double completion", |r| r.jobs[0].completions = 2, &[], "completed 2 times"),
+        ("never completed", |r| r.jobs[0].completions = 0, &[], "completed 0 times"),
+        (
+            "overcommit",
+            |r| {
+                r.jobs[1].first_start = 50;
+                r.jobs[1].start = 50;
+                r.jobs[1].end = 100
+            },
+            &[],
+            "processors in use",
+        ),
+        ("priority order", |_| {}, &[Guarantee::PriorityOrder], "before job 2 of higher priority"),
+        (
+            "late start",
+            |r| r.jobs[1].first_reservation = Some(99),
+            &[Guarantee::NoLaterThanFirstReservation],
+            "after its first reservation",
+        ),
+    ];
+    for (name, corrupt, guarantees, expected) in cases {
+        let mut bad = good.clone();
+        corrupt(&mut bad);
+        let err = check(&t.jobs, &bad, guarantees).expect_err(name);
+        let text = format!("{err} {:?}", err.violations);
+        assert!(text.contains(expected), "{name}: {text}");
+    }
+    assert!(check(&t.jobs, &good, &[Guarantee::NoLaterThanFirstReservation]).is_ok());
+}
