@@ -36,5 +36,19 @@ step "fuzz smoke run of the SWF reader"
 cargo fuzz --version >/dev/null 2>&1 || cargo install cargo-fuzz
 bash scripts/fuzz.sh "${FUZZ_SECONDS:-30}"
 
-# One closing line for the whole run, summed over every test binary.
-awk '/^test result:/ { p += $4; f += $6 } END { printf "tests: %d passed, %d failed\n", p, f }' "$log"
+step "WebAssembly: wasm-bindgen tests and native/wasm identity"
+wasm_log="$(mktemp)"
+bash scripts/test-wasm.sh 2>&1 | tee "$wasm_log"
+
+step "the playground in a real browser"
+browser_log="$(mktemp)"
+bash scripts/test-browser.sh 2>&1 | tee "$browser_log"
+
+# One closing line for the whole run: every cargo test binary of the native
+# suite, plus the closing "N passed, M failed" line of each other suite.
+{
+  awk '/^test result:/ { p += $4; f += $6 } END { print p, f }' "$log"
+  grep -E '^wasm tests: [0-9]+ passed, [0-9]+ failed$' "$wasm_log" | tail -1 | awk '{ print $3, $5 }'
+  grep -E '^[0-9]+ passed, [0-9]+ failed$' "$browser_log" | tail -1 | awk '{ print $1, $3 }'
+} | awk '{ p += $1; f += $2 } END { printf "tests: %d passed, %d failed\n", p, f }'
+rm -f "$wasm_log" "$browser_log"

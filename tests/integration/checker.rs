@@ -23,7 +23,7 @@ fn the_checker_catches_each_kind_of_broken_run() {
                 r.jobs[1].end = 50
             },
             &[],
-            "before its submit time",
+            "(submitted at 1",
         ),
         ("wrong runtime", |r| r.jobs[2].end += 1, &[], "ran 91 s"),
         ("double completion", |r| r.jobs[0].completions = 2, &[], "completed 2 times"),

@@ -25,6 +25,23 @@ fn machine_size(path: &std::path::Path) -> Option<u32> {
     name.starts_with("CTC-SP2").then_some(430)
 }
 
+/// Every policy configuration run on every shared trace.
+const SPECS: &[&str] = &[
+    "fcfs",
+    "easy",
+    "easy:order=shortest@tsafrir",
+    "easy@last",
+    "cbf",
+    "cbf@last",
+    "pv-easy",
+    "pv-easy:mode=checkpoint,cost=120",
+    "pv-easy:mode=suspend,cost=120",
+    "slack",
+    "selective",
+    "selective:variant=sel-d",
+    "dbf",
+];
+
 #[test]
 fn every_shared_trace_under_every_policy_passes_the_checker() {
     let Some(files) = trace_files() else {
@@ -36,9 +53,15 @@ fn every_shared_trace_under_every_policy_passes_the_checker() {
         let opts = ReadOptions { machine_size: machine_size(&path), ..ReadOptions::default() };
         let file = std::fs::File::open(&path).expect("readable trace");
         let trace = read_swf(file, &opts).unwrap_or_else(|e| panic!("{}: {e}", path.display())).trace;
-        for spec in ["fcfs", "easy", "easy:order=shortest@tsafrir", "easy@last", "cbf", "cbf@last"] {
+        for spec in SPECS {
             let out = run(&trace, spec);
             assert_eq!(out.metrics.jobs, trace.jobs.len(), "{} {spec}", path.display());
+            if spec.starts_with("pv-easy") {
+                // Strict fairness is also a checker guarantee; the audit and
+                // the violation count must agree with it on real traces.
+                assert_eq!(out.metrics.fairness.delayed, 0, "{} {spec}", path.display());
+                assert_eq!(out.metrics.reservation_violations.count, 0, "{} {spec}", path.display());
+            }
         }
     }
 }

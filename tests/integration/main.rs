@@ -9,12 +9,16 @@
 //! - `full_traces`: every trace in `$SCHEDLAB_TRACES` under every policy.
 
 mod checker;
+mod dbf;
 mod determinism;
 mod full_traces;
 mod golden;
+mod preemption;
 mod properties;
 mod reference;
 mod schedules;
+mod selective;
+mod slack;
 mod support;
 
 /// The shipped real sample (first 3000 jobs of KTH-SP2), cleaned with

@@ -29,6 +29,12 @@ pub enum Command {
     Compare(CompareArgs),
     /// List the policies and runtime predictors with their parameters.
     Policies(PoliciesArgs),
+    /// Sweep one parameter over a grid (repetitions, shards for clusters).
+    Sweep(SweepArgs),
+    /// Join the JSON results of `sweep --shard` runs into the whole result.
+    Merge(MergeArgs),
+    /// Run a preset that reproduces one of the seeds' experiments.
+    Reproduce(ReproduceArgs),
     /// Time parsing and every policy on every trace of a directory.
     Bench(BenchArgs),
     /// One benchmark measurement in a fresh process (used by `bench`).
@@ -119,6 +125,10 @@ pub struct RunArgs {
     /// Seed of every random draw (the virtual predictor's).
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub seed: u64,
+    /// Run N times with seeds SEED, SEED+1, …, SEED+N−1 and report the mean
+    /// and 95 % confidence interval of every metric.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub repeat: u32,
     /// Print the result document as JSON.
     #[arg(long)]
     pub json: bool,
@@ -171,8 +181,8 @@ pub struct BenchArgs {
     /// Directory of traces (*.swf, *.swf.gz, *.gz) [default: $SCHEDLAB_TRACES].
     #[arg(long, value_name = "DIR")]
     pub traces: Option<PathBuf>,
-    /// Policy spec ID[:KEY=VALUE,...][@PREDICTOR]; repeatable [default: fcfs, easy,
-    /// easy:order=shortest, easy@last, easy:order=shortest@tsafrir, cbf, cbf@last].
+    /// Policy spec ID[:KEY=VALUE,...][@PREDICTOR]; repeatable [default: every policy
+    /// of the registry and the variants the seeds compare, 14 in all].
     #[arg(long, value_name = "SPEC")]
     pub policy: Vec<String>,
     /// Keep the best of N timings.
@@ -215,4 +225,66 @@ pub use schedlab_experiment::{split_param, PolicySpec};
 /// Every `--param` of a command.
 pub fn split_params(texts: &[String]) -> Result<Vec<(String, String)>> {
     texts.iter().map(|t| split_param(t).map_err(|e| anyhow::anyhow!("--param: {e}"))).collect()
+}
+
+#[derive(Debug, Args)]
+pub struct SweepArgs {
+    /// SWF trace, plain or gzip-compressed.
+    pub trace: PathBuf,
+    /// A policy, as ID[:KEY=VALUE,...][@PREDICTOR]; repeatable.
+    #[arg(long, value_name = "SPEC", required = true)]
+    pub policy: Vec<String>,
+    /// Runtime predictor for every policy that uses one and names none.
+    #[arg(long, value_name = "ID")]
+    pub predictor: Option<String>,
+    /// A parameter for every policy that has it, KEY=VALUE; repeatable.
+    #[arg(long = "param", value_name = "KEY=VALUE")]
+    pub params: Vec<String>,
+    /// The swept parameter: PARAM=FROM:TO:STEP (inclusive) or PARAM=V1,V2,...
+    #[arg(long, value_name = "PARAM=FROM:TO:STEP")]
+    pub sweep: String,
+    /// Repetitions per point, with seeds SEED, SEED+1, ...
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub repeat: u32,
+    /// First seed.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub seed: u64,
+    /// Run only shard I of N (1-based): points whose number is I-1 modulo N.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+    /// Print the result as JSON (the input of `schedlab merge`).
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bars.
+    #[arg(short, long)]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub workload: WorkloadArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// JSON results of `schedlab sweep --shard I/N --json`.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Print the merged result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ReproduceArgs {
+    /// pv-easy-vs-easy, fairness-audit, prediction-error, checkpoint-cost,
+    /// suspend-cost, slack-factor, selective or dbf.
+    pub preset: String,
+    /// SWF trace, plain or gzip-compressed.
+    pub trace: PathBuf,
+    /// Print every section's full result as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bars.
+    #[arg(short, long)]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub workload: WorkloadArgs,
 }

@@ -369,7 +369,7 @@ fn compare_prints_one_row_per_policy_in_order() {
 fn policies_lists_every_policy_and_parameter() {
     let v = json(&["policies", "--json"]);
     let ids: Vec<&str> = v["policies"].as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap()).collect();
-    assert_eq!(ids, ["fcfs", "easy", "cbf"]);
+    assert_eq!(ids, ["fcfs", "easy", "cbf", "pv-easy", "slack", "selective", "dbf"]);
     let easy = &v["policies"][1];
     assert_eq!(easy["params"][0]["key"], "order");
     assert_eq!(easy["params"][0]["type"], "choice");
@@ -420,4 +420,95 @@ fn bench_measures_each_trace_and_policy() {
     let text = ok(&["bench", "--traces", d, "--repeat", "1", "--policy", "easy", "-q"]);
     assert!(text.contains("CTC-SP2-pretend.swf.gz: simulated on 430 processors"), "{text}");
     assert!(text.contains("jobs/s") && text.contains("peak MB"), "{text}");
+}
+
+/// Removes every host-measured `elapsed_ms`, at any depth.
+fn strip_elapsed(v: &mut Value) {
+    match v {
+        Value::Object(map) => {
+            map.remove("elapsed_ms");
+            map.values_mut().for_each(strip_elapsed);
+        }
+        Value::Array(items) => items.iter_mut().for_each(strip_elapsed),
+        _ => {}
+    }
+}
+
+/// A sweep run as three shards and merged equals the sweep run whole,
+/// timing fields aside; a missing or doubled shard is refused.
+#[test]
+fn sharded_sweeps_merge_into_the_unsharded_result() {
+    let sample = sample();
+    let base = [
+        "sweep",
+        &sample,
+        "--policy",
+        "easy",
+        "--policy",
+        "pv-easy:mode=checkpoint",
+        "--predictor",
+        "virtual",
+        "--sweep",
+        "error=0:40:20",
+        "--repeat",
+        "2",
+        "--seed",
+        "4",
+        "--json",
+        "-q",
+    ];
+    let mut whole = json(&base);
+    let dir = temp_dir("shards");
+    let mut files = Vec::new();
+    for i in 1..=3 {
+        let shard = format!("{i}/3");
+        let mut args = base.to_vec();
+        args.extend(["--shard", &shard]);
+        let path = dir.join(format!("shard{i}.json"));
+        std::fs::write(&path, ok(&args)).expect("temp file");
+        files.push(path.to_string_lossy().into_owned());
+    }
+    let mut merge: Vec<&str> = vec!["merge", "--json"];
+    merge.extend(files.iter().map(String::as_str));
+    let mut merged = json(&merge);
+    strip_elapsed(&mut whole);
+    strip_elapsed(&mut merged);
+    assert_eq!(whole, merged);
+    assert_eq!(whole["points"].as_array().map(Vec::len), Some(2 * 3 * 2));
+    assert_eq!(whole["summary"].as_array().map(Vec::len), Some(2 * 3));
+    let missing = schedlab(&["merge", &files[0], &files[1]]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(stderr(&missing).contains("points are missing"), "{}", stderr(&missing));
+    let doubled = schedlab(&["merge", &files[0], &files[0], &files[1], &files[2]]);
+    assert!(stderr(&doubled).contains("appears in more than one shard"), "{}", stderr(&doubled));
+}
+
+/// A preset's JSON names the preset and holds, per section, a complete
+/// experiment result whose summary has one row per run (and sweep value),
+/// with every column's metric path present.
+#[test]
+fn a_preset_reproduces_with_its_structure() {
+    let sample = sample();
+    let doc = json(&["reproduce", "fairness-audit", &sample, "--json", "-q"]);
+    assert_eq!(doc["preset"]["id"], "fairness-audit");
+    let sections = doc["sections"].as_array().expect("sections");
+    assert_eq!(sections.len(), 1);
+    let summary = sections[0]["result"]["summary"].as_array().expect("summary");
+    let labels: Vec<&str> = summary.iter().filter_map(|r| r["label"].as_str()).collect();
+    assert_eq!(labels, vec!["easy", "easy@last"]);
+    for column in doc["preset"]["sections"][0]["columns"].as_array().expect("columns") {
+        let path = column["path"].as_str().expect("path");
+        let mut v = &summary[0]["mean"];
+        for part in path.split('.') {
+            v = &v[part];
+        }
+        assert!(v.is_number(), "{path} missing from the summary");
+    }
+    let unknown = schedlab(&["reproduce", "no-such-preset", &sample]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(
+        stderr(&unknown).contains("unknown preset `no-such-preset` (known: pv-easy-vs-easy"),
+        "{}",
+        stderr(&unknown)
+    );
 }

@@ -5,7 +5,8 @@
 use schedlab_workload::Job;
 use thiserror::Error;
 
-use crate::{Guarantee, RunRecord, Time};
+use crate::fenwick::Fenwick;
+use crate::{Guarantee, JobIdx, RunRecord, Segment, Time};
 
 /// One broken rule, with the job it concerns when there is one.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,7 +48,8 @@ impl Findings {
 }
 
 /// Verifies a run: every job completes exactly once, never starts before its
-/// submit time, runs exactly its runtime, processors in use never exceed the
+/// submit time, its segments (replayed through the run's preemption model)
+/// do exactly its runtime of useful work, processors in use never exceed the
 /// machine, total useful work equals Σ runtime × size, and each of the
 /// policy's `guarantees` holds.
 pub fn check(jobs: &[Job], run: &RunRecord, guarantees: &[Guarantee]) -> Result<(), CheckError> {
@@ -62,6 +64,7 @@ pub fn check(jobs: &[Job], run: &RunRecord, guarantees: &[Guarantee]) -> Result<
         match g {
             Guarantee::PriorityOrder => check_priority_order(jobs, run, &mut f),
             Guarantee::NoLaterThanFirstReservation => check_reservations(jobs, run, &mut f),
+            Guarantee::StrictFairness => check_strict_fairness(jobs, run, &mut f),
         }
     }
     if f.count == 0 {
@@ -71,21 +74,44 @@ pub fn check(jobs: &[Job], run: &RunRecord, guarantees: &[Guarantee]) -> Result<
     }
 }
 
+/// The preempted segments of each job, in time order.
+fn segments_by_job(n: usize, run: &RunRecord) -> Vec<Vec<Segment>> {
+    let mut by_job = vec![Vec::new(); n];
+    for seg in &run.segments {
+        if let Some(list) = by_job.get_mut(seg.job as usize) {
+            list.push(*seg);
+        }
+    }
+    for list in &mut by_job {
+        list.sort_unstable_by_key(|s| s.start);
+    }
+    by_job
+}
+
 fn check_jobs(jobs: &[Job], run: &RunRecord, f: &mut Findings) {
+    let segments = segments_by_job(jobs.len(), run);
     let (mut useful, mut expected) = (0i128, 0i128);
-    for (job, rec) in jobs.iter().zip(&run.jobs) {
+    for ((job, rec), segs) in jobs.iter().zip(&run.jobs).zip(&segments) {
         let id = Some(job.id);
         if rec.completions != 1 {
             f.add(id, format!("completed {} times", rec.completions));
             continue;
         }
-        if rec.first_start < job.submit {
-            f.add(id, format!("started at {} before its submit time {}", rec.first_start, job.submit));
+        if rec.starts as usize != segs.len() + 1 {
+            f.add(id, format!("started {} times but has {} preempted segments", rec.starts, segs.len()));
+            continue;
         }
-        if rec.end - rec.start != job.runtime {
-            f.add(id, format!("ran {} s from its last start, its runtime is {} s", rec.end - rec.start, job.runtime));
+        let first = segs.first().map_or(rec.start, |s| s.start);
+        if rec.first_start != first || first < job.submit {
+            f.add(
+                id,
+                format!("started at {} (submitted at {}, first segment at {first})", rec.first_start, job.submit),
+            );
         }
-        useful += i128::from(rec.end - rec.start) * i128::from(job.size);
+        match replay(job, rec, segs, run) {
+            Ok(work) => useful += i128::from(work) * i128::from(job.size),
+            Err(message) => f.add(id, message),
+        }
         expected += i128::from(job.runtime) * i128::from(job.size);
     }
     if useful != expected {
@@ -93,16 +119,48 @@ fn check_jobs(jobs: &[Job], run: &RunRecord, f: &mut Findings) {
     }
 }
 
+/// Replays a job's segments through the preemption model and returns the
+/// useful work of its last one, or why the segments are inconsistent.
+fn replay(job: &Job, rec: &crate::JobRecord, segs: &[Segment], run: &RunRecord) -> Result<Time, String> {
+    let model = run.preemption;
+    let mut saved = 0;
+    let mut previous_end = Time::MIN;
+    for (k, seg) in segs.iter().enumerate() {
+        if seg.start < previous_end || seg.end < seg.start {
+            return Err(format!("segment {}..{} overlaps or runs backwards", seg.start, seg.end));
+        }
+        saved = model.saved_after(saved, seg.end - seg.start, job.runtime, k > 0);
+        previous_end = seg.end;
+    }
+    if rec.start < previous_end {
+        return Err(format!("last start {} before its preemption at {previous_end}", rec.start));
+    }
+    let wall = model.wall(saved, job.runtime, !segs.is_empty());
+    if rec.end - rec.start != wall {
+        return Err(format!(
+            "ran {} s from its last start; from progress {saved} to its runtime {} s it needs {wall} s",
+            rec.end - rec.start,
+            job.runtime
+        ));
+    }
+    let held = segs.iter().map(|s| s.end - s.start).sum::<Time>() + rec.end - rec.start;
+    if held != rec.held {
+        return Err(format!("held its processors {} s, its segments add up to {held} s", rec.held));
+    }
+    Ok(job.runtime)
+}
+
 /// Sweeps starts and ends in time order (ends first within a second, since
 /// an interval is [start, end)) and tracks processors in use.
 fn check_capacity(jobs: &[Job], run: &RunRecord, f: &mut Findings) {
     let mut changes: Vec<(Time, i64)> = Vec::with_capacity(2 * jobs.len());
-    for (job, rec) in jobs.iter().zip(&run.jobs) {
-        // A zero-length job holds no processor over any interval; the engine
-        // checked at its start that it fitted.
-        if rec.end > rec.start {
-            changes.push((rec.start, i64::from(job.size)));
-            changes.push((rec.end, -i64::from(job.size)));
+    for (j, start, end) in intervals(run) {
+        // A zero-length interval holds no processor; the engine checked at
+        // its start that it fitted.
+        if end > start {
+            let size = i64::from(jobs[j as usize].size);
+            changes.push((start, size));
+            changes.push((end, -size));
         }
     }
     changes.sort_unstable();
@@ -137,4 +195,93 @@ fn check_reservations(jobs: &[Job], run: &RunRecord, f: &mut Findings) {
             }
         }
     }
+}
+
+/// Every interval a job held processors: preempted segments and last runs.
+fn intervals(run: &RunRecord) -> impl Iterator<Item = (JobIdx, Time, Time)> + '_ {
+    let last = run.jobs.iter().enumerate().map(|(j, r)| (j as JobIdx, r.start, r.end));
+    run.segments.iter().map(|s| (s.job, s.start, s.end)).chain(last)
+}
+
+/// Strict fairness, recomputed from the record alone: sweeps every event time
+/// in order and, on the state left after that second (jobs submitted, jobs
+/// holding processors), checks that the first waiting job could not have
+/// started on idle processors plus those of running jobs of lower priority.
+fn check_strict_fairness(jobs: &[Job], run: &RunRecord, f: &mut Findings) {
+    let changes = fairness_changes(run);
+    let mut times: Vec<Time> = changes.iter().map(|c| c.0).chain(jobs.iter().map(|j| j.submit)).collect();
+    times.sort_unstable();
+    times.dedup();
+    let mut held = Fenwick::new(jobs.len());
+    let mut waiting = std::collections::BTreeSet::new();
+    let (mut used, mut next_change, mut next_submit) = (0i64, 0usize, 0usize);
+    for t in times {
+        while next_submit < jobs.len() && jobs[next_submit].submit <= t {
+            waiting.insert(next_submit as JobIdx);
+            next_submit += 1;
+        }
+        while next_change < changes.len() && changes[next_change].0 <= t {
+            let (_, change, j) = changes[next_change];
+            let size = i64::from(jobs[j as usize].size);
+            match change {
+                Change::Preempted => {
+                    used -= size;
+                    held.add(j as usize, -size);
+                    waiting.insert(j);
+                }
+                Change::Completed => {
+                    used -= size;
+                    held.add(j as usize, -size);
+                }
+                Change::Started => {
+                    used += size;
+                    held.add(j as usize, size);
+                    waiting.remove(&j);
+                }
+                Change::Vanished => {
+                    waiting.remove(&j);
+                }
+            }
+            next_change += 1;
+        }
+        let Some(&head) = waiting.first() else { continue };
+        let idle = i64::from(run.procs) - used;
+        if idle + held.above(head as usize) >= i64::from(jobs[head as usize].size) {
+            f.add(
+                Some(jobs[head as usize].id),
+                format!("waited at t={t} although idle processors plus those of lower-priority jobs sufficed"),
+            );
+        }
+    }
+}
+
+/// What happens to a job at an instant, in the order applied within one
+/// second: ends before starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Change {
+    Preempted,
+    Completed,
+    Started,
+    /// A zero-length last run: the job leaves the queue holding nothing.
+    Vanished,
+}
+
+fn fairness_changes(run: &RunRecord) -> Vec<(Time, Change, JobIdx)> {
+    let mut changes = Vec::with_capacity(2 * run.jobs.len() + 2 * run.segments.len());
+    for s in &run.segments {
+        if s.end > s.start {
+            changes.push((s.start, Change::Started, s.job));
+            changes.push((s.end, Change::Preempted, s.job));
+        }
+    }
+    for (j, r) in run.jobs.iter().enumerate() {
+        if r.end > r.start {
+            changes.push((r.start, Change::Started, j as JobIdx));
+            changes.push((r.end, Change::Completed, j as JobIdx));
+        } else {
+            changes.push((r.start, Change::Vanished, j as JobIdx));
+        }
+    }
+    changes.sort_unstable();
+    changes
 }

@@ -17,6 +17,7 @@ mod fenwick;
 pub mod params;
 mod policy;
 mod predictor;
+mod preemption;
 mod profile;
 mod record;
 mod rng;
@@ -25,8 +26,9 @@ mod sim;
 pub use checker::{check, CheckError, Violation};
 pub use policy::{Guarantee, Happened, Policy};
 pub use predictor::{Predictor, RuntimeSource, SourceInfo, SOURCES};
+pub use preemption::Preemption;
 pub use profile::Profile;
-pub use record::{JobRecord, RunRecord};
+pub use record::{JobRecord, RunRecord, Segment};
 pub use rng::SplitMix64;
 pub use sim::{run, Control, EngineError, Progress, RunConfig, Sim};
 

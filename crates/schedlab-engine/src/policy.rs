@@ -1,4 +1,4 @@
-use crate::{sim::EngineError, JobIdx, Sim};
+use crate::{sim::EngineError, JobIdx, Preemption, Sim};
 
 /// A scheduling policy. The engine calls [`Policy::schedule`] once after all
 /// events of a second have been applied; the policy starts jobs and records
@@ -11,6 +11,19 @@ pub trait Policy {
     /// The guarantees the run checker must verify for this policy as
     /// configured (they may depend on the runtime source).
     fn guarantees(&self) -> Vec<Guarantee>;
+
+    /// What a preemption costs, for policies that preempt (the engine applies
+    /// the model; suspend mode also slows every job).
+    fn preemption(&self) -> Preemption {
+        Preemption::Kill
+    }
+
+    /// Per job (in priority order), the deadline the policy gave it, for
+    /// policies that have deadlines (DBF's deadline-driven jobs); read by
+    /// the metrics after the run. `None` for policies without deadlines.
+    fn deadlines(&self) -> Option<Vec<Option<crate::Time>>> {
+        None
+    }
 }
 
 /// What changed since the previous pass, in event order.
@@ -44,4 +57,8 @@ pub enum Guarantee {
     /// No job starts later than the first reservation recorded for it (EASY's
     /// blocked head and every CBF job, with runtimes that never fall short).
     NoLaterThanFirstReservation,
+    /// Strict fairness (PV-EASY): at no time does the first waiting job stay
+    /// waiting while idle processors plus those held by running jobs of lower
+    /// priority would suffice for it.
+    StrictFairness,
 }

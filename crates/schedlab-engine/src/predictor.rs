@@ -114,9 +114,20 @@ impl Predictor {
             return j.estimate;
         }
         // estimate × (runtime' / estimate'), in exact integer arithmetic
-        // rounded to the nearest second, so that every platform agrees.
-        let num = 2 * i128::from(j.estimate) * i128::from(h.newest) + i128::from(h.newest_estimate);
-        (num / (2 * i128::from(h.newest_estimate))) as Time
+        // rounded to the nearest second, so that every platform agrees. The
+        // 64-bit path covers every real log; 128 bits only guard overflow.
+        let fast = j
+            .estimate
+            .checked_mul(h.newest)
+            .and_then(|p| p.checked_mul(2))
+            .and_then(|p| p.checked_add(h.newest_estimate));
+        match fast {
+            Some(num) => num / (2 * h.newest_estimate),
+            None => {
+                let num = 2 * i128::from(j.estimate) * i128::from(h.newest) + i128::from(h.newest_estimate);
+                (num / (2 * i128::from(h.newest_estimate))) as Time
+            }
+        }
     }
 
     fn tsafrir(&self, job: JobIdx, j: &Job) -> Time {

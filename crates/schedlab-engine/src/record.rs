@@ -1,6 +1,6 @@
 use serde::Serialize;
 
-use crate::{RuntimeSource, Time};
+use crate::{JobIdx, Preemption, RuntimeSource, Time};
 
 /// What happened to one job in a run. The metrics and the checker read only
 /// this and the trace, never the engine's internals.
@@ -16,6 +16,9 @@ pub struct JobRecord {
     pub prediction: Time,
     /// Started while a job of higher priority was waiting.
     pub backfilled: bool,
+    /// The first waiting job when this job was first backfilled (for the
+    /// reservation-violation metric).
+    pub backfilled_behind: Option<JobIdx>,
     /// Was the first waiting job at the end of a scheduling pass, that is,
     /// could not start at once.
     pub blocked: bool,
@@ -25,8 +28,11 @@ pub struct JobRecord {
     pub fair_start: Option<Time>,
     /// The first reservation any policy recorded for the job.
     pub first_reservation: Option<Time>,
-    /// How many times the job was started.
+    /// How many times the job was started; one more than the times it was
+    /// preempted.
     pub starts: u32,
+    /// Wall seconds the job held its processors over all its segments.
+    pub held: Time,
     /// How many times the job completed; exactly one in a correct run.
     pub completions: u32,
 }
@@ -38,12 +44,22 @@ impl JobRecord {
         end: -1,
         prediction: 0,
         backfilled: false,
+        backfilled_behind: None,
         blocked: false,
         fair_start: None,
         first_reservation: None,
         starts: 0,
+        held: 0,
         completions: 0,
     };
+}
+
+/// A stretch of time a job held its processors and was then preempted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Segment {
+    pub job: JobIdx,
+    pub start: Time,
+    pub end: Time,
 }
 
 /// The outcome of one run, in the trace's priority order.
@@ -51,7 +67,13 @@ impl JobRecord {
 pub struct RunRecord {
     pub procs: u32,
     pub source: RuntimeSource,
+    /// The preemption model the run used (kill for non-preemptive policies,
+    /// which never preempt; suspend also slows jobs that are never preempted).
+    pub preemption: Preemption,
     pub jobs: Vec<JobRecord>,
+    /// Every segment that ended in a preemption, in time order; the last
+    /// segment of each job is `jobs[j].start..jobs[j].end`.
+    pub segments: Vec<Segment>,
     /// Arrivals, completions and timers processed.
     pub events: u64,
     /// Scheduling passes (one per distinct event time, plus follow-ups for

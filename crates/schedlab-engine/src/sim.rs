@@ -7,8 +7,8 @@ use thiserror::Error;
 use crate::fenwick::Fenwick;
 use crate::policy::{Happened, Policy};
 use crate::predictor::{Predictor, RuntimeSource};
-use crate::record::{JobRecord, RunRecord};
-use crate::{JobIdx, Time};
+use crate::record::{JobRecord, RunRecord, Segment};
+use crate::{JobIdx, Preemption, Time};
 
 /// Everything one run needs besides the jobs and the policy.
 #[derive(Clone, Debug)]
@@ -47,6 +47,8 @@ pub enum EngineError {
     Overcommit { time: Time, job: u64, size: u32, free: u32 },
     #[error("policy bug at t={time}: job {job} was started but is not waiting")]
     NotWaiting { time: Time, job: u64 },
+    #[error("policy bug at t={time}: job {job} was preempted but is not running")]
+    NotRunning { time: Time, job: u64 },
     #[error("policy bug at t={time}: a timer was set for the past (t={at})")]
     TimerInPast { time: Time, at: Time },
     #[error("policy bug at t={time}: prediction {prediction} s for job {job} is outside [1, estimate]")]
@@ -78,7 +80,16 @@ pub struct Sim<'a> {
     waiting: Vec<JobIdx>,
     /// Running jobs keyed by expected end.
     running: BTreeSet<(Time, JobIdx)>,
+    /// Running jobs in priority order.
+    running_by_priority: BTreeSet<JobIdx>,
     expected_end: Vec<Time>,
+    preemption: Preemption,
+    /// Progress each job had saved when its current segment started.
+    saved: Vec<Time>,
+    /// The sequence number of each running job's live completion event;
+    /// events of preempted segments no longer match and are skipped.
+    live: Vec<u64>,
+    segments: Vec<Segment>,
     /// Processors held by running jobs, by priority, for the fairness audit.
     held: Fenwick,
     predictor: Predictor,
@@ -132,6 +143,22 @@ impl<'a> Sim<'a> {
         self.running.len()
     }
 
+    /// Running jobs, highest priority first.
+    pub fn running_by_priority(&self) -> impl DoubleEndedIterator<Item = JobIdx> + '_ {
+        self.running_by_priority.iter().copied()
+    }
+
+    /// Processors held by running jobs of lower priority than `j`.
+    pub fn held_by_lower(&self, j: JobIdx) -> u32 {
+        self.held.above(j as usize) as u32
+    }
+
+    /// Progress (seconds of the job's runtime) a waiting job has kept from
+    /// earlier segments; zero unless it was preempted.
+    pub fn saved_progress(&self, j: JobIdx) -> Time {
+        self.saved[j as usize]
+    }
+
     /// The runtime prediction a policy should use for `j`: the one it was
     /// started with if it runs, else the predictor's current one.
     pub fn prediction(&self, j: JobIdx) -> Time {
@@ -172,9 +199,14 @@ impl<'a> Sim<'a> {
         }
         let pos =
             self.waiting.binary_search(&j).map_err(|_| EngineError::NotWaiting { time: self.now, job: job.id })?;
+        let head = self.waiting[0];
         let rec = &mut self.records[j as usize];
-        rec.backfilled |= pos > 0;
-        if rec.starts == 0 {
+        if pos > 0 && !rec.backfilled {
+            rec.backfilled = true;
+            rec.backfilled_behind = Some(head);
+        }
+        let resumed = rec.starts > 0;
+        if !resumed {
             rec.first_start = self.now;
         }
         rec.start = self.now;
@@ -184,12 +216,52 @@ impl<'a> Sim<'a> {
         self.state[j as usize] = State::Running;
         self.free -= job.size;
         self.held.add(j as usize, i64::from(job.size));
-        let expected = self.now + prediction;
+        self.running_by_priority.insert(j);
+        let saved = self.saved[j as usize];
+        // A prediction the job has already outlived says nothing more: expect
+        // it to run until its estimate (the correction rule).
+        let target = if prediction > saved { prediction } else { job.estimate };
+        let expected = self.now + self.preemption.wall(saved, target, resumed).max(1);
         self.expected_end[j as usize] = expected;
         self.running.insert((expected, j));
         self.seq += 1;
-        self.completions.push(Reverse((self.now + job.runtime, self.seq, j)));
+        self.live[j as usize] = self.seq;
+        let end = self.now + self.preemption.wall(saved, job.runtime, resumed);
+        self.completions.push(Reverse((end, self.seq, j)));
         Ok(())
+    }
+
+    /// Stops a running job now and puts it back in the waiting queue with its
+    /// original priority; what progress it keeps depends on the run's
+    /// preemption model.
+    pub fn preempt(&mut self, j: JobIdx) -> Result<(), EngineError> {
+        let job = self.jobs[j as usize];
+        if self.state[j as usize] != State::Running {
+            return Err(EngineError::NotRunning { time: self.now, job: job.id });
+        }
+        self.stop(j);
+        let rec = &mut self.records[j as usize];
+        let elapsed = self.now - rec.start;
+        let resumed = rec.starts > 1;
+        self.saved[j as usize] = self.preemption.saved_after(self.saved[j as usize], elapsed, job.runtime, resumed);
+        self.segments.push(Segment { job: j, start: rec.start, end: self.now });
+        self.live[j as usize] = 0;
+        self.state[j as usize] = State::Waiting;
+        let pos = self.waiting.binary_search(&j).unwrap_or_else(|p| p);
+        self.waiting.insert(pos, j);
+        Ok(())
+    }
+
+    /// Releases a running job's processors and bookkeeping (completion or
+    /// preemption).
+    fn stop(&mut self, j: JobIdx) {
+        let size = self.jobs[j as usize].size;
+        self.running.remove(&(self.expected_end[j as usize], j));
+        self.running_by_priority.remove(&j);
+        self.free += size;
+        self.held.add(j as usize, -i64::from(size));
+        let rec = &mut self.records[j as usize];
+        rec.held += self.now - rec.start;
     }
 
     /// Records a reservation the policy made for `j` (its planned start).
@@ -219,7 +291,7 @@ pub fn run(
     observer: &mut dyn FnMut(Progress) -> Control,
 ) -> Result<RunRecord, EngineError> {
     validate(jobs, config.procs)?;
-    let mut sim = new_sim(jobs, config);
+    let mut sim = new_sim(jobs, config, policy.preemption());
     let mut happened = Happened::default();
     let mut next_report = config.progress_every;
     while let Some(t) = next_event_time(&sim) {
@@ -253,7 +325,9 @@ pub fn run(
     Ok(RunRecord {
         procs: config.procs,
         source: config.source,
+        preemption: sim.preemption,
         jobs: sim.records,
+        segments: sim.segments,
         events: sim.events,
         passes: sim.passes,
     })
@@ -271,7 +345,7 @@ fn validate(jobs: &[Job], procs: u32) -> Result<(), EngineError> {
     Ok(())
 }
 
-fn new_sim<'a>(jobs: &'a [Job], config: &RunConfig) -> Sim<'a> {
+fn new_sim<'a>(jobs: &'a [Job], config: &RunConfig, preemption: Preemption) -> Sim<'a> {
     let n = jobs.len();
     Sim {
         jobs,
@@ -281,7 +355,12 @@ fn new_sim<'a>(jobs: &'a [Job], config: &RunConfig) -> Sim<'a> {
         state: vec![State::Pending; n],
         waiting: Vec::new(),
         running: BTreeSet::new(),
+        running_by_priority: BTreeSet::new(),
         expected_end: vec![0; n],
+        preemption,
+        saved: vec![0; n],
+        live: vec![0; n],
+        segments: Vec::new(),
         held: Fenwick::new(n),
         predictor: Predictor::new(config.source, jobs, config.seed),
         records: vec![JobRecord::UNSTARTED; n],
@@ -306,13 +385,16 @@ fn next_event_time(sim: &Sim<'_>) -> Option<Time> {
 /// timers (SPEC §2), then corrects the expected ends of overdue jobs.
 fn apply_events(sim: &mut Sim<'_>, happened: &mut Happened) {
     let now = sim.now;
-    while let Some(&Reverse((t, _, j))) = sim.completions.peek() {
+    while let Some(&Reverse((t, seq, j))) = sim.completions.peek() {
         if t != now {
             break;
         }
         sim.completions.pop();
-        complete(sim, j);
-        happened.completed.push(j);
+        // The completion of a segment that was preempted is no event.
+        if sim.live[j as usize] == seq {
+            complete(sim, j);
+            happened.completed.push(j);
+        }
     }
     while sim.next_arrival < sim.jobs.len() && sim.jobs[sim.next_arrival].submit == now {
         let j = sim.next_arrival as JobIdx;
@@ -335,10 +417,9 @@ fn apply_events(sim: &mut Sim<'_>, happened: &mut Happened) {
 
 fn complete(sim: &mut Sim<'_>, j: JobIdx) {
     let job = sim.jobs[j as usize];
-    sim.running.remove(&(sim.expected_end[j as usize], j));
+    sim.stop(j);
+    sim.live[j as usize] = 0;
     sim.state[j as usize] = State::Done;
-    sim.free += job.size;
-    sim.held.add(j as usize, -i64::from(job.size));
     sim.predictor.completed(sim.jobs, j, job.runtime);
     let rec = &mut sim.records[j as usize];
     rec.end = sim.now;
@@ -356,7 +437,9 @@ fn correct_overdue(sim: &mut Sim<'_>, happened: &mut Happened) {
         }
         sim.running.pop_first();
         let job = &sim.jobs[j as usize];
-        let corrected = (sim.records[j as usize].start + job.estimate).max(sim.now + 1);
+        let rec = &sim.records[j as usize];
+        let wall = sim.preemption.wall(sim.saved[j as usize], job.estimate, rec.starts > 1);
+        let corrected = (rec.start + wall).max(sim.now + 1);
         sim.expected_end[j as usize] = corrected;
         sim.running.insert((corrected, j));
         happened.overdue.push(j);

@@ -2,6 +2,7 @@ use schedlab_engine::params::ParamValue;
 use std::collections::BTreeMap;
 
 use schedlab_metrics::Metrics;
+use schedlab_policies::Calibration;
 use schedlab_workload::{stats, Loaded, ReadOptions, TraceStats};
 use serde::Serialize;
 
@@ -62,6 +63,10 @@ pub struct RunDocument {
     pub passes: u64,
     /// "passed" when the run checker ran, "skipped" otherwise.
     pub check: &'static str,
+    /// Figures of the CBF calibration run the policy took its defaults
+    /// from (slack's AWT, selective's thresholds), when it needed one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub calibration: Option<Calibration>,
     pub metrics: Metrics,
 }
 
@@ -84,6 +89,7 @@ impl RunDocument {
             events: outcome.record.events,
             passes: outcome.record.passes,
             check: if outcome.checked { "passed" } else { "skipped" },
+            calibration: outcome.calibration.clone(),
             metrics: outcome.metrics.clone(),
         }
     }

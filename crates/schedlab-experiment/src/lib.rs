@@ -7,18 +7,29 @@
 //! versioned result document both front ends print. One code path serves
 //! both front ends.
 
+mod calibration;
 mod document;
+mod grid;
 mod output;
+mod presets;
+mod repeat;
 mod settings;
 mod spec;
 
+pub use calibration::{calibrate, reference_run, Reference};
 pub use document::{RunDocument, TraceIdentity, SCHEMA};
-pub use output::{write_jobs_csv, write_schedule_swf};
+pub use grid::{
+    merge, run_point, Experiment, ExperimentResult, GridError, MergeError, Plan, Point, PointResult, Shard, SummaryRow,
+    Sweep, EXPERIMENT_SCHEMA,
+};
+pub use output::{schedule_comments, write_jobs_csv, write_schedule_swf};
+pub use presets::{metric_at, preset, Column, Figure, Preset, Section, PRESETS};
+pub use repeat::{summarise, t975, RepeatSummary};
 pub use settings::{resolve, ConfigError, RunRequest, RunSettings};
 pub use spec::{split_param, PolicySpec, SpecError};
 
 use schedlab_engine::{check, CheckError, Control, EngineError, Progress, RunConfig, RunRecord};
-use schedlab_metrics::Metrics;
+use schedlab_metrics::{deadline_metrics, fair_slowdown_table, Metrics};
 use schedlab_workload::Trace;
 use thiserror::Error;
 
@@ -37,6 +48,8 @@ pub struct RunOutcome {
     pub metrics: Metrics,
     /// Whether the run checker ran (and so passed).
     pub checked: bool,
+    /// The calibration figures the policy was built with, if it asked.
+    pub calibration: Option<schedlab_policies::Calibration>,
 }
 
 /// How often the engine reports progress, in events.
@@ -49,13 +62,28 @@ pub fn run(
     settings: &RunSettings,
     observer: &mut dyn FnMut(Progress) -> Control,
 ) -> Result<RunOutcome, RunError> {
-    let mut policy = settings.build_policy();
+    let reference = if settings.needs_reference() { Some(reference_run(trace, settings, observer)?) } else { None };
+    let calibration = reference
+        .as_ref()
+        .filter(|_| settings.needs_calibration())
+        .map(|r| calibrate(&trace.jobs, r, settings.categories(), settings.metrics.bsd_threshold));
+    // Keep the reference run through the main run only if the fairness
+    // table needs it; memory per job stays that of one run otherwise.
+    let reference = reference.filter(|_| settings.fair_slowdown);
+    let mut policy = settings.build_policy_with(calibration.clone());
     let config =
         RunConfig { procs: trace.procs, source: settings.source, seed: settings.seed, progress_every: PROGRESS_EVERY };
     let record = schedlab_engine::run(&trace.jobs, &config, policy.as_mut(), observer)?;
     if settings.check {
         check(&trace.jobs, &record, &policy.guarantees())?;
     }
-    let metrics = schedlab_metrics::compute(&trace.jobs, &record, &settings.metrics);
-    Ok(RunOutcome { record, metrics, checked: settings.check })
+    let mut metrics = schedlab_metrics::compute(&trace.jobs, &record, &settings.metrics);
+    let skip = settings.metrics.skip_percent;
+    metrics.deadline = policy.deadlines().map(|d| deadline_metrics(&trace.jobs, &record, &d, skip));
+    if settings.fair_slowdown {
+        if let Some(r) = &reference {
+            metrics.fair_slowdown = Some(fair_slowdown_table(&trace.jobs, &record, &r.record, &r.name, skip));
+        }
+    }
+    Ok(RunOutcome { record, metrics, checked: settings.check, calibration })
 }

@@ -1,7 +1,9 @@
 use std::io::{self, Write};
 
 use schedlab_engine::{RunRecord, Time};
-use schedlab_workload::{write_swf, SwfRow, Trace};
+use schedlab_workload::{write_swf, Header, SwfRow, Trace};
+
+use crate::{RunSettings, TraceIdentity};
 
 fn opt(t: Option<Time>) -> String {
     t.map_or_else(String::new, |t| t.to_string())
@@ -53,4 +55,38 @@ pub fn write_schedule_swf<W: Write>(out: W, trace: &Trace, run: &RunRecord, comm
         procs: job.size,
     });
     write_swf(out, comments, rows)
+}
+
+/// Header comments of a simulated schedule written by
+/// [`write_schedule_swf`]: enough to read it back with the same machine size
+/// and to know where it came from (the command line's `--swf-out` writes the
+/// same lines; the web page uses this function).
+pub fn schedule_comments(settings: &RunSettings, id: &TraceIdentity, header: &Header) -> Vec<String> {
+    let mut c = vec![
+        "Version: 2.2".to_owned(),
+        format!(
+            "Note: simulated schedule by schedlab {}: policy {}, predictor {}, seed {}; field 3 is the simulated wait",
+            env!("CARGO_PKG_VERSION"),
+            settings.policy.id,
+            settings.source.id(),
+            settings.seed
+        ),
+        format!("Note: trace {} (sha256 {})", id.name, id.sha256),
+    ];
+    if let Some(v) = &header.computer {
+        c.push(format!("Computer: {v}"));
+    }
+    if let Some(v) = &header.installation {
+        c.push(format!("Installation: {v}"));
+    }
+    if let Some(v) = header.unix_start_time {
+        c.push(format!("UnixStartTime: {v}"));
+    }
+    if let Some(v) = &header.time_zone_string {
+        c.push(format!("TimeZoneString: {v}"));
+    }
+    c.push(format!("MaxJobs: {}", id.jobs));
+    c.push(format!("MaxRecords: {}", id.jobs));
+    c.push(format!("MaxProcs: {}", id.procs));
+    c
 }

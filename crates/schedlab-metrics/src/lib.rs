@@ -21,8 +21,18 @@
 //! `skip_percent` % (by submit order) are left out to avoid warm-up and
 //! drain effects.
 
+mod deadline;
 mod ecdf;
+mod fair_slowdown;
+mod preemption;
 mod summary;
+mod violations;
 
+pub use deadline::{deadline_metrics, DeadlineMetrics};
 pub use ecdf::{downsample_ecdf, wait_ecdf};
-pub use summary::{compute, BlockedGroup, Category, CategoryLimits, Fairness, Metrics, MetricsError, MetricsOptions};
+pub use fair_slowdown::{fair_slowdown_table, fair_starts, FairSlowdownRow, FairSlowdownTable};
+pub use preemption::PreemptionMetrics;
+pub use summary::{
+    compute, measured_waits, BlockedGroup, Category, CategoryLimits, Fairness, Metrics, MetricsError, MetricsOptions,
+};
+pub use violations::ReservationViolations;

@@ -86,6 +86,15 @@ pub struct Metrics {
     /// SN, SW, LN, LW.
     pub categories: Vec<Category>,
     pub fairness: Fairness,
+    #[serde(flatten)]
+    pub preemption: crate::preemption::PreemptionMetrics,
+    pub reservation_violations: crate::violations::ReservationViolations,
+    /// DBF's deadline metrics, for policies that report deadlines.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deadline: Option<crate::DeadlineMetrics>,
+    /// The fair-slowdown table (selective-reservation table 9), when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fair_slowdown: Option<crate::FairSlowdownTable>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -135,9 +144,17 @@ fn figures(job: &Job, rec: &JobRecord, tau: Time) -> JobFigures {
 
 /// The measured range of job indices after leaving out `skip_percent` %
 /// at each end.
-fn measured(n: usize, skip_percent: f64) -> std::ops::Range<usize> {
+pub(crate) fn measured(n: usize, skip_percent: f64) -> std::ops::Range<usize> {
     let skip = ((n as f64) * skip_percent / 100.0).floor() as usize;
     skip..n.saturating_sub(skip).max(skip)
+}
+
+/// Waits (end − submit − runtime) of the jobs the metrics measure (all, or
+/// all but the first and last `skip_percent` %), in priority order: the
+/// input of [`crate::wait_ecdf`] for the page's wait-time chart.
+pub fn measured_waits(jobs: &[Job], run: &RunRecord, opts: &MetricsOptions) -> Vec<Time> {
+    let range = measured(jobs.len(), opts.skip_percent);
+    jobs[range.clone()].iter().zip(&run.jobs[range]).map(|(j, r)| figures(j, r, opts.bsd_threshold).wait).collect()
 }
 
 /// Computes every metric of `run` over `jobs` (the trace the run replayed).
@@ -174,6 +191,15 @@ pub fn compute(jobs: &[Job], run: &RunRecord, opts: &MetricsOptions) -> Metrics 
         blocked_groups: blocked_groups(&pairs, &figs, run.procs),
         categories: categories(&pairs, &figs, opts.categories),
         fairness: fairness(&pairs),
+        preemption: crate::preemption::preemption_metrics(&pairs, jobs, run),
+        reservation_violations: crate::violations::reservation_violations(
+            jobs,
+            run,
+            measured(jobs.len(), opts.skip_percent),
+            opts.bsd_threshold,
+        ),
+        deadline: None,
+        fair_slowdown: None,
     }
 }
 

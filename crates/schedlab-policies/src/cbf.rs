@@ -35,6 +35,7 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
     uses_runtime_source: true,
     default_source: "estimate",
     build,
+    needs_calibration: crate::never_calibrate,
 };
 
 fn build(s: &PolicySettings) -> Box<dyn Policy> {

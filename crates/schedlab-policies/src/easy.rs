@@ -33,6 +33,7 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
     uses_runtime_source: true,
     default_source: "estimate",
     build,
+    needs_calibration: crate::never_calibrate,
 };
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -14,6 +14,7 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
     uses_runtime_source: false,
     default_source: "estimate",
     build,
+    needs_calibration: crate::never_calibrate,
 };
 
 fn build(_: &PolicySettings) -> Box<dyn Policy> {

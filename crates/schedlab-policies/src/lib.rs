@@ -4,13 +4,18 @@
 //! exporting one [`PolicyInfo`]. Adding a policy means writing its module
 //! and adding one line to [`REGISTRY`]; nothing else names a policy.
 
+mod book;
 mod cbf;
 mod common;
+mod dbf;
 mod easy;
 mod fcfs;
+mod pv_easy;
+mod selective;
+mod slack;
 
 use schedlab_engine::params::{ParamSpec, Params};
-use schedlab_engine::{Policy, RuntimeSource};
+use schedlab_engine::{Policy, RuntimeSource, Time};
 use serde::Serialize;
 
 /// What the front ends need to know of a policy, and how to build one.
@@ -28,6 +33,15 @@ pub struct PolicyInfo {
     pub default_source: &'static str,
     #[serde(skip)]
     pub build: fn(&PolicySettings) -> Box<dyn Policy>,
+    /// Whether, with these parameters, the policy needs a calibration run
+    /// (a CBF run of the same trace, see [`Calibration`]) before it is built.
+    #[serde(skip)]
+    pub needs_calibration: fn(&Params) -> bool,
+}
+
+/// For policies that never need a calibration run.
+pub(crate) fn never_calibrate(_: &Params) -> bool {
+    false
 }
 
 /// Checked settings a policy is built from.
@@ -35,10 +49,59 @@ pub struct PolicyInfo {
 pub struct PolicySettings {
     pub params: Params,
     pub source: RuntimeSource,
+    /// The run's seed, for policies that draw (DBF's deadline-driven jobs).
+    pub seed: u64,
+    /// Figures of a reference CBF run of the same trace, when the policy
+    /// asked for one ([`PolicyInfo::needs_calibration`]).
+    pub calibration: Option<Calibration>,
+    /// The SN/SW/LN/LW limits of the run (the metrics' categories), for
+    /// policies that treat categories differently (Sel-D).
+    pub categories: Categories,
+}
+
+/// Short: runtime at most `short_runtime` s; narrow: at most `narrow_size`
+/// processors (selective-reservation §2.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Categories {
+    pub short_runtime: Time,
+    pub narrow_size: u32,
+}
+
+impl Default for Categories {
+    fn default() -> Self {
+        Self { short_runtime: 3600, narrow_size: 8 }
+    }
+}
+
+impl Categories {
+    /// 0 = SN, 1 = SW, 2 = LN, 3 = LW, for a job of `size` processors and
+    /// (planned) runtime `runtime`.
+    pub fn index(&self, runtime: Time, size: u32) -> usize {
+        usize::from(runtime > self.short_runtime) * 2 + usize::from(size > self.narrow_size)
+    }
+}
+
+/// Figures of a calibration run: the registry's `cbf` on the same trace
+/// with the `estimate` source (or `exact` when the run itself uses exact
+/// runtimes), computed by the experiment layer before the policy is built.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Calibration {
+    /// `cbf@estimate` or `cbf@exact`.
+    pub reference: String,
+    /// Mean wait of all jobs, seconds (slack's AWT).
+    pub mean_wait: f64,
+    /// Mean bounded slowdown of the well-estimated jobs (runtime at least
+    /// half the estimate; every job with `exact`): Sel's threshold.
+    pub well_estimated_bsd: f64,
+    /// The same per category SN, SW, LN, LW (jobs classified by their
+    /// planned runtime, as the policy sees them): Sel-D's thresholds. A
+    /// category without well-estimated jobs gets the overall value.
+    pub well_estimated_bsd_by_category: [f64; 4],
 }
 
 /// Every policy, in the order front ends list them.
-pub const REGISTRY: &[&PolicyInfo] = &[&fcfs::INFO, &easy::INFO, &cbf::INFO];
+pub const REGISTRY: &[&PolicyInfo] =
+    &[&fcfs::INFO, &easy::INFO, &cbf::INFO, &pv_easy::INFO, &slack::INFO, &selective::INFO, &dbf::INFO];
 
 /// Looks a policy up by its identifier.
 pub fn find(id: &str) -> Option<&'static PolicyInfo> {

@@ -23,9 +23,24 @@ use super::bench_one::Measurement;
 use crate::args::{split_param, BenchArgs, PolicySpec};
 use crate::output::{self, fixed, grouped, Table};
 
-/// The policies benchmarked when none is given.
-const DEFAULT_POLICIES: [&str; 7] =
-    ["fcfs", "easy", "easy:order=shortest", "easy@last", "easy:order=shortest@tsafrir", "cbf", "cbf@last"];
+/// The policies benchmarked when none is given: every policy of the
+/// registry, and the variants the seeds compare.
+const DEFAULT_POLICIES: [&str; 14] = [
+    "fcfs",
+    "easy",
+    "easy:order=shortest",
+    "easy@last",
+    "easy:order=shortest@tsafrir",
+    "cbf",
+    "cbf@last",
+    "pv-easy",
+    "pv-easy:mode=checkpoint",
+    "pv-easy:mode=suspend",
+    "slack",
+    "selective",
+    "selective:variant=sel-d",
+    "dbf",
+];
 
 /// Machine sizes the seeds simulate that differ from the header, by file
 /// name prefix: CTC-SP2 has 430 batch processors (pv-easy).

@@ -21,9 +21,9 @@ use crate::output::{self, fixed, grouped, Table};
 use crate::trace_input;
 
 /// One row: the label and the run's document, or why it failed.
-struct Row {
-    label: String,
-    result: Result<RunDocument, String>,
+pub(super) struct Row {
+    pub(super) label: String,
+    pub(super) result: Result<RunDocument, String>,
 }
 
 pub fn main(args: &CompareArgs) -> Result<ExitCode> {
@@ -93,7 +93,7 @@ fn knows(spec: &PolicySpec, key: &str, args: &CompareArgs) -> bool {
 
 /// Runs every setting on a pool of threads as wide as the machine; the
 /// trace is shared read-only, each run builds its own policy.
-fn run_all(
+pub(super) fn run_all(
     trace: &Trace,
     id: &TraceIdentity,
     labels: &[String],

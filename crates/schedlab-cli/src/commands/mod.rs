@@ -4,9 +4,12 @@ mod accasim;
 mod bench;
 mod bench_one;
 mod compare;
+mod merge;
 mod policies;
+mod reproduce;
 mod run;
 mod stats;
+mod sweep;
 
 use std::process::ExitCode;
 
@@ -20,6 +23,9 @@ pub fn dispatch(cli: crate::args::Cli) -> Result<ExitCode> {
         Command::Run(a) => run::main(&a),
         Command::Compare(a) => compare::main(&a),
         Command::Policies(a) => policies::main(&a),
+        Command::Sweep(a) => sweep::main(&a),
+        Command::Merge(a) => merge::main(&a),
+        Command::Reproduce(a) => reproduce::main(&a),
         Command::Bench(a) => bench::main(&a),
         Command::BenchOne(a) => bench_one::main(&a),
     }

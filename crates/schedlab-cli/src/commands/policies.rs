@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use schedlab_engine::params::{ParamKind, ParamSpec};
 use schedlab_engine::{SourceInfo, SOURCES};
+use schedlab_experiment::{Preset, PRESETS};
 use schedlab_policies::{PolicyInfo, REGISTRY};
 use serde::Serialize;
 
@@ -17,11 +18,12 @@ use crate::output;
 struct Registry<'a> {
     policies: &'a [&'a PolicyInfo],
     predictors: &'a [SourceInfo],
+    presets: &'a [Preset],
 }
 
 pub fn main(args: &PoliciesArgs) -> Result<ExitCode> {
     if args.json {
-        output::print_json(&Registry { policies: REGISTRY, predictors: SOURCES })?;
+        output::print_json(&Registry { policies: REGISTRY, predictors: SOURCES, presets: PRESETS })?;
     } else {
         let mut out = output::stdout();
         write_text(&mut out)?;

@@ -29,6 +29,9 @@ pub fn main(args: &RunArgs) -> Result<ExitCode> {
         skip_check: args.metrics.no_check,
     };
     let settings = resolve(&request)?;
+    if args.repeat > 1 {
+        return repeated(args, &settings);
+    }
     let mut csv = args.jobs_csv.as_deref().map(output::create_file).transpose()?;
     let mut swf = args.swf_out.as_deref().map(output::create_file).transpose()?;
     let loaded = trace_input::load_with(&args.trace, &args.workload)?;
@@ -173,4 +176,91 @@ fn write_text(out: &mut dyn Write, doc: &RunDocument, settings: &RunSettings, lo
         duration(f.max_delay)
     )?;
     writeln!(out, "check           {}", doc.check)
+}
+
+/// `--repeat N`: the same run with seeds SEED … SEED+N−1, in parallel, and
+/// the mean and 95 % interval of every metric.
+fn repeated(args: &RunArgs, settings: &RunSettings) -> Result<ExitCode> {
+    if args.jobs_csv.is_some() || args.swf_out.is_some() {
+        anyhow::bail!("--jobs-csv and --swf-out describe one run; they cannot be combined with --repeat");
+    }
+    let loaded = trace_input::load_with(&args.trace, &args.workload)?;
+    let identity = identity(&args.trace, &loaded, &args.workload)?;
+    let seeds: Vec<u64> = (0..u64::from(args.repeat)).map(|i| args.seed.wrapping_add(i)).collect();
+    let all: Vec<RunSettings> = seeds.iter().map(|&seed| RunSettings { seed, ..settings.clone() }).collect();
+    let labels: Vec<String> = seeds.iter().map(|s| format!("seed {s}")).collect();
+    let multi = output::multi(args.metrics.quiet);
+    let rows = super::compare::run_all(&loaded.trace, &identity, &labels, &all, &multi);
+    let mut docs = Vec::with_capacity(rows.len());
+    for row in rows {
+        docs.push(row.result.map_err(|e| run_failure(format!("{}: {e}", row.label)))?);
+    }
+    let metrics: Vec<serde_json::Value> =
+        docs.iter().map(|d| serde_json::to_value(&d.metrics)).collect::<Result<_, _>>()?;
+    let summary = schedlab_experiment::summarise(seeds, &metrics);
+    if args.json {
+        let first = &docs[0];
+        let doc = Repeated {
+            policy: first.policy,
+            params: &first.params,
+            predictor: first.predictor,
+            trace: &first.trace,
+            summary: &summary,
+            runs: &docs,
+        };
+        output::print_json(&doc)?;
+    } else {
+        let mut out = output::stdout();
+        write_repeated(&mut out, &docs[0], &summary)?;
+        out.flush()?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The JSON of a repeated run: the first run's identity fields, the summary
+/// and every run.
+#[derive(serde::Serialize)]
+struct Repeated<'a> {
+    policy: &'a str,
+    params: &'a std::collections::BTreeMap<String, schedlab_engine::params::ParamValue>,
+    predictor: &'a str,
+    trace: &'a TraceIdentity,
+    #[serde(flatten)]
+    summary: &'a schedlab_experiment::RepeatSummary,
+    runs: &'a [RunDocument],
+}
+
+fn write_repeated(
+    out: &mut dyn Write,
+    first: &RunDocument,
+    s: &schedlab_experiment::RepeatSummary,
+) -> std::io::Result<()> {
+    writeln!(out, "policy          {}  {}", first.policy, params_text(first))?;
+    writeln!(out, "predictor       {}", first.predictor)?;
+    writeln!(
+        out,
+        "trace           {}  {} jobs  {} procs",
+        first.trace.name,
+        grouped(first.trace.jobs as u64),
+        first.trace.procs
+    )?;
+    writeln!(out, "repeat          {} runs, seeds {}–{}", s.repeat, s.seeds[0], s.seeds[s.seeds.len() - 1])?;
+    writeln!(out)?;
+    for key in [
+        "mbs",
+        "mwbs",
+        "mean_wait",
+        "max_wait",
+        "utilization",
+        "backfilled",
+        "blocked",
+        "preempted",
+        "mkt",
+        "mean_rtw",
+        "wasted_load",
+    ] {
+        let (m, h) = (s.mean[key].as_f64().unwrap_or(0.0), s.ci95[key].as_f64().unwrap_or(0.0));
+        writeln!(out, "{key:<15} {} ± {}", fixed(m, 4), fixed(h, 4))?;
+    }
+    Ok(())
 }

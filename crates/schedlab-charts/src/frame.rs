@@ -1,0 +1,206 @@
+//! The frame every chart shares: caption, axes with chosen ticks, labels.
+
+use std::ops::Range;
+
+use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use crate::{clean_text, draw_err, ChartError, Look};
+
+/// A linear axis whose ticks are exactly the ones given (log axes are
+/// linear axes over log10 of the values).
+#[derive(Clone, Debug)]
+pub(crate) struct Axis {
+    lo: f64,
+    hi: f64,
+    ticks: Vec<f64>,
+}
+
+impl Ranged for Axis {
+    type FormatOption = DefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
+        let span = self.hi - self.lo;
+        let frac = if span > 0.0 { ((value - self.lo) / span).clamp(-4.0, 5.0) } else { 0.0 };
+        let frac = if frac.is_nan() { 0.0 } else { frac };
+        limit.0 + (frac * f64::from(limit.1 - limit.0)).round() as i32
+    }
+
+    fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
+        if hint.weight().allow_light_points() {
+            Vec::new()
+        } else {
+            self.ticks.clone()
+        }
+    }
+
+    fn range(&self) -> Range<f64> {
+        self.lo..self.hi
+    }
+}
+pub(crate) type Frame<'a, DB> = ChartContext<'a, DB, Cartesian2d<Axis, Axis>>;
+
+/// One axis: its range and tick positions (in drawing units), and how a
+/// tick is labelled.
+pub(crate) struct AxisSpec<'f> {
+    pub lo: f64,
+    pub hi: f64,
+    pub ticks: Vec<f64>,
+    pub label: &'f dyn Fn(f64) -> String,
+    pub desc: String,
+}
+
+pub(crate) fn frame<'a, DB: DrawingBackend>(
+    root: &'a DrawingArea<DB, Shift>,
+    x: AxisSpec<'_>,
+    y: AxisSpec<'_>,
+    look: Look,
+    x_tick_size: f64,
+    x_grid: bool,
+) -> Result<Frame<'a, DB>, ChartError> {
+    let widest_y = y.ticks.iter().map(|&t| (y.label)(t).chars().count()).max().unwrap_or(1).max(1);
+    let y_area = (widest_y as f64 * look.tick * 0.62 + look.label * 1.6 + 8.0) as u32;
+    let x_area = (x_tick_size * 1.6 + look.label * 1.7 + 4.0) as u32;
+    let mut chart = ChartBuilder::on(root)
+        .margin((look.tick * 0.8) as u32)
+        .margin_right((look.tick * 1.2) as u32)
+        .x_label_area_size(x_area)
+        .y_label_area_size(y_area)
+        .build_cartesian_2d(
+            Axis { lo: x.lo, hi: x.hi, ticks: x.ticks.clone() },
+            Axis { lo: y.lo, hi: y.hi, ticks: y.ticks.clone() },
+        )
+        .map_err(draw_err)?;
+    let x_label = |v: &f64| clean_text(&(x.label)(*v));
+    let y_label = |v: &f64| clean_text(&(y.label)(*v));
+    let mut mesh = chart.configure_mesh();
+    if !x_grid {
+        mesh.disable_x_mesh();
+    }
+    mesh.x_desc(clean_text(&x.desc))
+        .y_desc(clean_text(&y.desc))
+        .x_label_formatter(&x_label)
+        .y_label_formatter(&y_label)
+        .x_label_style(Look::font(x_tick_size))
+        .y_label_style(Look::font(look.tick))
+        .axis_desc_style(Look::font(look.label))
+        .bold_line_style(RGBColor(0xDD, 0xDD, 0xDD))
+        .light_line_style(TRANSPARENT)
+        .axis_style(RGBColor(0x44, 0x44, 0x44).stroke_width(2))
+        .draw()
+        .map_err(draw_err)?;
+    Ok(chart)
+}
+
+/// How a legend entry shows its series.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Key {
+    /// A filled box (bars).
+    Box,
+    /// A line (ECDF curves).
+    Line,
+    /// A line with the series' marker (sweeps).
+    Marker,
+}
+
+/// The area below the title (the whole area when there is no title).
+pub(crate) fn titled<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    title: &str,
+    look: Look,
+) -> Result<DrawingArea<DB, Shift>, ChartError> {
+    let title = clean_text(title);
+    if title.is_empty() {
+        return Ok(root.clone());
+    }
+    root.titled(&title, Look::font(look.title)).map_err(draw_err)
+}
+
+/// Splits `root` into the plot (left) and a legend strip (right) wide
+/// enough for the names, at most a third of the width.
+pub(crate) fn with_legend<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    names: &[String],
+    look: Look,
+) -> (DrawingArea<DB, Shift>, DrawingArea<DB, Shift>) {
+    let (w, _) = root.dim_in_pixel();
+    let widest = names.iter().map(|n| n.chars().count()).max().unwrap_or(0) as f64;
+    let want = widest * look.legend * 0.58 + look.legend * 3.2;
+    let width = want.min(f64::from(w) / 3.0) as u32;
+    root.split_horizontally(w.saturating_sub(width))
+}
+
+/// Draws one entry per series in the legend strip: its key in the series
+/// colour and its name, cut to fit.
+pub(crate) fn legend<DB: DrawingBackend>(
+    side: &DrawingArea<DB, Shift>,
+    names: &[String],
+    key: Key,
+    look: Look,
+) -> Result<(), ChartError> {
+    let (w, h) = side.dim_in_pixel();
+    let row = (look.legend * 1.5) as i32;
+    let k = (look.legend * 0.45) as i32;
+    let fit = ((f64::from(w) - look.legend * 2.4) / (look.legend * 0.58)).max(3.0) as usize;
+    let top = (look.title * 1.6) as i32;
+    let style = Look::font(look.legend).pos(Pos::new(HPos::Left, VPos::Center));
+    for (i, name) in names.iter().enumerate() {
+        let y = top + i as i32 * row;
+        if y + row / 2 > h as i32 {
+            break;
+        }
+        let col = crate::colour(i);
+        let x = k;
+        match key {
+            Key::Box => side.draw(&Rectangle::new([(x, y - k), (x + 2 * k, y + k)], col.filled())),
+            Key::Line => side.draw(&PathElement::new(vec![(x, y), (x + 2 * k, y)], col.stroke_width(look.line + 1))),
+            Key::Marker => {
+                side.draw(&PathElement::new(vec![(x, y), (x + 2 * k, y)], col.stroke_width(look.line)))
+                    .map_err(draw_err)?;
+                side.draw(&(EmptyElement::at((x + k, y)) + crate::sweep::marker(i, (k * 2 / 3).max(3), col)))
+            }
+        }
+        .map_err(draw_err)?;
+        let text: String = if name.chars().count() > fit {
+            name.chars().take(fit.saturating_sub(1)).chain(std::iter::once('…')).collect()
+        } else {
+            name.clone()
+        };
+        side.draw(&Text::new(text, (x + 3 * k, y), style.clone())).map_err(draw_err)?;
+    }
+    Ok(())
+}
+
+/// "Nice" tick positions (1, 2, 5 × 10^k steps) covering [lo, hi].
+pub(crate) fn linear_ticks(lo: f64, hi: f64, target: usize) -> Vec<f64> {
+    if !(lo.is_finite() && hi.is_finite()) || hi <= lo {
+        return vec![lo];
+    }
+    let raw = (hi - lo) / target.max(1) as f64;
+    let mag = 10f64.powf(raw.log10().floor());
+    let step = [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * mag).find(|s| *s >= raw).unwrap_or(10.0 * mag);
+    let first = (lo / step).ceil() as i64;
+    let last = (hi / step).floor() as i64;
+    (first..=last).map(|k| k as f64 * step).collect()
+}
+
+/// Ticks of a log10 axis (positions are log10 of values): powers of ten,
+/// with 2 and 5 multiples when the span is short.
+pub(crate) fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
+    if !(lo.is_finite() && hi.is_finite()) || hi <= lo {
+        return vec![lo];
+    }
+    let mut ticks: Vec<f64> = ((lo.ceil() as i64)..=(hi.floor() as i64)).map(|k| k as f64).collect();
+    if ticks.len() < 3 {
+        let extra = (lo.floor() as i64..=hi.ceil() as i64)
+            .flat_map(|k| [2.0, 5.0].map(|m| k as f64 + f64::log10(m)))
+            .filter(|t| (lo..=hi).contains(t));
+        ticks.extend(extra);
+        ticks.sort_by(f64::total_cmp);
+    }
+    ticks
+}

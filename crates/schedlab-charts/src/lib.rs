@@ -1,0 +1,333 @@
+//! The playground's charts, drawn with `plotters` on any backend (SVG here
+//! and in tests, an HTML canvas in the browser) from plain serializable
+//! specifications ([`ChartSpec`]). No I/O: the caller gives the backend.
+//!
+//! - [`BarChart`] (`kind: "bars"`): grouped bars with optional 95 % interval
+//!   whiskers. MBS and MWBS per policy (groups = policies, series = MBS and
+//!   MWBS), and blocked-job MBS by parallelism group (groups = size groups,
+//!   series = runs).
+//! - [`EcdfChart`] (`kind: "ecdf"`): wait-time ECDFs on a log time axis, one
+//!   step curve per run, from points already thinned by
+//!   `schedlab_metrics::downsample_ecdf`. Waits below 1 s are drawn at 1 s.
+//! - [`SweepChart`] (`kind: "sweep"`): a metric against a parameter, one line
+//!   per policy, optional intervals, optional log axes.
+//!
+//! Colours are the Okabe–Ito palette ([`PALETTE`]), safe for the common
+//! colour-vision deficiencies; lines also differ by marker shape. Fonts scale
+//! with the chart's height and stay large enough for a projector.
+//!
+//! Text from users (titles, labels, series and group names, which may come
+//! from file names or share links) is drawn as text, never markup: control
+//! characters are removed and long text is cut ([`clean_text`]), and the SVG
+//! backend of plotters 0.3.7 escapes `<`, `>`, `&`, `"` and `'` in text and
+//! attributes (checked by this crate's tests, so a plotters upgrade that
+//! stopped escaping would fail them). A canvas draws text as pixels.
+//!
+//! Data is taken as it comes: missing values (`null`), non-finite numbers,
+//! empty series, single points and zero values are skipped or drawn without
+//! error; a chart with nothing to draw shows its title and "no data".
+
+mod bars;
+mod ecdf;
+mod frame;
+mod sweep;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+pub use plotters;
+
+/// A chart to draw.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ChartSpec {
+    Bars(BarChart),
+    Ecdf(EcdfChart),
+    Sweep(SweepChart),
+}
+
+/// Grouped bars: one group per entry of `groups` along the x axis, one bar
+/// per series in each group.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BarChart {
+    pub title: String,
+    #[serde(default)]
+    pub x_label: String,
+    #[serde(default)]
+    pub y_label: String,
+    pub groups: Vec<String>,
+    pub series: Vec<BarSeries>,
+}
+
+/// One series of bars: a value per group (`null` or missing: no bar).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BarSeries {
+    pub name: String,
+    pub values: Vec<Option<f64>>,
+    /// Optional interval per group, `[low, high]` (e.g. a 95 % confidence
+    /// interval over repetitions), drawn as a whisker.
+    #[serde(default)]
+    pub intervals: Option<Vec<Option<(f64, f64)>>>,
+}
+
+/// Empirical distribution functions of waits.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EcdfChart {
+    pub title: String,
+    #[serde(default)]
+    pub x_label: String,
+    #[serde(default)]
+    pub y_label: String,
+    pub curves: Vec<EcdfCurve>,
+}
+
+/// One ECDF: `(wait in seconds, fraction of jobs that waited at most that
+/// long)`, waits ascending.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EcdfCurve {
+    pub name: String,
+    pub points: Vec<(f64, f64)>,
+}
+
+/// Curves of a metric against a parameter.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SweepChart {
+    pub title: String,
+    #[serde(default)]
+    pub x_label: String,
+    #[serde(default)]
+    pub y_label: String,
+    #[serde(default)]
+    pub log_x: bool,
+    #[serde(default)]
+    pub log_y: bool,
+    pub lines: Vec<SweepLine>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SweepLine {
+    pub name: String,
+    pub points: Vec<SweepPoint>,
+}
+
+/// One point, with an optional interval `[low, high]` around `y`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SweepPoint {
+    pub x: f64,
+    pub y: f64,
+    #[serde(default)]
+    pub low: Option<f64>,
+    #[serde(default)]
+    pub high: Option<f64>,
+}
+
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum ChartError {
+    #[error("cannot draw the chart: {0}")]
+    Draw(String),
+}
+
+pub(crate) fn draw_err<E: std::fmt::Display>(e: E) -> ChartError {
+    ChartError::Draw(e.to_string())
+}
+
+/// The Okabe–Ito palette (Okabe and Ito 2008, "Color Universal Design"),
+/// in the order series use it: blue, orange, bluish green, vermillion,
+/// reddish purple, sky blue, yellow, black.
+pub const PALETTE: [(u8, u8, u8); 8] = [
+    (0x00, 0x72, 0xB2),
+    (0xE6, 0x9F, 0x00),
+    (0x00, 0x9E, 0x73),
+    (0xD5, 0x5E, 0x00),
+    (0xCC, 0x79, 0xA7),
+    (0x56, 0xB4, 0xE9),
+    (0xF0, 0xE4, 0x42),
+    (0x00, 0x00, 0x00),
+];
+
+/// The palette as CSS colours (`#0072b2`, …), for tables next to charts.
+pub fn palette_css() -> Vec<String> {
+    PALETTE.iter().map(|(r, g, b)| format!("#{r:02x}{g:02x}{b:02x}")).collect()
+}
+
+pub(crate) fn colour(i: usize) -> RGBColor {
+    let (r, g, b) = PALETTE[i % PALETTE.len()];
+    RGBColor(r, g, b)
+}
+
+/// Longest user text drawn, in characters; longer text is cut with "…".
+pub const MAX_TEXT_CHARS: usize = 80;
+
+/// User text as it is drawn: control characters (which XML cannot hold)
+/// removed, whitespace runs collapsed, cut to [`MAX_TEXT_CHARS`].
+pub fn clean_text(text: &str) -> String {
+    let mut out = String::new();
+    let mut count = 0;
+    for word in text.split(|c: char| c.is_whitespace() || c.is_control()).filter(|w| !w.is_empty()) {
+        if count > 0 {
+            out.push(' ');
+            count += 1;
+        }
+        for c in word.chars() {
+            if count >= MAX_TEXT_CHARS {
+                out.pop();
+                out.push('…');
+                return out;
+            }
+            out.push(c);
+            count += 1;
+        }
+    }
+    out
+}
+
+/// Font sizes and spacing for a chart of a given size.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Look {
+    pub title: f64,
+    pub label: f64,
+    pub tick: f64,
+    pub legend: f64,
+    pub line: u32,
+}
+
+impl Look {
+    pub fn for_size(w: u32, h: u32) -> Self {
+        let base = f64::from(h).min(f64::from(w) * 0.75);
+        Look {
+            title: (base / 16.0).clamp(18.0, 60.0),
+            label: (base / 22.0).clamp(15.0, 44.0),
+            tick: (base / 26.0).clamp(14.0, 38.0),
+            legend: (base / 25.0).clamp(14.0, 40.0),
+            line: ((base / 220.0).round() as u32).clamp(2, 6),
+        }
+    }
+
+    pub fn font(size: f64) -> TextStyle<'static> {
+        ("sans-serif", size).into_font().color(&BLACK)
+    }
+}
+
+/// Draws `spec` on `root` (filled white first).
+pub fn draw<DB: DrawingBackend>(spec: &ChartSpec, root: &DrawingArea<DB, Shift>) -> Result<(), ChartError> {
+    root.fill(&WHITE).map_err(draw_err)?;
+    let (w, h) = root.dim_in_pixel();
+    let look = Look::for_size(w, h);
+    match spec {
+        ChartSpec::Bars(c) => bars::draw(c, root, look),
+        ChartSpec::Ecdf(c) => ecdf::draw(c, root, look),
+        ChartSpec::Sweep(c) => sweep::draw(c, root, look),
+    }?;
+    root.present().map_err(draw_err)
+}
+
+/// Smallest and largest chart drawn, pixels per side.
+pub const MIN_SIDE: u32 = 160;
+pub const MAX_SIDE: u32 = 8192;
+
+/// The chart as an SVG document of `w` × `h` pixels (each clamped to
+/// [`MIN_SIDE`, `MAX_SIDE`]).
+pub fn try_to_svg(spec: &ChartSpec, w: u32, h: u32) -> Result<String, ChartError> {
+    let size = (w.clamp(MIN_SIDE, MAX_SIDE), h.clamp(MIN_SIDE, MAX_SIDE));
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, size).into_drawing_area();
+        draw(spec, &root)?;
+    }
+    Ok(out)
+}
+
+/// [`try_to_svg`], with a drawing error (which no valid size produces)
+/// shown in the SVG itself.
+pub fn to_svg(spec: &ChartSpec, w: u32, h: u32) -> String {
+    try_to_svg(spec, w, h).unwrap_or_else(|e| {
+        let mut out = String::new();
+        {
+            let root = SVGBackend::with_string(&mut out, (w.clamp(MIN_SIDE, MAX_SIDE), h.clamp(MIN_SIDE, MAX_SIDE)))
+                .into_drawing_area();
+            let _ = root.fill(&WHITE);
+            let _ = no_data(&root, &e.to_string(), Look::for_size(w, h));
+            let _ = root.present();
+        }
+        out
+    })
+}
+
+/// A title (if any) and a centred message, for charts with nothing to plot.
+pub(crate) fn no_data<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    title: &str,
+    look: Look,
+) -> Result<(), ChartError> {
+    let (w, h) = root.dim_in_pixel();
+    let title = clean_text(title);
+    if !title.is_empty() {
+        let style = Look::font(look.title).pos(Pos::new(HPos::Center, VPos::Top));
+        root.draw(&Text::new(title, (w as i32 / 2, (look.title * 0.5) as i32), style)).map_err(draw_err)?;
+    }
+    let style = Look::font(look.label).color(&RGBColor(0x55, 0x55, 0x55)).pos(Pos::new(HPos::Center, VPos::Center));
+    root.draw(&Text::new("no data", (w as i32 / 2, h as i32 / 2), style)).map_err(draw_err)
+}
+
+/// Finite values only.
+pub(crate) fn finite(x: f64) -> Option<f64> {
+    x.is_finite().then_some(x)
+}
+
+/// A readable number for tick labels: 3 significant digits, no exponent
+/// for everyday magnitudes.
+pub(crate) fn short_number(v: f64) -> String {
+    if v == 0.0 || !v.is_finite() {
+        return "0".to_owned();
+    }
+    let a = v.abs();
+    if !(1e-3..1e7).contains(&a) {
+        return format!("{v:.1e}");
+    }
+    let digits = (2 - a.log10().floor() as i32).clamp(0, 6) as usize;
+    let s = format!("{v:.digits$}");
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_owned()
+    } else {
+        s
+    }
+}
+
+/// A duration in seconds as a short label: `1 s`, `10 min`, `2.8 h`, `12 d`.
+pub(crate) fn duration_label(s: f64) -> String {
+    if s < 60.0 {
+        format!("{} s", short_number(s))
+    } else if s < 3600.0 {
+        format!("{} min", short_number(s / 60.0))
+    } else if s < 86_400.0 {
+        format!("{} h", short_number(s / 3600.0))
+    } else {
+        format!("{} d", short_number(s / 86_400.0))
+    }
+}
+
+/// `(lo, hi)` widened so that the axis is never empty, with `pad` of
+/// headroom above.
+pub(crate) fn padded(lo: f64, hi: f64, pad: f64) -> (f64, f64) {
+    if !(lo.is_finite() && hi.is_finite()) {
+        return (0.0, 1.0);
+    }
+    if hi <= lo {
+        let d = if lo == 0.0 { 1.0 } else { lo.abs() * 0.5 };
+        return (lo - d, hi + d);
+    }
+    (lo, hi + (hi - lo) * pad)
+}
+
+#[cfg(test)]
+mod tests;

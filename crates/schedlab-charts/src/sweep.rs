@@ -1,0 +1,85 @@
+//! A metric against a parameter: one line per policy, markers, optional
+//! intervals, optional log axes.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use crate::frame::{frame, legend, linear_ticks, log_ticks, titled, with_legend, AxisSpec, Key};
+use crate::{clean_text, colour, draw_err, no_data, padded, short_number, ChartError, Look, SweepChart};
+
+pub(crate) fn draw<DB: DrawingBackend>(
+    c: &SweepChart,
+    root: &DrawingArea<DB, Shift>,
+    look: Look,
+) -> Result<(), ChartError> {
+    // To drawing units: log10 on log axes, where values ≤ 0 cannot go.
+    let tx = |v: f64| if c.log_x { (v > 0.0).then(|| v.log10()) } else { Some(v) }.filter(|v| v.is_finite());
+    let ty = |v: f64| if c.log_y { (v > 0.0).then(|| v.log10()) } else { Some(v) }.filter(|v| v.is_finite());
+    type Point = ((f64, f64), Option<(f64, f64)>);
+    let lines: Vec<Vec<Point>> = c
+        .lines
+        .iter()
+        .map(|l| {
+            l.points
+                .iter()
+                .filter_map(|p| {
+                    let xy = (tx(p.x)?, ty(p.y)?);
+                    let iv = match (p.low.and_then(ty), p.high.and_then(ty)) {
+                        (Some(a), Some(b)) => Some((a.min(b), a.max(b))),
+                        _ => None,
+                    };
+                    Some((xy, iv))
+                })
+                .collect()
+        })
+        .collect();
+    if lines.iter().all(Vec::is_empty) {
+        return no_data(root, &c.title, look);
+    }
+    let xs = lines.iter().flatten().map(|p| p.0 .0);
+    let ys = lines.iter().flatten().flat_map(|p| [Some(p.0 .1), p.1.map(|i| i.0), p.1.map(|i| i.1)]).flatten();
+    let (xlo, xhi) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
+    let (ylo, yhi) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
+    let (xlo, xhi) = padded(xlo, xhi, 0.0);
+    let xpad = (xhi - xlo) * 0.04;
+    let (xlo, xhi) = (xlo - xpad, xhi + xpad);
+    let (ylo, yhi) = padded(ylo, yhi, 0.08);
+    let ylo = if !c.log_y && ylo > 0.0 && ylo < (yhi - ylo) * 0.5 { 0.0 } else { ylo };
+    let value = |log: bool| move |v: f64| if log { short_number(10f64.powf(v)) } else { short_number(v) };
+    let (xl, yl) = (value(c.log_x), value(c.log_y));
+    let ticks = |lo: f64, hi: f64, log: bool| if log { log_ticks(lo, hi) } else { linear_ticks(lo, hi, 6) };
+    let x = AxisSpec { lo: xlo, hi: xhi, ticks: ticks(xlo, xhi, c.log_x), label: &xl, desc: c.x_label.clone() };
+    let y = AxisSpec { lo: ylo, hi: yhi, ticks: ticks(ylo, yhi, c.log_y), label: &yl, desc: c.y_label.clone() };
+    let names: Vec<String> = c.lines.iter().map(|l| clean_text(&l.name)).collect();
+    let body = titled(root, &c.title, look)?;
+    let (plot, side) = with_legend(&body, &names, look);
+    let mut chart = frame(&plot, x, y, look, look.tick, true)?;
+    let r = (look.line * 3) as i32;
+    let cap = (xhi - xlo) * 0.008;
+    for (k, points) in lines.iter().enumerate() {
+        let col = colour(k);
+        let stroke = col.stroke_width(look.line);
+        let mut sorted: Vec<(f64, f64)> = points.iter().map(|p| p.0).collect();
+        sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
+        chart.draw_series(LineSeries::new(sorted.iter().copied(), stroke)).map_err(draw_err)?;
+        chart.draw_series(sorted.iter().map(|&p| EmptyElement::at(p) + marker(k, r, col))).map_err(draw_err)?;
+        for &((x, _), iv) in points {
+            if let Some((a, b)) = iv {
+                let lines = [vec![(x, a), (x, b)], vec![(x - cap, a), (x + cap, a)], vec![(x - cap, b), (x + cap, b)]];
+                chart.draw_series(lines.into_iter().map(|l| PathElement::new(l, stroke))).map_err(draw_err)?;
+            }
+        }
+    }
+    legend(&side, &names, Key::Marker, look)
+}
+
+/// A marker that differs by line: circle, triangle, square, cross.
+pub(crate) fn marker<DB: DrawingBackend>(k: usize, r: i32, col: RGBColor) -> DynElement<'static, DB, (i32, i32)> {
+    let style = col.filled();
+    match k % 4 {
+        0 => Circle::new((0, 0), r, style).into_dyn(),
+        1 => TriangleMarker::new((0, 0), r + 1, style).into_dyn(),
+        2 => Rectangle::new([(-r, -r), (r, r)], style).into_dyn(),
+        _ => Cross::new((0, 0), r, col.stroke_width(3)).into_dyn(),
+    }
+}

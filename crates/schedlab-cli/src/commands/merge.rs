@@ -1,0 +1,19 @@
+//! `schedlab merge`: joins the shards of a sweep into the whole result.
+
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use schedlab_experiment::{merge, ExperimentResult};
+
+use crate::args::MergeArgs;
+
+pub fn main(args: &MergeArgs) -> Result<ExitCode> {
+    let parts = args.files.iter().map(|path| read(path)).collect::<Result<Vec<_>>>()?;
+    let merged = merge(parts)?;
+    super::sweep::print(&merged, args.json)
+}
+
+fn read(path: &std::path::Path) -> Result<ExperimentResult> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    serde_json::from_str(&text).with_context(|| format!("{}: not a `schedlab sweep --json` result", path.display()))
+}

@@ -1,0 +1,203 @@
+//! PV-EASY: preemptive venture EASY backfilling (pv-easy-conference §4,
+//! pv-easy-journal §4).
+//!
+//! Running jobs of higher priority than every waiting job are the *sunny
+//! load*; the others (of lower priority than the first waiting job) are the
+//! *shadow load*. Each pass:
+//!
+//! 1. Start waiting jobs in priority order while the first one fits.
+//! 2. *Shadow load preemption (SLP)*: if the first waiting job does not fit
+//!    but idle processors plus those of the shadow load suffice, preempt
+//!    shadow jobs from the lowest priority up until it fits, start it, and go
+//!    back to 1. Preempted jobs return to the queue with their priority.
+//! 3. *Venture backfilling (VB)*: the first waiting job's reservation is the
+//!    earliest predicted end of sunny jobs at which idle plus shadow plus the
+//!    sunny processors freed by then suffice (the shadow load counts as
+//!    available, since SLP can always take it back). Backfill waiting jobs
+//!    that fit now and are predicted to end by that reservation, nearest
+//!    predicted end first; then, while processors stay idle, start waiting
+//!    jobs that fit in priority order, whatever their predictions.
+//!
+//! Because step 2 runs before the pass ends, a first waiting job is never
+//! left waiting while idle plus lower-priority processors would suffice:
+//! strict fairness holds by construction, and the run checker verifies it.
+//! What a preemption costs (kill, checkpoint, suspend) is the engine's
+//! preemption model, chosen by the `mode` parameter.
+
+use schedlab_engine::params::{ParamKind, ParamSpec, Params};
+use schedlab_engine::{EngineError, Guarantee, Happened, JobIdx, Policy, Preemption, Sim, Time};
+
+use crate::common::start_in_order;
+use crate::{PolicyInfo, PolicySettings};
+
+pub(crate) const INFO: PolicyInfo = PolicyInfo {
+    id: "pv-easy",
+    name: "PV-EASY",
+    description: "Preemptive venture EASY: strict fairness by preempting lower-priority (shadow) jobs whenever that \
+                  lets the first waiting job start now; predictions decide which jobs to backfill (nearest \
+                  predicted end first, within a reservation computed from the higher-priority load), then idle \
+                  processors are filled in priority order. Preempted jobs are killed and restarted, resume from \
+                  a checkpoint (CP-PV-EASY) or are suspended (VM-PV-EASY).",
+    params: &[
+        ParamSpec {
+            key: "mode",
+            name: "Preemption mode",
+            description: "kill: all progress is lost; checkpoint: resume from the last checkpoint (CP-PV-EASY); suspend: progress is kept, every job runs slower (VM-PV-EASY).",
+            kind: ParamKind::Choice { options: &["kill", "checkpoint", "suspend"], default: "kill" },
+            unit: None,
+        },
+        ParamSpec {
+            key: "interval",
+            name: "Checkpoint interval",
+            description: "Progress between two checkpoints (checkpoint mode).",
+            kind: ParamKind::Int { min: 1, max: 10_000_000, default: 3600 },
+            unit: Some("s"),
+        },
+        ParamSpec {
+            key: "cost",
+            name: "Checkpoint / resume cost",
+            description: "Wall time of each checkpoint and each restart (checkpoint mode), or of each resume (suspend mode).",
+            kind: ParamKind::Int { min: 0, max: 86_400, default: 60 },
+            unit: Some("s"),
+        },
+        ParamSpec {
+            key: "slowdown",
+            name: "Virtualisation slowdown",
+            description: "How much slower every job runs on the virtualised platform (suspend mode).",
+            kind: ParamKind::Float { min: 0.0, max: 100.0, default: 5.0 },
+            unit: Some("%"),
+        },
+    ],
+    uses_runtime_source: true,
+    default_source: "last",
+    build,
+    needs_calibration: crate::never_calibrate,
+};
+
+fn build(s: &PolicySettings) -> Box<dyn Policy> {
+    Box::new(PvEasy {
+        preemption: preemption(&s.params),
+        upper_bound: s.source.is_upper_bound(),
+        candidates: Vec::new(),
+    })
+}
+
+/// The preemption model the parameters describe.
+fn preemption(p: &Params) -> Preemption {
+    let cost = p.number("cost") as Time;
+    match p.choice("mode") {
+        "checkpoint" => Preemption::Checkpoint { interval: p.number("interval") as Time, cost },
+        // Percent to parts per million, rounded so 5 % is exactly 50,000.
+        "suspend" => Preemption::Suspend { slowdown_ppm: (p.number("slowdown") * 10_000.0).round() as i64, cost },
+        _ => Preemption::Kill,
+    }
+}
+
+struct PvEasy {
+    preemption: Preemption,
+    upper_bound: bool,
+    /// Reused between passes: (predicted end, job).
+    candidates: Vec<(Time, JobIdx)>,
+}
+
+impl Policy for PvEasy {
+    fn schedule(&mut self, sim: &mut Sim<'_>, _: &Happened) -> Result<(), EngineError> {
+        while start_in_order(sim).and_then(|()| shadow_load_preemption(sim))? {}
+        let Some(&head) = sim.waiting().first() else { return Ok(()) };
+        let reservation = sunny_reservation(sim, head);
+        sim.reserve(head, reservation);
+        if sim.free() == 0 {
+            return Ok(());
+        }
+        self.venture_backfill(sim, reservation)?;
+        fill_in_priority_order(sim)
+    }
+
+    fn guarantees(&self) -> Vec<Guarantee> {
+        let mut g = vec![Guarantee::StrictFairness];
+        if self.upper_bound {
+            // With runtimes that never fall short, the sunny jobs are gone by
+            // the reservation and SLP starts the head then.
+            g.push(Guarantee::NoLaterThanFirstReservation);
+        }
+        g
+    }
+
+    fn preemption(&self) -> Preemption {
+        self.preemption
+    }
+}
+
+/// SLP: if the first waiting job can start by preempting lower-priority jobs,
+/// preempts them from the lowest priority up, starts it and says so.
+fn shadow_load_preemption(sim: &mut Sim<'_>) -> Result<bool, EngineError> {
+    let Some(&head) = sim.waiting().first() else { return Ok(false) };
+    let need = sim.job(head).size;
+    if sim.free() + sim.held_by_lower(head) < need {
+        return Ok(false);
+    }
+    while sim.free() < need {
+        let lowest = sim.running_by_priority().next_back();
+        match lowest {
+            Some(victim) if victim > head => sim.preempt(victim)?,
+            // Unreachable: the lower-priority processors were counted above.
+            _ => return Ok(false),
+        }
+    }
+    sim.start(head)?;
+    Ok(true)
+}
+
+/// VB step 1: the earliest predicted end of a sunny job (higher priority
+/// than `head`) at which idle plus shadow plus freed sunny processors suffice.
+fn sunny_reservation(sim: &Sim<'_>, head: JobIdx) -> Time {
+    let need = sim.job(head).size;
+    let mut available = sim.free() + sim.held_by_lower(head);
+    for (end, j) in sim.running() {
+        if j < head {
+            available += sim.job(j).size;
+            if available >= need {
+                return end;
+            }
+        }
+    }
+    Time::MAX
+}
+
+impl PvEasy {
+    /// VB steps 2 and 3: jobs that fit now and are predicted to end by the
+    /// reservation, nearest predicted end first.
+    fn venture_backfill(&mut self, sim: &mut Sim<'_>, reservation: Time) -> Result<(), EngineError> {
+        let now = sim.now();
+        let free = sim.free();
+        self.candidates.clear();
+        for &j in &sim.waiting()[1..] {
+            let end = now.saturating_add(sim.prediction(j));
+            if sim.job(j).size <= free && end <= reservation {
+                self.candidates.push((end, j));
+            }
+        }
+        self.candidates.sort_unstable();
+        for &(_, j) in &self.candidates {
+            if sim.job(j).size <= sim.free() {
+                sim.start(j)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// VB step 4: while processors are idle, start waiting jobs that fit, in
+/// priority order, whatever their predictions.
+fn fill_in_priority_order(sim: &mut Sim<'_>) -> Result<(), EngineError> {
+    let mut k = 0;
+    while k < sim.waiting().len() && sim.free() > 0 {
+        let j = sim.waiting()[k];
+        if sim.job(j).size <= sim.free() {
+            sim.start(j)?;
+        } else {
+            k += 1;
+        }
+    }
+    Ok(())
+}

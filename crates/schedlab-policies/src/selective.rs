@@ -1,0 +1,262 @@
+//! Selective reservation (Srinivasan, Kettimuthu, Subramani and Sadayappan
+//! 2002), variants Sel and Sel-D.
+//!
+//! Jobs enter a *no-guarantee* queue, served in priority (FCFS) order with
+//! free backfilling: at every pass each unreserved job that fits now
+//! without touching any reservation starts. A job moves to the
+//! *all-guaranteed* queue, and gets a conservative reservation (the
+//! earliest slot that delays no other reservation), when its expansion
+//! factor XF = (wait + estimate) / estimate reaches the starvation
+//! threshold T. That happens at the first whole second t with
+//! t − submit ≥ (T − 1) × estimate, so the policy sets a timer for
+//! t = submit + ⌈(T − 1) × estimate⌉ when the job arrives and promotes it
+//! in that very pass (T ≤ 1: promoted on arrival). "Estimate" is the
+//! runtime the scheduler plans with: the user's estimate with the
+//! `estimate` source, the runtime with `exact` (the paper's "accurate
+//! estimates" experiments).
+//!
+//! Reservations are compressed like CBF's when a job ends early: in
+//! priority order each reserved job gives back its slot and takes the
+//! earliest one now free, never a later one. So with `estimate` or `exact`
+//! a promoted job starts no later than the reservation it got at its
+//! promotion, which is recorded (`Sim::reserve`) and verified by the run
+//! checker. Unreserved jobs record no reservation.
+//!
+//! Sel uses one threshold; Sel-D one per category SN, SW, LN, LW (the run's
+//! category limits, a job classified by its planned runtime and its size).
+//! By default the thresholds come from a calibration CBF run of the same
+//! trace: the mean bounded slowdown of its well-estimated jobs (runtime at
+//! least half the estimate), overall or per category (paper §4.3); a
+//! threshold given as a number (> 0) overrides it.
+
+use schedlab_engine::params::{ParamKind, ParamSpec, Params};
+use schedlab_engine::{EngineError, Guarantee, Happened, JobIdx, Policy, Sim, Time};
+
+use crate::book::{Book, WAKE};
+use crate::{Calibration, Categories, PolicyInfo, PolicySettings};
+
+const THRESHOLD_KEYS: [&str; 4] = ["threshold_sn", "threshold_sw", "threshold_ln", "threshold_lw"];
+
+const fn threshold(key: &'static str, name: &'static str, description: &'static str) -> ParamSpec {
+    ParamSpec { key, name, description, kind: ParamKind::Float { min: 0.0, max: 1e9, default: 0.0 }, unit: None }
+}
+
+pub(crate) const INFO: PolicyInfo = PolicyInfo {
+    id: "selective",
+    name: "Selective reservation",
+    description: "Jobs wait without a guarantee and backfill freely; a job gets a conservative reservation once \
+                  its expansion factor (wait + estimate) / estimate reaches the starvation threshold (Sel: one \
+                  threshold; Sel-D: one per category SN, SW, LN, LW). Default thresholds: the mean bounded \
+                  slowdown of well-estimated jobs in a CBF run of the same trace. Srinivasan et al. 2002.",
+    params: &[
+        ParamSpec {
+            key: "variant",
+            name: "Variant",
+            description: "sel: one starvation threshold; sel-d: one per job category (SN, SW, LN, LW).",
+            kind: ParamKind::Choice { options: &["sel", "sel-d"], default: "sel" },
+            unit: None,
+        },
+        threshold("threshold", "Threshold", "Sel's starvation threshold (expansion factor); 0 = from a CBF run."),
+        threshold("threshold_sn", "Threshold SN", "Sel-D threshold of short narrow jobs; 0 = from a CBF run."),
+        threshold("threshold_sw", "Threshold SW", "Sel-D threshold of short wide jobs; 0 = from a CBF run."),
+        threshold("threshold_ln", "Threshold LN", "Sel-D threshold of long narrow jobs; 0 = from a CBF run."),
+        threshold("threshold_lw", "Threshold LW", "Sel-D threshold of long wide jobs; 0 = from a CBF run."),
+    ],
+    uses_runtime_source: true,
+    default_source: "estimate",
+    build,
+    needs_calibration,
+};
+
+/// A CBF calibration run is needed when a threshold the variant uses is
+/// left at 0 ("from a CBF run").
+fn needs_calibration(p: &Params) -> bool {
+    if p.choice("variant") == "sel-d" {
+        THRESHOLD_KEYS.iter().any(|k| p.number(k) <= 0.0)
+    } else {
+        p.number("threshold") <= 0.0
+    }
+}
+
+/// The four thresholds (SN, SW, LN, LW) the policy uses: Sel's single one
+/// four times, or Sel-D's, each from its parameter or the calibration.
+pub(crate) fn thresholds(p: &Params, calibration: Option<&Calibration>) -> [f64; 4] {
+    let pick = |given: f64, calibrated: Option<f64>| if given > 0.0 { given } else { calibrated.unwrap_or(1.0) };
+    if p.choice("variant") == "sel-d" {
+        let mut t = [0.0; 4];
+        for (k, key) in THRESHOLD_KEYS.iter().enumerate() {
+            t[k] = pick(p.number(key), calibration.map(|c| c.well_estimated_bsd_by_category[k]));
+        }
+        t
+    } else {
+        [pick(p.number("threshold"), calibration.map(|c| c.well_estimated_bsd)); 4]
+    }
+}
+
+fn build(s: &PolicySettings) -> Box<dyn Policy> {
+    Box::new(Selective {
+        thresholds: thresholds(&s.params, s.calibration.as_ref()),
+        categories: s.categories,
+        upper_bound: s.source.is_upper_bound(),
+        book: Book::default(),
+        reserved: Vec::new(),
+        order: Vec::new(),
+    })
+}
+
+/// The first whole second at which a job submitted at `submit`, planned to
+/// run `runtime` s, reaches expansion factor `threshold`:
+/// submit + ⌈(threshold − 1) × runtime⌉, and the submit time itself for a
+/// threshold of 1 or less.
+pub(crate) fn promotion_time(submit: Time, runtime: Time, threshold: f64) -> Time {
+    let wait = ((threshold - 1.0) * runtime.max(1) as f64).ceil();
+    if wait <= 0.0 {
+        submit
+    } else if wait >= (Time::MAX - submit) as f64 {
+        Time::MAX
+    } else {
+        submit + wait as Time
+    }
+}
+
+struct Selective {
+    thresholds: [f64; 4],
+    categories: Categories,
+    upper_bound: bool,
+    book: Book,
+    /// Per job: promoted (holds a reservation while waiting).
+    reserved: Vec<bool>,
+    order: Vec<JobIdx>,
+}
+
+impl Policy for Selective {
+    fn schedule(&mut self, sim: &mut Sim<'_>, happened: &Happened) -> Result<(), EngineError> {
+        if self.reserved.is_empty() {
+            self.reserved = vec![false; sim.jobs().len()];
+        }
+        let changes = self.book.begin(sim, happened);
+        if changes.overcommitted {
+            self.rebuild(sim);
+        } else if changes.early {
+            self.compress(sim);
+        }
+        for &j in &happened.arrived {
+            self.arrive(sim, j)?;
+        }
+        for &tag in &happened.timers {
+            if tag != WAKE {
+                self.promote(sim, (tag - 1) as JobIdx);
+            }
+        }
+        self.book.start_due(sim)?;
+        self.backfill(sim)?;
+        self.book.set_wake(sim)
+    }
+
+    fn guarantees(&self) -> Vec<Guarantee> {
+        if self.upper_bound {
+            vec![Guarantee::NoLaterThanFirstReservation]
+        } else {
+            Vec::new()
+        }
+    }
+}
+
+impl Selective {
+    /// Sets the promotion timer of an arriving job (or promotes it at once).
+    fn arrive(&mut self, sim: &mut Sim<'_>, j: JobIdx) -> Result<(), EngineError> {
+        let job = sim.job(j);
+        let runtime = sim.prediction(j);
+        let threshold = self.thresholds[self.categories.index(runtime, job.size)];
+        let at = promotion_time(job.submit, runtime, threshold);
+        if at <= sim.now() {
+            self.promote(sim, j);
+        } else if at < Time::MAX {
+            sim.set_timer(at, u64::from(j) + 1)?;
+        }
+        Ok(())
+    }
+
+    /// Gives a still-waiting, unreserved job its conservative reservation.
+    fn promote(&mut self, sim: &mut Sim<'_>, j: JobIdx) {
+        if !sim.is_waiting(j) || self.reserved[j as usize] {
+            return;
+        }
+        self.reserved[j as usize] = true;
+        let start = self.book.place(sim, j, sim.now());
+        sim.reserve(j, start);
+    }
+
+    /// Reserved jobs, in priority order, move to the earliest slot now free.
+    fn compress(&mut self, sim: &mut Sim<'_>) {
+        self.collect_reserved(sim);
+        for i in 0..self.order.len() {
+            let j = self.order[i];
+            if self.book.slot(j).is_some_and(|s| s.start > sim.now()) {
+                self.book.replace(sim, j, sim.now());
+            }
+        }
+    }
+
+    /// After an overcommitment (runtimes that fall short): reserved jobs
+    /// are placed again from scratch, in priority order.
+    fn rebuild(&mut self, sim: &mut Sim<'_>) {
+        self.book.reset(sim);
+        self.collect_reserved(sim);
+        for i in 0..self.order.len() {
+            let j = self.order[i];
+            self.book.place(sim, j, sim.now());
+        }
+    }
+
+    fn collect_reserved(&mut self, sim: &Sim<'_>) {
+        self.order.clear();
+        let reserved = &self.reserved;
+        self.order.extend(sim.waiting().iter().copied().filter(|&j| reserved[j as usize]));
+    }
+
+    /// The no-guarantee queue in priority order: every unreserved job that
+    /// fits now without touching a reservation starts.
+    fn backfill(&mut self, sim: &mut Sim<'_>) -> Result<(), EngineError> {
+        if sim.free() == 0 {
+            return Ok(());
+        }
+        self.order.clear();
+        let reserved = &self.reserved;
+        let free = sim.free();
+        self.order.extend(sim.waiting().iter().copied().filter(|&j| !reserved[j as usize] && sim.job(j).size <= free));
+        for i in 0..self.order.len() {
+            let j = self.order[i];
+            if self.book.fits_now(sim, j) {
+                self.book.start_now(sim, j)?;
+                if sim.free() == 0 {
+                    break;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn promotion_is_at_the_first_second_the_expansion_factor_reaches_the_threshold() {
+        // (submit, runtime, threshold, promotion time), by hand:
+        // XF(t) = (t − submit + runtime) / runtime.
+        let cases: &[(Time, Time, f64, Time)] = &[
+            (0, 100, 1.5, 50),    // XF(50) = 150/100 = 1.5 exactly
+            (10, 100, 1.505, 61), // (T−1)·r = 50.5 → 51: XF(61) = 151/100 ≥ 1.505 > XF(60)
+            (0, 3, 2.0, 3),       // XF(3) = 6/3 = 2
+            (7, 100, 1.0, 7),     // threshold 1: at once
+            (7, 100, 0.5, 7),     // below 1: at once
+            (0, 0, 3.0, 2),       // zero-length job planned as 1 s
+        ];
+        for &(submit, runtime, t, at) in cases {
+            assert_eq!(promotion_time(submit, runtime, t), at, "{submit} {runtime} {t}");
+        }
+        assert_eq!(promotion_time(0, 100, 1e300), Time::MAX);
+    }
+}

@@ -1,0 +1,259 @@
+//! What crosses the JavaScript boundary: requests the page sends (every
+//! unknown key refused, so a typo is an error that names it) and results
+//! it gets back. The core's own types are embedded unchanged where they
+//! already serialize as the command line's JSON.
+
+use std::collections::BTreeMap;
+
+use schedlab_engine::{SourceInfo, Time, SOURCES};
+use schedlab_experiment::{RunDocument, RunRequest, TraceIdentity, PROGRESS_EVERY, SCHEMA};
+use schedlab_metrics::{CategoryLimits, MetricsOptions};
+use schedlab_policies::{PolicyInfo, REGISTRY};
+use schedlab_synth::LublinParams;
+use schedlab_workload::{BadLine, Header, Loaded, Oversize, ReadOptions, Window};
+use serde::{Deserialize, Serialize};
+
+/// Points the wait ECDF is thinned to (`downsample_ecdf`), about one per
+/// pixel of a wide chart.
+pub const ECDF_PIXELS: u32 = 1000;
+
+/// Largest integer a JavaScript number holds exactly; seeds above it are
+/// refused rather than silently rounded.
+pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+
+/// `registry()`: everything the page builds its forms from.
+#[derive(Debug, Serialize)]
+pub struct Registry {
+    pub policies: &'static [&'static PolicyInfo],
+    pub predictors: &'static [SourceInfo],
+    /// The result document's schema (`schedlab-run/1`).
+    pub schema: &'static str,
+    /// Events between two progress reports of a run.
+    pub progress_every: u64,
+    /// Points of `wait_ecdf` at most (plus the two ends).
+    pub ecdf_pixels: u32,
+    /// The charts' Okabe–Ito colours as CSS, in series order.
+    pub palette: Vec<String>,
+    /// Version of the core.
+    pub version: &'static str,
+}
+
+impl Registry {
+    pub fn new() -> Self {
+        Registry {
+            policies: REGISTRY,
+            predictors: SOURCES,
+            schema: SCHEMA,
+            progress_every: PROGRESS_EVERY,
+            ecdf_pixels: ECDF_PIXELS,
+            palette: schedlab_charts::palette_css(),
+            version: env!("CARGO_PKG_VERSION"),
+        }
+    }
+}
+
+impl Default for Registry {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// `new Session(bytes, name, options)`: the fields of the core's
+/// `ReadOptions`, each optional (absent or `null`: the default).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TraceOptions {
+    pub max_bytes: Option<u64>,
+    pub machine_size: Option<u32>,
+    pub oversize: Option<Oversize>,
+    pub queues: Option<Vec<i32>>,
+    pub partitions: Option<Vec<i32>>,
+    pub drop_status: Option<Vec<i32>>,
+    /// `"all"`, `{ "first_jobs": N }` or `{ "time_range": { "from": S, "to": S } }`.
+    pub window: Option<Window>,
+    pub load_factor: Option<f64>,
+}
+
+impl TraceOptions {
+    /// The core's options, defaults filled in (checked by the reader).
+    pub fn read_options(self) -> ReadOptions {
+        let d = ReadOptions::default();
+        ReadOptions {
+            max_bytes: self.max_bytes.unwrap_or(d.max_bytes),
+            machine_size: self.machine_size.or(d.machine_size),
+            oversize: self.oversize.unwrap_or(d.oversize),
+            queues: self.queues.or(d.queues),
+            partitions: self.partitions.or(d.partitions),
+            drop_status: self.drop_status.unwrap_or(d.drop_status),
+            window: self.window.unwrap_or(d.window),
+            load_factor: self.load_factor.unwrap_or(d.load_factor),
+        }
+    }
+}
+
+/// `session.summary()`: the trace as read, before any run.
+#[derive(Debug, Serialize)]
+pub struct Summary<'a> {
+    pub identity: &'a TraceIdentity,
+    pub header: &'a Header,
+    /// The first bad lines (at most `schedlab_workload::MAX_BAD_LINES_KEPT`);
+    /// `identity.cleaning.bad_lines` counts them all.
+    pub bad_lines: Vec<BadLineInfo>,
+    pub warnings: &'a [String],
+    /// Uncompressed bytes and lines read.
+    pub bytes: u64,
+    pub lines: u64,
+}
+
+impl<'a> Summary<'a> {
+    pub fn new(identity: &'a TraceIdentity, loaded: &'a Loaded) -> Self {
+        Summary {
+            identity,
+            header: &loaded.header,
+            bad_lines: loaded.report.bad_lines.iter().map(BadLineInfo::from).collect(),
+            warnings: &loaded.report.warnings,
+            bytes: loaded.bytes,
+            lines: loaded.lines,
+        }
+    }
+}
+
+/// A skipped line: where, which field, what is wrong, and the whole
+/// message as one line of text.
+#[derive(Debug, Serialize)]
+pub struct BadLineInfo {
+    pub line: u64,
+    pub field: Option<u8>,
+    pub field_name: Option<&'static str>,
+    pub message: String,
+    pub text: String,
+}
+
+impl From<&BadLine> for BadLineInfo {
+    fn from(b: &BadLine) -> Self {
+        BadLineInfo {
+            line: b.line,
+            field: b.field,
+            field_name: b.field.map(schedlab_workload::field_name),
+            message: b.message.clone(),
+            text: b.to_string(),
+        }
+    }
+}
+
+/// A parameter value: text as on the command line, or a number.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub enum ParamText {
+    Text(String),
+    Number(f64),
+}
+
+impl ParamText {
+    fn text(&self) -> String {
+        match self {
+            ParamText::Text(s) => s.clone(),
+            ParamText::Number(x) => x.to_string(),
+        }
+    }
+}
+
+/// `session.run(request, on_progress)`: a run as the command line's `run`
+/// takes it. Only `policy` is required.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunMessage {
+    pub policy: String,
+    /// Policy and predictor parameters (`--param KEY=VALUE`).
+    #[serde(default)]
+    pub params: BTreeMap<String, ParamText>,
+    /// Runtime source id; the policy's default when absent.
+    #[serde(default)]
+    pub predictor: Option<String>,
+    #[serde(default)]
+    pub seed: u64,
+    /// Bounded-slowdown threshold, seconds (10).
+    #[serde(default)]
+    pub bsd_threshold: Option<Time>,
+    /// Leave out the first and last X % of jobs from the metrics (0).
+    #[serde(default)]
+    pub skip_percent: Option<f64>,
+    /// Category limits: short runtime (3600 s) and narrow size (8).
+    #[serde(default)]
+    pub short_runtime: Option<Time>,
+    #[serde(default)]
+    pub narrow_size: Option<u32>,
+    /// Skip the run checker (it runs by default, as on the command line).
+    #[serde(default)]
+    pub no_check: bool,
+}
+
+impl RunMessage {
+    /// The core's request; `resolve` checks it.
+    pub fn request(&self) -> Result<RunRequest, String> {
+        if self.seed > MAX_SAFE_INTEGER {
+            return Err(format!("seed must be at most {MAX_SAFE_INTEGER}, not {}", self.seed));
+        }
+        let d = MetricsOptions::default();
+        Ok(RunRequest {
+            policy: self.policy.clone(),
+            params: self.params.iter().map(|(k, v)| (k.clone(), v.text())).collect(),
+            predictor: self.predictor.clone(),
+            seed: self.seed,
+            metrics: MetricsOptions {
+                bsd_threshold: self.bsd_threshold.unwrap_or(d.bsd_threshold),
+                skip_percent: self.skip_percent.unwrap_or(d.skip_percent),
+                categories: CategoryLimits {
+                    runtime: self.short_runtime.unwrap_or(d.categories.runtime),
+                    size: self.narrow_size.unwrap_or(d.categories.size),
+                },
+            },
+            skip_check: self.no_check,
+        })
+    }
+}
+
+/// Reported to `on_progress` every `progress_every` events.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct ProgressMessage {
+    pub completed: u64,
+    pub jobs: u64,
+    pub events: u64,
+    /// Simulated time, seconds.
+    pub now: Time,
+}
+
+/// `session.run(...)`: the result document, as `schedlab run --json` prints
+/// it without `elapsed_ms`, plus the wait ECDF of the measured jobs:
+/// `[wait_seconds, fraction]` pairs, thinned to about `ECDF_PIXELS` points.
+#[derive(Debug, Serialize)]
+pub struct RunResult {
+    #[serde(flatten)]
+    pub document: RunDocument,
+    pub wait_ecdf: Vec<(Time, f64)>,
+}
+
+/// `generate_lublin(params)`: a synthetic trace. Absent fields take the
+/// defaults (128 processors, 10,000 jobs, load 0.7, seed 1, exact estimates).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct GenerateMessage {
+    pub procs: u32,
+    pub jobs: u32,
+    pub load: f64,
+    pub seed: u64,
+    pub estimate_factor: f64,
+}
+
+impl Default for GenerateMessage {
+    fn default() -> Self {
+        let d = LublinParams::default();
+        GenerateMessage { procs: d.procs, jobs: d.jobs, load: d.load, seed: d.seed, estimate_factor: d.estimate_factor }
+    }
+}
+
+impl From<GenerateMessage> for LublinParams {
+    fn from(m: GenerateMessage) -> Self {
+        LublinParams { procs: m.procs, jobs: m.jobs, load: m.load, seed: m.seed, estimate_factor: m.estimate_factor }
+    }
+}

@@ -1,0 +1,121 @@
+//! The binding's calls in plain Rust (no JavaScript types), so that they
+//! are tested natively too: each takes a protocol request, calls the core,
+//! and returns a protocol result or an [`Error`] carrying the core's message.
+
+use std::io::Read;
+
+use schedlab_engine::{Control, Progress};
+use schedlab_experiment::{
+    resolve, schedule_comments, write_jobs_csv, write_schedule_swf, RunDocument, RunOutcome, RunSettings, TraceIdentity,
+};
+use schedlab_metrics::{downsample_ecdf, measured_waits, wait_ecdf};
+use schedlab_workload::{read_swf, Loaded};
+
+use crate::protocol::{RunMessage, RunResult, Summary, TraceOptions, ECDF_PIXELS};
+
+/// An error as the page shows it: the core's message, unchanged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Error(pub String);
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Every core error converts the same way: its `Display` text.
+macro_rules! from_core {
+    ($($t:ty),*) => {$(
+        impl From<$t> for Error {
+            fn from(e: $t) -> Self {
+                Error(e.to_string())
+            }
+        }
+    )*};
+}
+from_core!(
+    schedlab_workload::SwfError,
+    schedlab_experiment::ConfigError,
+    schedlab_experiment::GridError,
+    schedlab_experiment::RunError,
+    schedlab_synth::SynthError,
+    schedlab_charts::ChartError,
+    serde_json::Error,
+    std::io::Error,
+    std::string::FromUtf8Error
+);
+
+/// A loaded trace and the last run on it.
+pub struct Session {
+    loaded: Loaded,
+    identity: TraceIdentity,
+    last: Option<(RunSettings, RunOutcome)>,
+}
+
+impl Session {
+    /// Reads a trace (plain or gzip) with the given options.
+    pub fn open(bytes: impl Read, name: String, options: TraceOptions) -> Result<Session, Error> {
+        let options = options.read_options();
+        let loaded = read_swf(bytes, &options)?;
+        let identity = TraceIdentity::new(name, &loaded, &options);
+        Ok(Session { loaded, identity, last: None })
+    }
+
+    pub fn summary(&self) -> Summary<'_> {
+        Summary::new(&self.identity, &self.loaded)
+    }
+
+    /// One run, checked, with its metrics; kept for the exports below (a
+    /// run that fails leaves none).
+    pub fn run(
+        &mut self,
+        message: &RunMessage,
+        observer: &mut dyn FnMut(Progress) -> Control,
+    ) -> Result<RunResult, Error> {
+        self.last = None;
+        let settings = resolve(&message.request().map_err(Error)?)?;
+        let outcome = schedlab_experiment::run(&self.loaded.trace, &settings, observer)?;
+        let waits = measured_waits(&self.loaded.trace.jobs, &outcome.record, &settings.metrics);
+        let wait_ecdf = downsample_ecdf(&wait_ecdf(&waits), ECDF_PIXELS);
+        let document = RunDocument::new(&settings, self.identity.clone(), &outcome, None);
+        self.last = Some((settings, outcome));
+        Ok(RunResult { document, wait_ecdf })
+    }
+
+    /// The result document of a run as `schedlab run --json` prints it
+    /// (pretty, without `elapsed_ms`), byte for byte.
+    pub fn run_json(
+        &mut self,
+        message: &RunMessage,
+        observer: &mut dyn FnMut(Progress) -> Control,
+    ) -> Result<String, Error> {
+        let result = self.run(message, observer)?;
+        Ok(serde_json::to_string_pretty(&result.document)?)
+    }
+
+    fn last(&self) -> Result<&(RunSettings, RunOutcome), Error> {
+        self.last.as_ref().ok_or_else(|| Error("no run yet: run a policy on this trace first".to_owned()))
+    }
+
+    /// The per-job table of the last run, as `run --jobs-csv` writes it.
+    pub fn jobs_csv(&self) -> Result<String, Error> {
+        let (settings, outcome) = self.last()?;
+        let mut out = Vec::new();
+        write_jobs_csv(&mut out, &self.loaded.trace, &outcome.record, settings.metrics.bsd_threshold)?;
+        Ok(String::from_utf8(out)?)
+    }
+
+    /// The simulated schedule of the last run, as `run --swf-out` writes it.
+    pub fn schedule_swf(&self) -> Result<String, Error> {
+        let (settings, outcome) = self.last()?;
+        let comments = schedule_comments(settings, &self.identity, &self.loaded.header);
+        let mut out = Vec::new();
+        write_schedule_swf(&mut out, &self.loaded.trace, &outcome.record, &comments)?;
+        Ok(String::from_utf8(out)?)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,174 @@
+use schedlab_engine::{Control, Progress};
+use schedlab_workload::{read_swf, ReadOptions};
+
+use super::*;
+use crate::protocol::{GenerateMessage, ParamText, Registry, RunMessage, TraceOptions};
+
+const KTH: &[u8] = include_bytes!("../../../../samples/kth-sp2-first3000.swf");
+
+fn go(_: Progress) -> Control {
+    Control::Continue
+}
+
+fn kth() -> Session {
+    Session::open(KTH, "kth-sp2-first3000.swf".into(), TraceOptions::default()).unwrap()
+}
+
+fn request(policy: &str) -> RunMessage {
+    RunMessage { policy: policy.into(), ..RunMessage::default() }
+}
+
+#[test]
+fn a_session_reads_a_trace_and_summarises_it() {
+    let s = kth();
+    let summary = s.summary();
+    assert_eq!(summary.identity.jobs, 3000);
+    assert_eq!(summary.identity.procs, 100);
+    assert_eq!(summary.identity.name, "kth-sp2-first3000.swf");
+    assert_eq!(summary.header.max_procs, Some(100));
+    let json = serde_json::to_value(&summary).unwrap();
+    for key in ["identity", "header", "bad_lines", "warnings", "bytes", "lines"] {
+        assert!(json.get(key).is_some(), "{key}");
+    }
+}
+
+#[test]
+fn runs_give_the_document_and_a_thin_ecdf() {
+    let mut s = kth();
+    let r = s.run(&request("easy"), &mut go).unwrap();
+    assert_eq!(r.document.policy, "easy");
+    assert_eq!(r.document.check, "passed");
+    assert!(r.document.elapsed_ms.is_none());
+    assert!(r.document.metrics.mbs >= 1.0);
+    let e = &r.wait_ecdf;
+    assert!(!e.is_empty() && e.len() <= 1002);
+    assert_eq!(e.last().unwrap().1, 1.0);
+    assert!(e.windows(2).all(|w| w[0].0 < w[1].0 && w[0].1 < w[1].1));
+    let json = serde_json::to_value(&r).unwrap();
+    assert!(json.get("wait_ecdf").is_some() && json.get("metrics").is_some() && json.get("elapsed_ms").is_none());
+}
+
+#[test]
+fn run_json_is_the_documents_pretty_json() {
+    let mut s = kth();
+    let mut m = request("easy");
+    m.params.insert("error".into(), ParamText::Number(30.0));
+    m.predictor = Some("virtual".into());
+    m.seed = 3;
+    let text = s.run_json(&m, &mut go).unwrap();
+    let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(doc["params"]["error"], 30.0);
+    assert_eq!(doc["predictor"], "virtual");
+    assert_eq!(doc["seed"], 3);
+    assert!(text.starts_with("{\n  \"schema\": "));
+    let again = s.run(&m, &mut go).unwrap();
+    assert_eq!(serde_json::to_string_pretty(&again.document).unwrap(), text);
+}
+
+#[test]
+fn errors_carry_the_cores_message() {
+    let mut s = kth();
+    let e = s.run(&request("esay"), &mut go).unwrap_err().0;
+    assert!(e.starts_with("unknown policy `esay` (known: fcfs, easy"), "{e}");
+    let mut m = request("easy");
+    m.params.insert("ordr".into(), ParamText::Text("shortest".into()));
+    let e = s.run(&m, &mut go).unwrap_err().0;
+    assert!(e.starts_with("unknown parameter `ordr`"), "{e}");
+    let m = RunMessage { predictor: Some("oracle".into()), ..request("easy") };
+    assert!(s.run(&m, &mut go).unwrap_err().0.starts_with("unknown predictor `oracle`"));
+    let m = RunMessage { seed: 1 << 60, ..request("easy") };
+    assert!(s.run(&m, &mut go).unwrap_err().0.starts_with("seed must be at most"));
+    let m = RunMessage { skip_percent: Some(60.0), ..request("easy") };
+    assert!(s.run(&m, &mut go).unwrap_err().0.contains("skip percentage"));
+    let e = Session::open(&b"not a trace\n"[..], "x".into(), TraceOptions::default()).err().unwrap().0;
+    assert!(e.starts_with("no valid job in 1 lines"), "{e}");
+    let bad = TraceOptions { machine_size: Some(0), ..TraceOptions::default() };
+    assert!(Session::open(KTH, "x".into(), bad).err().unwrap().0.contains("machine_size"));
+}
+
+#[test]
+fn a_run_can_be_cancelled() {
+    // Enough events for a progress report (every 16,384).
+    let g = GenerateMessage { procs: 64, jobs: 20_000, ..GenerateMessage::default() };
+    let bytes = schedlab_synth::generate_swf(&g.into()).unwrap();
+    let mut s = Session::open(&bytes[..], "lublin".into(), TraceOptions::default()).unwrap();
+    let mut calls = 0;
+    let e = s
+        .run(&request("fcfs"), &mut |_| {
+            calls += 1;
+            Control::Cancel
+        })
+        .unwrap_err()
+        .0;
+    assert_eq!(calls, 1);
+    assert!(e.starts_with("the run was cancelled"), "{e}");
+    assert!(s.jobs_csv().is_err());
+}
+
+#[test]
+fn exports_of_the_last_run() {
+    let mut s = kth();
+    assert_eq!(s.jobs_csv().unwrap_err().0, "no run yet: run a policy on this trace first");
+    assert!(s.schedule_swf().is_err());
+    s.run(&request("fcfs"), &mut go).unwrap();
+    let csv = s.jobs_csv().unwrap();
+    assert_eq!(csv.lines().count(), 3001);
+    assert!(csv.starts_with("job,user,size,submit,start,end,wait"));
+    let swf = s.schedule_swf().unwrap();
+    assert!(swf.contains("; Note: simulated schedule by schedlab") && swf.contains("policy fcfs"));
+    let back = read_swf(swf.as_bytes(), &ReadOptions::default()).unwrap();
+    assert_eq!(back.trace.jobs.len(), 3000);
+    assert_eq!(back.trace.procs, 100);
+}
+
+#[test]
+fn trace_options_mirror_the_cores_read_options() {
+    // Every field of ReadOptions is accepted (a new one would fail here) and
+    // the defaults agree.
+    let json = serde_json::to_string(&ReadOptions::default()).unwrap();
+    let mirrored: TraceOptions = serde_json::from_str(&json).unwrap();
+    assert_eq!(mirrored.read_options(), ReadOptions::default());
+    assert_eq!(TraceOptions::default().read_options(), ReadOptions::default());
+    let some: TraceOptions =
+        serde_json::from_str(r#"{"machine_size":64,"window":{"first_jobs":100},"oversize":"clamp","queues":null}"#)
+            .unwrap();
+    let o = some.clone().read_options();
+    assert_eq!((o.machine_size, o.window), (Some(64), schedlab_workload::Window::FirstJobs(100)));
+    let e = serde_json::from_str::<TraceOptions>(r#"{"machine_sise":64}"#).unwrap_err().to_string();
+    assert!(e.contains("unknown field `machine_sise`"), "{e}");
+    let s = Session::open(KTH, "k".into(), some).unwrap();
+    assert_eq!(s.summary().identity.jobs, 100);
+    assert_eq!(s.summary().identity.procs, 64);
+}
+
+#[test]
+fn requests_refuse_unknown_keys_and_take_numbers_as_params() {
+    let m: RunMessage = serde_json::from_str(r#"{"policy":"easy","params":{"order":"shortest"},"seed":2}"#).unwrap();
+    assert_eq!(m.request().unwrap().params, vec![("order".to_owned(), "shortest".to_owned())]);
+    let m: RunMessage = serde_json::from_str(r#"{"policy":"easy","params":{"error":12.5}}"#).unwrap();
+    assert_eq!(m.request().unwrap().params, vec![("error".to_owned(), "12.5".to_owned())]);
+    let e = serde_json::from_str::<RunMessage>(r#"{"policy":"easy","sed":2}"#).unwrap_err().to_string();
+    assert!(e.contains("unknown field `sed`"), "{e}");
+    assert!(serde_json::from_str::<RunMessage>(r#"{"params":{}}"#).unwrap_err().to_string().contains("policy"));
+    let g: GenerateMessage = serde_json::from_str(r#"{"procs":64,"jobs":200}"#).unwrap();
+    assert_eq!((g.procs, g.jobs, g.load, g.seed), (64, 200, 0.7, 1));
+    assert!(serde_json::from_str::<GenerateMessage>(r#"{"nodes":64}"#).is_err());
+}
+
+#[test]
+fn generated_traces_open_in_a_session() {
+    let g: GenerateMessage = serde_json::from_str(r#"{"procs":64,"jobs":500,"load":0.8,"seed":7}"#).unwrap();
+    let bytes = schedlab_synth::generate_swf(&g.into()).unwrap();
+    let mut s = Session::open(&bytes[..], "lublin".into(), TraceOptions::default()).unwrap();
+    assert_eq!(s.summary().identity.jobs, 500);
+    assert!(s.run(&request("easy"), &mut go).is_ok());
+}
+
+#[test]
+fn the_registry_lists_policies_and_sources() {
+    let r = serde_json::to_value(Registry::new()).unwrap();
+    let ids: Vec<&str> = r["policies"].as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap()).collect();
+    assert!(ids.starts_with(&["fcfs", "easy", "cbf"]), "{ids:?}");
+    assert!(r["predictors"].as_array().unwrap().iter().any(|p| p["id"] == "virtual"));
+    assert_eq!(r["progress_every"], 16384);
+}

@@ -1,0 +1,233 @@
+//! The exports as JavaScript calls them, in WebAssembly under Node:
+//! `CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+//!  cargo test --release --target wasm32-unknown-unknown -p schedlab-wasm --test web`
+//! (scripts/test-wasm.sh). Charts need a DOM and are tested natively and in
+//! the browser tests; the panic hook is tested in `panic.rs` (its own
+//! instance, since a panic leaves the instance unusable).
+#![cfg(target_arch = "wasm32")]
+
+use js_sys::{Function, Object, Reflect, Uint8Array, JSON};
+use schedlab_wasm::{experiment_result, generate_lublin, plan, presets, registry, Session};
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_test::wasm_bindgen_test;
+
+const KTH: &[u8] = include_bytes!("../../../samples/kth-sp2-first3000.swf");
+
+/// A tiny trace: 8 processors, 6 jobs, one line with a bad field.
+const SMALL: &str = "; Version: 2.2\n; MaxProcs: 8\n\
+1 0 -1 100 4 -1 -1 4 200 -1 1 1 1 -1 1 -1 -1 -1\n\
+2 10 -1 50 8 -1 -1 8 60 -1 1 2 1 -1 1 -1 -1 -1\n\
+3 20 -1 30 2 -1 -1 2 40 -1 1 1 1 -1 1 -1 -1 -1\n\
+4 25 -1 abc 2 -1 -1 2 40 -1 1 1 1 -1 1 -1 -1 -1\n\
+5 30 -1 10 1 -1 -1 1 20 -1 1 3 1 -1 1 -1 -1 -1\n\
+6 40 -1 500 4 -1 -1 4 900 -1 1 2 1 -1 1 -1 -1 -1\n\
+7 41 -1 5 4 -1 -1 4 900 -1 1 2 1 -1 1 -1 -1 -1\n";
+
+fn js(value: Value) -> JsValue {
+    JSON::parse(&value.to_string()).unwrap()
+}
+
+fn rust(value: &JsValue) -> Value {
+    serde_json::from_str(&String::from(JSON::stringify(value).unwrap())).unwrap()
+}
+
+fn bytes(b: &[u8]) -> Uint8Array {
+    Uint8Array::from(b)
+}
+
+/// The message of a thrown error.
+fn message(e: impl Into<JsValue>) -> String {
+    let e = e.into();
+    Reflect::get(&e, &"message".into()).ok().and_then(|m| m.as_string()).unwrap_or_else(|| format!("{e:?}"))
+}
+
+fn options(value: Value) -> Option<Object> {
+    Some(js(value).into())
+}
+
+#[wasm_bindgen_test]
+fn the_registry_lists_policies_and_predictors() {
+    let r = rust(&registry().unwrap());
+    let ids: Vec<&str> = r["policies"].as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap()).collect();
+    assert!(ids.starts_with(&["fcfs", "easy", "cbf"]), "{ids:?}");
+    let easy = r["policies"].as_array().unwrap().iter().find(|p| p["id"] == "easy").unwrap();
+    assert!(easy["params"].as_array().unwrap().iter().any(|p| p["key"] == "order" && p["type"] == "choice"));
+    let sources: Vec<&str> = r["predictors"].as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap()).collect();
+    assert!(["estimate", "exact", "last", "tsafrir", "virtual"].iter().all(|s| sources.contains(s)), "{sources:?}");
+    assert_eq!(r["progress_every"], 16384);
+    assert_eq!(r["palette"][0], "#0072b2");
+}
+
+#[wasm_bindgen_test]
+fn a_session_over_a_small_trace() {
+    let s = Session::new(bytes(SMALL.as_bytes()), "small.swf".into(), None).unwrap();
+    let sum = rust(&s.summary().unwrap());
+    assert_eq!(sum["identity"]["name"], "small.swf");
+    assert_eq!(sum["identity"]["jobs"], 6);
+    assert_eq!(sum["identity"]["procs"], 8);
+    assert_eq!(sum["identity"]["cleaning"]["bad_lines"], 1);
+    assert_eq!(sum["bad_lines"][0]["line"], 6);
+    assert_eq!(sum["bad_lines"][0]["field"], 4);
+    assert_eq!(sum["bad_lines"][0]["text"], "line 6, field 4 (run time): `abc` is not a number");
+    assert_eq!(sum["header"]["max_procs"], 8);
+    assert_eq!(sum["identity"]["sha256"].as_str().unwrap().len(), 64);
+}
+
+#[wasm_bindgen_test]
+fn runs_return_the_document_with_the_wait_ecdf() {
+    let mut s = Session::new(bytes(KTH), "kth-sp2-first3000.swf".into(), options(json!({}))).unwrap();
+    let request = json!({"policy": "easy", "params": {"order": "shortest"}, "seed": 3});
+    let doc = rust(&s.run(js(request.clone()), None).unwrap());
+    assert_eq!(doc["schema"], "schedlab-run/1");
+    assert_eq!(doc["policy"], "easy");
+    assert_eq!(doc["params"]["order"], "shortest");
+    assert_eq!(doc["seed"], 3);
+    assert_eq!(doc["check"], "passed");
+    assert!(doc.get("elapsed_ms").is_none());
+    assert_eq!(doc["trace"]["jobs"], 3000);
+    assert!(doc["metrics"]["mbs"].as_f64().unwrap() >= 1.0);
+    let ecdf = doc["wait_ecdf"].as_array().unwrap();
+    assert!(ecdf.len() > 10 && ecdf.len() <= 1002);
+    assert_eq!(ecdf.last().unwrap()[1], 1.0);
+    // The object and the JSON text are the same document.
+    let object = s.run(js(request.clone()), None).unwrap();
+    Reflect::delete_property(object.unchecked_ref::<Object>(), &"wait_ecdf".into()).unwrap();
+    let text = s.run_json(js(request), None).unwrap();
+    assert_eq!(JSON::stringify(&object).unwrap(), JSON::stringify(&JSON::parse(&text).unwrap()).unwrap());
+    // Exports of the last run.
+    let csv = s.jobs_csv().unwrap();
+    assert_eq!(csv.lines().count(), 3001);
+    assert!(s.schedule_swf().unwrap().contains("policy easy"));
+}
+
+#[wasm_bindgen_test]
+fn progress_is_reported_and_a_false_answer_cancels() {
+    let trace = generate_lublin(js(json!({"procs": 64, "jobs": 20000, "load": 0.9, "seed": 2}))).unwrap();
+    let mut s = Session::new(bytes(&trace), "lublin.swf".into(), None).unwrap();
+    let seen = Function::new_with_args("p", "globalThis.__seen = (globalThis.__seen || []).concat([p]); return true;");
+    s.run(js(json!({"policy": "fcfs"})), Some(seen)).unwrap();
+    let seen = rust(&Reflect::get(&js_sys::global(), &"__seen".into()).unwrap());
+    let first = &seen.as_array().unwrap()[0];
+    assert_eq!(first["jobs"], 20000);
+    assert!(first["events"].as_u64().unwrap() >= 16384, "{first}");
+    assert!(first["completed"].as_u64().is_some() && first["now"].as_i64().is_some());
+    let stop = Function::new_with_args("p", "return false;");
+    let e = s.run(js(json!({"policy": "fcfs"})), Some(stop)).unwrap_err();
+    assert!(message(e).starts_with("the run was cancelled at t="));
+    let throw = Function::new_with_args("p", "throw new Error('stopped by the page');");
+    let e = s.run(js(json!({"policy": "fcfs"})), Some(throw)).unwrap_err();
+    assert_eq!(message(e), "stopped by the page");
+    assert_eq!(message(s.jobs_csv().unwrap_err()), "no run yet: run a policy on this trace first");
+}
+
+#[wasm_bindgen_test]
+fn errors_name_what_is_wrong() {
+    let load = |o: Value| Session::new(bytes(SMALL.as_bytes()), "s".into(), options(o)).err().map(message);
+    assert_eq!(
+        load(json!({"machine_sise": 3})).unwrap(),
+        "options: unknown field `machine_sise`, expected one of `max_bytes`, `machine_size`, `oversize`, `queues`, `partitions`, `drop_status`, `window`, `load_factor`"
+    );
+    assert!(load(json!({"machine_size": 0})).unwrap().contains("machine_size must be at least 1"));
+    assert!(load(json!({"window": {"first_jobs": 0}})).unwrap().contains("first_jobs"));
+    assert!(load(json!({"load_factor": "fast"})).unwrap().starts_with("options: invalid type: string \"fast\""));
+    assert_eq!(load(json!({"machine_size": 4, "oversize": "clamp"})), None);
+    let e = Session::new(bytes(b"hello\n"), "x".into(), None).err().map(message).unwrap();
+    assert!(e.starts_with("no valid job in 1 lines (1 bad lines)"), "{e}");
+    let e = Session::new(bytes(&[0x1f, 0x8b, 1, 2, 3]), "x.gz".into(), None).err().map(message).unwrap();
+    assert!(e.contains("gzip"), "{e}");
+
+    let mut s = Session::new(bytes(SMALL.as_bytes()), "s".into(), None).unwrap();
+    let run = |s: &mut Session, r: Value| s.run(js(r), None).err().map(message);
+    assert!(run(&mut s, json!({"policy": "esay"}))
+        .unwrap()
+        .starts_with("unknown policy `esay` (known: fcfs, easy, cbf"));
+    assert!(run(&mut s, json!({"policy": "easy", "params": {"ordr": "shortest"}}))
+        .unwrap()
+        .starts_with("unknown parameter `ordr`"));
+    assert!(run(&mut s, json!({"policy": "easy", "params": {"order": "longest"}}))
+        .unwrap()
+        .starts_with("parameter `order`: `longest` is not one of"));
+    assert!(run(&mut s, json!({"policy": "easy", "predictor": "oracle"}))
+        .unwrap()
+        .starts_with("unknown predictor `oracle`"));
+    assert!(run(&mut s, json!({"policy": "fcfs", "predictor": "last"}))
+        .unwrap()
+        .contains("does not use runtime predictions"));
+    assert!(run(&mut s, json!({"policy": "easy", "sed": 1})).unwrap().starts_with("request: unknown field `sed`"));
+    assert!(run(&mut s, json!({"params": {}})).unwrap().contains("missing field `policy`"));
+    assert!(run(&mut s, json!({"policy": "easy", "seed": -2})).unwrap().contains("expected u64"));
+    assert_eq!(run(&mut s, json!({"policy": "easy", "params": {"order": "shortest"}, "bsd_threshold": 60})), None);
+    // `null` (and `undefined`) mean "not given".
+    assert_eq!(run(&mut s, json!({"policy": "easy", "seed": null, "params": null, "predictor": null})), None);
+    let undefined = js(json!({"policy": "easy"}));
+    Reflect::set(&undefined, &"seed".into(), &JsValue::UNDEFINED).unwrap();
+    assert!(s.run(undefined, None).is_ok());
+
+    let gen = |p: Value| generate_lublin(js(p)).err().map(message);
+    assert!(gen(json!({"procs": 0})).unwrap().starts_with("procs must be between 1"));
+    assert!(gen(json!({"nodes": 64})).unwrap().starts_with("params: unknown field `nodes`"));
+}
+
+#[wasm_bindgen_test]
+fn generated_traces_are_the_same_bytes_as_natively() {
+    let trace = generate_lublin(js(json!({"procs": 64, "jobs": 500, "load": 0.8, "seed": 7}))).unwrap();
+    let digest: String = Sha256::digest(&trace).iter().map(|b| format!("{b:02x}")).collect();
+    assert_eq!(digest, include_str!("../../schedlab-synth/tests/golden.sha256").trim());
+}
+
+#[wasm_bindgen_test]
+fn presets_list_every_preset_with_its_experiments() {
+    let all = rust(&presets().unwrap());
+    let ids: Vec<&str> = all.as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap()).collect();
+    assert!(
+        ids.contains(&"fairness-audit") && ids.contains(&"checkpoint-cost") && ids.contains(&"selective"),
+        "{ids:?}"
+    );
+    let pe = all.as_array().unwrap().iter().find(|p| p["id"] == "prediction-error").unwrap();
+    assert_eq!(pe["figure"], "curves");
+    assert_eq!(pe["sections"][0]["sweep"][0], "error");
+    assert_eq!(pe["sections"][0]["experiment"]["sweep"]["values"].as_array().unwrap().len(), 11);
+    assert_eq!(pe["sections"][0]["repeat"], 10);
+    let sel = all.as_array().unwrap().iter().find(|p| p["id"] == "selective").unwrap();
+    assert_eq!(sel["sections"][1]["load_factor"], 1.3);
+}
+
+#[wasm_bindgen_test]
+fn a_planned_experiment_runs_point_by_point_into_its_result() {
+    let experiment = json!({"runs": ["easy", "easy@virtual"], "repeat": 2, "seed": 4, "sweep": {"param": "error", "values": ["0", "50"]}});
+    let p = rust(&plan(js(experiment.clone())).unwrap());
+    assert_eq!(p["labels"], json!(["easy", "easy@virtual"]));
+    let points = p["points"].as_array().unwrap();
+    assert_eq!(points.len(), 8);
+    assert_eq!(
+        points[5]["request"],
+        json!({"policy": "easy", "params": {"error": "50"}, "predictor": "virtual", "seed": 5})
+    );
+    assert_eq!(points[0]["request"], json!({"policy": "easy", "params": {}, "seed": 4}));
+    let mut s = Session::new(bytes(KTH), "kth-sp2-first3000.swf".into(), None).unwrap();
+    let identity = rust(&s.summary().unwrap())["identity"].clone();
+    let mut done = Vec::new();
+    for pt in points {
+        let doc = rust(&s.run(js(pt["request"].clone()), None).unwrap());
+        let mut point = pt.clone();
+        point.as_object_mut().unwrap().remove("request");
+        point["events"] = doc["events"].clone();
+        point["metrics"] = doc["metrics"].clone();
+        done.push(point);
+    }
+    let r = rust(&experiment_result(js(experiment.clone()), js(identity), js(Value::Array(done))).unwrap());
+    assert_eq!(r["schema"], "schedlab-experiment/1");
+    let summary = r["summary"].as_array().unwrap();
+    assert_eq!(summary.len(), 4);
+    assert_eq!(summary[0]["seeds"], json!([4, 5]));
+    // easy ignores the error: no spread; the virtual predictor at 50 % has some
+    assert_eq!(summary[1]["ci95"]["mbs"], json!(0.0));
+    assert!(summary[3]["ci95"]["mbs"].as_f64().unwrap() >= 0.0);
+    assert_eq!(r["trace"]["jobs"], 3000);
+    let bad = plan(js(json!({"runs": ["easy"], "sweep": {"param": "nope", "values": ["1"]}}))).err().map(message);
+    assert!(bad.unwrap().contains("nope"));
+    let typo = plan(js(json!({"runs": ["easy"], "repat": 2}))).err().map(message);
+    assert!(typo.unwrap().contains("repat"));
+}

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The playground in one command: sets up what is missing (the wasm target,
+# wasm-bindgen-cli, the npm packages), builds the core to WebAssembly and the
+# page into www/dist/, and serves it on localhost, printing the address.
+# Safe to run again: every step is skipped when already done.
+#   PORT=8080 HOST=127.0.0.1 bash scripts/serve.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PORT="${PORT:-8080}"
+HOST="${HOST:-127.0.0.1}"
+
+command -v node >/dev/null || { echo "serve.sh: Node.js 20.19 or newer is needed (https://nodejs.org)" >&2; exit 2; }
+command -v cargo >/dev/null || { echo "serve.sh: a Rust toolchain is needed (https://rustup.rs)" >&2; exit 2; }
+
+bash scripts/setup-web.sh
+
+echo "== building the page (wasm + TypeScript) into www/dist/"
+(cd www && npm run build)
+
+echo
+echo "Schedlab playground: http://$HOST:$PORT/"
+echo "(Ctrl-C stops the server; www/dist/ is a static site any web server can host)"
+cd www
+exec npx vite preview --host "$HOST" --port "$PORT" --strictPort

@@ -1,0 +1,82 @@
+// Shared by the browser tests and scripts/bench-browser.mjs: a static server
+// for www/dist on a free localhost port, and Chromium from the system
+// (/usr/bin/chromium, never a downloaded browser) driven by playwright-core.
+import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { createServer } from "node:http";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { extname, join, normalize, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
+export const DIST = join(ROOT, "www", "dist");
+const require = createRequire(join(ROOT, "www", "package.json"));
+const { chromium } = require("playwright-core");
+
+const TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".wasm": "application/wasm",
+  ".json": "application/json",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".swf": "text/plain; charset=utf-8",
+  ".gz": "application/gzip",
+};
+
+/** Serves `dir` on 127.0.0.1 (port 0 = a free one); resolves { url, close }. */
+export function serve(dir = DIST) {
+  if (!existsSync(join(dir, "index.html"))) throw new Error(`${dir}/index.html is missing: build the page first (cd www && npm run build)`);
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+    let file = normalize(join(dir, path));
+    if (!file.startsWith(dir + sep) && file !== dir) {
+      res.writeHead(403).end();
+      return;
+    }
+    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, "index.html");
+    if (!existsSync(file)) {
+      res.writeHead(404, { "content-type": "text/plain" }).end("not found");
+      return;
+    }
+    res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-cache" });
+    createReadStream(file).pipe(res);
+  });
+  return new Promise((ok) =>
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      ok({ url: `http://127.0.0.1:${port}/`, close: () => new Promise((c) => server.close(c)) });
+    }),
+  );
+}
+
+export const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
+
+/** Launches the system Chromium headless with a fresh profile directory. */
+export async function launch() {
+  const profile = mkdtempSync(join(tmpdir(), "schedlab-chromium-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+    viewport: { width: 1400, height: 1000 },
+  });
+  return {
+    context,
+    async close() {
+      await context.close().catch(() => {});
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}

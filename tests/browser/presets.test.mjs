@@ -1,0 +1,189 @@
+// The presets panel in a real browser: every preset of the command line is
+// listed; `fairness-audit` and `checkpoint-cost` run on the bundled sample
+// give the section tables of `schedlab reproduce PRESET TRACE --json` to the
+// printed digits, the figure is drawn, and a share link restores and runs a
+// preset (a link naming an unknown preset is refused).
+// Run by scripts/test-browser.sh after `npm run build` (serves www/dist).
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { launch, ROOT, serve } from "./harness.mjs";
+
+const SHOTS = join(ROOT, "docs", "screenshots");
+const CLI = join(ROOT, "target", "release", "schedlab");
+const SAMPLE = "samples/kth-sp2-first3000.swf";
+
+let server;
+let browser;
+const pageErrors = [];
+
+function ensureCli() {
+  if (!existsSync(CLI)) execFileSync("cargo", ["build", "--release", "-q", "-p", "schedlab-cli"], { cwd: ROOT, stdio: "inherit" });
+}
+
+function reproduce(preset) {
+  ensureCli();
+  return JSON.parse(execFileSync(CLI, ["reproduce", preset, SAMPLE, "--json", "--quiet"], { cwd: ROOT, maxBuffer: 64 << 20 }).toString());
+}
+
+/** The preset ids the command line knows (from its unknown-preset message). */
+function cliPresets() {
+  ensureCli();
+  try {
+    execFileSync(CLI, ["reproduce", "no-such-preset", SAMPLE], { cwd: ROOT, stdio: "pipe" });
+  } catch (e) {
+    const m = /known: ([^)]*)\)/.exec(String(e.stderr));
+    if (m) return m[1].split(", ");
+  }
+  throw new Error("the command line did not list its presets");
+}
+
+function metricAt(doc, path) {
+  return path.split(".").reduce((v, k) => (v === null || v === undefined ? v : v[k]), doc);
+}
+
+async function newPage(hash = "") {
+  const page = await browser.context.newPage();
+  page.on("pageerror", (e) => pageErrors.push(String(e)));
+  await page.goto(server.url + hash);
+  await page.waitForSelector("body[data-ready='1']", { timeout: 30_000 });
+  return page;
+}
+
+async function loadSample(page) {
+  await page.selectOption("#sample-select", "kth-sp2-first3000");
+  await page.click("#sample-load");
+  await page.waitForFunction(() => /^Loaded /.test(document.getElementById("trace-msg")?.textContent ?? ""), null, { timeout: 60_000 });
+}
+
+async function waitPreset(page, id, timeout = 180_000) {
+  await page.waitForSelector(`#preset-results[data-complete='1'][data-preset='${id}']`, { timeout });
+}
+
+/** Checks every section table against the command line's summary means. */
+async function checkTables(page, id) {
+  const doc = reproduce(id);
+  for (const [si, section] of doc.preset.sections.entries()) {
+    const result = doc.sections[si].result;
+    const cells = await page.$$eval(`#preset-table-${si} tbody tr`, (rows) =>
+      rows.map((r) => ({
+        label: r.dataset.label,
+        cells: [...r.querySelectorAll("td[data-path]")].map((td) => ({ path: td.dataset.path, text: td.textContent, mean: td.dataset.mean })),
+      })),
+    );
+    assert.equal(cells.length, result.summary.length, `${id} section ${si}: one row per run`);
+    for (const [i, row] of result.summary.entries()) {
+      assert.equal(cells[i].label, row.label);
+      assert.equal(cells[i].cells.length, section.columns.length);
+      for (const [k, col] of section.columns.entries()) {
+        const mean = metricAt(row.mean, col.path);
+        const c = cells[i].cells[k];
+        assert.equal(c.path, col.path);
+        assert.equal(Number(c.mean), mean, `${id} ${row.label} ${col.label}: page ${c.mean}, CLI ${mean}`);
+        const printed = section.repeat > 1 ? `${mean.toFixed(3)} ± ${metricAt(row.ci95, col.path).toFixed(3)}` : Number.isInteger(mean) ? mean.toFixed(0) : mean.toFixed(3);
+        assert.equal(c.text, printed, `${id} ${row.label} ${col.label}: printed digits`);
+      }
+    }
+  }
+  return doc;
+}
+
+async function presetInk(page) {
+  return page.evaluate(() =>
+    [...document.querySelectorAll("#preset-results canvas")].map((c) => {
+      const { data } = c.getContext("2d").getImageData(0, 0, c.width, c.height);
+      let ink = 0;
+      const colours = new Set();
+      for (let i = 0; i < data.length; i += 4) {
+        if (data[i] !== data[0] || data[i + 1] !== data[1] || data[i + 2] !== data[2]) {
+          ink++;
+          if (colours.size < 50) colours.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
+        }
+      }
+      return { id: c.id, drawn: c.dataset.drawn, ink, colours: colours.size, size: c.width * c.height };
+    }),
+  );
+}
+
+before(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  server = await serve();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe("presets", () => {
+  test("every preset of the command line is listed, one button each", async () => {
+    const page = await newPage();
+    const ids = await page.$$eval("#preset-list .preset", (ps) => ps.map((p) => p.dataset.preset));
+    assert.deepEqual(ids, cliPresets());
+    assert.equal(await page.$eval("#preset-run-fairness-audit", (b) => b.disabled), true, "disabled without a trace");
+    await loadSample(page);
+    assert.equal(await page.$eval("#preset-run-fairness-audit", (b) => b.disabled), false);
+    // the seed used CTC-SP2: a note; slack-factor's seed used KTH-SP2: none
+    assert.match(await page.textContent(".preset[data-preset='fairness-audit']"), /seed used CTC-SP2/);
+    assert.equal(await page.$(".preset[data-preset='slack-factor'] .note"), null);
+    await page.close();
+  });
+
+  test("fairness-audit and checkpoint-cost equal `schedlab reproduce`; the figure is drawn", async () => {
+    const page = await newPage();
+    await loadSample(page);
+    await page.click("#preset-run-fairness-audit");
+    await waitPreset(page, "fairness-audit");
+    await checkTables(page, "fairness-audit");
+    assert.match(await page.textContent("#preset-seed-note"), /CTC-SP2/);
+    assert.equal((await presetInk(page)).length, 0, "a table preset has no figure");
+
+    await page.click("#preset-run-checkpoint-cost");
+    await waitPreset(page, "checkpoint-cost");
+    await checkTables(page, "checkpoint-cost");
+    const ink = await presetInk(page);
+    assert.ok(ink.length >= 1, "a figure");
+    for (const c of ink) assert.ok(c.drawn === "1" && c.ink > c.size * 0.01 && c.colours > 2, `${c.id} is drawn (${c.ink} ink pixels)`);
+    // exports: the preset's JSON and a figure's SVG
+    const [jsonDl] = await Promise.all([page.waitForEvent("download"), page.click("#preset-export-json")]);
+    const exported = JSON.parse(Buffer.concat(await (await jsonDl.createReadStream()).toArray()).toString());
+    assert.equal(exported.preset.id, "checkpoint-cost");
+    assert.equal(exported.sections[0].result.summary.length, 4);
+    const [svgDl] = await Promise.all([page.waitForEvent("download"), page.click("#preset-results button[data-export='svg']")]);
+    assert.match(Buffer.concat(await (await svgDl.createReadStream()).toArray()).toString(), /<svg/);
+    // the link names the preset
+    assert.match(decodeURIComponent(await page.evaluate(() => location.hash)), /^#v1=/);
+    await page.locator("#presets-panel").scrollIntoViewIfNeeded();
+    await page.locator("#preset-results").screenshot({ path: join(SHOTS, "preset.png") });
+    await page.close();
+  });
+
+  test("a share link restores and runs a preset; an unknown preset is refused", async () => {
+    const page = await newPage();
+    await loadSample(page);
+    await page.click("#preset-run-fairness-audit");
+    await waitPreset(page, "fairness-audit");
+    const hash = await page.evaluate(() => location.hash);
+    await page.close();
+    const data = JSON.parse(Buffer.from(hash.slice("#v1=".length), "base64url").toString());
+    assert.equal(data.x, "fairness-audit");
+
+    const again = await newPage(hash);
+    await waitPreset(again, "fairness-audit");
+    await checkTables(again, "fairness-audit");
+    await again.close();
+
+    const bad = `#v1=${Buffer.from(JSON.stringify({ ...data, x: "no-such-preset" })).toString("base64url")}`;
+    const refused = await newPage(bad);
+    await refused.waitForSelector("#banner:not([hidden])");
+    assert.match(await refused.textContent("#banner"), /preset that does not exist/);
+    await refused.close();
+  });
+
+  test("no page error", () => {
+    assert.deepEqual(pageErrors, []);
+  });
+});

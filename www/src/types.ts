@@ -1,0 +1,169 @@
+// Shapes of what the wasm core returns (see crates/schedlab-wasm and
+// docs/cli.md: the same JSON as `schedlab policies --json` / `run --json`).
+
+export type ParamType = "choice" | "int" | "float";
+
+export interface ParamSpec {
+  key: string;
+  name: string;
+  description: string;
+  type: ParamType;
+  options?: string[] | null;
+  min?: number | null;
+  max?: number | null;
+  default: string | number;
+  unit?: string | null;
+}
+
+export interface PolicyInfo {
+  id: string;
+  name: string;
+  description: string;
+  params: ParamSpec[];
+  uses_runtime_source: boolean;
+  default_source: string;
+}
+
+export interface SourceInfo {
+  id: string;
+  name: string;
+  description: string;
+  params: ParamSpec[];
+}
+
+export interface Registry {
+  policies: PolicyInfo[];
+  predictors: SourceInfo[];
+}
+
+/** Workload options accepted by `new Session(bytes, name, options)`. */
+export interface WorkloadOptions {
+  machine_size?: number;
+  oversize?: "drop" | "clamp";
+  queues?: number[];
+  partitions?: number[];
+  drop_status?: number[];
+  window?: unknown;
+  load_factor?: number;
+  max_bytes?: number;
+}
+
+export interface RunRequest {
+  policy: string;
+  params?: Record<string, string>;
+  predictor?: string;
+  seed?: number;
+  bsd_threshold?: number;
+  skip_percent?: number;
+}
+
+export interface BadLine {
+  line: number;
+  field?: string | number | null;
+  field_name?: string | null;
+  message: string;
+  text?: string;
+}
+
+export interface TraceStats {
+  jobs: number;
+  procs: number;
+  first_submit?: number;
+  last_submit?: number;
+  duration?: number;
+  offered_load?: number;
+  mean_parallelism?: number;
+  mean_runtime?: number;
+  mean_estimate_accuracy?: number;
+  users?: number;
+  queues?: number;
+  total_work?: number;
+  [k: string]: unknown;
+}
+
+export interface TraceIdentity {
+  name: string;
+  sha256: string;
+  jobs: number;
+  procs: number;
+  options?: Record<string, unknown>;
+  cleaning: Record<string, number>;
+  stats: TraceStats;
+}
+
+export interface Summary {
+  identity: TraceIdentity;
+  header?: Record<string, unknown>;
+  bad_lines: BadLine[];
+  warnings: string[];
+  [k: string]: unknown;
+}
+
+export interface BlockedGroup {
+  group: string;
+  min_size: number;
+  max_size: number;
+  jobs: number;
+  mbs: number | null;
+  mwbs: number | null;
+}
+
+export interface Category {
+  name: string;
+  jobs: number;
+  mbs: number | null;
+  mean_turnaround: number | null;
+  mean_wait: number | null;
+}
+
+export interface Metrics {
+  jobs: number;
+  mbs: number;
+  mwbs: number;
+  mean_wait: number;
+  median_wait: number;
+  p95_wait: number;
+  max_wait: number;
+  mean_turnaround: number;
+  mean_slowdown: number;
+  max_slowdown: number;
+  mean_stretch: number;
+  max_stretch: number;
+  utilization: number;
+  makespan: number;
+  backfilled: number;
+  blocked: number;
+  blocked_groups: BlockedGroup[];
+  categories: Category[];
+  fairness: { blocked: number; delayed: number; mean_delay: number | null; max_delay: number | null };
+  [k: string]: unknown;
+}
+
+export interface RunDocument {
+  schema: string;
+  policy: string;
+  params: Record<string, string>;
+  predictor: string | null;
+  seed: number;
+  trace: TraceIdentity;
+  elapsed_ms?: number;
+  events: number;
+  passes: number;
+  check: string;
+  metrics: Metrics;
+  wait_ecdf?: [number, number][];
+  [k: string]: unknown;
+}
+
+export interface Progress {
+  completed: number;
+  jobs: number;
+  events: number;
+}
+
+export interface LublinRequest {
+  procs: number;
+  jobs: number;
+  load: number;
+  seed: number;
+}
