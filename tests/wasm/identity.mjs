@@ -3,6 +3,9 @@
 // host-measured `elapsed_ms` line) must equal the wasm `session.run_json`
 // text, and the per-job CSV and simulated SWF must be identical too.
 //
+// One preset section run through the wasm must summarise as `schedlab
+// reproduce --json` does.
+//
 // Needs target/release/schedlab and target/wasm-node (scripts/test-wasm.sh
 // builds both). Prints "N passed, M failed"; exits non-zero on a failure.
 import { createRequire } from "node:module";
@@ -88,6 +91,25 @@ try {
   check("gzip: same sha256 and jobs", plain.sha256 === packed.sha256 && plain.jobs === packed.jobs);
   check("gzip: same run", gz.run_json(request("easy")) === session.run_json(request("easy")));
   gz.free();
+  // A preset section through the wasm (plan → session.run per point →
+  // experiment_result) gives the summary `schedlab reproduce --json` gives.
+  for (const id of ["fairness-audit", "checkpoint-cost"]) {
+    const preset = core.presets().find((p) => p.id === id);
+    const native = JSON.parse(execFileSync(cli, ["reproduce", id, trace, "--json", "--quiet"], { encoding: "utf8", maxBuffer: 1 << 28 }));
+    preset.sections.forEach((section, si) => {
+      const s = new core.Session(bytes, "kth-sp2-first3000.swf", { load_factor: section.load_factor });
+      const plan = core.plan(section.experiment);
+      const points = plan.points.map(({ request, ...point }) => {
+        const doc = s.run(request);
+        return { ...point, events: doc.events, metrics: doc.metrics };
+      });
+      const result = core.experiment_result(section.experiment, s.summary().identity, points);
+      s.free();
+      const a = JSON.stringify(native.sections[si].result.summary);
+      const b = JSON.stringify(result.summary);
+      check(`preset ${id} section ${si + 1}: summary identical to reproduce --json`, a === b, firstDifference(a.replace(/,/g, ",\n"), b.replace(/,/g, ",\n")));
+    });
+  }
   session.free();
 } catch (e) {
   check("no exception", false, `  ${e?.stack ?? e}`);

@@ -55,6 +55,12 @@ describe("share links", () => {
     expect(link.startsWith(PREFIX)).toBe(true);
     expect(decodeExperiment(link, reg, ["kth"])).toEqual(base);
   });
+  it("carry a preset id, checked against the core's presets", () => {
+    const link = encodeExperiment({ ...base, preset: "fairness-audit" });
+    expect(decodeExperiment(link, reg, ["kth"], ["fairness-audit", "dbf"])).toEqual({ ...base, preset: "fairness-audit" });
+    expect(() => decodeExperiment(link, reg, ["kth"], ["dbf"])).toThrow(LinkError);
+    expect(() => decodeExperiment(link, reg, ["kth"])).toThrow(/preset/);
+  });
   it("round-trip every trace kind", () => {
     for (const trace of [
       { kind: "generated" as const, procs: 128, jobs: 500, load: 0.8, seed: 3 },

@@ -47,9 +47,14 @@ pub(crate) fn draw<DB: DrawingBackend>(
     let mut chart = frame(&plot, x, y, look, x_tick, false)?;
     let slot = 0.8 / c.series.len().max(1) as f64;
     let left = |i: usize, k: usize| i as f64 + 0.1 + k as f64 * slot;
-    let labelled = bars.iter().map(Vec::len).sum::<usize>() <= LABELLED_BARS;
-    let value_style = Look::font((look.tick * 0.85).max(10.0)).pos(Pos::new(HPos::Center, VPos::Bottom));
-    let lift = -((look.line * 2) as i32);
+    let value_size = (look.tick * 0.85).max(10.0);
+    // A label per bar when there are few and each fits above its bar.
+    let widest = bars.iter().flatten().map(|b| short_number(b.1).chars().count()).max().unwrap_or(0) as f64;
+    let bar_pixels = f64::from(plot.dim_in_pixel().0) * 0.85 * slot * 0.9 / n as f64;
+    let labelled = bars.iter().map(Vec::len).sum::<usize>() <= LABELLED_BARS && widest * value_size * 0.6 <= bar_pixels;
+    let above = Look::font(value_size).pos(Pos::new(HPos::Center, VPos::Bottom));
+    let below = Look::font(value_size).pos(Pos::new(HPos::Center, VPos::Top));
+    let lift = (look.line * 2) as i32;
     for (k, (bars, whiskers)) in bars.iter().zip(&whiskers).enumerate() {
         let col = colour(k);
         chart
@@ -69,11 +74,20 @@ pub(crate) fn draw<DB: DrawingBackend>(
             chart.draw_series(lines.into_iter().map(|l| PathElement::new(l, stroke))).map_err(draw_err)?;
         }
         if labelled {
-            let top = |i: usize, v: f64| whiskers.iter().find(|w| w.0 == i).map_or(v, |w| w.2.max(v)).max(0.0);
+            // Above a bar's end (or its whisker), below it for negative bars.
+            let end = |i: usize, v: f64| {
+                let w = whiskers.iter().find(|w| w.0 == i);
+                if v < 0.0 {
+                    w.map_or(v, |w| w.1.min(v))
+                } else {
+                    w.map_or(v, |w| w.2.max(v))
+                }
+            };
             chart
                 .draw_series(bars.iter().map(|&(i, v)| {
-                    EmptyElement::at((left(i, k) + slot * 0.45, top(i, v)))
-                        + Text::new(short_number(v), (0, lift), value_style.clone())
+                    let (offset, style) = if v < 0.0 { (lift, below.clone()) } else { (-lift, above.clone()) };
+                    EmptyElement::at((left(i, k) + slot * 0.45, end(i, v)))
+                        + Text::new(short_number(v), (0, offset), style)
                 }))
                 .map_err(draw_err)?;
         }

@@ -72,6 +72,39 @@ fn bars_name_their_series_and_groups() {
     assert!(svg.contains("#0072B2") && svg.contains("#E69F00"), "{svg}");
 }
 
+/// The y coordinate of the `<text>` element whose content is `word`.
+fn text_y(svg: &str, word: &str) -> Option<f64> {
+    svg.split("<text").skip(1).find_map(|t| {
+        let (attrs, rest) = t.split_once(">\n")?;
+        if rest.lines().next()? != word {
+            return None;
+        }
+        let y = attrs.split("y=\"").nth(1)?.split('"').next()?;
+        y.parse().ok()
+    })
+}
+
+#[test]
+fn negative_bars_are_labelled_below_their_end() {
+    // per-category % change: negative = better
+    let spec = bars(&["SN", "SW"], &[("Sel", vec![Some(-30.5), Some(12.5)])]);
+    let svg = to_svg(&spec, 800, 500);
+    well_formed(&svg);
+    let (neg, pos) = (text_y(&svg, "-30.5").expect("negative label"), text_y(&svg, "12.5").expect("positive label"));
+    let zero = text_y(&svg, "0").expect("zero tick");
+    assert!(neg > zero + 50.0, "negative label at {neg}, zero line at {zero}");
+    assert!(pos < zero, "positive label at {pos}, zero line at {zero}");
+}
+
+#[test]
+fn labels_too_wide_for_their_bars_are_left_out() {
+    let values: Vec<Option<f64>> = (0..4).map(|i| Some(-12345.678 - f64::from(i))).collect();
+    let series: Vec<(&str, Vec<Option<f64>>)> = ["a", "b", "c", "d"].iter().map(|n| (*n, values.clone())).collect();
+    let svg = to_svg(&bars(&["SN", "SW", "LN", "LW"], &series), 400, 300);
+    well_formed(&svg);
+    assert!(!texts(&svg).iter().any(|t| t == "-12346"), "{:?}", texts(&svg));
+}
+
 #[test]
 fn bars_with_intervals_draw_whiskers() {
     let ChartSpec::Bars(mut c) = bars(&["easy"], &[("MBS", vec![Some(10.0)])]) else { unreachable!() };

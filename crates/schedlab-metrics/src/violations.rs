@@ -74,6 +74,15 @@ pub(crate) fn reservation_violations(
     measured: std::ops::Range<usize>,
     tau: Time,
 ) -> ReservationViolations {
+    let candidate = |h: usize| {
+        let rec = &run.jobs[h];
+        rec.first_reservation.is_some_and(|r| rec.blocked && rec.first_start > r)
+    };
+    // Most runs with estimates have no late start at all: skip the sweep
+    // structures, which cost more memory than the run itself.
+    if !measured.clone().any(candidate) {
+        return ReservationViolations::default();
+    }
     let usage = Usage::new(jobs, run);
     let mut segments: Vec<(JobIdx, Time, Time)> = run.segments.iter().map(|s| (s.job, s.start, s.end)).collect();
     segments.sort_unstable();

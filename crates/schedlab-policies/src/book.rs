@@ -1,5 +1,5 @@
-//! A reservation book shared by the profile-based policies of issue 5
-//! (`slack`, `selective`, `dbf`): an availability profile that holds the
+//! A reservation book shared by the profile-based policies (`cbf`,
+//! `slack`, `selective`, `dbf`): an availability profile that holds the
 //! running jobs until their expected ends and the planned jobs at their
 //! slots, plus each job's slot. Like `common`, it only reads and acts
 //! through `Sim`, so sharing it couples no policy to another; each policy
@@ -124,6 +124,26 @@ impl Book {
         let start = self.earliest(from.max(sim.now()), duration, sim.job(j).size);
         self.place_at(sim, j, Slot { start, duration });
         start
+    }
+
+    /// Compression (conservative backfilling): each of `order`'s jobs with
+    /// a future slot, in that order, gives its slot back and takes the
+    /// earliest one now free, which is never later since its old one is
+    /// still free while it looks.
+    pub fn compress(&mut self, sim: &Sim<'_>, order: &[JobIdx]) {
+        for &j in order {
+            if self.slot(j).is_some_and(|s| s.start > sim.now()) {
+                self.replace(sim, j, sim.now());
+            }
+        }
+    }
+
+    /// Places each of `order`'s jobs, in that order, at its earliest slot
+    /// from now (after [`Book::reset`]).
+    pub fn place_all(&mut self, sim: &Sim<'_>, order: &[JobIdx]) {
+        for &j in order {
+            self.place(sim, j, sim.now());
+        }
     }
 
     /// Puts `j` in the profile at `slot` (which the caller knows fits).

@@ -1,7 +1,7 @@
 //! Steps several policies share. They only read and act through `Sim`, so
 //! sharing them does not couple one policy to another.
 
-use schedlab_engine::{EngineError, Sim, Time};
+use schedlab_engine::{EngineError, Guarantee, Sim, Time};
 
 /// Starts waiting jobs in priority order while the first one fits.
 pub(crate) fn start_in_order(sim: &mut Sim<'_>) -> Result<(), EngineError> {
@@ -36,5 +36,15 @@ pub(crate) fn shadow(sim: &Sim<'_>, size: u32) -> (Time, u32) {
         // Cannot happen for a job no larger than the machine; answer "never"
         // so that only jobs using spare processors are backfilled.
         None => (Time::MAX, 0),
+    }
+}
+
+/// The guarantee of reservation-based policies: no job starts after its
+/// first reservation, which holds only with runtimes that never fall short.
+pub(crate) fn reservation_guarantee(upper_bound: bool) -> Vec<Guarantee> {
+    if upper_bound {
+        vec![Guarantee::NoLaterThanFirstReservation]
+    } else {
+        Vec::new()
     }
 }

@@ -153,11 +153,7 @@ impl Policy for Dbf {
     }
 
     fn guarantees(&self) -> Vec<Guarantee> {
-        if self.upper_bound {
-            vec![Guarantee::NoLaterThanFirstReservation]
-        } else {
-            Vec::new()
-        }
+        crate::common::reservation_guarantee(self.upper_bound)
     }
 
     fn deadlines(&self) -> Option<Vec<Option<Time>>> {
@@ -254,12 +250,7 @@ impl Dbf {
     fn compress(&mut self, sim: &mut Sim<'_>) {
         self.order.clear();
         self.order.extend_from_slice(sim.waiting());
-        for i in 0..self.order.len() {
-            let j = self.order[i];
-            if self.book.slot(j).is_some_and(|s| s.start > sim.now()) {
-                self.book.replace(sim, j, sim.now());
-            }
-        }
+        self.book.compress(sim, &self.order);
     }
 
     /// After an overcommitment (runtimes that fall short): L0 jobs in
@@ -270,10 +261,7 @@ impl Dbf {
         let l1 = &self.l1;
         self.order.extend(sim.waiting().iter().copied().filter(|j| l1.binary_search(j).is_err()));
         self.order.extend_from_slice(&self.l1);
-        for i in 0..self.order.len() {
-            let j = self.order[i];
-            self.book.place(sim, j, sim.now());
-        }
+        self.book.place_all(sim, &self.order);
     }
 }
 

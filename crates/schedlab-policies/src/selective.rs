@@ -154,11 +154,7 @@ impl Policy for Selective {
     }
 
     fn guarantees(&self) -> Vec<Guarantee> {
-        if self.upper_bound {
-            vec![Guarantee::NoLaterThanFirstReservation]
-        } else {
-            Vec::new()
-        }
+        crate::common::reservation_guarantee(self.upper_bound)
     }
 }
 
@@ -190,12 +186,7 @@ impl Selective {
     /// Reserved jobs, in priority order, move to the earliest slot now free.
     fn compress(&mut self, sim: &mut Sim<'_>) {
         self.collect_reserved(sim);
-        for i in 0..self.order.len() {
-            let j = self.order[i];
-            if self.book.slot(j).is_some_and(|s| s.start > sim.now()) {
-                self.book.replace(sim, j, sim.now());
-            }
-        }
+        self.book.compress(sim, &self.order);
     }
 
     /// After an overcommitment (runtimes that fall short): reserved jobs
@@ -203,10 +194,7 @@ impl Selective {
     fn rebuild(&mut self, sim: &mut Sim<'_>) {
         self.book.reset(sim);
         self.collect_reserved(sim);
-        for i in 0..self.order.len() {
-            let j = self.order[i];
-            self.book.place(sim, j, sim.now());
-        }
+        self.book.place_all(sim, &self.order);
     }
 
     fn collect_reserved(&mut self, sim: &Sim<'_>) {

@@ -329,11 +329,7 @@ impl Policy for Slack {
     }
 
     fn guarantees(&self) -> Vec<Guarantee> {
-        if self.upper_bound {
-            vec![Guarantee::NoLaterThanFirstReservation]
-        } else {
-            Vec::new()
-        }
+        crate::common::reservation_guarantee(self.upper_bound)
     }
 }
 

@@ -202,7 +202,7 @@ fn a_planned_experiment_runs_point_by_point_into_its_result() {
     let points = p["points"].as_array().unwrap();
     assert_eq!(points.len(), 8);
     assert_eq!(
-        points[5]["request"],
+        points[7]["request"],
         json!({"policy": "easy", "params": {"error": "50"}, "predictor": "virtual", "seed": 5})
     );
     assert_eq!(points[0]["request"], json!({"policy": "easy", "params": {}, "seed": 4}));
@@ -223,7 +223,7 @@ fn a_planned_experiment_runs_point_by_point_into_its_result() {
     assert_eq!(summary.len(), 4);
     assert_eq!(summary[0]["seeds"], json!([4, 5]));
     // easy ignores the error: no spread; the virtual predictor at 50 % has some
-    assert_eq!(summary[1]["ci95"]["mbs"], json!(0.0));
+    assert_eq!(summary[1]["ci95"]["mbs"].as_f64(), Some(0.0));
     assert!(summary[3]["ci95"]["mbs"].as_f64().unwrap() >= 0.0);
     assert_eq!(r["trace"]["jobs"], 3000);
     let bad = plan(js(json!({"runs": ["easy"], "sweep": {"param": "nope", "values": ["1"]}}))).err().map(message);

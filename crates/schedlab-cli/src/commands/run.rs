@@ -9,7 +9,8 @@ use anyhow::{Context, Result};
 use indicatif::ProgressBar;
 use schedlab_engine::{Control, Progress};
 use schedlab_experiment::{
-    resolve, write_jobs_csv, write_schedule_swf, RunDocument, RunOutcome, RunRequest, RunSettings, TraceIdentity,
+    resolve, schedule_comments, write_jobs_csv, write_schedule_swf, RunDocument, RunOutcome, RunRequest, RunSettings,
+    TraceIdentity,
 };
 use schedlab_metrics::{CategoryLimits, MetricsOptions};
 use schedlab_workload::{Loaded, Trace};
@@ -45,7 +46,7 @@ pub fn main(args: &RunArgs) -> Result<ExitCode> {
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     if let (Some(out), Some(path)) = (swf.as_mut(), &args.swf_out) {
-        let comments = swf_comments(&settings, &identity, &loaded);
+        let comments = schedule_comments(&settings, &identity, &loaded.header);
         write_schedule_swf(&mut *out, &loaded.trace, &outcome.record, &comments)
             .and_then(|()| out.flush())
             .with_context(|| format!("cannot write {}", path.display()))?;
@@ -109,39 +110,6 @@ fn param_value(v: &schedlab_engine::params::ParamValue) -> String {
         ParamValue::Int(i) => i.to_string(),
         ParamValue::Float(x) => x.to_string(),
     }
-}
-
-/// Header comments of the simulated schedule: enough to read it back with
-/// the same machine size and to know where it came from.
-fn swf_comments(settings: &RunSettings, id: &TraceIdentity, loaded: &Loaded) -> Vec<String> {
-    let mut c = vec![
-        "Version: 2.2".to_owned(),
-        format!(
-            "Note: simulated schedule by schedlab {}: policy {}, predictor {}, seed {}; field 3 is the simulated wait",
-            env!("CARGO_PKG_VERSION"),
-            settings.policy.id,
-            settings.source.id(),
-            settings.seed
-        ),
-        format!("Note: trace {} (sha256 {})", id.name, id.sha256),
-    ];
-    let h = &loaded.header;
-    if let Some(v) = &h.computer {
-        c.push(format!("Computer: {v}"));
-    }
-    if let Some(v) = &h.installation {
-        c.push(format!("Installation: {v}"));
-    }
-    if let Some(v) = h.unix_start_time {
-        c.push(format!("UnixStartTime: {v}"));
-    }
-    if let Some(v) = &h.time_zone_string {
-        c.push(format!("TimeZoneString: {v}"));
-    }
-    c.push(format!("MaxJobs: {}", id.jobs));
-    c.push(format!("MaxRecords: {}", id.jobs));
-    c.push(format!("MaxProcs: {}", id.procs));
-    c
 }
 
 fn write_text(out: &mut dyn Write, doc: &RunDocument, settings: &RunSettings, loaded: &Loaded) -> std::io::Result<()> {
