@@ -25,19 +25,7 @@ pub fn trace(procs: u32, rows: &[Row]) -> Trace {
             status: 1,
         })
         .collect();
-    let extras = vec![
-        SwfExtra {
-            wait: -1,
-            allocated: -1,
-            avg_cpu: -1.0,
-            used_memory: -1.0,
-            requested_memory: -1.0,
-            executable: -1,
-            preceding: -1,
-            think_time: -1,
-        };
-        jobs.len()
-    ];
+    let extras = vec![SwfExtra::unknown(-1); jobs.len()];
     Trace { procs, jobs, extras }
 }
 

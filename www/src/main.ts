@@ -1103,23 +1103,7 @@ async function renderCharts(gs: Group[]): Promise<void> {
 }
 
 async function drawAll(): Promise<void> {
-  for (const { id, model } of chartModels) {
-    const canvas = document.getElementById(id) as HTMLCanvasElement | null;
-    if (!canvas) continue;
-    // plotters scales its fonts with the chart's height (with a floor), so
-    // large type = fewer pixels stretched to the same place on the screen
-    const dpr = isLarge() ? 0.6 : Math.min(window.devicePixelRatio || 1, 2);
-    const w = Math.max(480, Math.round(canvas.clientWidth * dpr));
-    canvas.width = w;
-    canvas.height = Math.round((w * 10) / 16);
-    try {
-      await charts.draw(canvas, model);
-      canvas.dataset.drawn = "1";
-    } catch (e) {
-      canvas.dataset.drawn = "error";
-      canvas.replaceWith(h("p", { class: "msg error" }, `Chart failed: ${errorMessage(e)}`));
-    }
-  }
+  await charts.drawAll(chartModels, isLarge());
 }
 
 // ---------------------------------------------------------------- share links

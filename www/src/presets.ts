@@ -495,19 +495,5 @@ export function figureModels(kind: FigureKind, section: PresetSection, r: Experi
 
 /** (Re)draws the preset figures (after a run, a resize, a view change). */
 export async function drawPresetCharts(large = false): Promise<void> {
-  for (const { id, model } of charted) {
-    const canvas = document.getElementById(id) as HTMLCanvasElement | null;
-    if (!canvas) continue;
-    const dpr = large ? 0.6 : Math.min(window.devicePixelRatio || 1, 2);
-    const w = Math.max(480, Math.round(canvas.clientWidth * dpr));
-    canvas.width = w;
-    canvas.height = Math.round((w * 10) / 16);
-    try {
-      await charts.draw(canvas, model);
-      canvas.dataset.drawn = "1";
-    } catch (e) {
-      canvas.dataset.drawn = "error";
-      canvas.replaceWith(h("p", { class: "msg error" }, `Chart failed: ${errorMessage(e)}`));
-    }
-  }
+  await charts.drawAll(charted, large);
 }

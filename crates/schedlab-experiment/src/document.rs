@@ -9,7 +9,7 @@ use serde::Serialize;
 use crate::{RunOutcome, RunSettings};
 
 /// Version of the result document's layout; bumped on any incompatible
-/// change. Documented in docs/results.md.
+/// change. Documented in docs/cli.md (the `run --json` keys).
 pub const SCHEMA: &str = "schedlab-run/1";
 
 /// Who the trace is and how it was read: enough to tell two traces apart,

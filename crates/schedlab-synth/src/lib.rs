@@ -289,16 +289,7 @@ fn swf_row(id: u64, j: &SynthJob) -> SwfRow {
         partition: -1,
         status: 1,
     };
-    let extra = SwfExtra {
-        wait: -1,
-        allocated: i64::from(j.size),
-        avg_cpu: -1.0,
-        used_memory: -1.0,
-        requested_memory: -1.0,
-        executable: -1,
-        preceding: -1,
-        think_time: -1,
-    };
+    let extra = SwfExtra::unknown(i64::from(j.size));
     SwfRow { job, extra, wait: -1, runtime: j.runtime, procs: j.size }
 }
 

@@ -231,16 +231,7 @@ mod tests {
 
     fn row(id: u64, submit: i64, runtime: i64, size: u32, estimate: i64) -> Row {
         let job = Job { id, submit, runtime, size, estimate, user: 1, group: 1, queue: 1, partition: 1, status: 1 };
-        let extra = SwfExtra {
-            wait: 0,
-            allocated: i64::from(size),
-            avg_cpu: -1.0,
-            used_memory: -1.0,
-            requested_memory: -1.0,
-            executable: -1,
-            preceding: -1,
-            think_time: -1,
-        };
+        let extra = SwfExtra { wait: 0, ..SwfExtra::unknown(i64::from(size)) };
         (job, extra)
     }
 

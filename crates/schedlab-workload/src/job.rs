@@ -50,6 +50,23 @@ pub struct SwfExtra {
     pub think_time: i64,
 }
 
+impl SwfExtra {
+    /// Every field unknown (-1), except the allocated processors: what a
+    /// job made up by a generator or a test carries.
+    pub fn unknown(allocated: i64) -> Self {
+        SwfExtra {
+            wait: -1,
+            allocated,
+            avg_cpu: -1.0,
+            used_memory: -1.0,
+            requested_memory: -1.0,
+            executable: -1,
+            preceding: -1,
+            think_time: -1,
+        }
+    }
+}
+
 /// A cleaned trace, jobs sorted by (submit, job number): the order that is
 /// also every policy's default priority.
 #[derive(Clone, Debug)]
