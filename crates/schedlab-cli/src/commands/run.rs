@@ -143,7 +143,61 @@ fn write_text(out: &mut dyn Write, doc: &RunDocument, settings: &RunSettings, lo
         fixed(f.mean_delay, 1),
         duration(f.max_delay)
     )?;
+    write_extras(out, doc)?;
     writeln!(out, "check           {}", doc.check)
+}
+
+/// Lines shown only when they say something: preemption and waste,
+/// reservation violations, deadlines and the calibration run.
+fn write_extras(out: &mut dyn Write, doc: &RunDocument) -> std::io::Result<()> {
+    let m = &doc.metrics;
+    let p = &m.preemption;
+    if p.preempted > 0 || p.wasted_load > 0.0 {
+        writeln!(
+            out,
+            "preemption      {} jobs ({:.2} %), MKT {}, mean RTW {:.1} %, total load {:.2} %, wasted {:.2} %",
+            p.preempted,
+            100.0 * p.preemption_rate,
+            fixed(p.mkt, 2),
+            100.0 * p.mean_rtw,
+            100.0 * p.total_load,
+            100.0 * p.wasted_load
+        )?;
+    }
+    let v = &m.reservation_violations;
+    if v.count > 0 {
+        writeln!(
+            out,
+            "violations      {} reservations, victims {} procs, DTR mean {} s max {}, SI mean {} max {}",
+            v.count,
+            fixed(v.mean_victim_size, 1),
+            fixed(v.mean_dtr, 1),
+            duration(v.max_dtr),
+            fixed(v.mean_si, 2),
+            fixed(v.max_si, 2)
+        )?;
+    }
+    if let Some(d) = &m.deadline {
+        writeln!(
+            out,
+            "deadlines       {} deadline-driven jobs, {} violations, mean usage {:.1} %; regular jobs: mean wait {} s, mean stretch {}",
+            d.jobs,
+            d.violations,
+            100.0 * d.mean_usage,
+            fixed(d.regular_mean_wait, 1),
+            fixed(d.regular_mean_stretch, 3)
+        )?;
+    }
+    if let Some(c) = &doc.calibration {
+        writeln!(
+            out,
+            "calibration     {}: mean wait {} s, well-estimated MBS {}",
+            c.reference,
+            fixed(c.mean_wait, 1),
+            fixed(c.well_estimated_bsd, 3)
+        )?;
+    }
+    Ok(())
 }
 
 /// `--repeat N`: the same run with seeds SEED … SEED+N−1, in parallel, and
