@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
+import { request } from "../tests/wasm/spec.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
@@ -34,16 +35,6 @@ if (policies.length === 0) policies.push("easy", "cbf");
 trace = resolve(trace);
 const name = basename(trace);
 
-function request(spec) {
-  const [head, predictor] = spec.split("@");
-  const [policy, list] = head.split(":");
-  const params = {};
-  for (const kv of (list ?? "").split(",").filter(Boolean)) {
-    const i = kv.indexOf("=");
-    params[kv.slice(0, i)] = kv.slice(i + 1);
-  }
-  return { policy, params, ...(predictor ? { predictor } : {}) };
-}
 
 function best(n, f) {
   let t = Infinity;

@@ -1,12 +1,13 @@
 // Shared by the browser tests and scripts/bench-browser.mjs: a static server
 // for www/dist on a free localhost port, and Chromium from the system
 // (/usr/bin/chromium, never a downloaded browser) driven by playwright-core.
-import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { createReadStream, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:http";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { extname, join, normalize, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { after, before } from "node:test";
 
 export const ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
 export const DIST = join(ROOT, "www", "dist");
@@ -79,4 +80,23 @@ export async function launch() {
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * One page server and one browser for a test file: started before its
+ * tests, closed after them. Returns the object whose `server` and
+ * `browser` fields they fill in.
+ */
+export function sharedSession(shots) {
+  const session = { server: undefined, browser: undefined };
+  before(async () => {
+    mkdirSync(shots, { recursive: true });
+    session.server = await serve();
+    session.browser = await launch();
+  });
+  after(async () => {
+    await session.browser?.close();
+    await session.server?.close();
+  });
+  return session;
 }

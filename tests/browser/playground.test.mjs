@@ -4,10 +4,10 @@
 // Run by scripts/test-browser.sh after `npm run build` (serves www/dist).
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, test } from "node:test";
-import { launch, ROOT, serve } from "./harness.mjs";
+import { describe, test } from "node:test";
+import { launch, ROOT, sharedSession } from "./harness.mjs";
 
 const SAMPLE = join(ROOT, "samples", "kth-sp2-first3000.swf");
 const SAMPLE_GZ = join(ROOT, "tests", "fixtures", "kth-sp2-first3000.swf.gz");
@@ -15,10 +15,9 @@ const BAD_FIELD = join(ROOT, "tests", "fixtures", "bad-field.swf");
 const EMPTY = join(ROOT, "tests", "fixtures", "empty.swf");
 const SAMPLE_SHA = "ebb7dc7da59da0f41d7a64c9aebdb46ed6207a3adf6f6fb326d37000264a47b4";
 const SHOTS = join(ROOT, "docs", "screenshots");
+const session = sharedSession(SHOTS);
 const CLI = join(ROOT, "target", "release", "schedlab");
 
-let server;
-let browser;
 const pageErrors = [];
 
 function cli(...args) {
@@ -27,13 +26,13 @@ function cli(...args) {
 }
 
 async function newPage(hash = "") {
-  const page = await browser.context.newPage();
+  const page = await session.browser.context.newPage();
   page.on("pageerror", (e) => pageErrors.push(String(e)));
   page.on("dialog", (d) => {
     pageErrors.push(`dialog: ${d.message()}`);
     d.dismiss().catch(() => {});
   });
-  await page.goto(server.url + hash);
+  await page.goto(session.server.url + hash);
   await page.waitForSelector("body[data-ready='1']", { timeout: 30_000 });
   return page;
 }
@@ -121,16 +120,6 @@ function assertNoInjection(page) {
   }));
 }
 
-before(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
 
 describe("playground", () => {
   test("forms come from the registry", async () => {
@@ -304,7 +293,7 @@ describe("playground", () => {
     assert.match(link, /#v1=[A-Za-z0-9_-]+$/);
     await page.close();
 
-    const p2 = await browser.context.newPage();
+    const p2 = await session.browser.context.newPage();
     p2.on("pageerror", (e) => pageErrors.push(String(e)));
     await p2.goto(link);
     await p2.waitForSelector("body[data-ready='1']");
@@ -329,7 +318,7 @@ describe("playground", () => {
 
   test("open by URL: HTTP and network errors are clear; URL and generated traces travel in links", async () => {
     const page = await newPage();
-    const bad = `${server.url}no-such-trace.swf`;
+    const bad = `${session.server.url}no-such-trace.swf`;
     await page.fill("#url-input", bad);
     await page.click("#url-open");
     await page.waitForFunction(() => /could not be fetched/.test(document.getElementById("trace-msg")?.textContent ?? ""));
@@ -338,7 +327,7 @@ describe("playground", () => {
     await page.click("#url-open");
     await page.waitForFunction(() => /network error/.test(document.getElementById("trace-msg")?.textContent ?? ""));
     assert.match(await page.textContent("#trace-msg"), /network error, or the server does not allow cross-origin requests \(CORS\)/);
-    await page.fill("#url-input", `${server.url}samples/kth-sp2-first3000.swf.gz`);
+    await page.fill("#url-input", `${session.server.url}samples/kth-sp2-first3000.swf.gz`);
     await page.click("#url-open");
     assert.match(await waitLoaded(page), /^Loaded kth-sp2-first3000\.swf\.gz: 3,000 jobs/);
     await choosePolicies(page, ["easy"]);
@@ -355,7 +344,7 @@ describe("playground", () => {
       [urlLink, "3000"],
       [genLink, "500"],
     ]) {
-      const p = await browser.context.newPage();
+      const p = await session.browser.context.newPage();
       p.on("pageerror", (e) => pageErrors.push(String(e)));
       await p.goto(link);
       await p.waitForSelector("body[data-ready='1']");
@@ -375,7 +364,7 @@ describe("playground", () => {
     await page.close();
 
     // same browser: the trace is in IndexedDB, the link runs at once
-    const p2 = await browser.context.newPage();
+    const p2 = await session.browser.context.newPage();
     await p2.goto(link);
     await p2.waitForSelector("body[data-ready='1']");
     await waitRuns(p2);
@@ -456,7 +445,7 @@ describe("playground", () => {
     await page.reload();
     await page.waitForSelector("body[data-ready='1']");
     await page.evaluate(() => navigator.serviceWorker.ready);
-    await browser.context.setOffline(true);
+    await session.browser.context.setOffline(true);
     try {
       await page.reload();
       await page.waitForSelector("body[data-ready='1']", { timeout: 15_000 });
@@ -464,7 +453,7 @@ describe("playground", () => {
       const msg = await waitLoaded(page);
       assert.match(msg, /^Loaded kth-sp2-first3000\.swf/);
     } finally {
-      await browser.context.setOffline(false);
+      await session.browser.context.setOffline(false);
       await page.close();
     }
   });

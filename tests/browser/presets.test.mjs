@@ -6,17 +6,16 @@
 // Run by scripts/test-browser.sh after `npm run build` (serves www/dist).
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, test } from "node:test";
-import { launch, ROOT, serve } from "./harness.mjs";
+import { describe, test } from "node:test";
+import { ROOT, sharedSession } from "./harness.mjs";
 
 const SHOTS = join(ROOT, "docs", "screenshots");
+const session = sharedSession(SHOTS);
 const CLI = join(ROOT, "target", "release", "schedlab");
 const SAMPLE = "samples/kth-sp2-first3000.swf";
 
-let server;
-let browser;
 const pageErrors = [];
 
 function ensureCli() {
@@ -45,9 +44,9 @@ function metricAt(doc, path) {
 }
 
 async function newPage(hash = "") {
-  const page = await browser.context.newPage();
+  const page = await session.browser.context.newPage();
   page.on("pageerror", (e) => pageErrors.push(String(e)));
-  await page.goto(server.url + hash);
+  await page.goto(session.server.url + hash);
   await page.waitForSelector("body[data-ready='1']", { timeout: 30_000 });
   return page;
 }
@@ -107,16 +106,6 @@ async function presetInk(page) {
   );
 }
 
-before(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
 
 describe("presets", () => {
   test("every preset of the command line is listed, one button each", async () => {

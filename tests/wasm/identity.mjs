@@ -14,6 +14,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
+import { request as specRequest } from "./spec.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const core = createRequire(import.meta.url)(join(root, "target/wasm-node/schedlab_wasm.js"));
@@ -25,6 +26,7 @@ const gzipped = join(root, "tests/fixtures/kth-sp2-first3000.swf.gz");
 const specs = ["fcfs", "easy", "cbf", "easy@last", "easy:error=30@virtual", "easy:order=shortest@tsafrir"];
 for (const p of core.registry().policies) if (!specs.includes(p.id)) specs.push(p.id);
 const seed = 3;
+const request = (spec) => specRequest(spec, { seed });
 
 let passed = 0;
 let failed = 0;
@@ -38,17 +40,6 @@ function check(name, ok, detail) {
   }
 }
 
-/** `ID[:KEY=VALUE,...][@PREDICTOR]` as a wasm run request. */
-function request(spec) {
-  const [head, predictor] = spec.split("@");
-  const [policy, list] = head.split(":");
-  const params = {};
-  for (const kv of (list ?? "").split(",").filter(Boolean)) {
-    const i = kv.indexOf("=");
-    params[kv.slice(0, i)] = kv.slice(i + 1);
-  }
-  return { policy, params, ...(predictor ? { predictor } : {}), seed };
-}
 
 /** The first line where two texts differ, for the failure message. */
 function firstDifference(a, b) {
