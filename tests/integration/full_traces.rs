@@ -1,12 +1,14 @@
 //! Every trace in `$SCHEDLAB_TRACES` (the shared PWA traces in CI) under
-//! every policy of the registry, with the run checker on. Skipped, with a
+//! every policy configuration of the identity digests, with the run checker
+//! on, and their schedules compared with the recorded digests. Skipped, with a
 //! note, when the variable is unset, so a fresh clone's tests still pass.
 
 use std::path::PathBuf;
 
-use schedlab::workload::{read_swf, ReadOptions};
+use schedlab::experiment::RunOutcome;
+use schedlab::workload::ReadOptions;
 
-use crate::support::run;
+use crate::identity::{check_case, read};
 
 fn trace_files() -> Option<Vec<PathBuf>> {
     let dir = std::env::var_os("SCHEDLAB_TRACES")?;
@@ -25,25 +27,23 @@ fn machine_size(path: &std::path::Path) -> Option<u32> {
     name.starts_with("CTC-SP2").then_some(430)
 }
 
-/// Every policy configuration run on every shared trace.
-const SPECS: &[&str] = &[
-    "fcfs",
-    "easy",
-    "easy:order=shortest@tsafrir",
-    "easy@last",
-    "cbf",
-    "cbf@last",
-    "pv-easy",
-    "pv-easy:mode=checkpoint,cost=120",
-    "pv-easy:mode=suspend,cost=120",
-    "slack",
-    "selective",
-    "selective:variant=sel-d",
-    "dbf",
-];
+/// The case name of a trace file in the identity digests.
+fn case_name(path: &std::path::Path) -> String {
+    let name = path.file_name().expect("a file").to_string_lossy();
+    name.trim_end_matches(".gz").trim_end_matches(".swf").to_owned()
+}
+
+/// PV-EASY's strict fairness is also a checker guarantee; the audit and the
+/// violation count must agree with it on real traces.
+fn pv_easy_is_fair(path: &std::path::Path, spec: &str, out: &RunOutcome) {
+    if spec.starts_with("pv-easy") {
+        assert_eq!(out.metrics.fairness.delayed, 0, "{} {spec}", path.display());
+        assert_eq!(out.metrics.reservation_violations.count, 0, "{} {spec}", path.display());
+    }
+}
 
 #[test]
-fn every_shared_trace_under_every_policy_passes_the_checker() {
+fn every_shared_trace_under_every_policy_passes_the_checker_and_keeps_its_schedules() {
     let Some(files) = trace_files() else {
         eprintln!("SCHEDLAB_TRACES is not set: full-trace test skipped");
         return;
@@ -51,17 +51,32 @@ fn every_shared_trace_under_every_policy_passes_the_checker() {
     assert!(!files.is_empty(), "SCHEDLAB_TRACES holds no .swf or .swf.gz file");
     for path in files {
         let opts = ReadOptions { machine_size: machine_size(&path), ..ReadOptions::default() };
-        let file = std::fs::File::open(&path).expect("readable trace");
-        let trace = read_swf(file, &opts).unwrap_or_else(|e| panic!("{}: {e}", path.display())).trace;
-        for spec in SPECS {
-            let out = run(&trace, spec);
+        let trace = read(&path, &opts);
+        check_case(&case_name(&path), &trace, |spec, out| {
             assert_eq!(out.metrics.jobs, trace.jobs.len(), "{} {spec}", path.display());
-            if spec.starts_with("pv-easy") {
-                // Strict fairness is also a checker guarantee; the audit and
-                // the violation count must agree with it on real traces.
-                assert_eq!(out.metrics.fairness.delayed, 0, "{} {spec}", path.display());
-                assert_eq!(out.metrics.reservation_violations.count, 0, "{} {spec}", path.display());
-            }
-        }
+            pv_easy_is_fair(&path, spec, out);
+        });
+    }
+}
+
+/// Under load the queue grows long: the shared traces whose arrivals are
+/// compressed by a load factor, where speed work on the policies matters
+/// most and must change no schedule.
+const OVERLOADED: &[(&str, f64)] = &[("KTH-SP2", 1.5), ("KTH-SP2", 2.0), ("HPC2N-2002", 1.3)];
+
+#[test]
+fn overloaded_shared_traces_keep_their_schedules() {
+    let Some(files) = trace_files() else {
+        eprintln!("SCHEDLAB_TRACES is not set: full-trace test skipped");
+        return;
+    };
+    for &(prefix, load_factor) in OVERLOADED {
+        let Some(path) = files.iter().find(|p| case_name(p).starts_with(prefix)) else {
+            eprintln!("SCHEDLAB_TRACES holds no {prefix} trace: skipped at load factor {load_factor}");
+            continue;
+        };
+        let trace = read(path, &ReadOptions { load_factor, ..ReadOptions::default() });
+        let case = format!("{}-load{load_factor}", case_name(path));
+        check_case(&case, &trace, |spec, out| pv_easy_is_fair(path, spec, out));
     }
 }

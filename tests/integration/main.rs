@@ -13,6 +13,7 @@ mod dbf;
 mod determinism;
 mod full_traces;
 mod golden;
+mod identity;
 mod preemption;
 mod properties;
 mod reference;

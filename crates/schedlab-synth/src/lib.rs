@@ -104,7 +104,7 @@ mod random;
 
 pub use lublin::{ClassModel, DailyCycle, JobClass, ARAR, BATCH, INTERACTIVE};
 
-use schedlab_workload::{write_swf, Job, SwfExtra, SwfRow};
+use schedlab_workload::{write_swf, Job, SwfExtra, SwfRow, Trace};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -274,6 +274,24 @@ pub fn generate_swf(params: &LublinParams) -> Result<Vec<u8>, SynthError> {
         out.clear();
     }
     Ok(out)
+}
+
+/// A backlog: `params.jobs` jobs whose sizes and runtimes are drawn from
+/// the model as for [`generate_jobs`], all submitted at time 0, on a machine
+/// of `params.procs` processors (the target load is ignored: the queue holds
+/// every job at once). The queue-stress benchmark and the identity tests use
+/// it to measure and pin down policies under the longest possible queue.
+pub fn generate_backlog(params: &LublinParams) -> Result<Trace, SynthError> {
+    let jobs = generate_jobs(params)?;
+    let (jobs, extras) = jobs
+        .iter()
+        .enumerate()
+        .map(|(i, j)| {
+            let row = swf_row(i as u64 + 1, &SynthJob { submit: 0, ..*j });
+            (row.job, row.extra)
+        })
+        .unzip();
+    Ok(Trace { procs: params.procs, jobs, extras })
 }
 
 fn swf_row(id: u64, j: &SynthJob) -> SwfRow {
