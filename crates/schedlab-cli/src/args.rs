@@ -185,9 +185,9 @@ pub struct BenchArgs {
     /// of the registry and the variants the seeds compare, 14 in all].
     #[arg(long, value_name = "SPEC")]
     pub policy: Vec<String>,
-    /// Keep the best of N timings.
-    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
-    pub repeat: u32,
+    /// Keep the best of N timings [default: 3; 1 with --queue-stress].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub repeat: Option<u32>,
     /// Machine size for traces whose file name starts with PREFIX; repeatable
     /// (built in: CTC-SP2=430).
     #[arg(long = "procs-map", value_name = "PREFIX=N")]
@@ -204,11 +204,38 @@ pub struct BenchArgs {
     /// No progress on stderr.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Instead of the per-trace table: every policy under the longest queues
+    /// (backlogs of synthetic jobs all submitted at t = 0, HPC2N at rising
+    /// load factors, the largest trace at load factor 2).
+    #[arg(long)]
+    pub queue_stress: bool,
+    /// With --queue-stress: stop a case whose process runs longer than S
+    /// seconds (shown as "> S s"); larger cases of the same series are then
+    /// skipped for that policy.
+    #[arg(long, value_name = "S", default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..))]
+    pub time_limit: u64,
+    /// With --queue-stress: a backlog size (jobs at t = 0 on 128 processors);
+    /// repeatable [default: 10000, 100000, 1000000].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=2_000_000))]
+    pub backlog: Vec<u32>,
+    /// With --queue-stress: a load factor of the HPC2N series; repeatable
+    /// [default: 1.0, 1.3, 1.6, 2.0, 3.0].
+    #[arg(long, value_name = "X")]
+    pub load_factor: Vec<f64>,
 }
 
 #[derive(Debug, Args)]
 pub struct BenchOneArgs {
-    pub trace: PathBuf,
+    /// The trace; without it, --backlog.
+    #[arg(required_unless_present = "backlog")]
+    pub trace: Option<PathBuf>,
+    /// A synthetic backlog of N Lublin jobs all submitted at t = 0 (seed 1)
+    /// on --procs processors (default 128), instead of a trace.
+    #[arg(long, conflicts_with = "trace")]
+    pub backlog: Option<u32>,
+    /// Divide the trace's submit times by X.
+    #[arg(long)]
+    pub load_factor: Option<f64>,
     /// Policy spec; without it, only parse the trace.
     #[arg(long)]
     pub policy: Option<String>,

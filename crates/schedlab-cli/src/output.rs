@@ -44,16 +44,21 @@ enum TableRow {
 
 /// A plain-text table with aligned columns.
 pub struct Table {
-    headers: Vec<&'static str>,
+    headers: Vec<String>,
     aligns: Vec<Align>,
     rows: Vec<TableRow>,
 }
 
 impl Table {
     /// Columns: the first left-aligned, the others right-aligned (numbers).
-    pub fn new(headers: &[&'static str]) -> Self {
+    pub fn new(headers: &[&str]) -> Self {
+        Self::with_headers(headers.iter().map(|h| (*h).to_owned()).collect())
+    }
+
+    /// A table whose headers are computed (e.g. one column per case).
+    pub fn with_headers(headers: Vec<String>) -> Self {
         let aligns = (0..headers.len()).map(|i| if i == 0 { Align::Left } else { Align::Right }).collect();
-        Table { headers: headers.to_vec(), aligns, rows: Vec::new() }
+        Table { headers, aligns, rows: Vec::new() }
     }
 
     pub fn align(mut self, column: usize, align: Align) -> Self {
@@ -84,8 +89,7 @@ impl Table {
 
     pub fn write(&self, out: &mut dyn Write) -> io::Result<()> {
         let widths = self.widths();
-        let header: Vec<String> = self.headers.iter().map(|h| (*h).to_owned()).collect();
-        self.write_row(out, &header, &widths)?;
+        self.write_row(out, &self.headers, &widths)?;
         let total = widths.iter().sum::<usize>() + 2 * widths.len().saturating_sub(1);
         writeln!(out, "{}", "-".repeat(total))?;
         for row in &self.rows {

@@ -44,7 +44,7 @@ const DEFAULT_POLICIES: [&str; 14] = [
 
 /// Machine sizes the seeds simulate that differ from the header, by file
 /// name prefix: CTC-SP2 has 430 batch processors (pv-easy).
-const BUILTIN_PROCS: [(&str, u32); 1] = [("CTC-SP2", 430)];
+pub(super) const BUILTIN_PROCS: [(&str, u32); 1] = [("CTC-SP2", 430)];
 
 /// One output row; `--json` prints the list of them.
 #[derive(Debug, Serialize)]
@@ -125,6 +125,9 @@ struct Plan {
 }
 
 pub fn main(args: &BenchArgs) -> Result<ExitCode> {
+    if args.queue_stress {
+        return super::queue_stress::main(args);
+    }
     let plan = plan(args)?;
     let exe =
         std::env::current_exe().context("cannot find the schedlab executable for the benchmark's child processes")?;
@@ -168,11 +171,18 @@ fn plan(args: &BenchArgs) -> Result<Plan> {
     let mut procs_map = args.procs_map.iter().map(|m| procs_entry(m)).collect::<Result<Vec<_>>>()?;
     procs_map.extend(BUILTIN_PROCS.iter().map(|(p, n)| ((*p).to_owned(), *n)));
     let accasim = if args.accasim { find_accasim() } else { None };
-    Ok(Plan { traces: list_traces(&dir)?, policies, procs_map, accasim, repeat: args.repeat, no_check: args.no_check })
+    Ok(Plan {
+        traces: list_traces(&dir)?,
+        policies,
+        procs_map,
+        accasim,
+        repeat: args.repeat.unwrap_or(3),
+        no_check: args.no_check,
+    })
 }
 
 /// A policy spec that resolves, or the error a run would give.
-fn check_policy(text: &str) -> Result<()> {
+pub(super) fn check_policy(text: &str) -> Result<()> {
     let s = PolicySpec::parse(text)?;
     let request = RunRequest { policy: s.id, params: s.params, predictor: s.predictor, ..RunRequest::default() };
     resolve(&request).with_context(|| format!("policy `{text}`"))?;
@@ -203,7 +213,7 @@ fn find_accasim() -> Option<PathBuf> {
 }
 
 /// Files named *.swf, *.swf.gz or *.gz in `dir`, sorted by name.
-fn list_traces(dir: &Path) -> Result<Vec<PathBuf>> {
+pub(super) fn list_traces(dir: &Path) -> Result<Vec<PathBuf>> {
     let entries = std::fs::read_dir(dir).with_context(|| format!("cannot read trace directory {}", dir.display()))?;
     let mut traces: Vec<PathBuf> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -218,7 +228,7 @@ fn list_traces(dir: &Path) -> Result<Vec<PathBuf>> {
 }
 
 /// The machine size override for a trace, by file name prefix.
-fn procs_for(name: &str, map: &[(String, u32)]) -> Option<u32> {
+pub(super) fn procs_for(name: &str, map: &[(String, u32)]) -> Option<u32> {
     map.iter().find(|(prefix, _)| name.starts_with(prefix.as_str())).map(|(_, n)| *n)
 }
 
@@ -284,6 +294,11 @@ fn child(
         cmd.arg("--no-check");
     }
     let out = cmd.stdin(Stdio::null()).output().map_err(|e| format!("cannot start {}: {e}", exe.display()))?;
+    measurement(&out)
+}
+
+/// The measurement a `bench-one` child printed, or why there is none.
+pub(super) fn measurement(out: &std::process::Output) -> Result<Measurement, String> {
     if !out.status.success() {
         let err = String::from_utf8_lossy(&out.stderr);
         let line = err.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("no message");
@@ -429,7 +444,7 @@ fn accasim_row(
 
 /// Progress of the whole bench on stderr: a bar on a terminal, one line
 /// per step otherwise, nothing with --quiet.
-struct BenchProgress {
+pub(super) struct BenchProgress {
     bar: Option<ProgressBar>,
     lines: bool,
     total: u64,
@@ -437,7 +452,7 @@ struct BenchProgress {
 }
 
 impl BenchProgress {
-    fn new(total: u64, quiet: bool) -> Self {
+    pub(super) fn new(total: u64, quiet: bool) -> Self {
         let terminal = std::io::stderr().is_terminal();
         let bar = (!quiet && terminal).then(|| {
             let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
@@ -451,7 +466,7 @@ impl BenchProgress {
         BenchProgress { bar, lines: !quiet && !terminal, total, done: std::cell::Cell::new(0) }
     }
 
-    fn step(&self, what: &str) {
+    pub(super) fn step(&self, what: &str) {
         let done = self.done.get();
         if let Some(bar) = &self.bar {
             bar.set_position(done);
@@ -462,7 +477,7 @@ impl BenchProgress {
         self.done.set(done + 1);
     }
 
-    fn finish(&self) {
+    pub(super) fn finish(&self) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
@@ -489,7 +504,7 @@ fn write_text(out: &mut dyn Write, rows: &[Row], notes: &[String], plan: &Plan) 
     writeln!(out, "total B/job = peak RSS of the run / jobs.")
 }
 
-fn mb(bytes: Option<u64>) -> String {
+pub(super) fn mb(bytes: Option<u64>) -> String {
     bytes.map_or_else(|| "n/a".to_owned(), |b| fixed(b as f64 / 1e6, 1))
 }
 

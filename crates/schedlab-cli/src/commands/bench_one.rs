@@ -6,13 +6,15 @@
 //! baseline that `bench` subtracts from a run's peak.
 
 use std::io::Write;
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::Result;
 use schedlab_engine::Control;
 use schedlab_experiment::{resolve, RunRequest};
-use schedlab_workload::{Loaded, ReadOptions};
+use schedlab_synth::{generate_backlog, LublinParams};
+use schedlab_workload::{Loaded, ReadOptions, Trace};
 use serde::{Deserialize, Serialize};
 
 use crate::args::{BenchOneArgs, PolicySpec};
@@ -46,19 +48,30 @@ pub struct Measurement {
 }
 
 pub fn main(args: &BenchOneArgs) -> Result<ExitCode> {
-    let opts = ReadOptions { machine_size: args.procs, ..ReadOptions::default() };
-    let (loaded, parse_seconds) = best_parse(args, &opts)?;
+    let (trace, bytes, parse_seconds) = match (args.backlog, &args.trace) {
+        (Some(jobs), _) => (backlog(jobs, args.procs)?, 0, 0.0),
+        (None, Some(path)) => {
+            let opts = ReadOptions {
+                machine_size: args.procs,
+                load_factor: args.load_factor.unwrap_or(1.0),
+                ..ReadOptions::default()
+            };
+            let (loaded, parse_seconds) = best_parse(path, args, &opts)?;
+            (loaded.trace, loaded.bytes, parse_seconds)
+        }
+        (None, None) => anyhow::bail!("give a trace or --backlog N"),
+    };
     let mut m = Measurement {
-        jobs: loaded.trace.jobs.len() as u64,
-        procs: loaded.trace.procs,
-        bytes: loaded.bytes,
+        jobs: trace.jobs.len() as u64,
+        procs: trace.procs,
+        bytes,
         parse_seconds,
         rss_loaded: memory::rss_now(),
         heap_loaded: memory::heap_now() as u64,
         ..Measurement::default()
     };
     if let Some(spec) = &args.policy {
-        measure_runs(&mut m, &loaded, spec, args)?;
+        measure_runs(&mut m, &trace, spec, args)?;
     }
     m.peak_rss = memory::peak_rss();
     let mut out = output::stdout();
@@ -70,14 +83,21 @@ pub fn main(args: &BenchOneArgs) -> Result<ExitCode> {
 
 /// Reads the trace `repeat` times (a parse-only child) or once, keeping the
 /// best time; only one copy is alive at a time.
-fn best_parse(args: &BenchOneArgs, opts: &ReadOptions) -> Result<(Loaded, f64)> {
+/// The queue-stress backlog: `jobs` Lublin jobs (seed 1) all submitted at
+/// t = 0 on `procs` processors (128 by default).
+fn backlog(jobs: u32, procs: Option<u32>) -> Result<Trace> {
+    let params = LublinParams { procs: procs.unwrap_or(128), jobs, seed: 1, ..LublinParams::default() };
+    generate_backlog(&params).map_err(|e| anyhow::anyhow!("--backlog: {e}"))
+}
+
+fn best_parse(path: &Path, args: &BenchOneArgs, opts: &ReadOptions) -> Result<(Loaded, f64)> {
     let times = if args.policy.is_some() { 1 } else { args.repeat.max(1) };
     let mut best = f64::INFINITY;
     let mut kept = None;
     for _ in 0..times {
         drop(kept.take());
         let start = Instant::now();
-        let loaded = trace_input::load(&args.trace, opts)?;
+        let loaded = trace_input::load(path, opts)?;
         best = best.min(start.elapsed().as_secs_f64());
         kept = Some(loaded);
     }
@@ -85,7 +105,7 @@ fn best_parse(args: &BenchOneArgs, opts: &ReadOptions) -> Result<(Loaded, f64)> 
     Ok((loaded, best))
 }
 
-fn measure_runs(m: &mut Measurement, loaded: &Loaded, spec: &str, args: &BenchOneArgs) -> Result<()> {
+fn measure_runs(m: &mut Measurement, trace: &Trace, spec: &str, args: &BenchOneArgs) -> Result<()> {
     let spec = PolicySpec::parse(spec)?;
     let request = RunRequest {
         policy: spec.id,
@@ -99,7 +119,7 @@ fn measure_runs(m: &mut Measurement, loaded: &Loaded, spec: &str, args: &BenchOn
     let mut best = f64::INFINITY;
     for _ in 0..args.repeat.max(1) {
         let start = Instant::now();
-        let outcome = schedlab_experiment::run(&loaded.trace, &settings, &mut |_| Control::Continue)
+        let outcome = schedlab_experiment::run(trace, &settings, &mut |_| Control::Continue)
             .map_err(|e| run_failure(e.to_string()))?;
         best = best.min(start.elapsed().as_secs_f64());
         m.events = outcome.record.events;

@@ -6,6 +6,7 @@ mod bench_one;
 mod compare;
 mod merge;
 mod policies;
+mod queue_stress;
 mod reproduce;
 mod run;
 mod stats;

@@ -1,0 +1,393 @@
+//! `schedlab bench --queue-stress`: every policy under the longest queues.
+//!
+//! Three series of cases, each run by every policy in a child process of
+//! its own (`schedlab bench-one`, as the per-trace bench does), so each
+//! case's peak RSS is its own and a case that runs too long can be stopped:
+//!
+//! - **backlog**: N Lublin jobs (seed 1) all submitted at t = 0 on 128
+//!   processors, N = 10,000, 100,000 and 1,000,000 by default; the queue
+//!   starts N long and only shrinks. Growth from one size to the next shows
+//!   the cost per event as the queue grows (about 10× per 10× jobs for an
+//!   n log n policy, 100× for a quadratic one).
+//! - **HPC2N** at load factors 1.0, 1.3, 1.6, 2.0 and 3.0: a real trace
+//!   whose queue grows with the load.
+//! - **the largest trace** of the directory (by file size) at load factor 2,
+//!   when it is not HPC2N (whose load-factor-2 case is already in its
+//!   series).
+//!
+//! A child that runs longer than `--time-limit` seconds (trace loading
+//! included) is stopped and shown as "> LIMIT s"; the larger cases of the
+//! same series are then skipped for that policy, since they would run over
+//! the limit too.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use serde::Serialize;
+
+use super::bench::{check_policy, list_traces, mb, measurement, procs_for, BenchProgress, BUILTIN_PROCS};
+use super::bench_one::Measurement;
+use crate::args::BenchArgs;
+use crate::output::{self, fixed, grouped, Table};
+
+/// The registry's policies with their defaults.
+const DEFAULT_POLICIES: [&str; 7] = ["fcfs", "easy", "pv-easy", "cbf", "slack", "selective", "dbf"];
+const DEFAULT_BACKLOGS: [u32; 3] = [10_000, 100_000, 1_000_000];
+const DEFAULT_LOAD_FACTORS: [f64; 5] = [1.0, 1.3, 1.6, 2.0, 3.0];
+/// The machine of the backlog series.
+const BACKLOG_PROCS: u32 = 128;
+/// The trace of the load-factor series, by file name prefix.
+const SERIES_TRACE: &str = "HPC2N";
+/// The load factor of the largest trace's case.
+const LARGEST_LOAD_FACTOR: f64 = 2.0;
+
+/// What a case runs on.
+#[derive(Clone, Debug)]
+enum Input {
+    Backlog(u32),
+    Trace { path: PathBuf, load_factor: f64, procs: Option<u32> },
+}
+
+/// One case of a series.
+#[derive(Clone, Debug)]
+struct Case {
+    series: &'static str,
+    label: String,
+    input: Input,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+enum Status {
+    Done,
+    OverLimit,
+    Skipped,
+    Failed,
+}
+
+/// One (case, policy) row; `--json` prints the list of them.
+#[derive(Debug, Serialize)]
+struct StressRow {
+    series: &'static str,
+    case: String,
+    policy: String,
+    status: Status,
+    jobs: u64,
+    events: u64,
+    /// Best run time (engine, checker, metrics; a calibration run included).
+    seconds: Option<f64>,
+    /// Peak RSS of the case's process, bytes.
+    peak_rss: Option<u64>,
+    check: String,
+    error: Option<String>,
+}
+
+struct Plan {
+    cases: Vec<Case>,
+    policies: Vec<String>,
+    limit: Duration,
+    repeat: u32,
+    no_check: bool,
+    notes: Vec<String>,
+}
+
+pub fn main(args: &BenchArgs) -> Result<ExitCode> {
+    let plan = plan(args)?;
+    let exe =
+        std::env::current_exe().context("cannot find the schedlab executable for the benchmark's child processes")?;
+    let progress = BenchProgress::new((plan.cases.len() * plan.policies.len()) as u64, args.quiet);
+    let mut rows: Vec<StressRow> = Vec::new();
+    for case in &plan.cases {
+        for policy in &plan.policies {
+            progress.step(&format!("{} {}: {policy}", case.series, case.label));
+            let over_before =
+                rows.iter().any(|r| r.series == case.series && r.policy == *policy && r.status == Status::OverLimit);
+            rows.push(if over_before { skipped(case, policy) } else { run_case(&exe, case, policy, &plan) });
+        }
+    }
+    progress.finish();
+    if args.json {
+        output::print_json(&rows)?;
+    } else {
+        let mut out = output::stdout();
+        write_text(&mut out, &rows, &plan)?;
+        out.flush()?;
+    }
+    let failed = rows.iter().any(|r| r.status == Status::Failed);
+    Ok(if failed { ExitCode::from(crate::fail::FAILED) } else { ExitCode::SUCCESS })
+}
+
+fn plan(args: &BenchArgs) -> Result<Plan> {
+    let policies: Vec<String> = if args.policy.is_empty() {
+        DEFAULT_POLICIES.iter().map(|s| (*s).to_owned()).collect()
+    } else {
+        args.policy.clone()
+    };
+    for p in &policies {
+        check_policy(p)?;
+    }
+    let backlogs = if args.backlog.is_empty() { DEFAULT_BACKLOGS.to_vec() } else { args.backlog.clone() };
+    let load_factors =
+        if args.load_factor.is_empty() { DEFAULT_LOAD_FACTORS.to_vec() } else { args.load_factor.clone() };
+    if let Some(bad) = load_factors.iter().find(|x| !(x.is_finite() && **x > 0.0)) {
+        anyhow::bail!("--load-factor {bad}: must be a finite number above 0");
+    }
+    let mut cases: Vec<Case> = backlogs
+        .iter()
+        .map(|&n| Case {
+            series: "backlog",
+            label: format!("{} jobs", grouped(u64::from(n))),
+            input: Input::Backlog(n),
+        })
+        .collect();
+    let mut notes = Vec::new();
+    match trace_dir(args) {
+        Some(dir) => add_trace_cases(&dir, &load_factors, &mut cases, &mut notes)?,
+        None => notes.push("no trace directory (--traces or SCHEDLAB_TRACES): trace cases skipped".to_owned()),
+    }
+    Ok(Plan {
+        cases,
+        policies,
+        limit: Duration::from_secs(args.time_limit),
+        repeat: args.repeat.unwrap_or(1),
+        no_check: args.no_check,
+        notes,
+    })
+}
+
+fn trace_dir(args: &BenchArgs) -> Option<PathBuf> {
+    match (&args.traces, std::env::var_os("SCHEDLAB_TRACES")) {
+        (Some(d), _) => Some(d.clone()),
+        (None, Some(d)) if !d.is_empty() => Some(PathBuf::from(d)),
+        _ => None,
+    }
+}
+
+/// HPC2N at every load factor, then the largest trace at load factor 2
+/// unless it is HPC2N and that case is already in the series.
+fn add_trace_cases(dir: &Path, load_factors: &[f64], cases: &mut Vec<Case>, notes: &mut Vec<String>) -> Result<()> {
+    let traces = list_traces(dir)?;
+    let builtin: Vec<(String, u32)> = BUILTIN_PROCS.iter().map(|(p, n)| ((*p).to_owned(), *n)).collect();
+    let name = |p: &Path| crate::trace_input::trace_name(p);
+    let series = traces.iter().find(|p| name(p).starts_with(SERIES_TRACE));
+    match series {
+        Some(path) => {
+            for &lf in load_factors {
+                let input =
+                    Input::Trace { path: path.clone(), load_factor: lf, procs: procs_for(&name(path), &builtin) };
+                cases.push(Case { series: SERIES_TRACE, label: format!("{} ×{lf:?}", name(path)), input });
+            }
+        }
+        None => notes.push(format!("no {SERIES_TRACE}* trace in {}: its load-factor series is skipped", dir.display())),
+    }
+    let size = |p: &PathBuf| std::fs::metadata(p).map_or(0, |m| m.len());
+    let Some(largest) = traces.iter().max_by_key(|p| size(p)) else { return Ok(()) };
+    if Some(largest) == series && load_factors.contains(&LARGEST_LOAD_FACTOR) {
+        notes.push(format!(
+            "the largest trace is {}: its load-factor-{LARGEST_LOAD_FACTOR} case is in the {SERIES_TRACE} series",
+            name(largest)
+        ));
+        return Ok(());
+    }
+    let input = Input::Trace {
+        path: largest.clone(),
+        load_factor: LARGEST_LOAD_FACTOR,
+        procs: procs_for(&name(largest), &builtin),
+    };
+    cases.push(Case { series: "largest", label: format!("{} ×{LARGEST_LOAD_FACTOR:?}", name(largest)), input });
+    Ok(())
+}
+
+fn skipped(case: &Case, policy: &str) -> StressRow {
+    StressRow {
+        series: case.series,
+        case: case.label.clone(),
+        policy: policy.to_owned(),
+        status: Status::Skipped,
+        jobs: 0,
+        events: 0,
+        seconds: None,
+        peak_rss: None,
+        check: String::new(),
+        error: None,
+    }
+}
+
+fn run_case(exe: &Path, case: &Case, policy: &str, plan: &Plan) -> StressRow {
+    let mut cmd = Command::new(exe);
+    cmd.arg("bench-one").args(["--policy", policy, "--repeat", &plan.repeat.to_string()]);
+    match &case.input {
+        Input::Backlog(n) => {
+            cmd.args(["--backlog", &n.to_string(), "--procs", &BACKLOG_PROCS.to_string()]);
+        }
+        Input::Trace { path, load_factor, procs } => {
+            cmd.arg(path).args(["--load-factor", &load_factor.to_string()]);
+            if let Some(n) = procs {
+                cmd.args(["--procs", &n.to_string()]);
+            }
+        }
+    }
+    if plan.no_check {
+        cmd.arg("--no-check");
+    }
+    let mut row = skipped(case, policy);
+    match timed_child(cmd, plan.limit) {
+        Ok(m) => {
+            row.status = Status::Done;
+            (row.jobs, row.events, row.seconds, row.peak_rss) = (m.jobs, m.events, Some(m.seconds), m.peak_rss);
+            row.check = m.check;
+        }
+        Err(Ended::OverLimit) => row.status = Status::OverLimit,
+        Err(Ended::Failed(e)) => {
+            row.status = Status::Failed;
+            row.error = Some(e);
+        }
+    }
+    row
+}
+
+/// Why a child gave no measurement.
+enum Ended {
+    OverLimit,
+    Failed(String),
+}
+
+/// Runs a `bench-one` child, stopping it after `limit`.
+fn timed_child(mut cmd: Command, limit: Duration) -> Result<Measurement, Ended> {
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| Ended::Failed(format!("cannot start the benchmark child: {e}")))?;
+    // Read both pipes on their own threads so a child that writes much can
+    // never block on a full pipe while this thread waits for it.
+    let drain = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut p) = pipe {
+                let _ = p.read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    };
+    let stdout = drain(child.stdout.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
+    let stderr = drain(child.stderr.take().map(|p| Box::new(p) as Box<dyn Read + Send>));
+    let start = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if start.elapsed() >= limit => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(Ended::OverLimit);
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(20)),
+            Err(e) => return Err(Ended::Failed(format!("cannot wait for the benchmark child: {e}"))),
+        }
+    };
+    let out = std::process::Output {
+        status,
+        stdout: stdout.join().unwrap_or_default(),
+        stderr: stderr.join().unwrap_or_default(),
+    };
+    measurement(&out).map_err(Ended::Failed)
+}
+
+fn write_text(out: &mut dyn Write, rows: &[StressRow], plan: &Plan) -> std::io::Result<()> {
+    for note in &plan.notes {
+        writeln!(out, "note: {note}")?;
+    }
+    let check = if plan.no_check { "without" } else { "with" };
+    let limit = plan.limit.as_secs();
+    writeln!(
+        out,
+        "queue stress: best of {} ({check} the run checker, a calibration run included where a policy needs one);",
+        plan.repeat
+    )?;
+    writeln!(
+        out,
+        "a case whose process runs over {limit} s is stopped (> {limit} s) and the larger cases of its series are skipped"
+    )?;
+    for (series, title) in [
+        ("backlog", "backlog (jobs at t = 0 on 128 processors): seconds (× the previous size's time)"),
+        (SERIES_TRACE, "HPC2N at rising load factors: seconds (× the first load factor's time)"),
+        ("largest", "the largest trace at load factor 2: seconds"),
+    ] {
+        let cases: Vec<&Case> = plan.cases.iter().filter(|c| c.series == series).collect();
+        if cases.is_empty() {
+            continue;
+        }
+        writeln!(out)?;
+        writeln!(out, "{title}")?;
+        write_series(out, rows, plan, &cases)?;
+    }
+    writeln!(out)?;
+    writeln!(out, "every case: jobs, events, seconds and peak RSS of its process")?;
+    write_cases(out, rows, limit)
+}
+
+/// One table per series: a row per policy, a column per case; backlog
+/// cells compare with the previous size, load-factor cells with the first.
+fn write_series(out: &mut dyn Write, rows: &[StressRow], plan: &Plan, cases: &[&Case]) -> std::io::Result<()> {
+    let mut headers = vec!["policy".to_owned()];
+    headers.extend(cases.iter().map(|c| c.label.clone()));
+    let mut t = Table::with_headers(headers);
+    let limit = plan.limit.as_secs();
+    for policy in &plan.policies {
+        let times: Vec<Option<&StressRow>> = cases
+            .iter()
+            .map(|c| rows.iter().find(|r| r.series == c.series && r.case == c.label && r.policy == *policy))
+            .collect();
+        let mut cells = vec![policy.clone()];
+        for (k, row) in times.iter().enumerate() {
+            let base = match cases[k].series {
+                "backlog" if k > 0 => times[k - 1],
+                "backlog" => None,
+                _ if k > 0 => times[0],
+                _ => None,
+            };
+            cells.push(row.map_or_else(String::new, |r| cell(r, base, limit)));
+        }
+        t.row(cells);
+    }
+    t.write(out)
+}
+
+/// "1.234 (12.3×)", "> 120 s", "skipped" or "failed".
+fn cell(row: &StressRow, base: Option<&StressRow>, limit: u64) -> String {
+    match (row.status, row.seconds) {
+        (Status::Done, Some(s)) => match base.and_then(|b| b.seconds).filter(|b| *b > 0.0) {
+            Some(b) => format!("{} ({}×)", fixed(s, 3), fixed(s / b, 1)),
+            None => fixed(s, 3),
+        },
+        (Status::OverLimit, _) => format!("> {limit} s"),
+        (Status::Skipped, _) => "skipped".to_owned(),
+        _ => "failed".to_owned(),
+    }
+}
+
+fn write_cases(out: &mut dyn Write, rows: &[StressRow], limit: u64) -> std::io::Result<()> {
+    let headers = ["case", "policy", "jobs", "events", "seconds", "peak MB", "check"];
+    let mut t = Table::new(&headers).align(1, output::Align::Left);
+    for r in rows {
+        if let Some(e) = &r.error {
+            t.message_row(r.case.clone(), format!("{}  error: {e}", r.policy));
+            continue;
+        }
+        let seconds = cell(r, None, limit);
+        t.row(vec![
+            r.case.clone(),
+            r.policy.clone(),
+            grouped(r.jobs),
+            grouped(r.events),
+            seconds,
+            mb(r.peak_rss),
+            r.check.clone(),
+        ]);
+    }
+    t.write(out)
+}
