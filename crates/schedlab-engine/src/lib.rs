@@ -22,6 +22,8 @@ mod profile;
 mod record;
 mod rng;
 mod sim;
+mod skyline;
+pub mod treap;
 
 pub use checker::{check, CheckError, Violation};
 pub use policy::{Guarantee, Happened, Policy};

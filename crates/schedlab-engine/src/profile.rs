@@ -1,74 +1,212 @@
+use std::cell::Cell;
+
+use crate::skyline::Skyline;
 use crate::Time;
 
 /// An availability profile: free processors as a step function of time, from
 /// an origin (the current time) to infinity. Conservative-style policies
-/// keep running jobs and reservations in one; EASY-style ones build a small
-/// one to find a shadow time.
+/// keep running jobs and reservations in one.
 ///
 /// Free counts are signed so that a profile can be *overcommitted* for a
 /// moment (a running job outlived its prediction and now overlaps
 /// reservations); [`Profile::is_overcommitted`] says so and the policy
 /// repairs its plan.
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// The profile is the free count at the origin plus, at each later time
+/// where it changes, the change (a breakpoint), kept in order in chunks
+/// with their least and greatest running totals and a segment tree over the
+/// chunks ([`crate::skyline`]): changing the profile costs O(log n) plus a
+/// chunk's length, for n breakpoints; the free count at a time O(log n).
+/// Searches walk breakpoints in order and pass whole chunks at once where
+/// nothing can stop them; [`Profile::earliest_fit`] also starts where
+/// earlier searches proved nothing fits (see there).
+#[derive(Clone, Debug)]
 pub struct Profile {
-    /// `(time, free)`: `free` processors from `time` until the next step's
-    /// time; the last step lasts forever. Times strictly increase and
-    /// neighbouring steps have different counts.
-    steps: Vec<(Time, i64)>,
+    origin: Time,
+    /// Free processors from the origin until the first breakpoint.
+    base: i64,
+    /// Changes of the free count after the origin (every key > `origin`).
+    changes: Skyline,
+    /// Where earlier searches prove that no window of a class fits.
+    hints: FitHints,
 }
+
+impl PartialEq for Profile {
+    fn eq(&self, other: &Self) -> bool {
+        self.steps() == other.steps()
+    }
+}
+
+impl Eq for Profile {}
 
 impl Profile {
     pub fn new(origin: Time, procs: u32) -> Self {
-        Self { steps: vec![(origin, i64::from(procs))] }
+        Self { origin, base: i64::from(procs), changes: Skyline::default(), hints: FitHints::new(procs) }
     }
 
-    pub fn steps(&self) -> &[(Time, i64)] {
-        &self.steps
+    /// Starts again from `origin` with `procs` free processors, keeping the
+    /// allocated memory.
+    pub fn reset(&mut self, origin: Time, procs: u32) {
+        self.origin = origin;
+        self.base = i64::from(procs);
+        self.changes.clear();
+        self.hints = FitHints::new(procs);
     }
 
-    /// Forgets the past: the profile now starts at `now`.
+    /// `(time, free)`: `free` processors from `time` until the next step's
+    /// time; the last step lasts forever. Times strictly increase and
+    /// neighbouring steps have different counts. O(n): for tests and
+    /// debugging.
+    pub fn steps(&self) -> Vec<(Time, i64)> {
+        let mut free = self.base;
+        let mut out = vec![(self.origin, free)];
+        for (t, delta) in self.changes.entries() {
+            free += delta;
+            out.push((t, free));
+        }
+        out
+    }
+
+    /// How many times the free count changes after the origin.
+    pub fn breakpoints(&self) -> usize {
+        self.changes.len()
+    }
+
+    /// Forgets the past: the profile now starts at `now` (a time before the
+    /// origin changes nothing).
     pub fn advance(&mut self, now: Time) {
-        let k = self.step_at(now);
-        if k > 0 {
-            self.steps.drain(..k);
-        }
-        if self.steps[0].0 < now {
-            self.steps[0].0 = now;
+        if now > self.origin {
+            self.base += self.changes.drain_through(now);
+            self.origin = now;
         }
     }
 
+    /// Free processors at `t` (at the origin for earlier times).
     pub fn free_at(&self, t: Time) -> i64 {
-        self.steps[self.step_at(t)].1
+        if t <= self.origin {
+            self.base
+        } else {
+            self.base + self.changes.prefix_through(t)
+        }
     }
 
+    /// Whether the free count is negative anywhere. O(1).
     pub fn is_overcommitted(&self) -> bool {
-        self.steps.iter().any(|s| s.1 < 0)
+        self.base < 0 || self.base.saturating_add(self.changes.summary().min) < 0
     }
 
-    /// The earliest time `t >= from` such that `size` processors are free
-    /// throughout `[t, t + duration)`. Candidate times are `from` and the
-    /// later step boundaries, which is where the answer must lie.
+    /// The earliest time `t >= from` (and at or after the origin) such that
+    /// `size` processors are free throughout `[t, t + duration)` (a zero
+    /// duration counts as one second); `Time::MAX` if there is none (only a
+    /// profile whose tail lacks processors, i.e. a job larger than the
+    /// machine).
+    ///
+    /// Candidate times are `from` and the later breakpoints, which is where
+    /// the answer must lie. From a candidate, one walk of the tree finds the
+    /// first breakpoint where fewer than `size` are free; if it is not
+    /// before the window's end the candidate fits, otherwise a second walk
+    /// finds the next breakpoint with enough free processors, the next
+    /// candidate. So the cost is O(log n) times the number of windows with
+    /// enough processors at their start that are too short for `duration`.
     pub fn earliest_fit(&self, from: Time, duration: Time, size: u32) -> Time {
+        let duration = duration.max(1);
+        let hint = self.hints.lower_bound(size, duration);
+        let first = from.max(self.origin);
+        let answer = self.scan_fit(first.max(hint), duration, size, Time::MAX);
+        if first <= hint.max(self.origin) && answer != Time::MAX {
+            self.hints.found(size, duration, answer);
+        }
+        answer
+    }
+
+    /// Whether some window of `duration` seconds on `size` processors fits
+    /// within `[from, until)`.
+    pub fn fits_before(&self, from: Time, duration: Time, size: u32, until: Time) -> bool {
+        let duration = duration.max(1);
+        let first = from.max(self.origin).max(self.hints.lower_bound(size, duration));
+        let last_start = until.saturating_sub(duration);
+        first <= last_start && self.scan_fit(first, duration, size, last_start) != Time::MAX
+    }
+
+    /// The first time at or after `t` at which fewer than `size` processors
+    /// are free (`t` itself if they are not free at `t`; `Time::MAX` if
+    /// that never happens).
+    pub fn free_until(&self, t: Time, size: u32) -> Time {
         let need = i64::from(size);
-        let mut i = self.step_at(from);
-        let mut start = from.max(self.steps[0].0);
+        let t = t.max(self.origin);
+        if self.free_at(t) < need {
+            return t;
+        }
+        let level = need - self.base;
+        self.changes.find(&mut self.changes.after(t), true, level, Time::MAX).map_or(Time::MAX, |e| e.0)
+    }
+
+    /// The most processors free at any time in `[a, b)`.
+    pub fn max_free(&self, a: Time, b: Time) -> i64 {
+        let a = a.max(self.origin);
+        let at_a = self.free_at(a);
+        match self.changes.max_before(self.changes.after(a), b) {
+            Some(m) => at_a.max(self.base + m),
+            None => at_a,
+        }
+    }
+
+    /// The maximal intervals where at least `size` processors are free and
+    /// that meet `[a, b)`, in time order, into `out` (after clearing it);
+    /// `Time::MAX` ends one that never ends.
+    pub fn runs(&self, a: Time, b: Time, size: u32, out: &mut Vec<(Time, Time)>) {
+        out.clear();
+        let need = i64::from(size);
+        let level = need - self.base;
+        let mut x = a.max(self.origin);
+        while x < b {
+            if self.free_at(x) < need {
+                match self.changes.find(&mut self.changes.after(x), false, level, b) {
+                    Some((t, _)) => x = t,
+                    None => return,
+                }
+            }
+            // x is in a run: it began at the first breakpoint with enough
+            // processors after the last one short of them (or at the origin).
+            let start = match self.changes.find_back(x + 1, true, level) {
+                None if self.base >= need => self.origin,
+                short => {
+                    let from = short.unwrap_or(self.origin);
+                    self.changes.find(&mut self.changes.after(from), false, level, Time::MAX).map_or(x, |e| e.0)
+                }
+            };
+            let end = self.changes.find(&mut self.changes.after(x), true, level, Time::MAX).map_or(Time::MAX, |e| e.0);
+            out.push((start, end));
+            x = end;
+        }
+    }
+
+    /// The earliest fit at or after `start` (at or after the origin), or
+    /// `Time::MAX` if none starts by `until`: from a candidate start, walk
+    /// the breakpoints of its window; the first one short of processors
+    /// sends the candidate to the next breakpoint with enough.
+    fn scan_fit(&self, mut start: Time, duration: Time, size: u32, until: Time) -> Time {
+        let need = i64::from(size);
+        // Running totals of the breakpoints are relative to the base.
+        let level = need - self.base;
+        let mut cursor = self.changes.after(start);
+        let mut enough = self.free_at(start) >= need;
         loop {
-            let end = start + duration.max(1);
-            let mut j = i;
-            while j < self.steps.len() && self.steps[j].0 < end && self.steps[j].1 >= need {
-                j += 1;
+            if !enough {
+                match self.changes.find(&mut cursor, false, level, Time::MAX) {
+                    Some((t, _)) => start = t,
+                    None => return Time::MAX,
+                }
+                self.changes.step(&mut cursor);
             }
-            if j == self.steps.len() || self.steps[j].0 >= end {
-                return start;
-            }
-            // Step j is too full: no window starting before its end fits.
-            if j + 1 == self.steps.len() {
-                // Only a profile whose tail is short of processors gets here
-                // (a job larger than the machine); report "never".
+            if start > until {
                 return Time::MAX;
             }
-            i = j + 1;
-            start = self.steps[i].0;
+            if self.changes.find(&mut cursor, true, level, start.saturating_add(duration)).is_none() {
+                return start;
+            }
+            self.changes.step(&mut cursor);
+            enough = false;
         }
     }
 
@@ -82,40 +220,123 @@ impl Profile {
         self.add(start, duration, i64::from(size));
     }
 
+    /// Adds `delta` over `[start', start' + duration)` where `start'` is
+    /// `start` moved up to the origin. (A start before the origin moves the
+    /// whole interval, not only its beginning; callers only pass starts in
+    /// the past for intervals that begin now.)
     fn add(&mut self, start: Time, duration: Time, delta: i64) {
-        let start = start.max(self.steps[0].0);
+        let start = start.max(self.origin);
         let end = start.saturating_add(duration);
         if end <= start {
             return;
         }
-        let a = self.split(start);
-        let b = self.split(end);
-        for s in &mut self.steps[a..b] {
-            s.1 += delta;
+        if delta > 0 {
+            self.hints.released(start, self.origin);
         }
-        // Merge equal neighbours at the two edges so the profile stays short.
-        if b < self.steps.len() && self.steps[b].1 == self.steps[b - 1].1 {
-            self.steps.remove(b);
+        if start == self.origin {
+            self.base += delta;
+        } else {
+            self.changes.add(start, delta);
         }
-        if a > 0 && self.steps[a].1 == self.steps[a - 1].1 {
-            self.steps.remove(a);
+        self.changes.add(end, -delta);
+    }
+}
+
+/// Lower bounds on earliest fits, by class of size and duration: entry
+/// (k, m) is a time before which no window of `size` ≥ 2^k processors for
+/// a `duration` in [2^m, 2^(m+1)) fits. A search proves such a bound for
+/// every class that its (size, duration) dominates (no window fits for the
+/// larger class where none fits for the smaller); a release of processors
+/// from time `a` on pulls every bound of class m back to `a` − 2^(m+1) + 1,
+/// the earliest start of a window of that class that could use it. Taking
+/// away processors leaves every bound valid. So a search may start at the
+/// bound of its class without changing its answer, which spares a backlog's
+/// placements most of the profile they would otherwise walk.
+#[derive(Clone, Debug)]
+struct FitHints {
+    /// Size classes that can hold a job (up to the machine's).
+    sizes: usize,
+    /// Duration classes used so far (classes above hold no bound).
+    durations: Cell<usize>,
+    /// Per duration class, at least every bound it holds (so a release
+    /// that would pull bounds back to after it changes nothing).
+    highest: Vec<Cell<Time>>,
+    bounds: Vec<Cell<Time>>,
+}
+
+/// Duration classes: 2^0 to 2^62 seconds.
+const DURATION_CLASSES: usize = 63;
+
+impl FitHints {
+    fn new(procs: u32) -> Self {
+        let sizes = (u32::BITS - procs.max(1).leading_zeros()) as usize;
+        Self {
+            sizes,
+            durations: Cell::new(0),
+            highest: vec![Cell::new(Time::MIN); DURATION_CLASSES],
+            bounds: vec![Cell::new(Time::MIN); sizes * DURATION_CLASSES],
         }
     }
 
-    /// Index of the step in force at `t` (the first step if `t` is before
-    /// the origin).
-    fn step_at(&self, t: Time) -> usize {
-        self.steps.partition_point(|s| s.0 <= t).saturating_sub(1)
+    fn cell(&self, k: usize, m: usize) -> &Cell<Time> {
+        &self.bounds[k * DURATION_CLASSES + m]
     }
 
-    /// Makes sure a step starts exactly at `t` and returns its index.
-    fn split(&mut self, t: Time) -> usize {
-        let k = self.step_at(t);
-        if self.steps[k].0 == t {
-            return k;
+    /// The bound of the class holding (size, duration ≥ 1).
+    fn lower_bound(&self, size: u32, duration: Time) -> Time {
+        let k = floor_log2(u64::from(size));
+        let m = floor_log2(duration as u64);
+        if k >= self.sizes || m >= self.durations.get() {
+            return Time::MIN;
         }
-        self.steps.insert(k + 1, (t, self.steps[k].1));
-        k + 1
+        self.cell(k, m).get()
+    }
+
+    /// No window for (size, duration) fits before `answer`: a bound for
+    /// every class whose sizes and durations are all at least these.
+    fn found(&self, size: u32, duration: Time, answer: Time) {
+        let used = self.durations.get().max(floor_log2(duration as u64) + 1);
+        self.durations.set(used);
+        for k in ceil_log2(u64::from(size))..self.sizes {
+            for m in ceil_log2(duration as u64)..used {
+                let h = &self.highest[m];
+                h.set(h.get().max(answer));
+                let c = self.cell(k, m);
+                if c.get() < answer {
+                    c.set(answer);
+                }
+            }
+        }
+    }
+
+    /// Processors came free from `start` on (never before `origin`).
+    fn released(&self, start: Time, origin: Time) {
+        for m in 0..self.durations.get() {
+            let longest = (1i64 << (m + 1)) - 1;
+            let earliest = start.saturating_sub(longest).saturating_add(1).max(origin);
+            if earliest >= self.highest[m].get() {
+                continue;
+            }
+            self.highest[m].set(earliest);
+            for k in 0..self.sizes {
+                let c = self.cell(k, m);
+                if c.get() > earliest {
+                    c.set(earliest);
+                }
+            }
+        }
+    }
+}
+
+fn floor_log2(x: u64) -> usize {
+    (u64::BITS - 1 - x.max(1).leading_zeros()) as usize
+}
+
+fn ceil_log2(x: u64) -> usize {
+    if x <= 1 {
+        0
+    } else {
+        floor_log2(x - 1) + 1
     }
 }
 
@@ -127,12 +348,12 @@ mod tests {
     fn allocation_and_release_round_trip() {
         let mut p = Profile::new(0, 10);
         p.allocate(5, 10, 4);
-        assert_eq!(p.steps(), &[(0, 10), (5, 6), (15, 10)]);
+        assert_eq!(p.steps(), vec![(0, 10), (5, 6), (15, 10)]);
         p.allocate(10, 10, 6);
-        assert_eq!(p.steps(), &[(0, 10), (5, 6), (10, 0), (15, 4), (20, 10)]);
+        assert_eq!(p.steps(), vec![(0, 10), (5, 6), (10, 0), (15, 4), (20, 10)]);
         p.release(10, 10, 6);
         p.release(5, 10, 4);
-        assert_eq!(p.steps(), &[(0, 10)]);
+        assert_eq!(p.steps(), vec![(0, 10)]);
     }
 
     #[test]
@@ -151,9 +372,9 @@ mod tests {
         let mut p = Profile::new(0, 10);
         p.allocate(0, 10, 8);
         p.advance(4);
-        assert_eq!(p.steps(), &[(4, 2), (10, 10)]);
+        assert_eq!(p.steps(), vec![(4, 2), (10, 10)]);
         p.advance(12);
-        assert_eq!(p.steps(), &[(12, 10)]);
+        assert_eq!(p.steps(), vec![(12, 10)]);
         assert_eq!(p.free_at(100), 10);
     }
 
