@@ -77,7 +77,10 @@ pub struct Sim<'a> {
     free: u32,
     state: Vec<State>,
     /// Waiting jobs in priority order.
-    waiting: Vec<JobIdx>,
+    waiting: BTreeSet<JobIdx>,
+    /// Per dense user, their waiting jobs, kept only when predictions learn
+    /// from history (to tell policies whose predictions changed).
+    waiting_by_user: Vec<BTreeSet<JobIdx>>,
     /// Running jobs keyed by expected end.
     running: BTreeSet<(Time, JobIdx)>,
     /// Running jobs in priority order.
@@ -126,7 +129,7 @@ impl<'a> Sim<'a> {
     }
 
     /// Waiting jobs, highest priority first.
-    pub fn waiting(&self) -> &[JobIdx] {
+    pub fn waiting(&self) -> &BTreeSet<JobIdx> {
         &self.waiting
     }
 
@@ -197,11 +200,13 @@ impl<'a> Sim<'a> {
         if prediction < 1 || prediction > job.estimate.max(1) {
             return Err(EngineError::BadPrediction { time: self.now, job: job.id, prediction });
         }
-        let pos =
-            self.waiting.binary_search(&j).map_err(|_| EngineError::NotWaiting { time: self.now, job: job.id })?;
-        let head = self.waiting[0];
+        let head = self.waiting.first().copied();
+        if !self.waiting.remove(&j) {
+            return Err(EngineError::NotWaiting { time: self.now, job: job.id });
+        }
+        self.leave_user_queue(j);
         let rec = &mut self.records[j as usize];
-        if pos > 0 && !rec.backfilled {
+        if let Some(head) = head.filter(|&h| h != j && !rec.backfilled) {
             rec.backfilled = true;
             rec.backfilled_behind = Some(head);
         }
@@ -212,7 +217,6 @@ impl<'a> Sim<'a> {
         rec.start = self.now;
         rec.prediction = prediction;
         rec.starts += 1;
-        self.waiting.remove(pos);
         self.state[j as usize] = State::Running;
         self.free -= job.size;
         self.held.add(j as usize, i64::from(job.size));
@@ -247,9 +251,22 @@ impl<'a> Sim<'a> {
         self.segments.push(Segment { job: j, start: rec.start, end: self.now });
         self.live[j as usize] = 0;
         self.state[j as usize] = State::Waiting;
-        let pos = self.waiting.binary_search(&j).unwrap_or_else(|p| p);
-        self.waiting.insert(pos, j);
+        self.enqueue(j);
         Ok(())
+    }
+
+    /// Puts `j` in the waiting queue (and its user's, when kept).
+    fn enqueue(&mut self, j: JobIdx) {
+        self.waiting.insert(j);
+        if !self.waiting_by_user.is_empty() {
+            self.waiting_by_user[self.predictor.user(j)].insert(j);
+        }
+    }
+
+    fn leave_user_queue(&mut self, j: JobIdx) {
+        if !self.waiting_by_user.is_empty() {
+            self.waiting_by_user[self.predictor.user(j)].remove(&j);
+        }
     }
 
     /// Releases a running job's processors and bookkeeping (completion or
@@ -305,7 +322,7 @@ pub fn run(
             return Err(EngineError::Stalled {
                 time: t,
                 waiting: sim.waiting.len(),
-                first: jobs[sim.waiting[0] as usize].id,
+                first: sim.waiting.first().map_or(0, |&j| jobs[j as usize].id),
             });
         }
         if config.progress_every > 0 && sim.events >= next_report {
@@ -347,13 +364,16 @@ fn validate(jobs: &[Job], procs: u32) -> Result<(), EngineError> {
 
 fn new_sim<'a>(jobs: &'a [Job], config: &RunConfig, preemption: Preemption) -> Sim<'a> {
     let n = jobs.len();
+    let predictor = Predictor::new(config.source, jobs, config.seed);
+    let by_user = if predictor.learns() { vec![BTreeSet::new(); predictor.users()] } else { Vec::new() };
     Sim {
         jobs,
         procs: config.procs,
         now: jobs.first().map_or(0, |j| j.submit),
         free: config.procs,
         state: vec![State::Pending; n],
-        waiting: Vec::new(),
+        waiting: BTreeSet::new(),
+        waiting_by_user: by_user,
         running: BTreeSet::new(),
         running_by_priority: BTreeSet::new(),
         expected_end: vec![0; n],
@@ -362,7 +382,7 @@ fn new_sim<'a>(jobs: &'a [Job], config: &RunConfig, preemption: Preemption) -> S
         live: vec![0; n],
         segments: Vec::new(),
         held: Fenwick::new(n),
-        predictor: Predictor::new(config.source, jobs, config.seed),
+        predictor,
         records: vec![JobRecord::UNSTARTED; n],
         completions: BinaryHeap::new(),
         timers: BinaryHeap::new(),
@@ -392,14 +412,14 @@ fn apply_events(sim: &mut Sim<'_>, happened: &mut Happened) {
         sim.completions.pop();
         // The completion of a segment that was preempted is no event.
         if sim.live[j as usize] == seq {
-            complete(sim, j);
+            complete(sim, j, happened);
             happened.completed.push(j);
         }
     }
     while sim.next_arrival < sim.jobs.len() && sim.jobs[sim.next_arrival].submit == now {
         let j = sim.next_arrival as JobIdx;
         sim.state[j as usize] = State::Waiting;
-        sim.waiting.push(j);
+        sim.enqueue(j);
         sim.next_arrival += 1;
         sim.events += 1;
         happened.arrived.push(j);
@@ -415,12 +435,14 @@ fn apply_events(sim: &mut Sim<'_>, happened: &mut Happened) {
     correct_overdue(sim, happened);
 }
 
-fn complete(sim: &mut Sim<'_>, j: JobIdx) {
+fn complete(sim: &mut Sim<'_>, j: JobIdx, happened: &mut Happened) {
     let job = sim.jobs[j as usize];
     sim.stop(j);
     sim.live[j as usize] = 0;
     sim.state[j as usize] = State::Done;
-    sim.predictor.completed(sim.jobs, j, job.runtime);
+    if sim.predictor.completed(sim.jobs, j, job.runtime) {
+        happened.repredicted.extend(sim.waiting_by_user[sim.predictor.user(j)].iter().copied());
+    }
     let rec = &mut sim.records[j as usize];
     rec.end = sim.now;
     rec.completions += 1;

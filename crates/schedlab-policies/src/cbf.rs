@@ -41,7 +41,7 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
 };
 
 fn build(s: &PolicySettings) -> Box<dyn Policy> {
-    Box::new(Cbf { upper_bound: s.source.is_upper_bound(), book: Book::default(), order: Vec::new() })
+    Box::new(Cbf { upper_bound: s.source.is_upper_bound(), book: Book::compressing(), order: Vec::new() })
 }
 
 struct Cbf {
@@ -54,15 +54,13 @@ struct Cbf {
 impl Policy for Cbf {
     fn schedule(&mut self, sim: &mut Sim<'_>, happened: &Happened) -> Result<(), EngineError> {
         let changes = self.book.begin(sim, happened);
-        if changes.overcommitted || changes.early {
+        if changes.overcommitted {
             self.order.clear();
-            self.order.extend_from_slice(sim.waiting());
-            if changes.overcommitted {
-                self.book.reset(sim);
-                self.book.place_all(sim, &self.order);
-            } else {
-                self.book.compress(sim, &self.order);
-            }
+            self.order.extend(sim.waiting().iter());
+            self.book.reset(sim);
+            self.book.place_all(sim, &self.order);
+        } else if changes.early {
+            self.book.compress(sim);
         }
         for &j in &happened.arrived {
             let start = self.book.place(sim, j, sim.now());

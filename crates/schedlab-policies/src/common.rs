@@ -1,15 +1,17 @@
 //! Steps several policies share. They only read and act through `Sim`, so
 //! sharing them does not couple one policy to another.
 
-use schedlab_engine::{EngineError, Guarantee, Sim, Time};
+use schedlab_engine::{EngineError, Guarantee, JobIdx, Sim, Time};
 
-/// Starts waiting jobs in priority order while the first one fits.
-pub(crate) fn start_in_order(sim: &mut Sim<'_>) -> Result<(), EngineError> {
+/// Starts waiting jobs in priority order while the first one fits, telling
+/// `started` about each.
+pub(crate) fn start_in_order(sim: &mut Sim<'_>, started: &mut dyn FnMut(JobIdx)) -> Result<(), EngineError> {
     while let Some(&head) = sim.waiting().first() {
         if sim.job(head).size > sim.free() {
             break;
         }
         sim.start(head)?;
+        started(head);
     }
     Ok(())
 }

@@ -91,7 +91,7 @@ fn build(s: &PolicySettings) -> Box<dyn Policy> {
         },
         upper_bound: s.source.is_upper_bound(),
         deadlines: Vec::new(),
-        book: Book::default(),
+        book: Book::compressing(),
         l1: Vec::new(),
         tmp: Vec::new(),
         order: Vec::new(),
@@ -248,9 +248,7 @@ impl Dbf {
     /// Every waiting job, in priority order, moves to the earliest slot now
     /// free (never a later one).
     fn compress(&mut self, sim: &mut Sim<'_>) {
-        self.order.clear();
-        self.order.extend_from_slice(sim.waiting());
-        self.book.compress(sim, &self.order);
+        self.book.compress(sim);
     }
 
     /// After an overcommitment (runtimes that fall short): L0 jobs in

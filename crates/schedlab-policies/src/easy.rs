@@ -14,6 +14,7 @@ use schedlab_engine::params::{ParamKind, ParamSpec};
 use schedlab_engine::{EngineError, Guarantee, Happened, JobIdx, Policy, Sim, Time};
 
 use crate::common::{shadow, start_in_order};
+use crate::queue_index::{Orders, QueueIndex};
 use crate::{PolicyInfo, PolicySettings};
 
 pub(crate) const INFO: PolicyInfo = PolicyInfo {
@@ -44,25 +45,31 @@ enum Order {
 
 fn build(s: &PolicySettings) -> Box<dyn Policy> {
     let order = if s.params.choice("order") == "shortest" { Order::Shortest } else { Order::Priority };
-    Box::new(Easy { order, upper_bound: s.source.is_upper_bound(), candidates: Vec::new() })
+    let orders = Orders { by_priority: order == Order::Priority, by_prediction: order == Order::Shortest };
+    Box::new(Easy { order, upper_bound: s.source.is_upper_bound(), queue: QueueIndex::new(orders) })
 }
 
 struct Easy {
     order: Order,
     /// Whether runtimes never fall short, so the head's reservation holds.
     upper_bound: bool,
-    /// Reused between passes: (sort key, job).
-    candidates: Vec<(Time, JobIdx)>,
+    /// The waiting queue, indexed for backfilling.
+    queue: QueueIndex,
 }
 
 impl Policy for Easy {
-    fn schedule(&mut self, sim: &mut Sim<'_>, _: &Happened) -> Result<(), EngineError> {
-        start_in_order(sim)?;
+    fn schedule(&mut self, sim: &mut Sim<'_>, happened: &Happened) -> Result<(), EngineError> {
+        self.queue.refresh(sim, happened);
+        start_in_order(sim, &mut |j| self.queue.remove(j))?;
         let Some(&head) = sim.waiting().first() else { return Ok(()) };
         let (shadow_time, extra) = shadow(sim, sim.job(head).size);
         sim.reserve(head, shadow_time);
         if sim.free() > 0 {
-            self.backfill(sim, shadow_time, extra)?;
+            let horizon = shadow_time.saturating_sub(sim.now());
+            match self.order {
+                Order::Priority => self.backfill_by_priority(sim, head, horizon, extra)?,
+                Order::Shortest => self.backfill_shortest_first(sim, horizon, extra)?,
+            }
         }
         Ok(())
     }
@@ -73,42 +80,59 @@ impl Policy for Easy {
 }
 
 impl Easy {
-    fn backfill(&mut self, sim: &mut Sim<'_>, shadow_time: Time, mut extra: u32) -> Result<(), EngineError> {
-        self.collect_candidates(sim);
-        for &(_, j) in &self.candidates {
-            let size = sim.job(j).size;
-            if size > sim.free() {
-                continue;
+    /// FCFS-EASY: in priority order, every job behind the head that fits
+    /// now and either is expected to end by the shadow time (within
+    /// `horizon` seconds) or needs only extra processors, which it then
+    /// uses up. Each job started is the first one, after the previous, that
+    /// qualifies as the free and extra processors stand: the jobs in
+    /// between did not qualify with more of either, so they are skipped as
+    /// a scan would skip them.
+    fn backfill_by_priority(
+        &mut self,
+        sim: &mut Sim<'_>,
+        head: JobIdx,
+        horizon: Time,
+        mut extra: u32,
+    ) -> Result<(), EngineError> {
+        let mut after = head;
+        while sim.free() > 0 {
+            let Some(j) = self.queue.first_by_priority(sim, Some(after), sim.free(), extra, horizon) else { break };
+            if sim.prediction(j) > horizon {
+                extra -= sim.job(j).size;
             }
-            let ends_in_time = sim.now().saturating_add(sim.prediction(j)) <= shadow_time;
-            if ends_in_time {
-                sim.start(j)?;
-            } else if size <= extra {
-                sim.start(j)?;
-                extra -= size;
-            }
-            if sim.free() == 0 {
-                break;
-            }
+            self.start(sim, j)?;
+            after = j;
         }
         Ok(())
     }
 
-    /// Waiting jobs behind the head that could fit now, in backfill order.
-    fn collect_candidates(&mut self, sim: &Sim<'_>) {
-        let free = sim.free();
-        self.candidates.clear();
-        for &j in &sim.waiting()[1..] {
-            if sim.job(j).size <= free {
-                let key = match self.order {
-                    Order::Priority => 0,
-                    Order::Shortest => sim.prediction(j),
-                };
-                self.candidates.push((key, j));
+    /// SJF-EASY: the same choice in order of expected runtime (ties by
+    /// priority). The jobs expected to end by the shadow time come first in
+    /// that order and start while they fit; after them, jobs start while
+    /// they fit in the extra processors.
+    fn backfill_shortest_first(&mut self, sim: &mut Sim<'_>, horizon: Time, mut extra: u32) -> Result<(), EngineError> {
+        let mut after = None;
+        while sim.free() > 0 {
+            let Some((p, j)) = self.queue.next_by_prediction(sim, after, sim.free()) else { return Ok(()) };
+            if p > horizon {
+                break;
             }
+            self.start(sim, j)?;
+            after = Some((p, j));
         }
-        if self.order == Order::Shortest {
-            self.candidates.sort_unstable();
+        // Past the shadow time: only extra processors may be used.
+        let mut after = Some((horizon, JobIdx::MAX));
+        while sim.free() > 0 && extra > 0 {
+            let Some((p, j)) = self.queue.next_by_prediction(sim, after, sim.free().min(extra)) else { break };
+            extra -= sim.job(j).size;
+            self.start(sim, j)?;
+            after = Some((p, j));
         }
+        Ok(())
+    }
+
+    fn start(&mut self, sim: &mut Sim<'_>, j: JobIdx) -> Result<(), EngineError> {
+        self.queue.remove(j);
+        sim.start(j)
     }
 }

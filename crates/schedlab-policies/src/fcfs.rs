@@ -25,7 +25,7 @@ struct Fcfs;
 
 impl Policy for Fcfs {
     fn schedule(&mut self, sim: &mut Sim<'_>, _: &Happened) -> Result<(), EngineError> {
-        start_in_order(sim)
+        start_in_order(sim, &mut |_| {})
     }
 
     fn guarantees(&self) -> Vec<Guarantee> {

@@ -28,6 +28,7 @@ use schedlab_engine::params::{ParamKind, ParamSpec, Params};
 use schedlab_engine::{EngineError, Guarantee, Happened, JobIdx, Policy, Preemption, Sim, Time};
 
 use crate::common::start_in_order;
+use crate::queue_index::{Orders, QueueIndex};
 use crate::{PolicyInfo, PolicySettings};
 
 pub(crate) const INFO: PolicyInfo = PolicyInfo {
@@ -78,7 +79,7 @@ fn build(s: &PolicySettings) -> Box<dyn Policy> {
     Box::new(PvEasy {
         preemption: preemption(&s.params),
         upper_bound: s.source.is_upper_bound(),
-        candidates: Vec::new(),
+        queue: QueueIndex::new(Orders { by_priority: true, by_prediction: true }),
     })
 }
 
@@ -96,21 +97,23 @@ fn preemption(p: &Params) -> Preemption {
 struct PvEasy {
     preemption: Preemption,
     upper_bound: bool,
-    /// Reused between passes: (predicted end, job).
-    candidates: Vec<(Time, JobIdx)>,
+    /// The waiting queue, indexed by priority and by prediction.
+    queue: QueueIndex,
 }
 
 impl Policy for PvEasy {
-    fn schedule(&mut self, sim: &mut Sim<'_>, _: &Happened) -> Result<(), EngineError> {
-        while start_in_order(sim).and_then(|()| shadow_load_preemption(sim))? {}
+    fn schedule(&mut self, sim: &mut Sim<'_>, happened: &Happened) -> Result<(), EngineError> {
+        self.queue.refresh(sim, happened);
+        let queue = &mut self.queue;
+        while start_in_order(sim, &mut |j| queue.remove(j)).and_then(|()| shadow_load_preemption(sim, queue))? {}
         let Some(&head) = sim.waiting().first() else { return Ok(()) };
         let reservation = sunny_reservation(sim, head);
         sim.reserve(head, reservation);
         if sim.free() == 0 {
             return Ok(());
         }
-        self.venture_backfill(sim, reservation)?;
-        fill_in_priority_order(sim)
+        self.venture_backfill(sim, head, reservation)?;
+        self.fill_in_priority_order(sim)
     }
 
     fn guarantees(&self) -> Vec<Guarantee> {
@@ -129,8 +132,9 @@ impl Policy for PvEasy {
 }
 
 /// SLP: if the first waiting job can start by preempting lower-priority jobs,
-/// preempts them from the lowest priority up, starts it and says so.
-fn shadow_load_preemption(sim: &mut Sim<'_>) -> Result<bool, EngineError> {
+/// preempts them from the lowest priority up (filing them in the queue
+/// again), starts it and says so.
+fn shadow_load_preemption(sim: &mut Sim<'_>, queue: &mut QueueIndex) -> Result<bool, EngineError> {
     let Some(&head) = sim.waiting().first() else { return Ok(false) };
     let need = sim.job(head).size;
     if sim.free() + sim.held_by_lower(head) < need {
@@ -139,11 +143,15 @@ fn shadow_load_preemption(sim: &mut Sim<'_>) -> Result<bool, EngineError> {
     while sim.free() < need {
         let lowest = sim.running_by_priority().next_back();
         match lowest {
-            Some(victim) if victim > head => sim.preempt(victim)?,
+            Some(victim) if victim > head => {
+                sim.preempt(victim)?;
+                queue.insert(sim, victim);
+            }
             // Unreachable: the lower-priority processors were counted above.
             _ => return Ok(false),
         }
     }
+    queue.remove(head);
     sim.start(head)?;
     Ok(true)
 }
@@ -165,39 +173,36 @@ fn sunny_reservation(sim: &Sim<'_>, head: JobIdx) -> Time {
 }
 
 impl PvEasy {
-    /// VB steps 2 and 3: jobs that fit now and are predicted to end by the
-    /// reservation, nearest predicted end first.
-    fn venture_backfill(&mut self, sim: &mut Sim<'_>, reservation: Time) -> Result<(), EngineError> {
-        let now = sim.now();
-        let free = sim.free();
-        self.candidates.clear();
-        for &j in &sim.waiting()[1..] {
-            let end = now.saturating_add(sim.prediction(j));
-            if sim.job(j).size <= free && end <= reservation {
-                self.candidates.push((end, j));
+    /// VB steps 2 and 3: jobs behind the head that fit now and are predicted
+    /// to end by the reservation, nearest predicted end first (ties by
+    /// priority). In that order, each start is the next job that fits as
+    /// the free processors stand; those in between did not fit with more.
+    fn venture_backfill(&mut self, sim: &mut Sim<'_>, head: JobIdx, reservation: Time) -> Result<(), EngineError> {
+        let mut after = None;
+        while sim.free() > 0 {
+            let Some((p, j)) = self.queue.next_by_prediction(sim, after, sim.free()) else { break };
+            if sim.now().saturating_add(p) > reservation {
+                break;
             }
-        }
-        self.candidates.sort_unstable();
-        for &(_, j) in &self.candidates {
-            if sim.job(j).size <= sim.free() {
+            after = Some((p, j));
+            if j != head {
+                self.queue.remove(j);
                 sim.start(j)?;
             }
         }
         Ok(())
     }
-}
 
-/// VB step 4: while processors are idle, start waiting jobs that fit, in
-/// priority order, whatever their predictions.
-fn fill_in_priority_order(sim: &mut Sim<'_>) -> Result<(), EngineError> {
-    let mut k = 0;
-    while k < sim.waiting().len() && sim.free() > 0 {
-        let j = sim.waiting()[k];
-        if sim.job(j).size <= sim.free() {
+    /// VB step 4: while processors are idle, start waiting jobs that fit, in
+    /// priority order, whatever their predictions.
+    fn fill_in_priority_order(&mut self, sim: &mut Sim<'_>) -> Result<(), EngineError> {
+        let mut after = None;
+        while sim.free() > 0 {
+            let Some(j) = self.queue.first_by_priority(sim, after, sim.free(), sim.free(), Time::MAX) else { break };
+            self.queue.remove(j);
             sim.start(j)?;
-        } else {
-            k += 1;
+            after = Some(j);
         }
+        Ok(())
     }
-    Ok(())
 }

@@ -29,10 +29,13 @@
 //! least half the estimate), overall or per category (paper §4.3); a
 //! threshold given as a number (> 0) overrides it.
 
+use std::cell::Cell;
+
 use schedlab_engine::params::{ParamKind, ParamSpec, Params};
 use schedlab_engine::{EngineError, Guarantee, Happened, JobIdx, Policy, Sim, Time};
 
 use crate::book::{Book, WAKE};
+use crate::queue_index::{Orders, QueueIndex};
 use crate::{Calibration, Categories, PolicyInfo, PolicySettings};
 
 const THRESHOLD_KEYS: [&str; 4] = ["threshold_sn", "threshold_sw", "threshold_ln", "threshold_lw"];
@@ -98,8 +101,9 @@ fn build(s: &PolicySettings) -> Box<dyn Policy> {
         thresholds: thresholds(&s.params, s.calibration.as_ref()),
         categories: s.categories,
         upper_bound: s.source.is_upper_bound(),
-        book: Book::default(),
+        book: Book::compressing(),
         reserved: Vec::new(),
+        unreserved: QueueIndex::new(Orders { by_priority: true, by_prediction: false }),
         order: Vec::new(),
     })
 }
@@ -126,6 +130,8 @@ struct Selective {
     book: Book,
     /// Per job: promoted (holds a reservation while waiting).
     reserved: Vec<bool>,
+    /// The no-guarantee queue: waiting jobs not promoted, indexed.
+    unreserved: QueueIndex,
     order: Vec<JobIdx>,
 }
 
@@ -135,6 +141,7 @@ impl Policy for Selective {
             self.reserved = vec![false; sim.jobs().len()];
         }
         let changes = self.book.begin(sim, happened);
+        self.unreserved.refresh(sim, happened);
         if changes.overcommitted {
             self.rebuild(sim);
         } else if changes.early {
@@ -179,14 +186,14 @@ impl Selective {
             return;
         }
         self.reserved[j as usize] = true;
+        self.unreserved.remove(j);
         let start = self.book.place(sim, j, sim.now());
         sim.reserve(j, start);
     }
 
     /// Reserved jobs, in priority order, move to the earliest slot now free.
     fn compress(&mut self, sim: &mut Sim<'_>) {
-        self.collect_reserved(sim);
-        self.book.compress(sim, &self.order);
+        self.book.compress(sim);
     }
 
     /// After an overcommitment (runtimes that fall short): reserved jobs
@@ -204,22 +211,39 @@ impl Selective {
     }
 
     /// The no-guarantee queue in priority order: every unreserved job that
-    /// fits now without touching a reservation starts.
+    /// fits now without touching a reservation starts. A job of size n fits
+    /// now iff n processors are free and its prediction is at most how long
+    /// they stay free (`Book::free_for`), which only shrinks as jobs start;
+    /// so each start is the first job, after the previous one, that fits as
+    /// things stand, and the jobs in between, which did not fit before,
+    /// still do not.
     fn backfill(&mut self, sim: &mut Sim<'_>) -> Result<(), EngineError> {
-        if sim.free() == 0 {
-            return Ok(());
-        }
-        self.order.clear();
-        let reserved = &self.reserved;
-        let free = sim.free();
-        self.order.extend(sim.waiting().iter().copied().filter(|&j| !reserved[j as usize] && sim.job(j).size <= free));
-        for i in 0..self.order.len() {
-            let j = self.order[i];
-            if self.book.fits_now(sim, j) {
-                self.book.start_now(sim, j)?;
-                if sim.free() == 0 {
-                    break;
+        let mut after = None;
+        // How long n processors stay free, by n, computed when needed and
+        // forgotten after each start (-1: not known).
+        let lasts: Vec<Cell<Time>> = vec![Cell::new(-1); sim.free() as usize + 1];
+        while sim.free() > 0 {
+            let free = sim.free();
+            let book = &self.book;
+            let stays = |size: u32| match lasts.get(size as usize) {
+                Some(c) if c.get() >= 0 => c.get(),
+                Some(c) => {
+                    c.set(book.free_for(sim, size));
+                    c.get()
                 }
+                None => 0,
+            };
+            // A larger job has at most as long: a subtree's least size
+            // bounds how long any of its jobs may run.
+            let enter =
+                |least_size: u32, least_prediction: Time| least_size <= free && least_prediction <= stays(least_size);
+            let accept = |size: u32, prediction: Time| size <= free && prediction <= stays(size);
+            let Some(j) = self.unreserved.first_by_priority_where(sim, after, free, &enter, &accept) else { break };
+            after = Some(j);
+            if self.book.fits_now(sim, j) {
+                self.unreserved.remove(j);
+                self.book.start_now(sim, j)?;
+                lasts.iter().for_each(|c| c.set(-1));
             }
         }
         Ok(())

@@ -194,6 +194,7 @@ fn build(s: &PolicySettings) -> Box<dyn Policy> {
         book: Book::default(),
         state: Vec::new(),
         by_start: Vec::new(),
+        planned_after: 0,
         moved: Vec::new(),
         old: Vec::new(),
     })
@@ -302,8 +303,11 @@ struct Slack {
     upper_bound: bool,
     book: Book,
     state: Vec<JobState>,
-    /// Waiting jobs planned after now, by (planned start, job).
+    /// Waiting jobs planned after now, by (planned start, job): all of them
+    /// or the last ones (see `collect_by_start`).
     by_start: Vec<(Time, JobIdx)>,
+    /// How many waiting jobs are planned after now.
+    planned_after: usize,
     /// The moved set of the candidate being priced, in heuristic order.
     moved: Vec<JobIdx>,
     /// Their slots before the candidate.
@@ -379,7 +383,7 @@ impl Slack {
 
     /// Prices every candidate and returns the cheapest.
     fn cheapest(&mut self, sim: &Sim<'_>, newcomer: Option<JobIdx>) -> Candidate {
-        self.collect_by_start(sim);
+        self.collect_by_start(sim, newcomer.is_none());
         let mut best = match newcomer {
             Some(j) => {
                 let duration = sim.prediction(j);
@@ -392,7 +396,7 @@ impl Slack {
             None => (Candidate::Stay, Priced { price: 0.0, moved: 0 }),
         };
         let mut candidates = self.slots(sim.now());
-        if newcomer.is_none() && !self.by_start.is_empty() {
+        if newcomer.is_none() && self.planned_after > 0 {
             candidates.insert(0, Candidate::Compress);
         }
         for c in candidates {
@@ -410,7 +414,10 @@ impl Slack {
     /// `max_slots` of them.
     fn slots(&self, now: Time) -> Vec<Candidate> {
         let c = &self.config;
-        let n = self.by_start.len();
+        let n = self.planned_after;
+        // `by_start` holds the last of the n planned jobs; job i of all n is
+        // its entry i - skipped.
+        let skipped = n - self.by_start.len();
         let mut out = Vec::new();
         if n <= c.max_moved && c.max_slots > 0 {
             out.push(Candidate::At(now));
@@ -420,25 +427,31 @@ impl Slack {
             if out.len() >= c.max_slots {
                 break;
             }
-            let t = self.by_start[i].0;
-            if (i == 0 || self.by_start[i - 1].0 != t) && t > now {
+            let k = i - skipped;
+            let t = self.by_start[k].0;
+            if (i == 0 || self.by_start[k - 1].0 != t) && t > now {
                 out.push(Candidate::At(t));
             }
         }
         out
     }
 
-    fn collect_by_start(&mut self, sim: &Sim<'_>) {
+    /// Waiting jobs planned after now, by (planned start, job), from the
+    /// book's index: all of them when `all` (a full compression moves every
+    /// one), else only the last `max_moved + 1`, which is all that candidate
+    /// slots and their moved sets read. `planned_after` counts all of them.
+    fn collect_by_start(&mut self, sim: &Sim<'_>, all: bool) {
         let now = sim.now();
+        let planned = self.book.planned();
+        let later = planned.range((now + 1, 0)..);
         self.by_start.clear();
-        for &j in sim.waiting() {
-            if let Some(s) = self.book.slot(j) {
-                if s.start > now {
-                    self.by_start.push((s.start, j));
-                }
-            }
+        if all {
+            self.by_start.extend(later.copied());
+        } else {
+            self.by_start.extend(later.rev().take(self.config.max_moved + 1).copied());
+            self.by_start.reverse();
         }
-        self.by_start.sort_unstable();
+        self.planned_after = planned.len() - planned.range(..(now + 1, 0)).count();
     }
 
     /// The moved set of a candidate, in the heuristic's order.
@@ -568,7 +581,7 @@ impl Slack {
             }
             (Candidate::Stay, None) => {}
             _ => {
-                self.collect_by_start(sim);
+                self.collect_by_start(sim, newcomer.is_none());
                 let applied = self.trial(sim, newcomer, c, true);
                 debug_assert!(applied.is_some(), "the chosen candidate was feasible");
             }

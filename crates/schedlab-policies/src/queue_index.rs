@@ -1,0 +1,213 @@
+//! Indexes of the waiting queue for the backfilling policies (EASY,
+//! PV-EASY), so that a pass finds the next job to backfill without reading
+//! the whole queue.
+//!
+//! Each waiting job is filed with its size and its current prediction in
+//! treaps (`engine::treap`) whose subtrees know their least size and least
+//! prediction:
+//!
+//! - by priority, in one treap per *size class* (sizes in [2^c, 2^(c+1))):
+//!   "the first job after j with at most f processors" is the first job of
+//!   each class no larger than f (a class entirely within f: its first
+//!   job; the class that straddles f: a walk pruned by least size), and
+//!   "... that also ends by the shadow time or uses only extra processors"
+//!   is pruned exactly within every class entirely within f and by least
+//!   size and least prediction within the straddling one; each query costs
+//!   O(log q) per size class, that is O(log q · log P) for a machine of P
+//!   processors;
+//! - by (prediction, job), for shortest-first orders: "the next job in that
+//!   order with at most f processors", O(log q).
+//!
+//! Predictions of waiting jobs change only when a job of the same user
+//! completes and the runtime source learns from history (`last`,
+//! `tsafrir`); the engine lists those jobs in `Happened::repredicted` and
+//! [`QueueIndex::refresh`] re-files them, O(log q) each. With `estimate`,
+//! `exact` and `virtual`, predictions never change and nothing is re-filed.
+//!
+//! The policy removes the jobs it starts. As a safeguard, a job a query
+//! finds that is no longer waiting is dropped and the query goes on.
+
+use schedlab_engine::treap::{Search, Summary, Treap};
+use schedlab_engine::{Happened, JobIdx, Sim, Time};
+
+/// What the index keeps of a waiting job.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Entry {
+    size: u32,
+    prediction: Time,
+}
+
+/// The least size and the least prediction of a subtree.
+#[derive(Clone, Copy, Debug)]
+struct Least {
+    size: u32,
+    prediction: Time,
+}
+
+impl Summary<Entry> for Least {
+    const EMPTY: Self = Least { size: u32::MAX, prediction: Time::MAX };
+
+    fn of(e: &Entry) -> Self {
+        Least { size: e.size, prediction: e.prediction }
+    }
+
+    fn join(&self, right: &Self) -> Self {
+        Least { size: self.size.min(right.size), prediction: self.prediction.min(right.prediction) }
+    }
+}
+
+/// A query over the index by priority: `accept(size, prediction)` decides
+/// for one job; `enter(least size, least prediction)` must hold for every
+/// subtree that holds a job `accept` takes (it prunes the walk).
+struct Where<'a> {
+    enter: &'a dyn Fn(u32, Time) -> bool,
+    accept: &'a dyn Fn(u32, Time) -> bool,
+}
+
+impl<K> Search<K, Entry, Least> for Where<'_> {
+    fn enter(&self, _: &Least, s: &Least) -> bool {
+        (self.enter)(s.size, s.prediction)
+    }
+
+    fn accept(&self, _: &Least, _: &K, e: &Entry) -> bool {
+        (self.accept)(e.size, e.prediction)
+    }
+}
+
+/// The orders a policy needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Orders {
+    pub by_priority: bool,
+    pub by_prediction: bool,
+}
+
+#[derive(Debug)]
+pub(crate) struct QueueIndex {
+    orders: Orders,
+    /// Per job, its entry while it is filed.
+    filed: Vec<Option<Entry>>,
+    /// One treap per size class, keyed by job.
+    classes: Vec<Treap<JobIdx, Entry, Least>>,
+    by_prediction: Treap<(Time, JobIdx), Entry, Least>,
+}
+
+/// The size class of `size`: floor(log2(size)).
+fn class_of(size: u32) -> usize {
+    (u32::BITS - 1 - size.max(1).leading_zeros()) as usize
+}
+
+impl QueueIndex {
+    pub fn new(orders: Orders) -> Self {
+        Self { orders, filed: Vec::new(), classes: Vec::new(), by_prediction: Treap::default() }
+    }
+
+    /// Files the jobs that arrived and re-files those whose prediction may
+    /// have changed; call at the start of every pass.
+    pub fn refresh(&mut self, sim: &Sim<'_>, happened: &Happened) {
+        if self.filed.is_empty() {
+            self.filed = vec![None; sim.jobs().len()];
+            self.classes = (0..=class_of(sim.procs())).map(|_| Treap::default()).collect();
+        }
+        for &j in &happened.repredicted {
+            if self.filed[j as usize].is_some() && sim.is_waiting(j) {
+                self.insert(sim, j);
+            }
+        }
+        for &j in &happened.arrived {
+            self.insert(sim, j);
+        }
+    }
+
+    /// Files waiting job `j` (again) with its current prediction.
+    pub fn insert(&mut self, sim: &Sim<'_>, j: JobIdx) {
+        self.remove(j);
+        let e = Entry { size: sim.job(j).size, prediction: sim.prediction(j) };
+        if self.orders.by_priority {
+            self.classes[class_of(e.size)].insert(j, e);
+        }
+        if self.orders.by_prediction {
+            self.by_prediction.insert((e.prediction, j), e);
+        }
+        self.filed[j as usize] = Some(e);
+    }
+
+    pub fn remove(&mut self, j: JobIdx) {
+        if let Some(e) = self.filed[j as usize].take() {
+            if self.orders.by_priority {
+                self.classes[class_of(e.size)].remove(&j);
+            }
+            if self.orders.by_prediction {
+                self.by_prediction.remove(&(e.prediction, j));
+            }
+        }
+    }
+
+    /// The first waiting job after `after` in priority order that needs at
+    /// most `free` processors and, unless it needs at most `extra`, is
+    /// predicted to run at most `horizon` seconds.
+    pub fn first_by_priority(
+        &mut self,
+        sim: &Sim<'_>,
+        after: Option<JobIdx>,
+        free: u32,
+        extra: u32,
+        horizon: Time,
+    ) -> Option<JobIdx> {
+        let extra = extra.min(free);
+        // For a subtree, the least size and least prediction may belong to
+        // different jobs, so this only prunes; the job test is exact.
+        let fits = |size: u32, prediction: Time| size <= free && (size <= extra || prediction <= horizon);
+        self.first_by_priority_where(sim, after, free, &fits, &fits)
+    }
+
+    /// The first waiting job after `after` in priority order that needs at
+    /// most `max_size` processors and that `accept(size, prediction)` takes;
+    /// `enter(least size, least prediction)` must hold for every subtree
+    /// holding such a job. The walk searches each size class that has a
+    /// size up to `max_size` and keeps the first job found.
+    pub fn first_by_priority_where(
+        &mut self,
+        sim: &Sim<'_>,
+        after: Option<JobIdx>,
+        max_size: u32,
+        enter: &dyn Fn(u32, Time) -> bool,
+        accept: &dyn Fn(u32, Time) -> bool,
+    ) -> Option<JobIdx> {
+        let query = Where { enter, accept };
+        loop {
+            let mut best: Option<JobIdx> = None;
+            for (c, tree) in self.classes.iter().enumerate() {
+                if (1u64 << c) > u64::from(max_size) {
+                    break;
+                }
+                if let Some((j, _)) = tree.first_after(after.as_ref(), &query) {
+                    best = Some(best.map_or(j, |b| b.min(j)));
+                }
+            }
+            let j = best?;
+            if sim.is_waiting(j) {
+                return Some(j);
+            }
+            self.remove(j);
+        }
+    }
+
+    /// The next waiting job after `after` in (prediction, job) order that
+    /// needs at most `free` processors, with its prediction.
+    pub fn next_by_prediction(
+        &mut self,
+        sim: &Sim<'_>,
+        after: Option<(Time, JobIdx)>,
+        free: u32,
+    ) -> Option<(Time, JobIdx)> {
+        let fits = |size: u32, _: Time| size <= free;
+        let query = Where { enter: &fits, accept: &fits };
+        loop {
+            let (key, _) = self.by_prediction.first_after(after.as_ref(), &query)?;
+            if sim.is_waiting(key.1) {
+                return Some(key);
+            }
+            self.remove(key.1);
+        }
+    }
+}
