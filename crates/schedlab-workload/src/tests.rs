@@ -545,7 +545,7 @@ fn sample_trace() {
     let s = stats(&l.trace);
     assert_eq!(s.jobs, l.report.jobs_kept);
     assert_eq!(s.first_submit, 599850);
-    assert!(s.offered_load > 0.0 && s.offered_load < 2.0, "{s:?}");
+    assert!(s.offered_load.is_some_and(|x| x > 0.0 && x < 2.0), "{s:?}");
     assert!(s.mean_estimate_accuracy > 0.0 && s.mean_estimate_accuracy <= 1.0);
 }
 

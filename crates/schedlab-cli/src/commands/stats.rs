@@ -119,7 +119,10 @@ fn write_stats(out: &mut dyn Write, s: &TraceStats) -> std::io::Result<()> {
     writeln!(out, "first submit            {} s", s.first_submit)?;
     writeln!(out, "last submit             {} s", s.last_submit)?;
     writeln!(out, "duration                {}", duration(s.duration))?;
-    writeln!(out, "offered load            {} ({:.1} %)", fixed(s.offered_load, 4), s.offered_load * 100.0)?;
+    match s.offered_load {
+        Some(load) => writeln!(out, "offered load            {} ({:.1} %)", fixed(load, 4), load * 100.0)?,
+        None => writeln!(out, "offered load            undefined (every job is submitted in the same second)")?,
+    }
     writeln!(out, "mean parallelism        {} procs", fixed(s.mean_parallelism, 2))?;
     writeln!(out, "mean runtime            {} s", fixed(s.mean_runtime, 1))?;
     writeln!(out, "mean estimate accuracy  {}", fixed(s.mean_estimate_accuracy, 4))?;
