@@ -41,7 +41,8 @@ fn the_reader_takes_it_as_it_is_and_the_load_is_hit() {
         assert!(loaded.report.warnings.is_empty(), "{:?}", loaded.report.warnings);
         assert_eq!(loaded.header.max_procs, Some(procs));
         assert!(loaded.header.notes[0].contains("Lublin–Feitelson 1999 model, seed 1, load"));
-        let offered = stats(&loaded.trace).offered_load.expect("jobs arrive over time");
+        let s = stats(&loaded.trace);
+        let offered = s.offered_load.expect("jobs arrive over time");
         assert!((offered - load).abs() < 0.05 * load, "load {offered} for target {load}");
         assert!((offered - load).abs() < 0.002 * load, "load {offered} for target {load}");
         assert!(loaded.trace.jobs.iter().all(|j| (1..=procs).contains(&j.size) && j.runtime >= 1));

@@ -117,8 +117,9 @@ impl CleaningReport {
         let (count, example) = duplicate_ids(rows);
         self.duplicate_ids = count;
         let example = example?;
+        let jobs = if count == 1 { "1 job has".to_owned() } else { format!("{count} jobs have") };
         Some(format!(
-            "{count} jobs share their job number with another job (e.g. job {example}); they are kept and run as distinct jobs"
+            "{jobs} the job number of an earlier job (e.g. job {example}); they are kept and run as distinct jobs"
         ))
     }
 

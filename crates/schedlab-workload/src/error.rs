@@ -100,7 +100,7 @@ pub enum SwfError {
         line: u64,
     },
     /// The input holds more jobs than `ReadOptions::max_jobs`.
-    #[error("the input holds more than {limit} jobs, the job limit (refused at line {line}; raise the limit to read it)")]
+    #[error("the input holds more than {limit} jobs, the job limit (refused at line {line})")]
     TooManyJobs {
         /// The limit in force.
         limit: u64,
@@ -210,7 +210,14 @@ mod tests {
 
     #[test]
     fn numbers_in_messages_are_short() {
-        let cases = [(1e300, "1e300"), (-2.5e20, "-2.5e20"), (1e-7, "1e-7"), (0.0, "0"), (12.5, "12.5"), (1e14, "100000000000000")];
+        let cases = [
+            (1e300, "1e300"),
+            (-2.5e20, "-2.5e20"),
+            (1e-7, "1e-7"),
+            (0.0, "0"),
+            (12.5, "12.5"),
+            (1e14, "100000000000000"),
+        ];
         for (x, want) in cases {
             assert_eq!(short_number(x), want);
         }

@@ -138,8 +138,11 @@ pub(crate) struct Opened<'a> {
 /// Looks at the first bytes and puts the right decoder on the reader.
 pub(crate) fn open<'a, R: Read + 'a>(reader: R) -> Result<Opened<'a>, SwfError> {
     let state = Rc::new(SourceState::default());
-    let (head, input) = sniff(Source { inner: reader, state: Rc::clone(&state) })
-        .map_err(|source| SwfError::Io { bytes: state.consumed.get(), line: 1, source })?;
+    let (head, input) = sniff(Source { inner: reader, state: Rc::clone(&state) }).map_err(|source| SwfError::Io {
+        bytes: state.consumed.get(),
+        line: 1,
+        source,
+    })?;
     let format = match detect(&head) {
         Sniffed::Known(format) => format,
         Sniffed::Unsupported(name) => return Err(SwfError::UnsupportedCompression { format: name }),
@@ -147,11 +150,15 @@ pub(crate) fn open<'a, R: Read + 'a>(reader: R) -> Result<Opened<'a>, SwfError> 
     };
     let reader: Box<dyn Read + 'a> = match format {
         Format::Plain => Box::new(input),
-        Format::Gzip => Box::new(Members::new(BufReader::new(input), gzip_member, flate2::bufread::GzDecoder::into_inner)),
+        Format::Gzip => {
+            Box::new(Members::new(BufReader::new(input), gzip_member, flate2::bufread::GzDecoder::into_inner))
+        }
         Format::Zlib => Box::new(flate2::read::ZlibDecoder::new(input)),
         Format::Bzip2 => Box::new(bzip2_rs::DecoderReader::new(input)),
         Format::Xz => Box::new(lzma_rust2::XzReader::new_mem_limit(input, true, XZ_MEMORY_LIMIT_KIB)),
-        Format::Zstd => Box::new(Members::new(BufReader::new(input), zstd_frame, ruzstd::decoding::StreamingDecoder::into_inner)),
+        Format::Zstd => {
+            Box::new(Members::new(BufReader::new(input), zstd_frame, ruzstd::decoding::StreamingDecoder::into_inner))
+        }
     };
     Ok(Opened { reader, format, state })
 }
@@ -164,7 +171,8 @@ type ZstdFrame<B> = ruzstd::decoding::StreamingDecoder<B, ruzstd::decoding::Fram
 
 /// A zstd frame; the decoder refuses windows over 100 MiB itself.
 fn zstd_frame<B: BufRead>(input: B) -> io::Result<ZstdFrame<B>> {
-    ruzstd::decoding::StreamingDecoder::new(input).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))
+    ruzstd::decoding::StreamingDecoder::new(input)
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))
 }
 
 /// Reads up to [`HEAD`] bytes and returns them, with a reader that yields

@@ -9,19 +9,21 @@ use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 
 use crate::args::StatsArgs;
-use crate::output::{self, duration, fixed, grouped};
+use crate::output::{duration, fixed, grouped};
+use crate::outputs::{self, Outputs};
 use crate::trace_input;
 
 pub fn main(args: &StatsArgs) -> Result<ExitCode> {
-    let loaded = trace_input::load_with(&args.trace, &args.workload)?;
+    let mut outputs = Outputs::new([args.trace.as_path()]);
+    let report = outputs.declare_optional("--output", args.output.output.as_deref())?;
+    // Not `load_with`: the report lists the warnings itself.
+    let loaded = trace_input::load(&args.trace, &trace_input::read_options(&args.workload)?)?;
     let name = trace_input::trace_name(&args.trace);
     let s = stats(&loaded.trace);
     if args.json {
-        output::print_json(&StatsJson::new(&name, &loaded, &s))?;
+        outputs::emit(&outputs, report, outputs::json(&StatsJson::new(&name, &loaded, &s)))?;
     } else {
-        let mut out = output::stdout();
-        write_text(&mut out, &name, &loaded, &s)?;
-        out.flush()?;
+        outputs::emit(&outputs, report, |out| write_text(out, &name, &loaded, &s))?;
     }
     Ok(ExitCode::SUCCESS)
 }
