@@ -95,6 +95,17 @@ impl Outputs {
         Ok(Output(self.declared.len() - 1))
     }
 
+    /// The outputs of a command that reads `inputs` and writes its report
+    /// to `--output` when given.
+    pub fn for_report<'a>(
+        inputs: impl IntoIterator<Item = &'a Path>,
+        args: &crate::args::OutputArgs,
+    ) -> Result<(Self, Option<Output>)> {
+        let mut outputs = Outputs::new(inputs);
+        let report = outputs.declare_optional("--output", args.output.as_deref())?;
+        Ok((outputs, report))
+    }
+
     /// Declares `path` if there is one.
     pub fn declare_optional(&mut self, flag: &'static str, path: Option<&Path>) -> Result<Option<Output>> {
         path.map(|p| self.declare(flag, p)).transpose()

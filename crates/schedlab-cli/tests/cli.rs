@@ -260,7 +260,7 @@ fn header_warnings_reach_every_command_and_the_result_document() {
     let want = [
         "header MaxProcs `1099511627776` is above the limit of 2147483648 processors (2^31); ignored",
         "the header's MaxProcs and MaxNodes are unusable (see above): machine size set to the largest job, 8 processors",
-        "1 job has the job number of an earlier job (e.g. job 1); they are kept and run as distinct jobs",
+        "1 job has the job number of an earlier job (e.g. job 1); all are kept and run as distinct jobs",
     ];
     let commands: [&[&str]; 4] = [
         &["run", &t, "--policy", "easy"],

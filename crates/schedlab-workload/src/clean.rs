@@ -119,7 +119,7 @@ impl CleaningReport {
         let example = example?;
         let jobs = if count == 1 { "1 job has".to_owned() } else { format!("{count} jobs have") };
         Some(format!(
-            "{jobs} the job number of an earlier job (e.g. job {example}); they are kept and run as distinct jobs"
+            "{jobs} the job number of an earlier job (e.g. job {example}); all are kept and run as distinct jobs"
         ))
     }
 

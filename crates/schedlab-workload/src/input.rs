@@ -154,7 +154,7 @@ pub(crate) fn open<'a, R: Read + 'a>(reader: R) -> Result<Opened<'a>, SwfError> 
             Box::new(Members::new(BufReader::new(input), gzip_member, flate2::bufread::GzDecoder::into_inner))
         }
         Format::Zlib => Box::new(flate2::read::ZlibDecoder::new(input)),
-        Format::Bzip2 => Box::new(bzip2_rs::DecoderReader::new(input)),
+        Format::Bzip2 => Box::new(bzip2::read::MultiBzDecoder::new(input)),
         Format::Xz => Box::new(lzma_rust2::XzReader::new_mem_limit(input, true, XZ_MEMORY_LIMIT_KIB)),
         Format::Zstd => {
             Box::new(Members::new(BufReader::new(input), zstd_frame, ruzstd::decoding::StreamingDecoder::into_inner))

@@ -31,8 +31,7 @@ pub fn main(args: &CompareArgs) -> Result<ExitCode> {
     let specs = args.policy.iter().map(|p| PolicySpec::parse(p)).collect::<Result<Vec<_>, _>>()?;
     let global = split_params(&args.params)?;
     let settings = specs.iter().map(|s| settings_for(s, &specs, &global, args)).collect::<Result<Vec<_>>>()?;
-    let mut outputs = Outputs::new([args.trace.as_path()]);
-    let report = outputs.declare_optional("--output", args.output.output.as_deref())?;
+    let (outputs, report) = Outputs::for_report([args.trace.as_path()], &args.output)?;
     let loaded = trace_input::load_with(&args.trace, &args.workload)?;
     let identity = super::run::identity(&args.trace, &loaded, &args.workload)?;
     let multi = output::multi(args.metrics.quiet);

@@ -10,8 +10,7 @@ use crate::args::MergeArgs;
 use crate::outputs::Outputs;
 
 pub fn main(args: &MergeArgs) -> Result<ExitCode> {
-    let mut outputs = Outputs::new(args.files.iter().map(PathBuf::as_path));
-    let report = outputs.declare_optional("--output", args.output.output.as_deref())?;
+    let (outputs, report) = Outputs::for_report(args.files.iter().map(PathBuf::as_path), &args.output)?;
     let parts = args.files.iter().map(|path| read(path)).collect::<Result<Vec<_>>>()?;
     let merged = merge(parts)?;
     super::sweep::print(&merged, args.json, &outputs, report)

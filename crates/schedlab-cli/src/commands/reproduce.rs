@@ -31,8 +31,7 @@ pub fn main(args: &ReproduceArgs) -> Result<ExitCode> {
         let known: Vec<&str> = PRESETS.iter().map(|p| p.id).collect();
         anyhow!("unknown preset `{}` (known: {})", args.preset, known.join(", "))
     })?;
-    let mut outputs = Outputs::new([args.trace.as_path()]);
-    let report = outputs.declare_optional("--output", args.output.output.as_deref())?;
+    let (outputs, report) = Outputs::for_report([args.trace.as_path()], &args.output)?;
     let sections = preset.sections.iter().map(|s| run_section(args, s)).collect::<Result<Vec<_>>>()?;
     let doc = Reproduction { preset, sections };
     if args.json {

@@ -208,8 +208,7 @@ fn repeated(args: &RunArgs, settings: &RunSettings) -> Result<ExitCode> {
     if args.jobs_csv.is_some() || args.swf_out.is_some() {
         anyhow::bail!("--jobs-csv and --swf-out describe one run; they cannot be combined with --repeat");
     }
-    let mut outputs = Outputs::new([args.trace.as_path()]);
-    let report = outputs.declare_optional("--output", args.output.output.as_deref())?;
+    let (outputs, report) = Outputs::for_report([args.trace.as_path()], &args.output)?;
     let loaded = trace_input::load_with(&args.trace, &args.workload)?;
     let identity = identity(&args.trace, &loaded, &args.workload)?;
     let seeds: Vec<u64> = (0..u64::from(args.repeat)).map(|i| args.seed.wrapping_add(i)).collect();

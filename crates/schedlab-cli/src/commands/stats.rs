@@ -14,8 +14,7 @@ use crate::outputs::{self, Outputs};
 use crate::trace_input;
 
 pub fn main(args: &StatsArgs) -> Result<ExitCode> {
-    let mut outputs = Outputs::new([args.trace.as_path()]);
-    let report = outputs.declare_optional("--output", args.output.output.as_deref())?;
+    let (outputs, report) = Outputs::for_report([args.trace.as_path()], &args.output)?;
     // Not `load_with`: the report lists the warnings itself.
     let loaded = trace_input::load(&args.trace, &trace_input::read_options(&args.workload)?)?;
     let name = trace_input::trace_name(&args.trace);

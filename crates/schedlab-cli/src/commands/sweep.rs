@@ -24,8 +24,7 @@ pub fn main(args: &SweepArgs) -> Result<ExitCode> {
     };
     let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
     let plan = Plan::new(experiment)?;
-    let mut outputs = Outputs::new([args.trace.as_path()]);
-    let report = outputs.declare_optional("--output", args.output.output.as_deref())?;
+    let (outputs, report) = Outputs::for_report([args.trace.as_path()], &args.output)?;
     let loaded = trace_input::load_with(&args.trace, &args.workload)?;
     let identity = super::run::identity(&args.trace, &loaded, &args.workload)?;
     let chosen: Vec<&(schedlab_experiment::Point, RunSettings)> = plan.shard(shard).collect();
