@@ -229,14 +229,24 @@ impl<B: BufRead, D: Read> Read for Members<B, D> {
     }
 }
 
+/// `fill_buf`, tried again when interrupted by a signal.
+pub(crate) fn fill<B: BufRead>(input: &mut B) -> io::Result<&[u8]> {
+    loop {
+        match input.fill_buf() {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+            Ok(_) => break,
+        }
+    }
+    // Returns what the call above buffered; asked in two steps because a
+    // borrow returned from inside the loop would outlive the retry.
+    input.fill_buf()
+}
+
 /// Skips zero bytes; returns whether a non-zero byte (another member) follows.
 fn skip_zero_padding<B: BufRead>(input: &mut B) -> io::Result<bool> {
     loop {
-        let chunk = match input.fill_buf() {
-            Ok(chunk) => chunk,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
+        let chunk = fill(input)?;
         if chunk.is_empty() {
             return Ok(false);
         }

@@ -5,7 +5,7 @@ use std::io::{self, BufRead, BufReader, Read};
 use crate::clean::{clean_rows, CleaningReport, Row};
 use crate::error::{BadLine, SwfError};
 use crate::header::{Header, HeaderReader};
-use crate::input::{open, Meter, Opened, SourceState};
+use crate::input::{fill, open, Meter, Opened, SourceState};
 use crate::job::{Job, Trace};
 use crate::limits::{MAX_PROCS, MAX_TIME};
 use crate::line::{classify, parse_fields, to_job, LineError, LineKind};
@@ -104,11 +104,7 @@ fn next_line<B: BufRead>(reader: &mut B, buf: &mut Vec<u8>) -> io::Result<Option
     let max = MAX_LINE_BYTES as usize;
     let mut any = false;
     loop {
-        let chunk = match reader.fill_buf() {
-            Ok(chunk) => chunk,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
+        let chunk = fill(reader)?;
         if chunk.is_empty() {
             return Ok(any.then_some(buf.len() >= max));
         }
@@ -132,18 +128,10 @@ fn next_line<B: BufRead>(reader: &mut B, buf: &mut Vec<u8>) -> io::Result<Option
 
 /// Skips the `\n` of a `\r\n` ending, if it is there.
 fn skip_newline<B: BufRead>(reader: &mut B) -> io::Result<()> {
-    loop {
-        match reader.fill_buf() {
-            Ok(chunk) => {
-                if chunk.first() == Some(&b'\n') {
-                    reader.consume(1);
-                }
-                return Ok(());
-            }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
+    if fill(reader)?.first() == Some(&b'\n') {
+        reader.consume(1);
     }
+    Ok(())
 }
 
 /// The state while lines are read.
