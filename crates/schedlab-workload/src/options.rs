@@ -51,6 +51,10 @@ pub struct ReadOptions {
     /// Refuse input holding more than this many jobs (counted while
     /// reading, after the per-line rules), which bounds memory where
     /// `max_bytes` cannot: a small compressed file of one repeated line.
+    /// Not serialized: it can only refuse a trace, never change how one is
+    /// read, and hosts differ in it (the browser's is lower), so it is no
+    /// part of a result's identity.
+    #[serde(skip_serializing)]
     pub max_jobs: u64,
     /// Machine size to simulate, overriding the header (e.g. 430 for CTC).
     pub machine_size: Option<u32>,
