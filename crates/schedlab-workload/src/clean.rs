@@ -178,15 +178,15 @@ pub(crate) fn clean_rows(
     check_horizon(rows)
 }
 
-/// Refuses a load factor that would push a submit time past [`MAX_TIME`]
-/// after the first one, before any time is scaled.
+/// Refuses a load factor that would push the last submit time past
+/// [`MAX_TIME`], before any time is scaled.
 fn check_load_factor(rows: &[Row], factor: f64) -> Result<(), SwfError> {
     let (Some(first), Some(last)) = (rows.first(), rows.last()) else {
         return Ok(());
     };
     let span = last.0.submit - first.0.submit;
     let stretched = (span as f64 / factor).round();
-    if stretched > MAX_TIME as f64 {
+    if first.0.submit as f64 + stretched > MAX_TIME as f64 {
         return Err(SwfError::LoadFactorTooSmall {
             factor: short_number(factor),
             span,
@@ -292,7 +292,7 @@ fn apply_load_factor(rows: &mut [Row], factor: f64) {
         return;
     };
     for (job, _) in rows.iter_mut() {
-        // At most MAX_TIME: `check_load_factor` refused larger spans.
+        // The sum is at most MAX_TIME: `check_load_factor` refused more.
         let scaled = ((job.submit - first) as f64 / factor).round();
         job.submit = first + scaled as i64;
     }
@@ -373,11 +373,15 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "load factor 1e-12 stretches the 100000 s between the first and the last submit to 1e17 s, \
-             past the limit of 1099511627776 s (2^40)"
+             which puts the last submit past the limit of 1099511627776 s (2^40)"
         );
-        // 100,000 s / 2^40 s is the smallest factor that keeps the span in range.
+        // 100,000 s / 2^40 s is the smallest factor that keeps the last
+        // submit in range when the first is at 0; a later first leaves less.
         assert!(check_load_factor(&rows, 100_000.0 / MAX_TIME as f64).is_ok());
         assert!(check_load_factor(&rows, 0.99 * 100_000.0 / MAX_TIME as f64).is_err());
+        let late = vec![row(1, MAX_TIME - 10, 1, 1, 1), row(2, MAX_TIME, 1, 1, 1)];
+        assert!(check_load_factor(&late, 1.0).is_ok());
+        assert!(check_load_factor(&late, 0.5).is_err(), "10 s become 20 s, 10 s past 2^40");
     }
 
     #[test]

@@ -136,7 +136,7 @@ pub enum SwfError {
     },
     /// The load factor stretches the submit times past the time limit.
     #[error(
-        "load factor {factor} stretches the {span} s between the first and the last submit to {stretched} s, past the limit of {MAX_TIME} s (2^40)"
+        "load factor {factor} stretches the {span} s between the first and the last submit to {stretched} s, which puts the last submit past the limit of {MAX_TIME} s (2^40)"
     )]
     LoadFactorTooSmall {
         /// The factor, in short form.
