@@ -19,9 +19,11 @@ pub struct TraceStats {
     pub last_submit: i64,
     /// last_submit − first_submit, seconds.
     pub duration: i64,
-    /// Σ(runtime × size) / (P × duration), a fraction (0.7 = 70 %); 0 when
-    /// the duration is 0.
-    pub offered_load: f64,
+    /// Σ(runtime × size) / (P × duration), a fraction (0.7 = 70 %). `None`
+    /// (JSON `null`) when every job is submitted in the same second: the
+    /// work then arrives at once and has no rate to compare with the
+    /// machine's (see `docs/decisions.md`).
+    pub offered_load: Option<f64>,
     /// Mean job size, processors.
     pub mean_parallelism: f64,
     /// Mean run time, seconds.
@@ -65,7 +67,7 @@ pub fn stats(trace: &Trace) -> TraceStats {
     s.mean_parallelism = size_sum as f64 / n;
     s.mean_estimate_accuracy = accuracy_sum / n;
     let capacity = f64::from(trace.procs) * s.duration as f64;
-    s.offered_load = if capacity > 0.0 { s.total_work / capacity } else { 0.0 };
+    s.offered_load = (capacity > 0.0).then(|| s.total_work / capacity);
     s.users = distinct(jobs.iter().map(|j| j.user));
     s.queues = distinct(jobs.iter().map(|j| j.queue));
     s
@@ -96,7 +98,7 @@ mod tests {
         let s = stats(&t);
         assert_eq!((s.jobs, s.procs, s.first_submit, s.last_submit, s.duration), (3, 10, 0, 100, 100));
         assert_eq!(s.total_work, 400.0);
-        assert!((s.offered_load - 0.4).abs() < 1e-12);
+        assert!(s.offered_load.is_some_and(|x| (x - 0.4).abs() < 1e-12), "{:?}", s.offered_load);
         assert!((s.mean_parallelism - 7.0 / 3.0).abs() < 1e-12);
         assert!((s.mean_runtime - 50.0).abs() < 1e-12);
         assert!((s.mean_estimate_accuracy - 0.5).abs() < 1e-12);
@@ -106,8 +108,11 @@ mod tests {
     #[test]
     fn zero_duration_and_empty() {
         let s = stats(&trace(4, vec![job(1, 7, 10, 1, 10, 1, 1)]));
-        assert_eq!((s.duration, s.offered_load), (0, 0.0));
+        assert_eq!((s.duration, s.offered_load), (0, None));
+        // Many jobs, all at t = 0: work, but no rate to compare with P.
+        let s = stats(&trace(4, (1..=5).map(|i| job(i, 0, 100, 2, 100, 1, 1)).collect()));
+        assert_eq!((s.duration, s.total_work, s.offered_load), (0, 1000.0, None));
         let s = stats(&trace(4, vec![]));
-        assert_eq!((s.jobs, s.procs, s.offered_load), (0, 4, 0.0));
+        assert_eq!((s.jobs, s.procs, s.offered_load), (0, 4, None));
     }
 }

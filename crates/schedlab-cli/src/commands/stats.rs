@@ -9,19 +9,20 @@ use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 
 use crate::args::StatsArgs;
-use crate::output::{self, duration, fixed, grouped};
+use crate::output::{duration, fixed, grouped};
+use crate::outputs::{self, Outputs};
 use crate::trace_input;
 
 pub fn main(args: &StatsArgs) -> Result<ExitCode> {
-    let loaded = trace_input::load_with(&args.trace, &args.workload)?;
+    let (outputs, report) = Outputs::for_report([args.trace.as_path()], &args.output)?;
+    // Not `load_with`: the report lists the warnings itself.
+    let loaded = trace_input::load(&args.trace, &trace_input::read_options(&args.workload)?)?;
     let name = trace_input::trace_name(&args.trace);
     let s = stats(&loaded.trace);
     if args.json {
-        output::print_json(&StatsJson::new(&name, &loaded, &s))?;
+        outputs::emit(&outputs, report, outputs::json(&StatsJson::new(&name, &loaded, &s)))?;
     } else {
-        let mut out = output::stdout();
-        write_text(&mut out, &name, &loaded, &s)?;
-        out.flush()?;
+        outputs::emit(&outputs, report, |out| write_text(out, &name, &loaded, &s))?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -119,7 +120,10 @@ fn write_stats(out: &mut dyn Write, s: &TraceStats) -> std::io::Result<()> {
     writeln!(out, "first submit            {} s", s.first_submit)?;
     writeln!(out, "last submit             {} s", s.last_submit)?;
     writeln!(out, "duration                {}", duration(s.duration))?;
-    writeln!(out, "offered load            {} ({:.1} %)", fixed(s.offered_load, 4), s.offered_load * 100.0)?;
+    match s.offered_load {
+        Some(load) => writeln!(out, "offered load            {} ({:.1} %)", fixed(load, 4), load * 100.0)?,
+        None => writeln!(out, "offered load            undefined (every job is submitted in the same second)")?,
+    }
     writeln!(out, "mean parallelism        {} procs", fixed(s.mean_parallelism, 2))?;
     writeln!(out, "mean runtime            {} s", fixed(s.mean_runtime, 1))?;
     writeln!(out, "mean estimate accuracy  {}", fixed(s.mean_estimate_accuracy, 4))?;
