@@ -86,7 +86,7 @@ pub struct StatsArgs {
     pub json: bool,
 }
 
-/// Metric and checker options shared by `run` and `compare`.
+/// Metric and checker options shared by `run`, `compare`, `sweep` and `reproduce`.
 #[derive(Debug, Clone, Args)]
 pub struct MetricArgs {
     /// Bounded-slowdown threshold in seconds.
@@ -255,9 +255,8 @@ pub struct SweepArgs {
     /// Print the result as JSON (the input of `schedlab merge`).
     #[arg(long)]
     pub json: bool,
-    /// No progress bars.
-    #[arg(short, long)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub metrics: MetricArgs,
     #[command(flatten)]
     pub workload: WorkloadArgs,
 }
@@ -282,9 +281,8 @@ pub struct ReproduceArgs {
     /// Print every section's full result as JSON.
     #[arg(long)]
     pub json: bool,
-    /// No progress bars.
-    #[arg(short, long)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub metrics: MetricArgs,
     #[command(flatten)]
     pub workload: WorkloadArgs,
 }

@@ -114,10 +114,7 @@ impl RunSpec {
             let (k, v) =
                 split_param(part).map_err(|e| SpecError::InSpec { spec: text.to_owned(), source: Box::new(e) })?;
             if list.contains(&k) {
-                return Err(SpecError::InSpec {
-                    spec: text.to_owned(),
-                    source: Box::new(SpecError::Twice(k.clone())),
-                });
+                return Err(SpecError::InSpec { spec: text.to_owned(), source: Box::new(SpecError::Twice(k.clone())) });
             }
             list.0.push((k, v));
         }
@@ -336,6 +333,22 @@ impl WorkloadOptions {
         }
     }
 
+    /// The options that differ from the reader's defaults (what a user
+    /// gave), so that an experiment records only those.
+    pub fn given(o: &ReadOptions) -> Self {
+        let d = ReadOptions::default();
+        WorkloadOptions {
+            max_bytes: (o.max_bytes != d.max_bytes).then_some(o.max_bytes),
+            machine_size: o.machine_size,
+            oversize: (o.oversize != d.oversize).then_some(o.oversize),
+            queues: o.queues.clone(),
+            partitions: o.partitions.clone(),
+            drop_status: (!o.drop_status.is_empty()).then(|| o.drop_status.clone()),
+            window: (o.window != d.window).then_some(o.window),
+            load_factor: (o.load_factor != d.load_factor).then_some(o.load_factor),
+        }
+    }
+
     /// The load factor in force: the given one, or 1.
     pub fn load(&self) -> f64 {
         self.load_factor.unwrap_or(1.0)
@@ -514,7 +527,8 @@ mod tests {
         assert_eq!(Sweep::parse("cost=60,120,180").unwrap().value(2), "180");
         let long = Sweep::parse("error=0:99.99:0.00001").unwrap_err().to_string();
         assert!(long.contains("9999001 values") || long.contains("values; at most 10000"), "{long}");
-        for bad in ["error", "=1:2:1", "error=", "error=1:2", "error=5:1:1", "error=0:1:0", "error=a:b:c", "e=1:nan:1"] {
+        for bad in ["error", "=1:2:1", "error=", "error=1:2", "error=5:1:1", "error=0:1:0", "error=a:b:c", "e=1:nan:1"]
+        {
             assert!(Sweep::parse(bad).is_err(), "{bad}");
         }
     }

@@ -39,9 +39,7 @@ pub use output::{schedule_comments, write_jobs_csv, write_schedule_swf};
 pub use plan::{GridError, Plan, Point, Shard};
 pub use presets::{metric_at, preset, Preset, PresetFigure, Section, PRESETS};
 pub use repeat::{summarise, t975, RepeatSummary};
-pub use result::{
-    run_point, ExperimentResult, PointError, PointResult, SummaryRow, ECDF_PIXELS, EXPERIMENT_SCHEMA,
-};
+pub use result::{run_point, ExperimentResult, PointError, PointResult, SummaryRow, ECDF_PIXELS, EXPERIMENT_SCHEMA};
 pub use settings::{resolve, ConfigError, RunRequest, RunSettings, RUN_PARAMS};
 pub use spec::{split_param, PolicySpec, SpecError};
 
@@ -102,8 +100,11 @@ pub fn run_phased(
     observer: &mut dyn FnMut(Phase, Progress) -> Control,
 ) -> Result<RunOutcome, RunError> {
     let steps = if settings.needs_reference() { 2 } else { 1 };
-    let reference_label =
-        if settings.needs_calibration() { "calibration (CBF reference run)" } else { "fair-slowdown reference (CBF run)" };
+    let reference_label = if settings.needs_calibration() {
+        "calibration (CBF reference run)"
+    } else {
+        "fair-slowdown reference (CBF run)"
+    };
     let reference = if settings.needs_reference() {
         let phase = Phase { step: 1, steps, label: reference_label };
         Some(reference_run(trace, settings, &mut |p| observer(phase, p))?)

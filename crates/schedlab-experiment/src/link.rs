@@ -78,7 +78,10 @@ pub fn encode(link: &Link) -> Result<String, LinkError> {
     let json = serde_json::to_string(link).map_err(|e| bad(e.to_string()))?;
     let data = base64url(json.as_bytes());
     if data.len() > MAX_LINK {
-        return Err(bad(format!("the experiment is too large for a link ({} characters; at most {MAX_LINK})", data.len())));
+        return Err(bad(format!(
+            "the experiment is too large for a link ({} characters; at most {MAX_LINK})",
+            data.len()
+        )));
     }
     Ok(format!("v2={data}"))
 }
@@ -98,7 +101,8 @@ pub fn decode(fragment: &str) -> Result<Link, LinkError> {
     }
     let bytes = base64_decode(data)?;
     let text = String::from_utf8(bytes).map_err(|_| bad("the link's data is not UTF-8 text"))?;
-    let json: Value = serde_json::from_str(&text).map_err(|e| bad(format!("the link's data is not valid JSON ({e})")))?;
+    let json: Value =
+        serde_json::from_str(&text).map_err(|e| bad(format!("the link's data is not valid JSON ({e})")))?;
     // Read from the text, not the parsed value, whose objects forget the
     // order of a run's parameters (and so its label).
     let link = if version == 2 {
@@ -132,7 +136,9 @@ fn check(link: &Link) -> Result<(), LinkError> {
 
 fn check_trace(t: &TraceRef) -> Result<(), LinkError> {
     match t {
-        TraceRef::Sample { id } if id.is_empty() || id.len() > 100 => Err(bad("trace.id: a sample id of 1 to 100 characters")),
+        TraceRef::Sample { id } if id.is_empty() || id.len() > 100 => {
+            Err(bad("trace.id: a sample id of 1 to 100 characters"))
+        }
         TraceRef::Generated { procs, jobs, load, .. } => {
             let ok = (1..=1_000_000).contains(procs) && (1..=1_000_000).contains(jobs) && (0.01..=10.0).contains(load);
             if ok {
@@ -307,14 +313,23 @@ fn v1_trace(t: &Value) -> Result<TraceRef, LinkError> {
 }
 
 fn v1_workload(w: &Value) -> Result<WorkloadOptions, LinkError> {
-    let a = w.as_array().filter(|a| a.len() == 5).ok_or_else(|| bad("field `w`: the workload options are malformed"))?;
-    let machine = a[0].as_u64().filter(|m| *m <= 100_000_000).ok_or_else(|| bad("field `w[0]`: machine size out of range"))?;
-    let load = a[1].as_f64().filter(|l| (0.0..=1000.0).contains(l)).ok_or_else(|| bad("field `w[1]`: load factor out of range"))?;
+    let a =
+        w.as_array().filter(|a| a.len() == 5).ok_or_else(|| bad("field `w`: the workload options are malformed"))?;
+    let machine =
+        a[0].as_u64().filter(|m| *m <= 100_000_000).ok_or_else(|| bad("field `w[0]`: machine size out of range"))?;
+    let load = a[1]
+        .as_f64()
+        .filter(|l| (0.0..=1000.0).contains(l))
+        .ok_or_else(|| bad("field `w[1]`: load factor out of range"))?;
     let first = a[2].as_u64().filter(|f| *f <= 100_000_000).ok_or_else(|| bad("field `w[2]`: window out of range"))?;
     let queues = a[3]
         .as_array()
         .filter(|q| q.len() <= 100)
-        .and_then(|q| q.iter().map(|x| x.as_i64().filter(|n| (-1..=1_000_000_000).contains(n)).map(|n| n as i32)).collect::<Option<Vec<i32>>>())
+        .and_then(|q| {
+            q.iter()
+                .map(|x| x.as_i64().filter(|n| (-1..=1_000_000_000).contains(n)).map(|n| n as i32))
+                .collect::<Option<Vec<i32>>>()
+        })
         .ok_or_else(|| bad("field `w[3]`: the queue filter is malformed"))?;
     let clamp = match a[4].as_u64() {
         Some(0) => false,
@@ -341,7 +356,9 @@ fn v1_globals(g: Option<&Value>) -> Result<Vec<(String, String)>, LinkError> {
                 return Err(bad(format!("field `g.{}`: not a global knob", clip(k))));
             }
             match v.as_str() {
-                Some(t) if t.len() <= 50 && t.trim().parse::<f64>().is_ok_and(f64::is_finite) => Ok((k.clone(), t.to_owned())),
+                Some(t) if t.len() <= 50 && t.trim().parse::<f64>().is_ok_and(f64::is_finite) => {
+                    Ok((k.clone(), t.to_owned()))
+                }
                 _ => Err(bad(format!("field `g.{k}`: not a number"))),
             }
         })

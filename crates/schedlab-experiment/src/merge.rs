@@ -97,8 +97,7 @@ fn field_error(file: usize, field: &str, message: impl std::fmt::Display) -> Mer
 /// together they must hold every point exactly once.
 pub fn merge(parts: Vec<ExperimentResult>) -> Result<ExperimentResult, MergeError> {
     let first = parts.first().ok_or(MergeError::Empty)?;
-    let plan =
-        Plan::new(first.experiment.clone()).map_err(|e| MergeError::Plan { file: 1, message: e.to_string() })?;
+    let plan = Plan::new(first.experiment.clone()).map_err(|e| MergeError::Plan { file: 1, message: e.to_string() })?;
     let reference = settings_of(first);
     let trace = first.trace.clone();
     let mut shapes: Vec<Option<Value>> = vec![None; plan.experiment().runs.len()];
@@ -126,7 +125,11 @@ pub fn merge(parts: Vec<ExperimentResult>) -> Result<ExperimentResult, MergeErro
     }
     let total = plan.len();
     if points.len() as u64 != total {
-        let first = points.iter().enumerate().find(|(k, p)| p.point.index != *k as u64).map_or(points.len() as u64, |(k, _)| k as u64);
+        let first = points
+            .iter()
+            .enumerate()
+            .find(|(k, p)| p.point.index != *k as u64)
+            .map_or(points.len() as u64, |(k, _)| k as u64);
         return Err(MergeError::Missing { missing: total - points.len() as u64, total, first });
     }
     Ok(ExperimentResult::new(&plan, trace, None, points))
@@ -172,12 +175,7 @@ fn brief(v: &Value) -> String {
 
 /// A point must be the plan's point of that number, belong to its file's
 /// shard, and carry a metrics document shaped like the run's others.
-fn check_point(
-    plan: &Plan,
-    shard: Option<Shard>,
-    p: &PointResult,
-    shapes: &mut [Option<Value>],
-) -> Result<(), String> {
+fn check_point(plan: &Plan, shard: Option<Shard>, p: &PointResult, shapes: &mut [Option<Value>]) -> Result<(), String> {
     let expected = plan
         .point(p.point.index)
         .ok_or_else(|| format!("the experiment has {} points, numbered from 0", plan.len()))?;
@@ -237,7 +235,9 @@ fn same_shape(a: &Value, b: &Value, path: String) -> Result<(), String> {
         (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
             x.iter().zip(y).enumerate().try_for_each(|(i, (u, v))| same_shape(u, v, format!("{path}[{i}]")))
         }
-        (Value::Array(_), Value::Array(_)) => Err(format!("metric `{path}` has another length than in the run's other points")),
+        (Value::Array(_), Value::Array(_)) => {
+            Err(format!("metric `{path}` has another length than in the run's other points"))
+        }
         (Value::Number(_) | Value::Null, Value::Number(_) | Value::Null) => Ok(()),
         (Value::String(_), Value::String(_)) => Ok(()),
         _ => Err(format!("metric `{path}` has another type than in the run's other points")),
@@ -301,15 +301,24 @@ mod tests {
     #[test]
     fn tampered_shards_are_refused_with_the_field() {
         let cases: Vec<(Box<dyn Fn(&mut Value)>, &str)> = vec![
-            (Box::new(|v| v["points"][0]["metrics"]["mbs"] = json!("12")), "shard 2, point 1: metric `metrics.mbs` is text"),
+            (
+                Box::new(|v| v["points"][0]["metrics"]["mbs"] = json!("12")),
+                "shard 2, point 1: metric `metrics.mbs` is text",
+            ),
             (Box::new(|v| v["points"][0]["seed"] = json!(99)), "shard 2, point 1: `seed` is 99, the plan says 8"),
             (Box::new(|v| v["points"][0]["value"] = json!(1)), "shard 2, point 1: `value` is 1"),
             (Box::new(|v| v["points"][0]["index"] = json!(2)), "shard 2, point 2: not a point of shard 2/2"),
             (Box::new(|v| v["points"][0]["index"] = json!(1_000_000)), "the experiment has 4 points"),
             (Box::new(|v| v["points"][1]["metrics"]["extra"] = json!(1)), "metric `metrics.extra` is in one point"),
             (Box::new(|v| v["points"][0]["seed"] = json!("x")), "shard 2: `points[0]`: invalid type"),
-            (Box::new(|v| v["experiment"]["workload"] = json!({"machine_size": 50})), "`experiment.workload.machine_size` differs from shard 1's (50 vs null)"),
-            (Box::new(|v| v["experiment"]["metrics"]["bsd_threshold"] = json!(60)), "`experiment.metrics.bsd_threshold` differs"),
+            (
+                Box::new(|v| v["experiment"]["workload"] = json!({"machine_size": 50})),
+                "`experiment.workload.machine_size` differs from shard 1's (50 vs null)",
+            ),
+            (
+                Box::new(|v| v["experiment"]["metrics"]["bsd_threshold"] = json!(60)),
+                "`experiment.metrics.bsd_threshold` differs",
+            ),
             (Box::new(|v| v["trace"]["options"] = json!({"first": 500})), "`trace.options.first` differs"),
             (Box::new(|v| v["trace"]["sha256"] = json!("cd")), "`trace.sha256` differs"),
             (Box::new(|v| v["schema"] = json!("schedlab-experiment/1")), "`schema`: `schedlab-experiment/1`"),

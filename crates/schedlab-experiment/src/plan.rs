@@ -39,7 +39,7 @@ pub enum GridError {
     SweepRunUnused { label: String, param: String },
     #[error("parameter `{param}` is swept and also set {place}; give it one way")]
     SweepConflict { param: String, place: String },
-    #[error("parameter `{0}` is not a parameter of any run")]
+    #[error("--param {0}: no run of the experiment has a parameter `{0}`")]
     ParamUnknown(String),
 }
 
@@ -293,7 +293,10 @@ fn check_sweep(e: &Experiment, s: &crate::Sweep, swept: &[bool]) -> Result<usize
     }
     for (run, spec) in e.runs.iter().enumerate() {
         if swept[run] && spec.params.contains(&s.param) {
-            return Err(GridError::SweepConflict { param: s.param.clone(), place: format!("in run `{}`", spec.label()) });
+            return Err(GridError::SweepConflict {
+                param: s.param.clone(),
+                place: format!("in run `{}`", spec.label()),
+            });
         }
     }
     Ok(values)

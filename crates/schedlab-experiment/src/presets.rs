@@ -93,14 +93,7 @@ const BLOCKED: &[&str] = &[
     "blocked_groups.1.mwbs",
 ];
 
-const PREEMPTION: &[&str] = &[
-    "preempted",
-    "mkt",
-    "wasted_load",
-    "total_load",
-    "mbs",
-    "mwbs",
-];
+const PREEMPTION: &[&str] = &["preempted", "mkt", "wasted_load", "total_load", "mbs", "mwbs"];
 
 const CATEGORIES: &[&str] = &[
     "categories.0.mbs",
@@ -323,7 +316,8 @@ mod tests {
     fn every_preset_resolves_into_a_plan() {
         for p in PRESETS {
             for s in p.sections {
-                let plan = Plan::new(s.experiment(&WorkloadOptions::default())).unwrap_or_else(|e| panic!("{} / {}: {e}", p.id, s.title));
+                let plan = Plan::new(s.experiment(&WorkloadOptions::default()))
+                    .unwrap_or_else(|e| panic!("{} / {}: {e}", p.id, s.title));
                 let values = s.sweep.map_or(1, |(_, v)| v.len());
                 assert_eq!(plan.len(), (s.runs.len() * values * s.repeat as usize) as u64, "{}", p.id);
                 for c in s.columns {

@@ -36,7 +36,14 @@ struct Entry {
     shown: bool,
 }
 
-const fn e(key: &'static str, label: &'static str, unit: Option<&'static str>, digits: u8, description: &'static str, shown: bool) -> Entry {
+const fn e(
+    key: &'static str,
+    label: &'static str,
+    unit: Option<&'static str>,
+    digits: u8,
+    description: &'static str,
+    shown: bool,
+) -> Entry {
     Entry { key, label, unit, digits, description, shown }
 }
 
@@ -99,12 +106,8 @@ const CATEGORY_FIELDS: &[Entry] = &[
     e("mean_wait", "mean wait", S, 1, "Mean wait of the {c} jobs ({what}).", false),
 ];
 
-const CATEGORY_MEANING: [&str; 4] = [
-    "short and narrow: at most 1 h and 8 processors by default",
-    "short and wide",
-    "long and narrow",
-    "long and wide",
-];
+const CATEGORY_MEANING: [&str; 4] =
+    ["short and narrow: at most 1 h and 8 processors by default", "short and wide", "long and narrow", "long and wide"];
 
 const GROUP_FIELDS: &[Entry] = &[
     e("jobs", "blocked jobs", None, 0, "Blocked jobs of {g}.", false),
@@ -167,7 +170,8 @@ pub fn columns() -> Vec<Column> {
     let fixed = ENTRIES.iter().map(|e| e.column(e.key.to_owned(), e.label.to_owned(), e.description.to_owned()));
     let categories = (0..CATEGORY_NAMES.len())
         .flat_map(|i| CATEGORY_FIELDS.iter().filter_map(move |f| column(&format!("categories.{i}.{}", f.key))));
-    let groups = (0..2).flat_map(|i| GROUP_FIELDS.iter().filter_map(move |f| column(&format!("blocked_groups.{i}.{}", f.key))));
+    let groups =
+        (0..2).flat_map(|i| GROUP_FIELDS.iter().filter_map(move |f| column(&format!("blocked_groups.{i}.{}", f.key))));
     fixed.chain(categories).chain(groups).collect()
 }
 
@@ -182,7 +186,12 @@ pub fn glossary_markdown() -> String {
     for c in columns() {
         let star = if c.shown { " \u{2605}" } else { "" };
         let unit = c.unit.unwrap_or("");
-        out.push_str(&format!("| `{}` | {}{star} | {unit} | {} |\n", c.key, c.label, c.description.replace('|', "\\|")));
+        out.push_str(&format!(
+            "| `{}` | {}{star} | {unit} | {} |\n",
+            c.key,
+            c.label,
+            c.description.replace('|', "\\|")
+        ));
     }
     out.push_str(
         "\nBlocked-job size bins (`blocked_groups.2` on) are powers of two up to the machine size; the \

@@ -92,20 +92,35 @@ fn refusals_name_the_field() {
         ("nonsense".into(), "not a Schedlab experiment"),
         (format!("v1={}", base64url(b"\xff\xfe")), "not UTF-8"),
         (format!("v1={}", base64url(b"[1,2")), "not valid JSON"),
-        (v1(&json!({"p": [["<img src=x>", {}, ""]]})), "field `p[0]` (policy 1): the link names a policy this page does not know"),
+        (
+            v1(&json!({"p": [["<img src=x>", {}, ""]]})),
+            "field `p[0]` (policy 1): the link names a policy this page does not know",
+        ),
         (v1(&json!({"p": [["easy", {"order": "<b>"}, "estimate"]]})), "`order`: `<b>` is not one of"),
         (v1(&json!({"p": [["easy", {"ordr": "x"}, "estimate"]]})), "field `p[0]` (policy 1): unknown parameter `ordr`"),
-        (v1(&json!({"t": ["u", "javascript:alert(1)"], "p": [["easy", {}, "estimate"]]})), "trace.url: the trace URL must be an http or https URL"),
+        (
+            v1(&json!({"t": ["u", "javascript:alert(1)"], "p": [["easy", {}, "estimate"]]})),
+            "trace.url: the trace URL must be an http or https URL",
+        ),
         (v1(&json!({"t": ["f", "x.swf", "zz"], "p": [["easy", {}, "estimate"]]})), "trace.sha256"),
-        (v1(&json!({"p": [["easy", {}, "estimate"]], "x": "no-such-preset"})), "preset: the link names a preset that does not exist"),
+        (
+            v1(&json!({"p": [["easy", {}, "estimate"]], "x": "no-such-preset"})),
+            "preset: the link names a preset that does not exist",
+        ),
         (v1(&json!({"p": [["easy", {}, "estimate"]], "r": 0})), "field `r`"),
         (v1(&json!({"p": [["easy", {}, "estimate"]], "w": [0, -1, 0, [], 0]})), "field `w[1]`: load factor"),
         (v1(&json!({"p": [["easy", {}, "estimate"]], "g": {"x": "1"}})), "field `g.x`: not a global knob"),
         (v1(&json!({"p": []})), "field `p`"),
         (v1(&json!({"p": [["easy", {}, "estimate"]], "z": 1})), "field `z`: unknown"),
-        (format!("v2={}", base64url(br#"{"experiment":{"runs":[]}}"#)), "experiment: an experiment needs at least one run"),
+        (
+            format!("v2={}", base64url(br#"{"experiment":{"runs":[]}}"#)),
+            "experiment: an experiment needs at least one run",
+        ),
         (format!("v2={}", base64url(br#"{"experiment":{"runs":[{"policy":"easy"}],"sed":1}}"#)), "unknown field `sed`"),
-        (format!("v2={}", base64url(br#"{"experiment":{"runs":[{"policy":"easy"}],"seed":9007199254740991}}"#)), "experiment.seed"),
+        (
+            format!("v2={}", base64url(br#"{"experiment":{"runs":[{"policy":"easy"}],"seed":9007199254740991}}"#)),
+            "experiment.seed",
+        ),
     ];
     for (fragment, message) in cases {
         let e = decode(&fragment).unwrap_err().0;
@@ -139,10 +154,15 @@ fn trace_ref() -> impl Strategy<Value = Option<TraceRef>> {
     prop_oneof![
         Just(None),
         "[a-z0-9-]{1,20}".prop_map(|id| Some(TraceRef::Sample { id })),
-        (1u32..5000, 1u32..5000, 1u32..100, 0u64..1000)
-            .prop_map(|(procs, jobs, l, seed)| Some(TraceRef::Generated { procs, jobs, load: f64::from(l) / 10.0, seed })),
+        (1u32..5000, 1u32..5000, 1u32..100, 0u64..1000).prop_map(|(procs, jobs, l, seed)| Some(TraceRef::Generated {
+            procs,
+            jobs,
+            load: f64::from(l) / 10.0,
+            seed
+        })),
         "[a-z]{1,10}".prop_map(|p| Some(TraceRef::Url { url: format!("https://example.org/{p}.swf") })),
-        ("[a-zA-Z0-9 ._<>&'\"é-]{1,30}", "[0-9a-f]{64}").prop_map(|(name, sha256)| Some(TraceRef::File { name, sha256 })),
+        ("[a-zA-Z0-9 ._<>&'\"é-]{1,30}", "[0-9a-f]{64}")
+            .prop_map(|(name, sha256)| Some(TraceRef::File { name, sha256 })),
     ]
 }
 
