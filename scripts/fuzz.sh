@@ -1,5 +1,6 @@
 #!/bin/sh
-# Fuzzes the SWF reader (fuzz/fuzz_targets/swf_reader.rs) for N seconds.
+# Fuzzes one target of fuzz/fuzz_targets/ (swf_reader, share_link,
+# merge_reader) for N seconds.
 # Usage: scripts/fuzz.sh [SECONDS=60] [TARGET=swf_reader]
 #
 # Needs cargo-fuzz (`cargo install cargo-fuzz`, about 1.5 min to build) and a
@@ -36,11 +37,23 @@ fi
 # plain and gzip (small inputs fuzz faster; the corpus grows from there).
 CORPUS="corpus/$TARGET"
 mkdir -p "$CORPUS"
-for f in "$ROOT"/tests/fixtures/*.swf; do
-  cp "$f" "$CORPUS/"
-done
-head -n 40 "$ROOT/samples/kth-sp2-first3000.swf" > "$CORPUS/kth-head40.swf"
-gzip -n -c "$CORPUS/kth-head40.swf" > "$CORPUS/kth-head40.swf.gz"
+case "$TARGET" in
+  swf_reader)
+    for f in "$ROOT"/tests/fixtures/*.swf; do
+      cp "$f" "$CORPUS/"
+    done
+    head -n 40 "$ROOT/samples/kth-sp2-first3000.swf" > "$CORPUS/kth-head40.swf"
+    gzip -n -c "$CORPUS/kth-head40.swf" > "$CORPUS/kth-head40.swf.gz"
+    ;;
+  share_link)
+    # A v1 link of the first page and a v2 link (fragment data only).
+    printf '%s' 'eyJ0IjpbInMiLCJrdGgtc3AyLWZpcnN0MzAwMCJdLCJwIjpbWyJlYXN5Iix7fSwiZXN0aW1hdGUiXV0sInIiOjIsInMiOjV9' > "$CORPUS/v1"
+    printf '%s' 'v2=eyJleHBlcmltZW50Ijp7InJ1bnMiOlt7InBvbGljeSI6ImVhc3kiLCJwYXJhbXMiOnt9fV19fQ' > "$CORPUS/v2"
+    ;;
+  merge_reader)
+    printf '%s' '{"schema":"schedlab-experiment/2","experiment":{"runs":[{"policy":"easy","params":{}}],"repeat":2},"labels":["easy"],"trace":{},"points":[{"index":0,"run":0,"value":null,"seed":0,"events":1,"metrics":{"mbs":1.0}}],"summary":[]}' > "$CORPUS/shard.json"
+    ;;
+esac
 
 # shellcheck disable=SC2086
 exec cargo $TOOLCHAIN fuzz run -s "$SANITIZER" --debug-assertions "$TARGET" "$CORPUS" -- \

@@ -32,9 +32,17 @@ log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 cargo test --workspace --release 2>&1 | tee "$log"
 
-step "fuzz smoke run of the SWF reader"
+step "generated TypeScript types and docs/metrics.md are current"
+SCHEDLAB_BLESS=1 cargo test -q --release -p schedlab-wasm --lib types >/dev/null
+SCHEDLAB_BLESS=1 cargo test -q --release -p schedlab-metrics --lib glossary >/dev/null
+git diff --exit-code -- www/src/generated docs/metrics.md \
+  || { echo "regenerating the TypeScript types or docs/metrics.md changed them: commit the regenerated files" >&2; exit 1; }
+
+step "fuzz smoke runs: the SWF reader, share links, the merge reader"
 cargo fuzz --version >/dev/null 2>&1 || cargo install cargo-fuzz
-bash scripts/fuzz.sh "${FUZZ_SECONDS:-30}"
+for target in swf_reader share_link merge_reader; do
+  bash scripts/fuzz.sh "${FUZZ_SECONDS:-30}" "$target"
+done
 
 step "WebAssembly: wasm-bindgen tests and native/wasm identity"
 wasm_log="$(mktemp)"

@@ -115,8 +115,8 @@ describe("presets", () => {
     assert.equal(await page.$eval("#preset-run-fairness-audit", (b) => b.disabled), true, "disabled without a trace");
     await loadSample(page);
     assert.equal(await page.$eval("#preset-run-fairness-audit", (b) => b.disabled), false);
-    // the seed used CTC-SP2: a note; slack-factor's seed used KTH-SP2: none
-    assert.match(await page.textContent(".preset[data-preset='fairness-audit']"), /seed used CTC-SP2/);
+    // the paper used CTC-SP2: a note; slack-factor's paper used KTH-SP2: none
+    assert.match(await page.textContent(".preset[data-preset='fairness-audit']"), /paper used CTC-SP2/);
     assert.equal(await page.$(".preset[data-preset='slack-factor'] .note"), null);
     await page.close();
   });

@@ -21,7 +21,7 @@ export interface SweepPoint {
 }
 
 export type ChartModel =
-  | { kind: "bars"; title: string; x_label?: string; y_label?: string; groups: string[]; series: BarSeries[] }
+  | { kind: "bars"; title: string; x_label?: string; y_label?: string; groups: string[]; series: BarSeries[]; log_y?: boolean }
   | { kind: "ecdf"; title: string; x_label?: string; y_label?: string; curves: { name: string; points: [number, number][] }[] }
   | {
       kind: "sweep";

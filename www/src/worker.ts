@@ -31,7 +31,7 @@ async function handle(msg: ToWorker): Promise<void> {
       session = new core.Session(new Uint8Array(msg.bytes), msg.name, msg.options);
       const t0 = performance.now();
       let last = 0;
-      const doc = session.run(msg.request, (p: { completed: number; jobs: number; events: number }) => {
+      const doc = session.run(msg.request, (p) => {
         const now = performance.now();
         if (now - last > 50) {
           last = now;
@@ -39,6 +39,21 @@ async function handle(msg: ToWorker): Promise<void> {
         }
       });
       post({ type: "result", document: doc, elapsedMs: performance.now() - t0, parseMs: t0 - tp });
+      return;
+    }
+    case "point": {
+      session?.free();
+      session = new core.Session(new Uint8Array(msg.bytes), msg.name, msg.options);
+      const t0 = performance.now();
+      let last = 0;
+      const result = session.run_point(msg.experiment, msg.index, (p) => {
+        const now = performance.now();
+        if (now - last > 50) {
+          last = now;
+          post({ type: "progress", progress: { completed: p.completed, jobs: p.jobs, events: p.events } });
+        }
+      });
+      post({ type: "point", result, identity: session.identity(), elapsedMs: performance.now() - t0 });
       return;
     }
     case "export": {

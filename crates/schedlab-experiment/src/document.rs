@@ -13,7 +13,8 @@ use crate::{RunOutcome, RunSettings};
 pub const SCHEMA: &str = "schedlab-run/1";
 
 /// Who the trace is and how it was read: enough to tell two traces apart,
-/// to cite one, and to redo the run from the document (SPEC §7).
+/// to cite one, and to redo the run from the document (docs/semantics.md, "Outputs").
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, Serialize)]
 pub struct TraceIdentity {
     pub name: String,
@@ -25,6 +26,7 @@ pub struct TraceIdentity {
     /// The workload options the trace was read with.
     pub options: ReadOptions,
     /// Counts by cleaning rule, in the order the rules apply.
+    #[cfg_attr(feature = "ts", ts(type = "Record<string, number>"))]
     pub cleaning: BTreeMap<&'static str, u64>,
     pub stats: TraceStats,
 }
@@ -43,7 +45,8 @@ impl TraceIdentity {
     }
 }
 
-/// The result document of one run (SPEC §7).
+/// The result document of one run (docs/semantics.md, "Outputs").
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, Serialize)]
 pub struct RunDocument {
     pub schema: &'static str,

@@ -25,7 +25,6 @@ pub const MAX_SWEEP_VALUES: usize = 10_000;
 /// (`{"order": "shortest"}`) that keeps its order, so a run's label stays
 /// the way it was typed; a key given twice is refused when read.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(type = "Record<string, string>"))]
 pub struct ParamList(pub Vec<(String, String)>);
 
 impl ParamList {
@@ -89,7 +88,8 @@ pub struct RunSpec {
     /// A policy id of the registry.
     pub policy: String,
     /// Policy and predictor parameters, as text.
-    #[serde(default, skip_serializing_if = "ParamList::is_empty")]
+    #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(type = "Record<string, string>"))]
     pub params: ParamList,
     /// A runtime source id; the policy's default when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -407,7 +407,8 @@ pub struct Experiment {
     pub runs: Vec<RunSpec>,
     /// Parameters given to every run that takes them (and does not set
     /// them itself).
-    #[serde(default, skip_serializing_if = "ParamList::is_empty")]
+    #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(type = "Record<string, string>"))]
     pub params: ParamList,
     #[serde(default = "one")]
     pub repeat: u32,

@@ -1,4 +1,4 @@
-//! Metrics of one finished run (SPEC §5), computed from the trace and the
+//! Metrics of one finished run (docs/semantics.md, "Metrics"), computed from the trace and the
 //! run record alone.
 //!
 //! Definitions, with τ the bounded-slowdown threshold (10 s by default):

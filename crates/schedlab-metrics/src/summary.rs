@@ -3,7 +3,7 @@ use schedlab_workload::Job;
 use serde::Serialize;
 use thiserror::Error;
 
-/// How metrics are computed; every field has the default of SPEC §5.
+/// How metrics are computed; every field has the default of docs/semantics.md, "Metrics".
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MetricsOptions {
     /// τ of the bounded slowdown, seconds.
@@ -61,6 +61,7 @@ impl MetricsOptions {
 }
 
 /// Every metric of one run. Times in seconds; utilisation a fraction.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Metrics {
     /// Jobs measured (after `skip_percent`).
@@ -97,6 +98,7 @@ pub struct Metrics {
     pub fair_slowdown: Option<crate::FairSlowdownTable>,
 }
 
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct BlockedGroup {
     pub group: String,
@@ -107,6 +109,7 @@ pub struct BlockedGroup {
     pub mwbs: f64,
 }
 
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Category {
     pub name: &'static str,
@@ -117,6 +120,7 @@ pub struct Category {
 }
 
 /// The strict-fairness audit (pv-easy table 1).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Fairness {
     pub blocked: usize,
