@@ -1239,7 +1239,7 @@ async function start(): Promise<void> {
   viewOptions();
   try {
     const core = await loadCore();
-    reg = core.registry() as Registry;
+    reg = core.registry();
   } catch (e) {
     byId("boot").textContent = `The WebAssembly core could not be loaded: ${errorMessage(e)}`;
     byId("boot").className = "msg error";

@@ -36,17 +36,8 @@ export interface Registry {
   predictors: SourceInfo[];
 }
 
-/** Workload options accepted by `new Session(bytes, name, options)`. */
-export interface WorkloadOptions {
-  machine_size?: number;
-  oversize?: "drop" | "clamp";
-  queues?: number[];
-  partitions?: number[];
-  drop_status?: number[];
-  window?: unknown;
-  load_factor?: number;
-  max_bytes?: number;
-}
+/** Workload options accepted by `new Session(bytes, name, options)` (generated from the core). */
+export type { WorkloadOptions } from "./generated/types";
 
 export interface RunRequest {
   policy: string;
@@ -142,7 +133,7 @@ export interface Metrics {
 export interface RunDocument {
   schema: string;
   policy: string;
-  params: Record<string, string>;
+  params: { [key in string]?: string | number };
   predictor: string | null;
   seed: number;
   trace: TraceIdentity;

@@ -70,14 +70,17 @@ pub enum ChartSpec {
 pub struct BarChart {
     pub title: String,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<String>", optional))]
     pub x_label: String,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<String>", optional))]
     pub y_label: String,
     pub groups: Vec<String>,
     pub series: Vec<BarSeries>,
     /// A log10 value axis (values ≤ 0 are not drawn): for bars whose
     /// values span orders of magnitude.
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<bool>", optional))]
     pub log_y: bool,
 }
 
@@ -91,6 +94,7 @@ pub struct BarSeries {
     /// Optional interval per group, `[low, high]` (e.g. a 95 % confidence
     /// interval over repetitions), drawn as a whisker.
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub intervals: Option<Vec<Option<(f64, f64)>>>,
 }
 
@@ -101,8 +105,10 @@ pub struct BarSeries {
 pub struct EcdfChart {
     pub title: String,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<String>", optional))]
     pub x_label: String,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<String>", optional))]
     pub y_label: String,
     pub curves: Vec<EcdfCurve>,
 }
@@ -124,12 +130,16 @@ pub struct EcdfCurve {
 pub struct SweepChart {
     pub title: String,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<String>", optional))]
     pub x_label: String,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<String>", optional))]
     pub y_label: String,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<bool>", optional))]
     pub log_x: bool,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<bool>", optional))]
     pub log_y: bool,
     pub lines: Vec<SweepLine>,
 }
@@ -150,8 +160,10 @@ pub struct SweepPoint {
     pub x: f64,
     pub y: f64,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub low: Option<f64>,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub high: Option<f64>,
 }
 

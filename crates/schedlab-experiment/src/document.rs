@@ -61,6 +61,7 @@ pub struct RunDocument {
     /// has no clock it trusts. The only field that differs between two runs
     /// of the same inputs.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub elapsed_ms: Option<f64>,
     pub events: u64,
     pub passes: u64,
@@ -69,6 +70,7 @@ pub struct RunDocument {
     /// Figures of the CBF calibration run the policy took its defaults
     /// from (slack's AWT, selective's thresholds), when it needed one.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub calibration: Option<Calibration>,
     pub metrics: Metrics,
 }

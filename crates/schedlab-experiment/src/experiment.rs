@@ -425,6 +425,7 @@ pub struct Experiment {
     /// Keep the wait-time ECDF of the first repetition of every (run,
     /// value), for the ECDF figure.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<bool>", optional))]
     pub wait_ecdf: bool,
 }
 

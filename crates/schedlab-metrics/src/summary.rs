@@ -92,9 +92,11 @@ pub struct Metrics {
     pub reservation_violations: crate::violations::ReservationViolations,
     /// DBF's deadline metrics, for policies that report deadlines.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub deadline: Option<crate::DeadlineMetrics>,
     /// The fair-slowdown table (selective-reservation table 9), when asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub fair_slowdown: Option<crate::FairSlowdownTable>,
 }
 

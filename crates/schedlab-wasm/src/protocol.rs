@@ -143,25 +143,33 @@ pub struct RunMessage {
     pub policy: String,
     /// Policy and predictor parameters (`--param KEY=VALUE`).
     #[serde(default)]
+    #[cfg_attr(test, ts(as = "Option<BTreeMap<String, ParamText>>", optional))]
     pub params: BTreeMap<String, ParamText>,
     /// Runtime source id; the policy's default when absent.
     #[serde(default)]
+    #[cfg_attr(test, ts(optional))]
     pub predictor: Option<String>,
     #[serde(default)]
+    #[cfg_attr(test, ts(as = "Option<u64>", optional))]
     pub seed: u64,
     /// Bounded-slowdown threshold, seconds (10).
     #[serde(default)]
+    #[cfg_attr(test, ts(optional))]
     pub bsd_threshold: Option<Time>,
     /// Leave out the first and last X % of jobs from the metrics (0).
     #[serde(default)]
+    #[cfg_attr(test, ts(optional))]
     pub skip_percent: Option<f64>,
     /// Category limits: short runtime (3600 s) and narrow size (8).
     #[serde(default)]
+    #[cfg_attr(test, ts(optional))]
     pub short_runtime: Option<Time>,
     #[serde(default)]
+    #[cfg_attr(test, ts(optional))]
     pub narrow_size: Option<u32>,
     /// Skip the run checker (it runs by default, as on the command line).
     #[serde(default)]
+    #[cfg_attr(test, ts(as = "Option<bool>", optional))]
     pub no_check: bool,
 }
 
@@ -222,10 +230,15 @@ pub struct RunResult {
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct GenerateMessage {
+    #[cfg_attr(test, ts(as = "Option<u32>", optional))]
     pub procs: u32,
+    #[cfg_attr(test, ts(as = "Option<u32>", optional))]
     pub jobs: u32,
+    #[cfg_attr(test, ts(as = "Option<f64>", optional))]
     pub load: f64,
+    #[cfg_attr(test, ts(as = "Option<u64>", optional))]
     pub seed: u64,
+    #[cfg_attr(test, ts(as = "Option<f64>", optional))]
     pub estimate_factor: f64,
 }
 

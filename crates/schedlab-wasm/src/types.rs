@@ -87,7 +87,11 @@ fn declarations() -> String {
     for d in decls {
         out.push('\n');
         out.push_str("export ");
-        out.push_str(d.trim());
+        // ts-rs declares 64-bit integers as `bigint`; they cross the
+        // boundary as JSON numbers (serde-wasm-bindgen's JSON-compatible
+        // serialiser), and the binding refuses seeds and point numbers past
+        // 2^53 where exactness matters.
+        out.push_str(&d.trim().replace("bigint", "number"));
         out.push('\n');
     }
     out

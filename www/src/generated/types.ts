@@ -22,7 +22,7 @@ schema: string,
 /**
  * Events between two progress reports of a run.
  */
-progress_every: bigint, 
+progress_every: number, 
 /**
  * Points of `wait_ecdf` at most (plus the two ends).
  */
@@ -71,11 +71,11 @@ name: string, description: string,
 /**
  * The unit of a number ("s", "%"), if it has one.
  */
-unit: string | null, } & ({ "type": "choice", options: Array<string>, default: string, } | { "type": "int", min: bigint, max: bigint, default: bigint, } | { "type": "float", min: number, max: number, default: number, });
+unit: string | null, } & ({ "type": "choice", options: Array<string>, default: string, } | { "type": "int", min: number, max: number, default: number, } | { "type": "float", min: number, max: number, default: number, });
 
-export type ParamKind = { "type": "choice", options: Array<string>, default: string, } | { "type": "int", min: bigint, max: bigint, default: bigint, } | { "type": "float", min: number, max: number, default: number, };
+export type ParamKind = { "type": "choice", options: Array<string>, default: string, } | { "type": "int", min: number, max: number, default: number, } | { "type": "float", min: number, max: number, default: number, };
 
-export type ParamValue = string | bigint | number;
+export type ParamValue = string | number | number;
 
 export type SourceInfo = { id: string, name: string, description: string, params: Array<ParamSpec>, };
 
@@ -106,9 +106,9 @@ bad_lines: Array<BadLineInfo>, warnings: Array<string>,
 /**
  * Uncompressed bytes and lines read.
  */
-bytes: bigint, lines: bigint, };
+bytes: number, lines: number, };
 
-export type BadLineInfo = { line: bigint, field: number | null, field_name: string | null, message: string, text: string, };
+export type BadLineInfo = { line: number, field: number | null, field_name: string | null, message: string, text: string, };
 
 export type Header = { 
 /**
@@ -122,7 +122,7 @@ max_nodes: number | null,
 /**
  * `UnixStartTime`: the epoch second that submit time 0 stands for.
  */
-unix_start_time: bigint | null, 
+unix_start_time: number | null, 
 /**
  * `TimeZoneString`, e.g. `Europe/Stockholm`.
  */
@@ -176,7 +176,7 @@ export type ReadOptions = {
 /**
  * Refuse input whose uncompressed size exceeds this many bytes.
  */
-max_bytes: bigint, 
+max_bytes: number, 
 /**
  * Machine size to simulate, overriding the header (e.g. 430 for CTC).
  */
@@ -212,17 +212,17 @@ export type Window = "all" | { "first_jobs": number } | { "time_range": {
 /**
  * First second kept (inclusive).
  */
-from: bigint, 
+from: number, 
 /**
  * First second no longer kept (exclusive).
  */
-to: bigint, } };
+to: number, } };
 
 export type TraceStats = { 
 /**
  * Number of jobs.
  */
-jobs: bigint, 
+jobs: number, 
 /**
  * Machine size P.
  */
@@ -230,15 +230,15 @@ procs: number,
 /**
  * Earliest submit time, seconds.
  */
-first_submit: bigint, 
+first_submit: number, 
 /**
  * Latest submit time, seconds.
  */
-last_submit: bigint, 
+last_submit: number, 
 /**
  * last_submit − first_submit, seconds.
  */
-duration: bigint, 
+duration: number, 
 /**
  * Σ(runtime × size) / (P × duration), a fraction (0.7 = 70 %); 0 when
  * the duration is 0.
@@ -259,11 +259,11 @@ mean_estimate_accuracy: number,
 /**
  * Distinct known user ids (field 12 ≥ 0).
  */
-users: bigint, 
+users: number, 
 /**
  * Distinct known queues (field 15 ≥ 0).
  */
-queues: bigint, 
+queues: number, 
 /**
  * Σ runtime × size, processor-seconds. Summed exactly, reported as a
  * float so that JSON and JavaScript read it as a plain number (exact
@@ -275,27 +275,27 @@ export type RunMessage = { policy: string,
 /**
  * Policy and predictor parameters (`--param KEY=VALUE`).
  */
-params: { [key in string]?: ParamText }, 
+params?: { [key in string]?: ParamText }, 
 /**
  * Runtime source id; the policy's default when absent.
  */
-predictor: string | null, seed: bigint, 
+predictor?: string, seed?: number, 
 /**
  * Bounded-slowdown threshold, seconds (10).
  */
-bsd_threshold: bigint | null, 
+bsd_threshold?: number, 
 /**
  * Leave out the first and last X % of jobs from the metrics (0).
  */
-skip_percent: number | null, 
+skip_percent?: number, 
 /**
  * Category limits: short runtime (3600 s) and narrow size (8).
  */
-short_runtime: bigint | null, narrow_size: number | null, 
+short_runtime?: number, narrow_size?: number, 
 /**
  * Skip the run checker (it runs by default, as on the command line).
  */
-no_check: boolean, };
+no_check?: boolean, };
 
 export type ParamText = string | number;
 
@@ -304,13 +304,13 @@ export type RunResult = { wait_ecdf: Array<[number, number]>, schema: string, po
  * The policy's parameters (defaults filled in) and, for the virtual
  * predictor, its `error`.
  */
-params: { [key in string]?: ParamValue }, predictor: string, seed: bigint, trace: TraceIdentity, 
+params: { [key in string]?: ParamValue }, predictor: string, seed: number, trace: TraceIdentity, 
 /**
  * Wall time of the run as measured by the host; absent where the host
  * has no clock it trusts. The only field that differs between two runs
  * of the same inputs.
  */
-elapsed_ms: number | null, events: bigint, passes: bigint, 
+elapsed_ms?: number, events: number, passes: number, 
 /**
  * "passed" when the run checker ran, "skipped" otherwise.
  */
@@ -319,33 +319,33 @@ check: string,
  * Figures of the CBF calibration run the policy took its defaults
  * from (slack's AWT, selective's thresholds), when it needed one.
  */
-calibration: Calibration | null, metrics: Metrics, };
+calibration?: Calibration, metrics: Metrics, };
 
 export type ProgressMessage = { 
 /**
  * What the run is doing: a CBF reference run first for some policies
  * ("step 1 of 2: calibration (CBF reference run)"), then the run.
  */
-phase: Phase, completed: bigint, jobs: bigint, events: bigint, 
+phase: Phase, completed: number, jobs: number, events: number, 
 /**
  * Simulated time, seconds.
  */
-now: bigint, };
+now: number, };
 
-export type GenerateMessage = { procs: number, jobs: number, load: number, seed: bigint, estimate_factor: number, };
+export type GenerateMessage = { procs?: number, jobs?: number, load?: number, seed?: number, estimate_factor?: number, };
 
 export type RunDocument = { schema: string, policy: string, 
 /**
  * The policy's parameters (defaults filled in) and, for the virtual
  * predictor, its `error`.
  */
-params: { [key in string]?: ParamValue }, predictor: string, seed: bigint, trace: TraceIdentity, 
+params: { [key in string]?: ParamValue }, predictor: string, seed: number, trace: TraceIdentity, 
 /**
  * Wall time of the run as measured by the host; absent where the host
  * has no clock it trusts. The only field that differs between two runs
  * of the same inputs.
  */
-elapsed_ms: number | null, events: bigint, passes: bigint, 
+elapsed_ms?: number, events: number, passes: number, 
 /**
  * "passed" when the run checker ran, "skipped" otherwise.
  */
@@ -354,7 +354,7 @@ check: string,
  * Figures of the CBF calibration run the policy took its defaults
  * from (slack's AWT, selective's thresholds), when it needed one.
  */
-calibration: Calibration | null, metrics: Metrics, };
+calibration?: Calibration, metrics: Metrics, };
 
 export type Calibration = { 
 /**
@@ -381,7 +381,7 @@ export type Metrics = {
 /**
  * Jobs measured (after `skip_percent`).
  */
-jobs: number, mbs: number, mwbs: number, mean_wait: number, median_wait: bigint, p95_wait: bigint, max_wait: bigint, mean_turnaround: number, mean_slowdown: number, max_slowdown: number, mean_stretch: number, max_stretch: number, utilization: number, makespan: bigint, backfilled: number, blocked: number, 
+jobs: number, mbs: number, mwbs: number, mean_wait: number, median_wait: number, p95_wait: number, max_wait: number, mean_turnaround: number, mean_slowdown: number, max_slowdown: number, mean_stretch: number, max_stretch: number, utilization: number, makespan: number, backfilled: number, blocked: number, 
 /**
  * MBS and MWBS of blocked jobs: "big" (size > P/4), "small", then
  * power-of-two size bins.
@@ -394,11 +394,11 @@ categories: Array<Category>, fairness: Fairness, reservation_violations: Reserva
 /**
  * DBF's deadline metrics, for policies that report deadlines.
  */
-deadline: DeadlineMetrics | null, 
+deadline?: DeadlineMetrics, 
 /**
  * The fair-slowdown table (selective-reservation table 9), when asked for.
  */
-fair_slowdown: FairSlowdownTable | null, preempted: number, preemption_rate: number, mkt: number, mean_rtw: number, total_load: number, wasted_load: number, };
+fair_slowdown?: FairSlowdownTable, preempted: number, preemption_rate: number, mkt: number, mean_rtw: number, total_load: number, wasted_load: number, };
 
 export type BlockedGroup = { group: string, min_size: number, max_size: number, jobs: number, mbs: number, mwbs: number, };
 
@@ -408,11 +408,11 @@ export type Fairness = { blocked: number, delayed: number,
 /**
  * Mean delay of the delayed jobs, seconds.
  */
-mean_delay: number, max_delay: bigint, };
+mean_delay: number, max_delay: number, };
 
 export type PreemptionMetrics = { preempted: number, preemption_rate: number, mkt: number, mean_rtw: number, total_load: number, wasted_load: number, };
 
-export type ReservationViolations = { count: number, mean_victim_size: number, mean_dtr: number, max_dtr: bigint, mean_si: number, max_si: number, };
+export type ReservationViolations = { count: number, mean_victim_size: number, mean_dtr: number, max_dtr: number, mean_si: number, max_si: number, };
 
 export type DeadlineMetrics = { 
 /**
@@ -611,26 +611,26 @@ export type Figure = { id: string, title: string, spec: ChartSpec, };
 
 export type ChartSpec = { "kind": "bars" } & BarChart | { "kind": "ecdf" } & EcdfChart | { "kind": "sweep" } & SweepChart;
 
-export type BarChart = { title: string, x_label: string, y_label: string, groups: Array<string>, series: Array<BarSeries>, 
+export type BarChart = { title: string, x_label?: string, y_label?: string, groups: Array<string>, series: Array<BarSeries>, 
 /**
  * A log10 value axis (values ≤ 0 are not drawn): for bars whose
  * values span orders of magnitude.
  */
-log_y: boolean, };
+log_y?: boolean, };
 
 export type BarSeries = { name: string, values: Array<number | null>, 
 /**
  * Optional interval per group, `[low, high]` (e.g. a 95 % confidence
  * interval over repetitions), drawn as a whisker.
  */
-intervals: Array<[number, number] | null> | null, };
+intervals?: Array<[number, number] | null> | null, };
 
-export type EcdfChart = { title: string, x_label: string, y_label: string, curves: Array<EcdfCurve>, };
+export type EcdfChart = { title: string, x_label?: string, y_label?: string, curves: Array<EcdfCurve>, };
 
 export type EcdfCurve = { name: string, points: Array<[number, number]>, };
 
-export type SweepChart = { title: string, x_label: string, y_label: string, log_x: boolean, log_y: boolean, lines: Array<SweepLine>, };
+export type SweepChart = { title: string, x_label?: string, y_label?: string, log_x?: boolean, log_y?: boolean, lines: Array<SweepLine>, };
 
 export type SweepLine = { name: string, points: Array<SweepPoint>, };
 
-export type SweepPoint = { x: number, y: number, low: number | null, high: number | null, };
+export type SweepPoint = { x: number, y: number, low?: number | null, high?: number | null, };
