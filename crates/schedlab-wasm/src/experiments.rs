@@ -139,7 +139,8 @@ mod tests {
         assert!(preset_figures("fairness-audit", 0, &r).unwrap().is_empty(), "a table only");
         let bad = Experiment { runs: vec![schedlab_experiment::RunSpec::parse("nope").unwrap()], ..experiment.clone() };
         assert!(plan(bad).is_err());
-        let other = Experiment { workload: WorkloadOptions { machine_size: Some(50), ..Default::default() }, ..experiment };
+        let other =
+            Experiment { workload: WorkloadOptions { machine_size: Some(50), ..Default::default() }, ..experiment };
         assert!(s.run_point(&other, 0, &mut |_, _| Control::Continue).unwrap_err().0.contains("workload"));
     }
 }

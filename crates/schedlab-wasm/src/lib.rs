@@ -46,10 +46,10 @@
 //! interrupted Rust code half-way.
 
 pub mod experiments;
-#[cfg(test)]
-mod types;
 pub mod protocol;
 pub mod session;
+#[cfg(test)]
+mod types;
 
 use js_sys::{Function, Object, Uint8Array};
 use plotters_canvas::CanvasBackend;
@@ -87,32 +87,29 @@ pub fn install_panic_hook() {
     }));
 }
 
-/// Decodes a request. Through a JSON value, because serde-wasm-bindgen reads
-/// only the fields a struct knows, so it would not see (and refuse) a
-/// misspelt key. A key set to `undefined` or `null` counts as absent.
+/// Decodes a request. Through its JSON text, because serde-wasm-bindgen
+/// reads only the fields a struct knows, so it would not see (and refuse) a
+/// misspelt key, and because a JSON value would forget the order of an
+/// object's keys (a run's parameters, and so its label). A key set to
+/// `undefined` or `null` counts as absent.
 fn decode<T: DeserializeOwned>(value: JsValue, what: &str) -> Result<T, JsError> {
-    let fail = |e: &dyn std::fmt::Display| JsError::new(&format!("{what}: {e}"));
-    let mut json: serde_json::Value = serde_wasm_bindgen::from_value(value).map_err(|e| fail(&e))?;
-    drop_nulls(&mut json);
-    serde_json::from_value(json).map_err(|e| fail(&e))
+    let drop_nulls = Function::new_with_args("key, value", "return value === null ? undefined : value;");
+    from_json_text(js_sys::JSON::stringify_with_replacer(&value, &drop_nulls), what)
 }
 
 /// Decodes without dropping `null`s (for documents the core produced).
 fn decode_raw<T: DeserializeOwned>(value: JsValue, what: &str) -> Result<T, JsError> {
-    let fail = |e: &dyn std::fmt::Display| JsError::new(&format!("{what}: {e}"));
-    let json: serde_json::Value = serde_wasm_bindgen::from_value(value).map_err(|e| fail(&e))?;
-    serde_json::from_value(json).map_err(|e| fail(&e))
+    from_json_text(js_sys::JSON::stringify(&value), what)
 }
 
-fn drop_nulls(value: &mut serde_json::Value) {
-    match value {
-        serde_json::Value::Object(map) => {
-            map.retain(|_, v| !v.is_null());
-            map.values_mut().for_each(drop_nulls);
-        }
-        serde_json::Value::Array(items) => items.iter_mut().for_each(drop_nulls),
-        _ => {}
-    }
+fn from_json_text<T: DeserializeOwned>(text: Result<js_sys::JsString, JsValue>, what: &str) -> Result<T, JsError> {
+    let text: String = text.map_err(|_| JsError::new(&format!("{what}: not JSON data")))?.into();
+    serde_json::from_str(&text).map_err(|e| {
+        // The position in a text the page never sees says nothing: cut it.
+        let message = e.to_string();
+        let message = message.split(" at line ").next().unwrap_or(&message).to_owned();
+        JsError::new(&format!("{what}: {message}"))
+    })
 }
 
 fn encode<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
@@ -218,7 +215,9 @@ impl Session {
 /// A Lublin–Feitelson synthetic trace as SWF bytes, from `{ procs, jobs, load,
 /// seed, estimate_factor }` (all optional: 128, 10000, 0.7, 1, 1).
 #[wasm_bindgen]
-pub fn generate_lublin(#[wasm_bindgen(unchecked_param_type = "GenerateMessage")] params: JsValue) -> Result<Vec<u8>, JsError> {
+pub fn generate_lublin(
+    #[wasm_bindgen(unchecked_param_type = "GenerateMessage")] params: JsValue,
+) -> Result<Vec<u8>, JsError> {
     let message: GenerateMessage = decode(params, "params")?;
     Ok(schedlab_synth::generate_swf(&message.into())?)
 }
@@ -303,7 +302,10 @@ fn point_index(x: f64) -> Result<u64, JsError> {
 
 /// Draws a chart on a canvas (its `width` × `height` in pixels). Page thread only.
 #[wasm_bindgen]
-pub fn draw_chart(canvas: HtmlCanvasElement, #[wasm_bindgen(unchecked_param_type = "ChartSpec")] spec: JsValue) -> Result<(), JsError> {
+pub fn draw_chart(
+    canvas: HtmlCanvasElement,
+    #[wasm_bindgen(unchecked_param_type = "ChartSpec")] spec: JsValue,
+) -> Result<(), JsError> {
     let spec: ChartSpec = decode(spec, "chart")?;
     let backend = CanvasBackend::with_canvas_object(canvas)
         .ok_or_else(|| JsError::new("the canvas has no 2D drawing context"))?;
@@ -312,7 +314,11 @@ pub fn draw_chart(canvas: HtmlCanvasElement, #[wasm_bindgen(unchecked_param_type
 
 /// A chart as an SVG document. Page thread only.
 #[wasm_bindgen]
-pub fn chart_svg(#[wasm_bindgen(unchecked_param_type = "ChartSpec")] spec: JsValue, width: u32, height: u32) -> Result<String, JsError> {
+pub fn chart_svg(
+    #[wasm_bindgen(unchecked_param_type = "ChartSpec")] spec: JsValue,
+    width: u32,
+    height: u32,
+) -> Result<String, JsError> {
     let spec: ChartSpec = decode(spec, "chart")?;
     Ok(schedlab_charts::try_to_svg(&spec, width, height)?)
 }

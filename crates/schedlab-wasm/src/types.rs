@@ -105,5 +105,8 @@ fn generated_types_are_current() {
         std::fs::write(path, &want).unwrap();
     }
     let have = std::fs::read_to_string(path).unwrap_or_default();
-    assert!(have == want, "www/src/generated/types.ts is out of date: SCHEDLAB_BLESS=1 cargo test -p schedlab-wasm --lib types");
+    assert!(
+        have == want,
+        "www/src/generated/types.ts is out of date: SCHEDLAB_BLESS=1 cargo test -p schedlab-wasm --lib types"
+    );
 }
