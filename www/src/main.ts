@@ -748,7 +748,8 @@ function runExperiment(): void {
       if (j.status === "running") {
         const p = j.progress;
         if (p && p.jobs > 0) bar.value = p.completed / p.jobs;
-        status.textContent = p ? `${Math.round((100 * p.completed) / Math.max(1, p.jobs))} %` : "starting";
+        const pct = p ? `${Math.round((100 * p.completed) / Math.max(1, p.jobs))} %` : "starting";
+        status.textContent = p?.phase ? `${p.phase}, ${pct}` : pct;
       } else if (j.status === "done") {
         bar.value = 1;
         li.dataset.elapsed = String(j.elapsedMs);

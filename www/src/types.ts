@@ -150,6 +150,8 @@ export interface Progress {
   completed: number;
   jobs: number;
   events: number;
+  /** "step 1 of 2: calibration (CBF reference run)" when a run has two phases */
+  phase?: string;
 }
 
 export interface LublinRequest {

@@ -95,8 +95,11 @@ pub struct BarSeries {
     /// interval over repetitions), drawn as a whisker.
     #[serde(default)]
     #[cfg_attr(feature = "ts", ts(optional = nullable))]
-    pub intervals: Option<Vec<Option<(f64, f64)>>>,
+    pub intervals: Option<Intervals>,
 }
+
+/// `[low, high]` per group, `None` where a group has none.
+pub type Intervals = Vec<Option<(f64, f64)>>;
 
 /// Empirical distribution functions of waits.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]

@@ -221,13 +221,13 @@ impl Sweep {
             SweepValues::List(range.split(',').map(str::trim).filter(|v| !v.is_empty()).map(str::to_owned).collect())
         };
         let sweep = Sweep { param: param.to_owned(), values, runs: None };
-        sweep.len()?;
+        sweep.count()?;
         Ok(sweep)
     }
 
     /// How many values the sweep takes (checked: at least one, at most
     /// [`MAX_SWEEP_VALUES`]), computed without listing them.
-    pub fn len(&self) -> Result<usize, SweepError> {
+    pub fn count(&self) -> Result<usize, SweepError> {
         let count = match &self.values {
             SweepValues::List(v) => v.len(),
             &SweepValues::Range { from, to, step } => {
@@ -523,7 +523,7 @@ mod tests {
     #[test]
     fn sweeps_count_without_listing() {
         let s = Sweep::parse("error=0:100:10").unwrap();
-        assert_eq!((s.len().unwrap(), s.value(10)), (11, "100".into()));
+        assert_eq!((s.count().unwrap(), s.value(10)), (11, "100".into()));
         let s = Sweep::parse("error=0:0.3:0.1").unwrap();
         assert_eq!((0..4).map(|i| s.value(i)).collect::<Vec<_>>(), ["0", "0.1", "0.2", "0.3"]);
         assert_eq!(Sweep::parse("cost=60,120,180").unwrap().value(2), "180");

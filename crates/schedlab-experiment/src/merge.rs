@@ -300,7 +300,8 @@ mod tests {
 
     #[test]
     fn tampered_shards_are_refused_with_the_field() {
-        let cases: Vec<(Box<dyn Fn(&mut Value)>, &str)> = vec![
+        type Edit = Box<dyn Fn(&mut Value)>;
+        let cases: Vec<(Edit, &str)> = vec![
             (
                 Box::new(|v| v["points"][0]["metrics"]["mbs"] = json!("12")),
                 "shard 2, point 1: metric `metrics.mbs` is text",

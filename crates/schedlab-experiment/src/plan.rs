@@ -276,7 +276,7 @@ impl Plan {
 /// The sweep's value count, after checking which runs it applies to and
 /// that the swept parameter is not also set another way.
 fn check_sweep(e: &Experiment, s: &crate::Sweep, swept: &[bool]) -> Result<usize, GridError> {
-    let values = s.len()?;
+    let values = s.count()?;
     if let Some(runs) = &s.runs {
         for &index in runs {
             let run = e.runs.get(index).ok_or(GridError::SweepRunIndex { index, runs: e.runs.len() })?;

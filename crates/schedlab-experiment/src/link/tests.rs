@@ -81,7 +81,7 @@ fn both_alphabets_with_and_without_padding() {
     let want = decode(&url).unwrap();
     assert_eq!(decode(&std).unwrap(), want);
     assert_eq!(decode(&format!("v1={}", std[3..].replace('=', "%3D"))).unwrap(), want);
-    assert_eq!(decode(&std.trim_end_matches('=').to_owned()).unwrap(), want);
+    assert_eq!(decode(std.trim_end_matches('=')).unwrap(), want);
 }
 
 #[test]
