@@ -93,8 +93,16 @@ pub fn install_panic_hook() {
 /// object's keys (a run's parameters, and so its label). A key set to
 /// `undefined` or `null` counts as absent.
 fn decode<T: DeserializeOwned>(value: JsValue, what: &str) -> Result<T, JsError> {
-    let drop_nulls = Function::new_with_args("key, value", "return value === null ? undefined : value;");
-    from_json_text(js_sys::JSON::stringify_with_replacer(&value, &drop_nulls), what)
+    // A Rust closure, not `new Function(...)`: the page's Content Security
+    // Policy forbids evaluating text as JavaScript.
+    let drop_nulls = Closure::<dyn Fn(JsValue, JsValue) -> JsValue>::new(|_key: JsValue, value: JsValue| {
+        if value.is_null() {
+            JsValue::UNDEFINED
+        } else {
+            value
+        }
+    });
+    from_json_text(js_sys::JSON::stringify_with_replacer(&value, drop_nulls.as_ref().unchecked_ref()), what)
 }
 
 /// Decodes without dropping `null`s (for documents the core produced).
