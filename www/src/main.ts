@@ -24,7 +24,7 @@ import { oneShot, Pool, type RunJob } from "./pool";
 import { drawPresetCharts, initPresets, presetIds, presetsTraceChanged, runPreset } from "./presets";
 import { SAMPLES, sampleIds } from "./samples";
 import { decodeExperiment, encodeExperiment, LinkError } from "./share";
-import { estimate } from "./stats";
+import { estimate, useQuantile } from "./stats";
 import type { ParamSpec, Registry, RunDocument, Summary } from "./types";
 import { errorMessage, loadCore } from "./wasm";
 
@@ -1241,6 +1241,7 @@ async function start(): Promise<void> {
   try {
     const core = await loadCore();
     reg = core.registry();
+    useQuantile((df) => core.t975(df));
   } catch (e) {
     byId("boot").textContent = `The WebAssembly core could not be loaded: ${errorMessage(e)}`;
     byId("boot").className = "msg error";

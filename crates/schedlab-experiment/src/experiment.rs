@@ -12,6 +12,8 @@ use schedlab_workload::{Oversize, ReadOptions, Window};
 use serde::de::{MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use schedlab_engine::params::ParamSpec;
+
 use crate::{split_param, RunRequest, SpecError, RUN_PARAMS};
 
 /// Most runs an experiment may hold.
@@ -143,16 +145,20 @@ impl RunSpec {
         Some(self.predictor.as_deref().unwrap_or(policy.default_source))
     }
 
-    /// Whether this run takes parameter `key`: its policy has it, its runtime
-    /// source has it, or it is a run parameter every policy takes
-    /// (`fair_slowdown`). The one answer the command line, the plan and the
-    /// page's forms share.
-    pub fn uses(&self, key: &str) -> bool {
-        let Some(policy) = schedlab_policies::find(&self.policy) else { return false };
+    /// Every parameter this run takes: its policy's, its runtime source's,
+    /// and the run parameters every policy takes (`fair_slowdown`). The
+    /// one answer the command line, the plan and the page's forms share to
+    /// "does this run take parameter X".
+    pub fn params_taken(&self) -> Vec<&'static ParamSpec> {
+        let Some(policy) = schedlab_policies::find(&self.policy) else { return Vec::new() };
         let source = self.predictor.as_deref().unwrap_or(policy.default_source);
-        let by_source =
-            schedlab_engine::SOURCES.iter().any(|s| s.id == source && s.params.iter().any(|p| p.key == key));
-        policy.params.iter().any(|p| p.key == key) || by_source || RUN_PARAMS.iter().any(|p| p.key == key)
+        let by_source = schedlab_engine::SOURCES.iter().filter(|s| s.id == source).flat_map(|s| s.params);
+        policy.params.iter().chain(by_source).chain(RUN_PARAMS).collect()
+    }
+
+    /// Whether this run takes parameter `key` ([`RunSpec::params_taken`]).
+    pub fn uses(&self, key: &str) -> bool {
+        self.params_taken().iter().any(|p| p.key == key)
     }
 
     /// Gives `predictor` to a run that names none and whose policy reads
@@ -518,6 +524,8 @@ mod tests {
         assert!(uses("fcfs", "fair_slowdown"), "a run parameter of every policy");
         assert!(uses("pv-easy", "cost"));
         assert!(!uses("nope", "order"));
+        let keys: Vec<&str> = RunSpec::parse("easy@virtual").unwrap().params_taken().iter().map(|p| p.key).collect();
+        assert_eq!(keys, ["order", "error", "fair_slowdown"]);
     }
 
     #[test]

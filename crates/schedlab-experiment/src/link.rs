@@ -380,9 +380,8 @@ fn v1_card(card: &Value, i: usize, globals: &[(String, String)]) -> Result<(RunS
         (true, s) if schedlab_engine::SOURCES.iter().any(|x| x.id == s) => Some(s.to_owned()),
         (true, _) => return Err(at("unknown runtime source")),
     };
-    let source_id = predictor.as_deref().unwrap_or(policy.default_source);
-    let source_params = schedlab_engine::SOURCES.iter().find(|s| s.id == source_id).map_or(&[][..], |s| s.params);
-    let specs: Vec<&schedlab_engine::params::ParamSpec> = policy.params.iter().chain(source_params).collect();
+    let mut run = RunSpec { policy: id.to_owned(), params: ParamList::default(), predictor };
+    let specs = run.params_taken();
     let given = a[1].as_object().ok_or_else(|| at("parameters are malformed"))?;
     let sweep = a.get(3).map(|s| v1_sweep(s).ok_or_else(|| at("the sweep is malformed"))).transpose()?;
     let mut params = ParamList::default();
@@ -402,7 +401,8 @@ fn v1_card(card: &Value, i: usize, globals: &[(String, String)]) -> Result<(RunS
     if let Some(k) = given.keys().find(|k| !specs.iter().any(|s| s.key == k.as_str())) {
         return Err(at(&format!("unknown parameter `{}`", clip(k))));
     }
-    Ok((RunSpec { policy: id.to_owned(), params, predictor }, sweep))
+    run.params = params;
+    Ok((run, sweep))
 }
 
 fn v1_sweep(s: &Value) -> Option<V1Sweep> {

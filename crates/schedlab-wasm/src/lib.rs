@@ -34,6 +34,9 @@
 //!   `experiment_result(experiment, identity, points): ExperimentResult`,
 //!   `figures(result): Figure[]`, `preset_figures(id, section, result):
 //!   Figure[]`: the experiment pipeline of `schedlab reproduce`/`sweep`.
+//! - `run_params(run: RunSpec): ParamSpec[]`: every parameter a run takes
+//!   (the one answer to "does this run take X"); `t975(df)`: the core's
+//!   exact t quantile.
 //! - `encode_link(link: Link): string`, `decode_link(fragment): Link`:
 //!   share links (`#v2=`, and the first page's `#v1=`).
 //! - `generate_lublin(params): Uint8Array`: a Lublin–Feitelson trace.
@@ -95,13 +98,16 @@ pub fn install_panic_hook() {
 fn decode<T: DeserializeOwned>(value: JsValue, what: &str) -> Result<T, JsError> {
     // A Rust closure, not `new Function(...)`: the page's Content Security
     // Policy forbids evaluating text as JavaScript.
-    let drop_nulls = Closure::<dyn Fn(JsValue, JsValue) -> JsValue>::new(|_key: JsValue, value: JsValue| {
-        if value.is_null() {
-            JsValue::UNDEFINED
-        } else {
-            value
-        }
-    });
+    let drop_nulls =
+        Closure::<dyn Fn(JsValue, JsValue) -> JsValue>::new(
+            |_key: JsValue, value: JsValue| {
+                if value.is_null() {
+                    JsValue::UNDEFINED
+                } else {
+                    value
+                }
+            },
+        );
     from_json_text(js_sys::JSON::stringify_with_replacer(&value, drop_nulls.as_ref().unchecked_ref()), what)
 }
 
@@ -297,6 +303,22 @@ pub fn encode_link(#[wasm_bindgen(unchecked_param_type = "Link")] link: JsValue)
 #[wasm_bindgen(unchecked_return_type = "Link")]
 pub fn decode_link(fragment: &str) -> Result<JsValue, JsError> {
     encode(&experiments::decode_link(fragment)?)
+}
+
+/// Every parameter a run takes (its policy's, its runtime source's and the
+/// run parameters): the one answer to "does this run take parameter X",
+/// for the forms and global knobs.
+#[wasm_bindgen(unchecked_return_type = "Array<ParamSpec>")]
+pub fn run_params(#[wasm_bindgen(unchecked_param_type = "RunSpec")] run: JsValue) -> Result<JsValue, JsError> {
+    let run: schedlab_experiment::RunSpec = decode(run, "run")?;
+    encode(&run.params_taken())
+}
+
+/// The exact Student-t quantile t(0.975, df) of the core's 95 % intervals,
+/// for the page's own tables until they read the core's summaries.
+#[wasm_bindgen]
+pub fn t975(df: u32) -> f64 {
+    schedlab_experiment::t975(df as usize)
 }
 
 /// A point number from JavaScript: a whole number ≥ 0 within 2^53.
