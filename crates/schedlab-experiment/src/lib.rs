@@ -12,8 +12,8 @@
 //! 95 % interval); [`merge`] joins shards after checking every point;
 //! [`link`] is the share link, a versioned serialisation of an experiment.
 //! One code path serves both front ends: the command line's `compare`,
-//! `run --repeat`, `sweep`, `merge` and `reproduce` and the page's form and
-//! presets all go through it.
+//! `run --repeat`, `sweep`, `merge` and `reproduce` and the page's presets
+//! go through it, and the binding offers it whole to the page's form.
 
 mod calibration;
 mod document;
