@@ -227,14 +227,13 @@ impl Plan {
     /// The points of one shard (all of them without a shard), made one at
     /// a time.
     pub fn points(&self, shard: Option<Shard>) -> impl Iterator<Item = Point> + '_ {
-        let (start, step) = shard.map_or((0, 1), |s| (u64::from(s.index - 1), u64::from(s.count)));
-        let count = if start >= self.total { 0 } else { (self.total - start).div_ceil(step) };
-        (0..count).filter_map(move |k| self.point(start + k * step))
+        let (start, step) = stride(shard);
+        (0..self.shard_len(shard)).filter_map(move |k| self.point(start + k * step))
     }
 
     /// How many points a shard holds.
     pub fn shard_len(&self, shard: Option<Shard>) -> u64 {
-        let (start, step) = shard.map_or((0, 1), |s| (u64::from(s.index - 1), u64::from(s.count)));
+        let (start, step) = stride(shard);
         if start >= self.total {
             0
         } else {
@@ -271,6 +270,12 @@ impl Plan {
         };
         format!("{}{value} seed {}", self.label(p.run), p.seed)
     }
+}
+
+/// A shard's first point and step (every point without a shard; an
+/// unchecked shard of index 0 or count 0 is read as 1).
+fn stride(shard: Option<Shard>) -> (u64, u64) {
+    shard.map_or((0, 1), |s| (u64::from(s.index.max(1) - 1), u64::from(s.count.max(1))))
 }
 
 /// The sweep's value count, after checking which runs it applies to and

@@ -31,7 +31,7 @@ pub fn main(args: &RunArgs) -> Result<ExitCode> {
     };
     let settings = resolve(&request)?;
     if args.repeat > 1 {
-        return repeated(args, &settings);
+        return repeated(args);
     }
     let mut csv = args.jobs_csv.as_deref().map(output::create_file).transpose()?;
     let mut swf = args.swf_out.as_deref().map(output::create_file).transpose()?;
@@ -203,13 +203,15 @@ fn write_extras(out: &mut dyn Write, doc: &RunDocument) -> std::io::Result<()> {
 /// `--repeat N`: the same run with seeds SEED … SEED+N−1, in parallel, and
 /// the mean and 95 % interval of every metric: an experiment of one run,
 /// summarised by the core.
-fn repeated(args: &RunArgs, settings: &RunSettings) -> Result<ExitCode> {
+fn repeated(args: &RunArgs) -> Result<ExitCode> {
     if args.jobs_csv.is_some() || args.swf_out.is_some() {
         anyhow::bail!("--jobs-csv and --swf-out describe one run; they cannot be combined with --repeat");
     }
-    let mut spec = schedlab_experiment::RunSpec::parse(&args.policy)?;
-    spec.params = schedlab_experiment::ParamList(split_params(&args.params)?);
-    spec.predictor = args.predictor.clone();
+    let spec = schedlab_experiment::RunSpec {
+        policy: args.policy.clone(),
+        params: schedlab_experiment::ParamList(split_params(&args.params)?),
+        predictor: args.predictor.clone(),
+    };
     let mut e = super::experiment::experiment(vec![spec], &[], &args.metrics, &args.workload)?;
     e.repeat = args.repeat;
     e.seed = args.seed;
@@ -239,7 +241,6 @@ fn repeated(args: &RunArgs, settings: &RunSettings) -> Result<ExitCode> {
         mean: row.mean.clone(),
         ci95: row.ci95.clone(),
     };
-    debug_assert_eq!(settings.policy.id, docs[0].policy);
     if args.json {
         let first = &docs[0];
         let doc = Repeated {
