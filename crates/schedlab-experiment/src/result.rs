@@ -201,3 +201,48 @@ mod tests {
         assert_eq!(r.summary[0].ci95["mbs"], Value::Null, "one repetition has no interval");
     }
 }
+
+/// Every numeric metric a run can report has a column in the catalogue:
+/// a metric added without one fails here (docs/metrics.md is generated
+/// from the catalogue).
+#[cfg(test)]
+mod catalogue {
+    use crate::{run_point, Experiment, Plan, RunSpec};
+    use schedlab_workload::{read_swf, ReadOptions};
+    use serde_json::Value;
+
+    const KTH: &[u8] = include_bytes!("../../../samples/kth-sp2-first3000.swf");
+
+    fn leaves(v: &Value, path: String, out: &mut Vec<String>) {
+        match v {
+            Value::Object(m) => m
+                .iter()
+                .for_each(|(k, x)| leaves(x, if path.is_empty() { k.clone() } else { format!("{path}.{k}") }, out)),
+            Value::Array(a) => a.iter().enumerate().for_each(|(i, x)| leaves(x, format!("{path}.{i}"), out)),
+            Value::Number(_) | Value::Null => out.push(path),
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn every_numeric_metric_has_a_column() {
+        let trace =
+            read_swf(KTH, &ReadOptions { window: schedlab_workload::Window::FirstJobs(600), ..ReadOptions::default() })
+                .unwrap()
+                .trace;
+        // Runs that fill every optional part: preemption, deadlines, the
+        // fair-slowdown table, reservation violations.
+        let specs = ["easy@last", "pv-easy:mode=checkpoint", "dbf", "easy:fair_slowdown=on"];
+        let plan = Plan::new(Experiment::of(specs.iter().map(|s| RunSpec::parse(s).unwrap()).collect())).unwrap();
+        let mut paths = Vec::new();
+        for p in plan.points(None) {
+            let r = run_point(&trace, &plan, &p, &mut |_, _| schedlab_engine::Control::Continue).unwrap();
+            leaves(&r.metrics, String::new(), &mut paths);
+        }
+        for sample in ["deadline.jobs", "fair_slowdown.rows.4.percent", "blocked_groups.2.mbs", "mkt"] {
+            assert!(paths.iter().any(|p| p == sample), "{sample} was not reported");
+        }
+        let missing: Vec<&String> = paths.iter().filter(|p| schedlab_metrics::column(p).is_none()).collect();
+        assert!(missing.is_empty(), "metrics without a column in the catalogue: {missing:?}");
+    }
+}
