@@ -7,6 +7,8 @@
 #   swf_reader  any bytes through the SWF reader (plain and compressed)
 #   whole_run   small traces made from the bytes, run under every policy
 #               and predictor with the run checker on
+#   share_link  any text through the share-link decoder
+#   merge_reader any bytes through the shard-file reader of `merge`
 #   all         each of the above in turn, SECONDS each
 #
 # The CI smoke run is `scripts/fuzz.sh 30` (scripts/test.sh). A longer
@@ -43,18 +45,30 @@ if [ "${FUZZ_ASAN:-0}" = 1 ]; then
   fi
 fi
 
-# Seeds: the small malformed fixtures, the first 40 lines of the sample
-# plain and gzip, and the compressed fixtures (small inputs fuzz faster; the
-# corpus grows from there). The whole-run target reads any bytes as a
-# trace, so it starts from the same files.
+# Seeds. The reader and the whole-run target: the small malformed fixtures,
+# the first 40 lines of the sample plain and gzip, and the compressed
+# fixtures (small inputs fuzz faster; the corpus grows from there). The
+# share-link decoder: a v1 link of the first page and a v2 link. The merge
+# reader: a small shard file.
 seed_corpus() {
   corpus="corpus/$1"
   mkdir -p "$corpus"
-  for f in "$ROOT"/tests/fixtures/*.swf "$ROOT"/tests/fixtures/kth-head60.*; do
-    cp "$f" "$corpus/"
-  done
-  head -n 40 "$ROOT/samples/kth-sp2-first3000.swf" > "$corpus/kth-head40.swf"
-  gzip -n -c "$corpus/kth-head40.swf" > "$corpus/kth-head40.swf.gz"
+  case "$1" in
+    share_link)
+      printf '%s' 'eyJ0IjpbInMiLCJrdGgtc3AyLWZpcnN0MzAwMCJdLCJwIjpbWyJlYXN5Iix7fSwiZXN0aW1hdGUiXV0sInIiOjIsInMiOjV9' > "$corpus/v1"
+      printf '%s' 'v2=eyJleHBlcmltZW50Ijp7InJ1bnMiOlt7InBvbGljeSI6ImVhc3kiLCJwYXJhbXMiOnt9fV19fQ' > "$corpus/v2"
+      ;;
+    merge_reader)
+      printf '%s' '{"schema":"schedlab-experiment/2","experiment":{"runs":[{"policy":"easy","params":{}}],"repeat":2},"labels":["easy"],"trace":{},"points":[{"index":0,"run":0,"value":null,"seed":0,"events":1,"metrics":{"mbs":1.0}}],"summary":[]}' > "$corpus/shard.json"
+      ;;
+    *)
+      for f in "$ROOT"/tests/fixtures/*.swf "$ROOT"/tests/fixtures/kth-head60.*; do
+        cp "$f" "$corpus/"
+      done
+      head -n 40 "$ROOT/samples/kth-sp2-first3000.swf" > "$corpus/kth-head40.swf"
+      gzip -n -c "$corpus/kth-head40.swf" > "$corpus/kth-head40.swf.gz"
+      ;;
+  esac
 }
 
 # One target: libFuzzer's log to a file, a few lines to the terminal.
@@ -82,7 +96,7 @@ fuzz_one() {
 }
 
 case "$TARGET" in
-  all) TARGETS="swf_reader whole_run" ;;
+  all) TARGETS="swf_reader whole_run share_link merge_reader" ;;
   *) TARGETS="$TARGET" ;;
 esac
 for t in $TARGETS; do

@@ -21,7 +21,7 @@ fn trace_files() -> Option<Vec<PathBuf>> {
     Some(files)
 }
 
-/// The machine size the seeds simulate, where it differs from the header.
+/// The machine size the papers simulate, where it differs from the header.
 fn machine_size(path: &std::path::Path) -> Option<u32> {
     let name = path.file_name()?.to_string_lossy();
     name.starts_with("CTC-SP2").then_some(430)

@@ -24,7 +24,7 @@ import { oneShot, Pool, type RunJob } from "./pool";
 import { drawPresetCharts, initPresets, presetIds, presetsTraceChanged, runPreset } from "./presets";
 import { SAMPLES, sampleIds } from "./samples";
 import { decodeExperiment, encodeExperiment, LinkError } from "./share";
-import { estimate } from "./stats";
+import { estimate, useQuantile } from "./stats";
 import type { ParamSpec, Registry, RunDocument, Summary } from "./types";
 import { errorMessage, loadCore } from "./wasm";
 
@@ -748,7 +748,8 @@ function runExperiment(): void {
       if (j.status === "running") {
         const p = j.progress;
         if (p && p.jobs > 0) bar.value = p.completed / p.jobs;
-        status.textContent = p ? `${Math.round((100 * p.completed) / Math.max(1, p.jobs))} %` : "starting";
+        const pct = p ? `${Math.round((100 * p.completed) / Math.max(1, p.jobs))} %` : "starting";
+        status.textContent = p?.phase ? `${p.phase}, ${pct}` : pct;
       } else if (j.status === "done") {
         bar.value = 1;
         li.dataset.elapsed = String(j.elapsedMs);
@@ -1239,7 +1240,8 @@ async function start(): Promise<void> {
   viewOptions();
   try {
     const core = await loadCore();
-    reg = core.registry() as Registry;
+    reg = core.registry();
+    useQuantile((df) => core.t975(df));
   } catch (e) {
     byId("boot").textContent = `The WebAssembly core could not be loaded: ${errorMessage(e)}`;
     byId("boot").className = "msg error";

@@ -36,18 +36,8 @@ export interface Registry {
   predictors: SourceInfo[];
 }
 
-/** Workload options accepted by `new Session(bytes, name, options)`. */
-export interface WorkloadOptions {
-  machine_size?: number;
-  oversize?: "drop" | "clamp";
-  queues?: number[];
-  partitions?: number[];
-  drop_status?: number[];
-  window?: unknown;
-  load_factor?: number;
-  max_bytes?: number;
-  max_jobs?: number;
-}
+/** Workload options accepted by `new Session(bytes, name, options)` (generated from the core). */
+export type { WorkloadOptions } from "./generated/types";
 
 export interface RunRequest {
   policy: string;
@@ -146,7 +136,7 @@ export interface Metrics {
 export interface RunDocument {
   schema: string;
   policy: string;
-  params: Record<string, string>;
+  params: { [key in string]?: string | number };
   predictor: string | null;
   seed: number;
   trace: TraceIdentity;
@@ -163,6 +153,8 @@ export interface Progress {
   completed: number;
   jobs: number;
   events: number;
+  /** "step 1 of 2: calibration (CBF reference run)" when a run has two phases */
+  phase?: string;
 }
 
 export interface LublinRequest {

@@ -33,7 +33,7 @@ pub enum Command {
     Sweep(SweepArgs),
     /// Join the JSON results of `sweep --shard` runs into the whole result.
     Merge(MergeArgs),
-    /// Run a preset that reproduces one of the seeds' experiments.
+    /// Run a preset that reproduces one of the source papers' experiments.
     Reproduce(ReproduceArgs),
     /// Time parsing and every policy on every trace of a directory.
     Bench(BenchArgs),
@@ -42,7 +42,7 @@ pub enum Command {
     BenchOne(BenchOneArgs),
 }
 
-/// How a trace is read and cleaned (SPEC §1); shared by every command that
+/// How a trace is read and cleaned (docs/semantics.md, "Reading a trace"); shared by every command that
 /// takes a trace.
 #[derive(Debug, Clone, Default, Args)]
 pub struct WorkloadArgs {
@@ -125,7 +125,7 @@ pub struct StatsArgs {
     pub output: OutputArgs,
 }
 
-/// Metric and checker options shared by `run` and `compare`.
+/// Metric and checker options shared by `run`, `compare`, `sweep` and `reproduce`.
 #[derive(Debug, Clone, Args)]
 pub struct MetricArgs {
     /// Bounded-slowdown threshold in seconds.
@@ -225,7 +225,7 @@ pub struct BenchArgs {
     #[arg(long, value_name = "DIR")]
     pub traces: Option<PathBuf>,
     /// Policy spec ID[:KEY=VALUE,...][@PREDICTOR]; repeatable [default: every policy
-    /// of the registry and the variants the seeds compare, 14 in all].
+    /// of the registry and the variants the source papers compare, 14 in all].
     #[arg(long, value_name = "SPEC")]
     pub policy: Vec<String>,
     /// Keep the best of N timings.
@@ -300,9 +300,8 @@ pub struct SweepArgs {
     pub json: bool,
     #[command(flatten)]
     pub output: OutputArgs,
-    /// No progress bars.
-    #[arg(short, long)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub metrics: MetricArgs,
     #[command(flatten)]
     pub workload: WorkloadArgs,
 }
@@ -331,9 +330,8 @@ pub struct ReproduceArgs {
     pub json: bool,
     #[command(flatten)]
     pub output: OutputArgs,
-    /// No progress bars.
-    #[arg(short, long)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub metrics: MetricArgs,
     #[command(flatten)]
     pub workload: WorkloadArgs,
 }

@@ -1,4 +1,4 @@
-//! `schedlab`: the command line of Schedlab (SPEC §8).
+//! `schedlab`: the command line of Schedlab (docs/cli.md).
 //!
 //! Everything here is the edge: argument parsing, files, clocks, progress
 //! bars, tables and child processes. The simulation, the metrics and the

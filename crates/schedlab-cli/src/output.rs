@@ -37,16 +37,16 @@ enum TableRow {
 
 /// A plain-text table with aligned columns.
 pub struct Table {
-    headers: Vec<&'static str>,
+    headers: Vec<String>,
     aligns: Vec<Align>,
     rows: Vec<TableRow>,
 }
 
 impl Table {
     /// Columns: the first left-aligned, the others right-aligned (numbers).
-    pub fn new(headers: &[&'static str]) -> Self {
+    pub fn new<S: AsRef<str>>(headers: &[S]) -> Self {
         let aligns = (0..headers.len()).map(|i| if i == 0 { Align::Left } else { Align::Right }).collect();
-        Table { headers: headers.to_vec(), aligns, rows: Vec::new() }
+        Table { headers: headers.iter().map(|h| h.as_ref().to_owned()).collect(), aligns, rows: Vec::new() }
     }
 
     pub fn align(mut self, column: usize, align: Align) -> Self {
@@ -77,8 +77,7 @@ impl Table {
 
     pub fn write(&self, out: &mut dyn Write) -> io::Result<()> {
         let widths = self.widths();
-        let header: Vec<String> = self.headers.iter().map(|h| (*h).to_owned()).collect();
-        self.write_row(out, &header, &widths)?;
+        self.write_row(out, &self.headers, &widths)?;
         let total = widths.iter().sum::<usize>() + 2 * widths.len().saturating_sub(1);
         writeln!(out, "{}", "-".repeat(total))?;
         for row in &self.rows {
@@ -109,6 +108,31 @@ impl Table {
             }
         }
         writeln!(out, "{}", line.trim_end())
+    }
+}
+
+/// A column's header: its catalogue label and unit.
+pub fn header(c: &schedlab_metrics::Column) -> String {
+    match c.unit {
+        Some(u) => format!("{} ({u})", c.label),
+        None => c.label.clone(),
+    }
+}
+
+/// A metric of a metrics document as its column prints it.
+pub fn metric_cell(metrics: &serde_json::Value, c: &schedlab_metrics::Column) -> String {
+    let v = schedlab_experiment::metric_at(metrics, &c.key).and_then(serde_json::Value::as_f64);
+    schedlab_metrics::format_cell(v, c.digits)
+}
+
+/// A summarised metric: the mean, and ± the 95 % half-width when there is
+/// an interval (repeated runs).
+pub fn summary_cell(mean: &serde_json::Value, ci95: &serde_json::Value, c: &schedlab_metrics::Column) -> String {
+    let m = schedlab_experiment::metric_at(mean, &c.key).and_then(serde_json::Value::as_f64);
+    let h = schedlab_experiment::metric_at(ci95, &c.key).and_then(serde_json::Value::as_f64);
+    match (m, h) {
+        (Some(m), Some(h)) => format!("{} ± {}", fixed(m, usize::from(c.digits)), fixed(h, usize::from(c.digits))),
+        _ => schedlab_metrics::format_cell(m, c.digits),
     }
 }
 

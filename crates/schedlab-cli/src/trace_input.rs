@@ -128,7 +128,12 @@ fn flag_of(e: &SwfError) -> Option<&'static str> {
 /// Reads a trace as `load` does, with the workload flags, and tells its
 /// warnings on stderr (they are also in every result document).
 pub fn load_with(path: &Path, w: &WorkloadArgs) -> Result<Loaded> {
-    let loaded = load(path, &read_options(w)?)?;
+    load_with_warnings(path, &read_options(w)?)
+}
+
+/// Reads a trace as `load` does and tells its warnings on stderr.
+pub fn load_with_warnings(path: &Path, opts: &ReadOptions) -> Result<Loaded> {
+    let loaded = load(path, opts)?;
     let name = trace_name(path);
     for warning in &loaded.report.warnings {
         eprintln!("schedlab: warning: {name}: {}", crate::fail::flatten(warning));

@@ -133,7 +133,7 @@ fn bad_input_gives_one_line_and_an_exit_code() {
         (
             vec!["compare", &s, "--policy", "easy", "--param", "error=5"],
             2,
-            "no policy of the comparison has a parameter `error`",
+            "no run of the experiment has a parameter `error`",
         ),
         (vec!["compare", &s, "--policy", "easy:order"], 2, "policy `easy:order`"),
         (vec!["compare", &s, "--policy", "easy", "--policy", "bogus@last"], 2, "unknown policy `bogus`"),
@@ -687,7 +687,7 @@ fn a_preset_reproduces_with_its_structure() {
     let labels: Vec<&str> = summary.iter().filter_map(|r| r["label"].as_str()).collect();
     assert_eq!(labels, vec!["easy", "easy@last"]);
     for column in doc["preset"]["sections"][0]["columns"].as_array().expect("columns") {
-        let path = column["path"].as_str().expect("path");
+        let path = column.as_str().expect("a metric path");
         let mut v = &summary[0]["mean"];
         for part in path.split('.') {
             v = &v[part];

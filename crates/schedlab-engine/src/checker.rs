@@ -1,4 +1,4 @@
-//! The run checker (SPEC §2): an independent reading of a finished run that
+//! The run checker (docs/semantics.md, "Simulation"): an independent reading of a finished run that
 //! trusts nothing the engine computed on the way. It recomputes processor
 //! usage from the recorded start and end times alone.
 

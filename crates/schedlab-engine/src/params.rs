@@ -8,6 +8,7 @@ use serde::Serialize;
 use thiserror::Error;
 
 /// One parameter of a policy or a runtime source.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ParamSpec {
     /// The key used in `--param KEY=VALUE` and in share links.
@@ -22,6 +23,7 @@ pub struct ParamSpec {
 }
 
 /// The type, range and default of a parameter.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum ParamKind {
@@ -31,6 +33,7 @@ pub enum ParamKind {
 }
 
 /// A checked parameter value.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum ParamValue {

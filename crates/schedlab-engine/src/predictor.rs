@@ -3,7 +3,7 @@ use serde::Serialize;
 use crate::{rng::SplitMix64, JobIdx, Time};
 use schedlab_workload::Job;
 
-/// Where a policy's runtime figures come from (SPEC §3).
+/// Where a policy's runtime figures come from (docs/semantics.md, "Runtime predictors").
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 #[serde(tag = "name", rename_all = "lowercase")]
 pub enum RuntimeSource {
@@ -61,7 +61,7 @@ struct History {
 /// Predictions for waiting jobs are evaluated when asked, from the history
 /// of jobs completed so far; a running job keeps the prediction it started
 /// with (the engine stores it). Every prediction is clamped to
-/// [1, estimate] (SPEC §3).
+/// [1, estimate] (docs/semantics.md, "Runtime predictors").
 #[derive(Clone, Debug)]
 pub struct Predictor {
     source: RuntimeSource,
@@ -218,6 +218,7 @@ mod tests {
 
 /// A runtime source as the front ends list it: id, label, description and
 /// parameters, read by the command line and the web page to build forms.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, Serialize)]
 pub struct SourceInfo {
     pub id: &'static str,

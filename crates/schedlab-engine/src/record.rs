@@ -22,7 +22,7 @@ pub struct JobRecord {
     /// Was the first waiting job at the end of a scheduling pass, that is,
     /// could not start at once.
     pub blocked: bool,
-    /// Strict-fairness audit (SPEC §5): the first time the job was the first
+    /// Strict-fairness audit (docs/semantics.md, "Metrics"): the first time the job was the first
     /// waiting job and idle processors plus those of running jobs of lower
     /// priority sufficed for it.
     pub fair_start: Option<Time>,

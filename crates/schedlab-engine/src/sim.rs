@@ -382,7 +382,7 @@ fn next_event_time(sim: &Sim<'_>) -> Option<Time> {
 }
 
 /// Applies every event due at `sim.now`: completions, then arrivals, then
-/// timers (SPEC §2), then corrects the expected ends of overdue jobs.
+/// timers (docs/semantics.md, "Simulation"), then corrects the expected ends of overdue jobs.
 fn apply_events(sim: &mut Sim<'_>, happened: &mut Happened) {
     let now = sim.now;
     while let Some(&Reverse((t, seq, j))) = sim.completions.peek() {
@@ -446,7 +446,7 @@ fn correct_overdue(sim: &mut Sim<'_>, happened: &mut Happened) {
     }
 }
 
-/// The strict-fairness audit and the "blocked" class (SPEC §5), evaluated on
+/// The strict-fairness audit and the "blocked" class (docs/semantics.md, "Metrics"), evaluated on
 /// the state the pass leaves behind, which lasts until the next event.
 fn audit_head(sim: &mut Sim<'_>) {
     let Some(&h) = sim.waiting.first() else { return };

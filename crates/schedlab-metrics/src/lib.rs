@@ -1,4 +1,4 @@
-//! Metrics of one finished run (SPEC §5), computed from the trace and the
+//! Metrics of one finished run (docs/semantics.md, "Metrics"), computed from the trace and the
 //! run record alone.
 //!
 //! Definitions, with τ the bounded-slowdown threshold (10 s by default):
@@ -21,6 +21,7 @@
 //! `skip_percent` % (by submit order) are left out to avoid warm-up and
 //! drain effects.
 
+mod catalogue;
 mod deadline;
 mod ecdf;
 mod fair_slowdown;
@@ -28,6 +29,7 @@ mod preemption;
 mod summary;
 mod violations;
 
+pub use catalogue::{column, columns, format_cell, glossary_markdown, Column, CATEGORY_NAMES};
 pub use deadline::{deadline_metrics, DeadlineMetrics};
 pub use ecdf::{downsample_ecdf, wait_ecdf};
 pub use fair_slowdown::{fair_slowdown_table, fair_starts, FairSlowdownRow, FairSlowdownTable};

@@ -3,7 +3,7 @@ use schedlab_workload::Job;
 use serde::Serialize;
 use thiserror::Error;
 
-/// How metrics are computed; every field has the default of SPEC §5.
+/// How metrics are computed; every field has the default of docs/semantics.md, "Metrics".
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MetricsOptions {
     /// τ of the bounded slowdown, seconds.
@@ -61,6 +61,7 @@ impl MetricsOptions {
 }
 
 /// Every metric of one run. Times in seconds; utilisation a fraction.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Metrics {
     /// Jobs measured (after `skip_percent`).
@@ -91,12 +92,15 @@ pub struct Metrics {
     pub reservation_violations: crate::violations::ReservationViolations,
     /// DBF's deadline metrics, for policies that report deadlines.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub deadline: Option<crate::DeadlineMetrics>,
     /// The fair-slowdown table (selective-reservation table 9), when asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub fair_slowdown: Option<crate::FairSlowdownTable>,
 }
 
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct BlockedGroup {
     pub group: String,
@@ -107,6 +111,7 @@ pub struct BlockedGroup {
     pub mwbs: f64,
 }
 
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Category {
     pub name: &'static str,
@@ -117,6 +122,7 @@ pub struct Category {
 }
 
 /// The strict-fairness audit (pv-easy table 1).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Fairness {
     pub blocked: usize,

@@ -1,10 +1,10 @@
-//! Reservation violations (pv-easy-conference §3, table 2; SPEC §5).
+//! Reservation violations (pv-easy-conference §3, table 2; docs/semantics.md, "Metrics").
 //!
 //! A blocked job `h` with a reservation `r` (the first one recorded for it)
 //! suffers a violation when it starts after `r` *and* at `r` the idle
 //! processors plus those held by jobs backfilled while `h` was the first
 //! waiting job would have sufficed for it. When they would not have, `h` was
-//! delayed by its predecessors outliving their predictions: the seed's
+//! delayed by its predecessors outliving their predictions: the paper's
 //! "benign" case, not counted. "At `r`" means after the jobs ending at `r`
 //! have released their processors and before anything starts at `r`.
 //!
@@ -16,6 +16,7 @@ use schedlab_engine::{JobIdx, RunRecord, Time};
 use schedlab_workload::Job;
 use serde::Serialize;
 
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct ReservationViolations {
     pub count: usize,

@@ -4,7 +4,7 @@
 //! start `te`, a priority `p` and a slack `s` (seconds it may still be
 //! delayed). Arrivals and early ends price candidate schedules and keep the
 //! cheapest one that overdraws no slack. The formulas, as implemented (the
-//! seed's text extraction garbles them; our reading is stated where it
+//! paper's text extraction garbles them; our reading is stated where it
 //! matters):
 //!
 //! - **Priority** (§2.2): `p = (UP + PP + SP) / 3`, with user, political and

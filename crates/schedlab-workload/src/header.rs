@@ -43,6 +43,7 @@ const KNOWN_KEYS: [&str; 26] = [
 ];
 
 /// What the header says. Keys are matched without regard to case.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Header {
     /// `MaxProcs`, the leading integer of its value.

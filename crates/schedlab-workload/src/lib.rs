@@ -81,10 +81,10 @@
 //!   machine keeps running on the whole machine instead of being dropped.
 //! - `no_estimate`: a job without a positive requested time gets
 //!   max(run time, 1) seconds, i.e. a perfect estimate of at least 1 s so
-//!   that every job has a positive walltime (SPEC: "estimate := runtime").
+//!   that every job has a positive walltime (docs/semantics.md, "Reading a trace").
 //! - `runtime_capped`: a job that ran longer than it requested has its run
 //!   time cut to the request, because schedulers kill a job at its walltime
-//!   and the simulator does the same (as in the seed papers).
+//!   and the simulator does the same (as in the source papers).
 //!
 //! Finally [`ReadOptions::load_factor`] divides every submit time, relative
 //! to the first, by the factor (rounded to whole seconds), which scales the

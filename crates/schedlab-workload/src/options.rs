@@ -1,4 +1,4 @@
-//! What the user can set when a trace is read (SPEC §1, "Options the user
+//! What the user can set when a trace is read (docs/semantics.md, "Reading a trace"
 //! can set"), and the checks that refuse meaningless settings up front.
 
 use serde::{Deserialize, Serialize};
@@ -10,6 +10,7 @@ use crate::limits::{DEFAULT_MAX_JOBS, MAX_PROCS, MAX_TIME};
 pub const DEFAULT_MAX_BYTES: u64 = 2 * 1024 * 1024 * 1024;
 
 /// What to do with a job that asks for more processors than the machine has.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Oversize {
@@ -21,6 +22,7 @@ pub enum Oversize {
 }
 
 /// Which part of the (sorted, cleaned) trace to keep.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Window {
@@ -42,7 +44,8 @@ pub enum Window {
 }
 
 /// Options for [`read_swf`](crate::read_swf). `ReadOptions::default()` reads
-/// the whole trace as the SPEC describes, with no filter.
+/// the whole trace with no filter (docs/semantics.md, "Reading a trace").
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct ReadOptions {

@@ -1,4 +1,4 @@
-//! Trace statistics (SPEC §1, last bullet), computed on the cleaned jobs.
+//! Trace statistics (docs/semantics.md, "Reading a trace"), computed on the cleaned jobs.
 
 use std::collections::BTreeSet;
 
@@ -7,6 +7,7 @@ use serde::Serialize;
 use crate::job::Trace;
 
 /// What a trace looks like before any simulation.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct TraceStats {
     /// Number of jobs.

@@ -9,8 +9,8 @@ use anyhow::Result;
 use indicatif::ProgressBar;
 use schedlab_engine::{Control, Progress};
 use schedlab_experiment::{
-    resolve, schedule_comments, write_jobs_csv, write_schedule_swf, RunDocument, RunOutcome, RunRequest, RunSettings,
-    TraceIdentity,
+    resolve, schedule_comments, write_jobs_csv, write_schedule_swf, RepeatSummary, RunDocument, RunOutcome, RunRequest,
+    RunSettings, TraceIdentity,
 };
 use schedlab_metrics::{CategoryLimits, MetricsOptions};
 use schedlab_workload::{Loaded, Trace};
@@ -32,7 +32,7 @@ pub fn main(args: &RunArgs) -> Result<ExitCode> {
     };
     let settings = resolve(&request)?;
     if args.repeat > 1 {
-        return repeated(args, &settings);
+        return repeated(args);
     }
     let mut outputs = Outputs::new([args.trace.as_path()]);
     let csv = outputs.declare_optional("--jobs-csv", args.jobs_csv.as_deref())?;
@@ -203,26 +203,46 @@ fn write_extras(out: &mut dyn Write, doc: &RunDocument) -> std::io::Result<()> {
 }
 
 /// `--repeat N`: the same run with seeds SEED … SEED+N−1, in parallel, and
-/// the mean and 95 % interval of every metric.
-fn repeated(args: &RunArgs, settings: &RunSettings) -> Result<ExitCode> {
+/// the mean and 95 % interval of every metric: an experiment of one run,
+/// summarised by the core.
+fn repeated(args: &RunArgs) -> Result<ExitCode> {
     if args.jobs_csv.is_some() || args.swf_out.is_some() {
         anyhow::bail!("--jobs-csv and --swf-out describe one run; they cannot be combined with --repeat");
     }
     let (outputs, report) = Outputs::for_report([args.trace.as_path()], &args.output)?;
-    let loaded = trace_input::load_with(&args.trace, &args.workload)?;
-    let identity = identity(&args.trace, &loaded, &args.workload)?;
-    let seeds: Vec<u64> = (0..u64::from(args.repeat)).map(|i| args.seed.wrapping_add(i)).collect();
-    let all: Vec<RunSettings> = seeds.iter().map(|&seed| RunSettings { seed, ..settings.clone() }).collect();
-    let labels: Vec<String> = seeds.iter().map(|s| format!("seed {s}")).collect();
-    let multi = output::multi(args.metrics.quiet);
-    let rows = super::compare::run_all(&loaded.trace, &identity, &labels, &all, &multi);
+    let spec = schedlab_experiment::RunSpec {
+        policy: args.policy.clone(),
+        params: schedlab_experiment::ParamList(split_params(&args.params)?),
+        predictor: args.predictor.clone(),
+    };
+    let mut e = super::experiment::experiment(vec![spec], &[], &args.metrics, &args.workload)?;
+    e.repeat = args.repeat;
+    e.seed = args.seed;
+    let plan = schedlab_experiment::Plan::new(e)?;
+    let (loaded, options) = super::experiment::load_trace(&args.trace, plan.experiment(), &args.workload)?;
+    let identity = TraceIdentity::new(trace_input::trace_name(&args.trace), &loaded, &options);
+    let rows = super::compare::run_documents(&loaded.trace, &identity, &plan, args.metrics.quiet);
     let mut docs = Vec::with_capacity(rows.len());
-    for row in rows {
-        docs.push(row.result.map_err(|e| run_failure(format!("{}: {e}", row.label)))?);
+    let mut points = Vec::with_capacity(rows.len());
+    for (point, row) in plan.points(None).zip(rows) {
+        let doc = row.result.map_err(|e| run_failure(format!("{} seed {}: {e}", row.label, point.seed)))?;
+        points.push(schedlab_experiment::PointResult {
+            point,
+            events: doc.events,
+            elapsed_ms: doc.elapsed_ms,
+            metrics: serde_json::to_value(&doc.metrics)?,
+            wait_ecdf: None,
+        });
+        docs.push(doc);
     }
-    let metrics: Vec<serde_json::Value> =
-        docs.iter().map(|d| serde_json::to_value(&d.metrics)).collect::<Result<_, _>>()?;
-    let summary = schedlab_experiment::summarise(seeds, &metrics);
+    let result = schedlab_experiment::ExperimentResult::new(&plan, serde_json::Value::Null, None, points);
+    let row = result.summary.first().ok_or_else(|| anyhow::anyhow!("no summary"))?;
+    let summary = RepeatSummary {
+        repeat: row.seeds.len(),
+        seeds: row.seeds.clone(),
+        mean: row.mean.clone(),
+        ci95: row.ci95.clone(),
+    };
     if args.json {
         let first = &docs[0];
         let doc = Repeated {
@@ -249,15 +269,11 @@ struct Repeated<'a> {
     predictor: &'a str,
     trace: &'a TraceIdentity,
     #[serde(flatten)]
-    summary: &'a schedlab_experiment::RepeatSummary,
+    summary: &'a RepeatSummary,
     runs: &'a [RunDocument],
 }
 
-fn write_repeated(
-    out: &mut dyn Write,
-    first: &RunDocument,
-    s: &schedlab_experiment::RepeatSummary,
-) -> std::io::Result<()> {
+fn write_repeated(out: &mut dyn Write, first: &RunDocument, s: &RepeatSummary) -> std::io::Result<()> {
     writeln!(out, "policy          {}  {}", first.policy, params_text(first))?;
     writeln!(out, "predictor       {}", first.predictor)?;
     writeln!(
@@ -269,21 +285,9 @@ fn write_repeated(
     )?;
     writeln!(out, "repeat          {} runs, seeds {}–{}", s.repeat, s.seeds[0], s.seeds[s.seeds.len() - 1])?;
     writeln!(out)?;
-    for key in [
-        "mbs",
-        "mwbs",
-        "mean_wait",
-        "max_wait",
-        "utilization",
-        "backfilled",
-        "blocked",
-        "preempted",
-        "mkt",
-        "mean_rtw",
-        "wasted_load",
-    ] {
-        let (m, h) = (s.mean[key].as_f64().unwrap_or(0.0), s.ci95[key].as_f64().unwrap_or(0.0));
-        writeln!(out, "{key:<15} {} ± {}", fixed(m, 4), fixed(h, 4))?;
+    let keys = ["mbs", "mwbs", "mean_wait", "max_wait", "utilization", "backfilled", "blocked", "preempted", "mkt"];
+    for c in keys.iter().chain(&["mean_rtw", "wasted_load"]).filter_map(|k| schedlab_metrics::column(k)) {
+        writeln!(out, "{:<15} {}", c.key, output::summary_cell(&s.mean, &s.ci95, &c))?;
     }
     Ok(())
 }
