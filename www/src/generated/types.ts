@@ -489,7 +489,13 @@ export type Sweep = { param: string, values: SweepValues, runs?: Array<number>, 
 
 export type SweepValues = { from: number, to: number, step: number, } | Array<string>;
 
-export type WorkloadOptions = { max_bytes?: number, machine_size?: number, oversize?: "drop" | "clamp", queues?: Array<number>, partitions?: Array<number>, drop_status?: Array<number>, 
+export type WorkloadOptions = { max_bytes?: number, 
+/**
+ * The host's job limit (default: the reader's; the browser's is
+ * lower). Read, never written: it never changes a result, so no
+ * experiment, share link or result document records it.
+ */
+max_jobs?: number, machine_size?: number, oversize?: "drop" | "clamp", queues?: Array<number>, partitions?: Array<number>, drop_status?: Array<number>, 
 /**
  * `"all"`, `{ "first_jobs": N }` or `{ "time_range": { "from": S, "to": S } }`.
  */
