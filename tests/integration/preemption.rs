@@ -2,8 +2,8 @@
 //! hand-computed schedules, and the reservation-violation metric.
 
 use schedlab::engine::{
-    Control, EngineError, Guarantee, Happened, JobIdx, Policy, Preemption, RunConfig, RunRecord, RuntimeSource, Sim,
-    Time,
+    Control, EngineError, Guarantee, Happened, JobIdx, Overrun, Policy, Preemption, RunConfig, RunRecord,
+    RuntimeSource, Sim, Time,
 };
 
 use crate::support::{run, trace, Row};
@@ -48,7 +48,8 @@ impl Policy for Scripted {
 
 fn scripted(model: Preemption, runtime: Time, preempt_at: &[Time]) -> RunRecord {
     let t = trace(1, &[(0, runtime, 1, 100_000, 1)]);
-    let config = RunConfig { procs: 1, source: RuntimeSource::Estimate, seed: 0, progress_every: 0 };
+    let config =
+        RunConfig { procs: 1, source: RuntimeSource::Estimate, overrun: Overrun::Estimate, seed: 0, progress_every: 0 };
     let mut policy = Scripted { model, preempt_at: preempt_at.to_vec(), armed: false };
     let record = schedlab::engine::run(&t.jobs, &config, &mut policy, &mut |_| Control::Continue).expect("runs");
     schedlab::engine::check(&t.jobs, &record, &[]).expect("passes the checker");

@@ -46,6 +46,50 @@ impl RuntimeSource {
     }
 }
 
+/// What the engine expects of a running job that has outlived its runtime
+/// prediction (a parameter of the sources that predict: `last`, `tsafrir`,
+/// `virtual`). The engine applies it before each pass and reports the job in
+/// [`crate::Happened::overdue`]; policies only see the expected end.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Overrun {
+    /// It runs until its estimate (SPEC §3's correction rule).
+    #[default]
+    Estimate,
+    /// Its prediction is stale and it may end at any moment: it is expected
+    /// to end in the next second, at every pass until it does.
+    Stale,
+    /// It has run about half its time: it is expected to run as long again
+    /// as it has run in its current segment, never past its estimate.
+    Double,
+}
+
+impl Overrun {
+    /// The identifiers of the `overrun` parameter, in the order forms list them.
+    pub const IDS: &'static [&'static str] = &["estimate", "stale", "double"];
+
+    pub fn from_id(id: &str) -> Option<Self> {
+        match id {
+            "estimate" => Some(Self::Estimate),
+            "stale" => Some(Self::Stale),
+            "double" => Some(Self::Double),
+            _ => None,
+        }
+    }
+
+    /// The expected end, seen at `now`, of a job whose current segment
+    /// started at `start`, that has outlived its prediction and would reach
+    /// its estimate at `at_estimate`. Always after `now`.
+    pub fn expected_end(self, now: Time, start: Time, at_estimate: Time) -> Time {
+        let end = match self {
+            Self::Estimate => at_estimate,
+            Self::Stale => now + 1,
+            Self::Double => start.saturating_add(2 * (now - start)).min(at_estimate),
+        };
+        end.max(now + 1)
+    }
+}
+
 /// The last two completed runtimes of one user, newest first, with the
 /// newest one's estimate (for the Last model's accuracy).
 #[derive(Clone, Copy, Debug, Default)]
@@ -234,27 +278,39 @@ pub const SOURCES: &[SourceInfo] = &[
         id: "last",
         name: "Last model",
         description: "This job's estimate times the accuracy (runtime / estimate) of the same user's most recently completed job; the estimate while the user has none.",
-        params: &[],
+        params: &[OVERRUN],
     },
     SourceInfo {
         id: "tsafrir",
         name: "Tsafrir (EASY++)",
         description: "The mean runtime of the same user's last two completed jobs, capped at the estimate; the estimate while the user has none.",
-        params: &[],
+        params: &[OVERRUN],
     },
     SourceInfo {
         id: "virtual",
         name: "Virtual predictor",
         description: "The runtime times (1 + u), u uniform in [-error, +error], drawn once per job from the run's seed.",
-        params: &[crate::params::ParamSpec {
-            key: "error",
-            name: "Prediction error",
-            description: "Maximum relative error of the virtual predictor.",
-            kind: crate::params::ParamKind::Float { min: 0.0, max: 100.0, default: 10.0 },
-            unit: Some("%"),
-        }],
+        params: &[
+            crate::params::ParamSpec {
+                key: "error",
+                name: "Prediction error",
+                description: "Maximum relative error of the virtual predictor.",
+                kind: crate::params::ParamKind::Float { min: 0.0, max: 100.0, default: 10.0 },
+                unit: Some("%"),
+            },
+            OVERRUN,
+        ],
     },
 ];
+
+/// The `overrun` parameter of the sources whose predictions can fall short.
+const OVERRUN: crate::params::ParamSpec = crate::params::ParamSpec {
+    key: "overrun",
+    name: "After an overrun",
+    description: "What is expected of a running job that has outlived its prediction: estimate (it runs until its estimate), stale (it may end at any moment: expected in the next second, pass after pass), double (as long again as it has run, at most its estimate).",
+    kind: crate::params::ParamKind::Choice { options: Overrun::IDS, default: "estimate" },
+    unit: None,
+};
 
 impl RuntimeSource {
     /// Builds a source from its id and its checked parameters.
@@ -267,5 +323,13 @@ impl RuntimeSource {
             "virtual" => Self::Virtual { error_pct: params.number("error") },
             _ => return None,
         })
+    }
+}
+
+impl Overrun {
+    /// The rule a source's checked parameters choose (`estimate` for the
+    /// sources without the parameter, whose predictions never fall short).
+    pub fn from_params(params: &crate::params::Params) -> Self {
+        Self::from_id(params.choice("overrun")).unwrap_or_default()
     }
 }

@@ -19,6 +19,10 @@ pub struct JobRecord {
     /// The first waiting job when this job was first backfilled (for the
     /// reservation-violation metric).
     pub backfilled_behind: Option<JobIdx>,
+    /// When it was first backfilled: its first start, unless it first
+    /// started as the first waiting job and was backfilled after a
+    /// preemption.
+    pub backfilled_at: Option<Time>,
     /// Was the first waiting job at the end of a scheduling pass, that is,
     /// could not start at once.
     pub blocked: bool,
@@ -45,6 +49,7 @@ impl JobRecord {
         prediction: 0,
         backfilled: false,
         backfilled_behind: None,
+        backfilled_at: None,
         blocked: false,
         fair_start: None,
         first_reservation: None,
@@ -62,6 +67,23 @@ pub struct Segment {
     pub end: Time,
 }
 
+/// A reservation a policy made for a job whose reservation was then
+/// different (or which had none in its current wait). A job's history is the
+/// subsequence of its changes, in order: every reservation it held and when
+/// it moved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ReservationChange {
+    pub job: JobIdx,
+    /// Which wait of the job it belongs to: how many times the job had
+    /// started when it was made (0 before its first start, k after its k-th
+    /// preemption).
+    pub wait: u32,
+    /// When the policy made it.
+    pub time: Time,
+    /// The start it promises.
+    pub start: Time,
+}
+
 /// The outcome of one run, in the trace's priority order.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RunRecord {
@@ -74,6 +96,9 @@ pub struct RunRecord {
     /// Every segment that ended in a preemption, in time order; the last
     /// segment of each job is `jobs[j].start..jobs[j].end`.
     pub segments: Vec<Segment>,
+    /// Every change of a job's reservation, in the order they were made;
+    /// calls that repeat a job's reservation are not recorded.
+    pub reservations: Vec<ReservationChange>,
     /// Arrivals, completions and timers processed.
     pub events: u64,
     /// Scheduling passes (one per distinct event time, plus follow-ups for

@@ -71,8 +71,13 @@ pub fn run(
     // table needs it; memory per job stays that of one run otherwise.
     let reference = reference.filter(|_| settings.fair_slowdown);
     let mut policy = settings.build_policy_with(calibration.clone());
-    let config =
-        RunConfig { procs: trace.procs, source: settings.source, seed: settings.seed, progress_every: PROGRESS_EVERY };
+    let config = RunConfig {
+        procs: trace.procs,
+        source: settings.source,
+        overrun: settings.overrun,
+        seed: settings.seed,
+        progress_every: PROGRESS_EVERY,
+    };
     let record = schedlab_engine::run(&trace.jobs, &config, policy.as_mut(), observer)?;
     if settings.check {
         check(&trace.jobs, &record, &policy.guarantees())?;
