@@ -11,6 +11,7 @@
 mod checker;
 mod dbf;
 mod determinism;
+mod fairness;
 mod full_traces;
 mod golden;
 mod identity;

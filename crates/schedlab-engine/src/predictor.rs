@@ -143,6 +143,22 @@ impl Predictor {
         raw.clamp(1, j.estimate.max(1))
     }
 
+    /// For the virtual predictor, how many of `jobs`' draws (a subset of the
+    /// run's jobs, by index range) exceeded the job's estimate and so were
+    /// clamped to it, and how many fell below one second and were raised to
+    /// it. `None` for the other sources.
+    pub fn virtual_clamps(&self, jobs: &[Job], range: std::ops::Range<usize>) -> Option<(u64, u64)> {
+        if self.virtual_runtime.is_empty() {
+            return None;
+        }
+        let (mut clamped, mut raised) = (0, 0);
+        for (draw, job) in self.virtual_runtime[range.clone()].iter().zip(&jobs[range]) {
+            clamped += u64::from(*draw > job.estimate.max(1));
+            raised += u64::from(*draw < 1);
+        }
+        Some((clamped, raised))
+    }
+
     /// Records that `job` completed after `runtime` seconds of useful work.
     pub fn completed(&mut self, jobs: &[Job], job: JobIdx, runtime: Time) {
         let h = &mut self.history[self.user_of[job as usize] as usize];
@@ -257,6 +273,23 @@ mod tests {
         assert_ne!(pa, pb);
         let zero = Predictor::new(RuntimeSource::Virtual { error_pct: 0.0 }, &jobs, 1);
         assert!((0..500).all(|i| zero.predict(&jobs, i) == 1000));
+    }
+
+    #[test]
+    fn virtual_clamps_count_draws_outside_one_second_and_the_estimate() {
+        // Runtime 1000, estimate 1100, error 100 %: draws spread over
+        // [0, 2000]; a draw above 1100 is clamped, one below 1 raised. A job
+        // of runtime 0 always draws 0.
+        let mut jobs: Vec<Job> = (1..=400).map(|i| job(i, 1, 1000, 1100)).collect();
+        jobs.push(job(401, 1, 0, 10));
+        let p = Predictor::new(RuntimeSource::Virtual { error_pct: 100.0 }, &jobs, 3);
+        let (clamped, raised) = p.virtual_clamps(&jobs, 0..jobs.len()).expect("virtual");
+        let above = (0..400).filter(|&i| p.virtual_runtime[i] > 1100).count() as u64;
+        assert_eq!(clamped, above);
+        assert!((140..220).contains(&clamped), "about 45 % of 400 draws land above 1100: {clamped}");
+        assert_eq!(raised, 1 + (0..400).filter(|&i| p.virtual_runtime[i] < 1).count() as u64);
+        assert_eq!(p.virtual_clamps(&jobs, 400..401), Some((0, 1)));
+        assert_eq!(Predictor::new(RuntimeSource::Last, &jobs, 3).virtual_clamps(&jobs, 0..401), None);
     }
 }
 

@@ -105,3 +105,43 @@ pub struct RunRecord {
     /// zero-length jobs and timers set for the current second).
     pub passes: u64,
 }
+
+/// What happens to a job at an instant of a run, in the order applied
+/// within one second: ends before starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum JobChange {
+    /// A segment ended in a preemption: processors released, the job waits.
+    Preempted,
+    /// The last run ended: processors released.
+    Completed,
+    /// A run of positive length started: processors taken, the job leaves
+    /// the queue.
+    Started,
+    /// A zero-length last run: the job leaves the queue holding nothing.
+    Vanished,
+}
+
+impl RunRecord {
+    /// Every start and end of the run as `(time, change, job)`, sorted, so
+    /// that a sweep over them replays the queue and the processors held
+    /// (zero-length preempted segments change nothing and are left out).
+    pub fn job_changes(&self) -> Vec<(Time, JobChange, JobIdx)> {
+        let mut changes = Vec::with_capacity(2 * self.jobs.len() + 2 * self.segments.len());
+        for s in &self.segments {
+            if s.end > s.start {
+                changes.push((s.start, JobChange::Started, s.job));
+                changes.push((s.end, JobChange::Preempted, s.job));
+            }
+        }
+        for (j, r) in self.jobs.iter().enumerate() {
+            if r.end > r.start {
+                changes.push((r.start, JobChange::Started, j as JobIdx));
+                changes.push((r.end, JobChange::Completed, j as JobIdx));
+            } else {
+                changes.push((r.start, JobChange::Vanished, j as JobIdx));
+            }
+        }
+        changes.sort_unstable();
+        changes
+    }
+}

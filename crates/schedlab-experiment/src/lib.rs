@@ -29,7 +29,7 @@ pub use settings::{resolve, ConfigError, RunRequest, RunSettings};
 pub use spec::{split_param, PolicySpec, SpecError};
 
 use schedlab_engine::{check, CheckError, Control, EngineError, Progress, RunConfig, RunRecord};
-use schedlab_metrics::{deadline_metrics, fair_slowdown_table, Metrics};
+use schedlab_metrics::{deadline_metrics, fair_slowdown_table, prediction_metrics, Metrics};
 use schedlab_workload::Trace;
 use thiserror::Error;
 
@@ -85,6 +85,9 @@ pub fn run(
     let mut metrics = schedlab_metrics::compute(&trace.jobs, &record, &settings.metrics);
     let skip = settings.metrics.skip_percent;
     metrics.deadline = policy.deadlines().map(|d| deadline_metrics(&trace.jobs, &record, &d, skip));
+    if settings.policy.uses_runtime_source {
+        metrics.predictions = Some(prediction_metrics(&trace.jobs, &record, settings.seed, skip));
+    }
     if settings.fair_slowdown {
         if let Some(r) = &reference {
             metrics.fair_slowdown = Some(fair_slowdown_table(&trace.jobs, &record, &r.record, &r.name, skip));

@@ -86,6 +86,9 @@ pub struct Metrics {
     /// SN, SW, LN, LW.
     pub categories: Vec<Category>,
     pub fairness: Fairness,
+    /// Strict fairness over every job that waited (see
+    /// [`crate::fairness_audit`]).
+    pub fairness_all: crate::FairnessAll,
     #[serde(flatten)]
     pub preemption: crate::preemption::PreemptionMetrics,
     pub reservation_violations: crate::violations::ReservationViolations,
@@ -95,6 +98,9 @@ pub struct Metrics {
     /// The fair-slowdown table (selective-reservation table 9), when asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fair_slowdown: Option<crate::FairSlowdownTable>,
+    /// What the runtime predictions were worth, for policies that use them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub predictions: Option<crate::PredictionMetrics>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -191,6 +197,7 @@ pub fn compute(jobs: &[Job], run: &RunRecord, opts: &MetricsOptions) -> Metrics 
         blocked_groups: blocked_groups(&pairs, &figs, run.procs),
         categories: categories(&pairs, &figs, opts.categories),
         fairness: fairness(&pairs),
+        fairness_all: crate::fairness_audit(jobs, run).summary(measured(jobs.len(), opts.skip_percent)),
         preemption: crate::preemption::preemption_metrics(&pairs, jobs, run),
         reservation_violations: crate::violations::reservation_violations(
             jobs,
@@ -200,6 +207,7 @@ pub fn compute(jobs: &[Job], run: &RunRecord, opts: &MetricsOptions) -> Metrics 
         ),
         deadline: None,
         fair_slowdown: None,
+        predictions: None,
     }
 }
 
