@@ -5,7 +5,7 @@
 //! 100,000-job backlog.
 
 use proptest::prelude::*;
-use schedlab::engine::{JobIdx, JobRecord, Preemption, RunRecord, RuntimeSource, Time};
+use schedlab::engine::{JobIdx, JobRecord, Preemption, ReservationLog, RunRecord, RuntimeSource, Time};
 use schedlab::metrics::{fairness_audit, DelayedJob, FairnessAll};
 use schedlab::workload::Job;
 
@@ -255,7 +255,7 @@ fn reversed_backlog(sizes: &[u32]) -> (Vec<Job>, RunRecord) {
                 prediction: 10,
                 backfilled: k + 1 < n,
                 backfilled_behind: (k + 1 < n).then_some(0),
-                backfilled_at: (k + 1 < n).then_some(start),
+                backfilled_on_start: 0,
                 blocked: false,
                 fair_start: None,
                 first_reservation: None,
@@ -271,7 +271,7 @@ fn reversed_backlog(sizes: &[u32]) -> (Vec<Job>, RunRecord) {
         preemption: Preemption::Kill,
         jobs: records,
         segments: Vec::new(),
-        reservations: Vec::new(),
+        reservations: ReservationLog::default(),
         events: 0,
         passes: 0,
     };

@@ -6,7 +6,7 @@ use schedlab_workload::Job;
 use thiserror::Error;
 
 use crate::fenwick::Fenwick;
-use crate::{Guarantee, JobChange, JobIdx, RunRecord, Segment, Time};
+use crate::{Guarantee, JobIdx, RunRecord, Segment, Time};
 
 /// One broken rule, with the job it concerns when there is one.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -200,7 +200,7 @@ fn check_reservations(jobs: &[Job], run: &RunRecord, f: &mut Findings) {
     }
     let segments = segments_by_job(jobs.len(), run);
     let mut last_wait: Vec<Option<u32>> = vec![None; jobs.len()];
-    for c in &run.reservations {
+    for c in run.reservations.iter() {
         let j = c.job as usize;
         let (Some(job), Some(rec)) = (jobs.get(j), run.jobs.get(j)) else {
             f.add(None, format!("a reservation names job index {j}, beyond the trace"));
@@ -240,7 +240,7 @@ fn intervals(run: &RunRecord) -> impl Iterator<Item = (JobIdx, Time, Time)> + '_
 /// holding processors), checks that the first waiting job could not have
 /// started on idle processors plus those of running jobs of lower priority.
 fn check_strict_fairness(jobs: &[Job], run: &RunRecord, f: &mut Findings) {
-    let changes = run.job_changes();
+    let changes = fairness_changes(run);
     let mut times: Vec<Time> = changes.iter().map(|c| c.0).chain(jobs.iter().map(|j| j.submit)).collect();
     times.sort_unstable();
     times.dedup();
@@ -256,21 +256,21 @@ fn check_strict_fairness(jobs: &[Job], run: &RunRecord, f: &mut Findings) {
             let (_, change, j) = changes[next_change];
             let size = i64::from(jobs[j as usize].size);
             match change {
-                JobChange::Preempted => {
+                Change::Preempted => {
                     used -= size;
                     held.add(j as usize, -size);
                     waiting.insert(j);
                 }
-                JobChange::Completed => {
+                Change::Completed => {
                     used -= size;
                     held.add(j as usize, -size);
                 }
-                JobChange::Started => {
+                Change::Started => {
                     used += size;
                     held.add(j as usize, size);
                     waiting.remove(&j);
                 }
-                JobChange::Vanished => {
+                Change::Vanished => {
                     waiting.remove(&j);
                 }
             }
@@ -285,4 +285,35 @@ fn check_strict_fairness(jobs: &[Job], run: &RunRecord, f: &mut Findings) {
             );
         }
     }
+}
+
+/// What happens to a job at an instant, in the order applied within one
+/// second: ends before starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Change {
+    Preempted,
+    Completed,
+    Started,
+    /// A zero-length last run: the job leaves the queue holding nothing.
+    Vanished,
+}
+
+fn fairness_changes(run: &RunRecord) -> Vec<(Time, Change, JobIdx)> {
+    let mut changes = Vec::with_capacity(2 * run.jobs.len() + 2 * run.segments.len());
+    for s in &run.segments {
+        if s.end > s.start {
+            changes.push((s.start, Change::Started, s.job));
+            changes.push((s.end, Change::Preempted, s.job));
+        }
+    }
+    for (j, r) in run.jobs.iter().enumerate() {
+        if r.end > r.start {
+            changes.push((r.start, Change::Started, j as JobIdx));
+            changes.push((r.end, Change::Completed, j as JobIdx));
+        } else {
+            changes.push((r.start, Change::Vanished, j as JobIdx));
+        }
+    }
+    changes.sort_unstable();
+    changes
 }

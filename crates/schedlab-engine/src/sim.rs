@@ -7,7 +7,7 @@ use thiserror::Error;
 use crate::fenwick::Fenwick;
 use crate::policy::{Happened, Policy};
 use crate::predictor::{Overrun, Predictor, RuntimeSource};
-use crate::record::{JobRecord, ReservationChange, RunRecord, Segment};
+use crate::record::{JobRecord, ReservationChange, ReservationLog, RunRecord, Segment};
 use crate::{JobIdx, Preemption, Time};
 
 /// Everything one run needs besides the jobs and the policy.
@@ -102,7 +102,7 @@ pub struct Sim<'a> {
     records: Vec<JobRecord>,
     /// Each job's reservation in its current wait (`NO_RESERVATION` if none).
     reservation: Vec<Time>,
-    reservations: Vec<ReservationChange>,
+    reservations: ReservationLog,
     completions: BinaryHeap<Reverse<(Time, u64, JobIdx)>>,
     timers: BinaryHeap<Reverse<(Time, u64, u64)>>,
     next_arrival: usize,
@@ -213,7 +213,7 @@ impl<'a> Sim<'a> {
         if pos > 0 && !rec.backfilled {
             rec.backfilled = true;
             rec.backfilled_behind = Some(head);
-            rec.backfilled_at = Some(self.now);
+            rec.backfilled_on_start = rec.starts;
         }
         let resumed = rec.starts > 0;
         if !resumed {
@@ -388,7 +388,7 @@ fn new_sim<'a>(jobs: &'a [Job], config: &RunConfig, preemption: Preemption) -> S
         predictor: Predictor::new(config.source, jobs, config.seed),
         records: vec![JobRecord::UNSTARTED; n],
         reservation: vec![NO_RESERVATION; n],
-        reservations: Vec::new(),
+        reservations: ReservationLog::default(),
         completions: BinaryHeap::new(),
         timers: BinaryHeap::new(),
         next_arrival: 0,

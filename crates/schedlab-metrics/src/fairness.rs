@@ -49,13 +49,15 @@
 //! position) and checks it exactly (a Fenwick tree of processors held by
 //! priority). Each job found claims a processor or more; each job checked
 //! and refused lowers the bound, since the room fell below its size after
-//! the previous job. An instant costs O((found + refused + 1) log n), with
-//! both counts at most the machine size; a walk over the whole queue at
-//! every instant would be quadratic in a backlog.
+//! the previous job. The pass stops where no lower-priority job runs any
+//! more (no later job can be delayed), at once under FCFS. An instant costs
+//! O((found + refused + 1) log n), with both counts at most the machine
+//! size; a walk over the whole queue at every instant would be quadratic in
+//! a backlog.
 
 use std::collections::BTreeSet;
 
-use schedlab_engine::{Fenwick, JobChange, JobIdx, RunRecord, Time};
+use schedlab_engine::{Fenwick, JobIdx, RunRecord, Time};
 use schedlab_workload::Job;
 use serde::Serialize;
 
@@ -118,26 +120,90 @@ impl FairnessAudit {
 
 /// Runs the full audit over a finished run of `jobs`.
 pub fn fairness_audit(jobs: &[Job], run: &RunRecord) -> FairnessAudit {
+    let runs = Runs::new(run);
     let mut sweep = Sweep::new(jobs, run.procs);
-    let changes = run.job_changes();
-    let mut times: Vec<Time> = changes.iter().map(|c| c.0).chain(jobs.iter().map(|j| j.submit)).collect();
-    times.sort_unstable();
-    times.dedup();
-    let (mut next_change, mut next_submit) = (0, 0);
-    for t in times {
-        while next_submit < jobs.len() && jobs[next_submit].submit <= t {
-            sweep.enqueue(next_submit as JobIdx, t);
-            next_submit += 1;
+    let (mut submit, mut end, mut start) = (0, 0, 0);
+    loop {
+        let next = [
+            jobs.get(submit).map(|j| j.submit),
+            runs.ends.get(end).map(|&e| runs.get(e).end),
+            runs.starts.get(start).map(|&e| runs.get(e).start),
+        ];
+        let Some(t) = next.into_iter().flatten().min() else { break };
+        while submit < jobs.len() && jobs[submit].submit <= t {
+            sweep.enqueue(submit as JobIdx);
+            submit += 1;
         }
-        while next_change < changes.len() && changes[next_change].0 <= t {
-            let (_, change, j) = changes[next_change];
-            sweep.apply(change, j, t);
-            next_change += 1;
+        // Ends before starts: a job preempted and restarted in the same
+        // second never waits.
+        while let Some(r) = runs.ends.get(end).map(|&e| runs.get(e)).filter(|r| r.end <= t) {
+            sweep.release(r.job);
+            if !r.last {
+                sweep.enqueue(r.job);
+            }
+            end += 1;
+        }
+        while let Some(r) = runs.starts.get(start).map(|&e| runs.get(e)).filter(|r| r.start <= t) {
+            sweep.dequeue(r.job, t);
+            if r.end > r.start {
+                sweep.hold(r.job);
+            }
+            start += 1;
         }
         sweep.fair_pass(t);
+        sweep.settle();
     }
     sweep.finish()
 }
+
+/// One run of a job: a preempted segment or its last run.
+#[derive(Clone, Copy)]
+struct Run {
+    job: JobIdx,
+    start: Time,
+    end: Time,
+    last: bool,
+}
+
+/// The runs of a record as two lists of indices, sorted by start and by
+/// end (4 bytes a run each): `j < n` is job `j`'s last run, `n + s` the
+/// preempted segment `s`. A preempted segment that ends as it starts holds
+/// nothing and ends no wait: it is left out.
+struct Runs<'a> {
+    run: &'a RunRecord,
+    starts: Vec<u32>,
+    ends: Vec<u32>,
+}
+
+impl<'a> Runs<'a> {
+    fn new(run: &'a RunRecord) -> Self {
+        let n = run.jobs.len();
+        let all = Runs { run, starts: Vec::new(), ends: Vec::new() };
+        let segments = run.segments.iter().enumerate().filter(|(_, s)| s.end > s.start).map(|(s, _)| n + s);
+        let mut starts: Vec<u32> = (0..n).chain(segments).map(|e| e as u32).collect();
+        let mut ends: Vec<u32> = starts.iter().copied().filter(|&e| all.get(e).end > all.get(e).start).collect();
+        starts.sort_by_key(|&e| all.get(e).start);
+        ends.sort_by_key(|&e| all.get(e).end);
+        Runs { starts, ends, ..all }
+    }
+
+    fn get(&self, e: u32) -> Run {
+        let n = self.run.jobs.len();
+        match (e as usize).checked_sub(n) {
+            None => {
+                let r = &self.run.jobs[e as usize];
+                Run { job: e, start: r.start, end: r.end, last: true }
+            }
+            Some(s) => {
+                let s = self.run.segments[s];
+                Run { job: s.job, start: s.start, end: s.end, last: false }
+            }
+        }
+    }
+}
+
+/// A job not delayed (yet), in [`Sweep::entry`].
+const NOT_DELAYED: u32 = u32::MAX;
 
 /// The queue and the machine during the sweep.
 struct Sweep<'a> {
@@ -149,15 +215,15 @@ struct Sweep<'a> {
     /// Processors held by running jobs, by priority position.
     held: Fenwick,
     running: BTreeSet<JobIdx>,
-    /// When each waiting job entered the queue.
-    since: Vec<Time>,
+    /// Jobs that joined the queue at the current instant; leaving it at the
+    /// same instant is no wait.
+    fresh: Vec<bool>,
+    joined_now: Vec<JobIdx>,
     waited: Vec<bool>,
-    /// Index into `delayed` of each job delayed in its current wait, until
-    /// that wait ends.
-    open: Vec<Option<usize>>,
+    /// Each job's index in `delayed` once it has been delayed (its delay
+    /// stays 0 until the wait ends).
+    entry: Vec<u32>,
     delayed: Vec<DelayedJob>,
-    /// Whether the job's delay has been found (only its first one counts).
-    found: Vec<bool>,
 }
 
 impl<'a> Sweep<'a> {
@@ -170,11 +236,11 @@ impl<'a> Sweep<'a> {
             waiting: MinTree::new(n),
             held: Fenwick::new(n),
             running: BTreeSet::new(),
-            since: vec![0; n],
+            fresh: vec![false; n],
+            joined_now: Vec::new(),
             waited: vec![false; n],
-            open: vec![None; n],
+            entry: vec![NOT_DELAYED; n],
             delayed: Vec::new(),
-            found: vec![false; n],
         }
     }
 
@@ -182,46 +248,42 @@ impl<'a> Sweep<'a> {
         i64::from(self.jobs[j as usize].size)
     }
 
-    fn enqueue(&mut self, j: JobIdx, t: Time) {
+    fn enqueue(&mut self, j: JobIdx) {
         self.waiting.set(j as usize, self.jobs[j as usize].size);
-        self.since[j as usize] = t;
+        self.fresh[j as usize] = true;
+        self.joined_now.push(j);
     }
 
     /// Leaves the queue at `t`, ending the job's current wait.
     fn dequeue(&mut self, j: JobIdx, t: Time) {
         self.waiting.set(j as usize, u32::MAX);
-        if self.since[j as usize] < t {
+        if !self.fresh[j as usize] {
             self.waited[j as usize] = true;
         }
-        if let Some(k) = self.open[j as usize].take() {
-            self.delayed[k].delay = t - self.delayed[k].from;
+        if let Some(d) = self.delayed.get_mut(self.entry[j as usize] as usize).filter(|d| d.delay == 0) {
+            d.delay = t - d.from;
         }
     }
 
-    fn hold(&mut self, j: JobIdx, sign: i64) {
-        let size = self.size(j);
-        self.used += sign * size;
-        self.held.add(j as usize, sign * size);
-        if sign > 0 {
-            self.running.insert(j);
-        } else {
-            self.running.remove(&j);
+    /// The instant is over: jobs that joined the queue in it have waited
+    /// if they are still there.
+    fn settle(&mut self) {
+        for &j in &self.joined_now {
+            self.fresh[j as usize] = false;
         }
+        self.joined_now.clear();
     }
 
-    fn apply(&mut self, change: JobChange, j: JobIdx, t: Time) {
-        match change {
-            JobChange::Preempted => {
-                self.hold(j, -1);
-                self.enqueue(j, t);
-            }
-            JobChange::Completed => self.hold(j, -1),
-            JobChange::Started => {
-                self.dequeue(j, t);
-                self.hold(j, 1);
-            }
-            JobChange::Vanished => self.dequeue(j, t),
-        }
+    fn hold(&mut self, j: JobIdx) {
+        self.used += self.size(j);
+        self.held.add(j as usize, self.size(j));
+        self.running.insert(j);
+    }
+
+    fn release(&mut self, j: JobIdx) {
+        self.used -= self.size(j);
+        self.held.add(j as usize, -self.size(j));
+        self.running.remove(&j);
     }
 
     /// The fair pass at instant `t` (see the module documentation).
@@ -230,15 +292,17 @@ impl<'a> Sweep<'a> {
         let mut claimed = 0i64;
         let mut from = 0usize;
         while from < self.jobs.len() {
-            // No job at or after `from` has more room than the first one.
-            let bound = idle + self.held.above(from) - claimed;
-            if bound <= 0 {
+            // No job at or after `from` has more room than the first one,
+            // and none can be delayed once no lower-priority job runs.
+            let lower = self.held.above(from);
+            let bound = idle + lower - claimed;
+            if bound <= 0 || lower == 0 {
                 break;
             }
             let Some(w) = self.waiting.first_at_most(from, u32::try_from(bound).unwrap_or(u32::MAX)) else { break };
             let size = i64::from(self.jobs[w].size);
             if size <= idle + self.held.above(w) - claimed {
-                if size > idle - claimed && !self.found[w] {
+                if size > idle - claimed && self.entry[w] == NOT_DELAYED {
                     self.record_delay(w as JobIdx, t, idle, claimed);
                 }
                 claimed += size;
@@ -248,8 +312,7 @@ impl<'a> Sweep<'a> {
     }
 
     fn record_delay(&mut self, w: JobIdx, t: Time, idle: i64, claimed: i64) {
-        self.found[w as usize] = true;
-        self.open[w as usize] = Some(self.delayed.len());
+        self.entry[w as usize] = self.delayed.len() as u32;
         let culprits = self.culprits(w, idle, claimed);
         self.delayed.push(DelayedJob { job: w, from: t, delay: 0, culprits });
     }

@@ -3,10 +3,10 @@
 //! backfilled.
 //!
 //! A job `k` backfilled while `h` was the first waiting job (its first
-//! backfill, `JobRecord::backfilled_behind` and `backfilled_at`) is judged
-//! against `r`, the reservation `h` held at that moment: the last change of
-//! `h`'s reservation made at or before it, in the same wait of `h` (the
-//! run record's reservation history). `h` suffers a violation of `r` when
+//! backfill, `JobRecord::backfilled_behind` and `backfilled_on_start`) is
+//! judged against `r`, the reservation `h` held at that moment: the last
+//! change of `h`'s reservation made at or before it, in the same wait of
+//! `h` (the run record's reservation history). `h` suffers a violation of `r` when
 //! the wait ends (`h` starts) after `r` *and* at `r` the idle processors
 //! plus those still held by the jobs backfilled behind `h` under `r` would
 //! have sufficed for it. When they would not have, `h` was delayed by its
@@ -21,7 +21,7 @@
 //! Reported: count, mean size of the victims, mean and maximum DTR, and
 //! mean and maximum slowdown increment SI = DTR / max(runtime, τ).
 
-use schedlab_engine::{JobIdx, RunRecord, Time};
+use schedlab_engine::{JobIdx, ReservationChange, RunRecord, Time};
 use schedlab_workload::Job;
 use serde::Serialize;
 
@@ -132,7 +132,7 @@ pub(crate) fn reservation_violations(
 /// was in force.
 struct Judged {
     victim: JobIdx,
-    /// Its index in the run's reservation history (the order made).
+    /// Its position in the run's reservation history (the order made).
     change: usize,
     reservation: Time,
     /// The start that ended the wait the reservation belongs to.
@@ -141,36 +141,58 @@ struct Judged {
 }
 
 /// Every reservation some job was backfilled under, with those jobs, by
-/// victim and then in the order the reservations were made.
+/// victim and then in the order the reservations were made. One walk over
+/// the history in time order, merged with the backfills in time order,
+/// keeping each job's latest change.
 fn offenders_by_reservation(run: &RunRecord) -> Vec<Judged> {
-    let mut history: Vec<(JobIdx, usize)> = run.reservations.iter().enumerate().map(|(i, c)| (c.job, i)).collect();
-    history.sort_unstable();
     let starts = Starts::new(run);
-    let mut judged: Vec<Judged> = Vec::new();
-    let mut found: Vec<(usize, JobIdx)> = Vec::new();
-    for (k, rec) in run.jobs.iter().enumerate() {
-        let (Some(h), Some(at)) = (rec.backfilled_behind, rec.backfilled_at) else { continue };
-        let own = &history[history.partition_point(|e| e.0 < h)..];
-        let own = &own[..own.partition_point(|e| e.0 == h)];
-        // The wait `h` was in at `at`: how many times it had started by then.
+    let mut backfills: Vec<(Time, JobIdx, JobIdx)> = run
+        .jobs
+        .iter()
+        .enumerate()
+        .filter_map(|(k, r)| {
+            let h = r.backfilled_behind?;
+            Some((starts.nth(k as JobIdx, r.backfilled_on_start)?, h, k as JobIdx))
+        })
+        .collect();
+    if backfills.is_empty() {
+        return Vec::new();
+    }
+    backfills.sort_unstable();
+    // Only the heads jobs were backfilled behind need their latest change.
+    let mut victims: Vec<JobIdx> = backfills.iter().map(|b| b.1).collect();
+    victims.sort_unstable();
+    victims.dedup();
+    let mut latest: Vec<Option<(usize, ReservationChange)>> = vec![None; victims.len()];
+    let mut history = run.reservations.iter().enumerate().peekable();
+    let mut found: Vec<(usize, ReservationChange, JobIdx)> = Vec::new();
+    for (at, h, k) in backfills {
+        while let Some((i, c)) = history.next_if(|(_, c)| c.time <= at) {
+            if let Ok(v) = victims.binary_search(&c.job) {
+                latest[v] = Some((i, c));
+            }
+        }
+        // The reservation in force must belong to the wait `h` was in.
         let wait = starts.count_until(h, at);
-        let in_force = own[..own.partition_point(|&(_, i)| run.reservations[i].time <= at)].last();
-        if let Some(&(_, i)) = in_force.filter(|&&(_, i)| run.reservations[i].wait == wait) {
-            found.push((i, k as JobIdx));
+        let in_force = victims.binary_search(&h).ok().and_then(|v| latest[v]);
+        if let Some((i, c)) = in_force.filter(|(_, c)| c.wait == wait) {
+            found.push((i, c, k));
         }
     }
-    found.sort_unstable();
-    for group in found.chunk_by(|a, b| a.0 == b.0) {
-        let c = run.reservations[group[0].0];
-        let Some(start_after) = starts.nth(c.job, c.wait) else { continue };
-        judged.push(Judged {
-            victim: c.job,
-            change: group[0].0,
-            reservation: c.start,
-            start_after,
-            offenders: group.iter().map(|&(_, k)| k).collect(),
-        });
-    }
+    found.sort_unstable_by_key(|&(i, _, k)| (i, k));
+    let mut judged: Vec<Judged> = found
+        .chunk_by(|a, b| a.0 == b.0)
+        .filter_map(|group| {
+            let (change, c, _) = group[0];
+            Some(Judged {
+                victim: c.job,
+                change,
+                reservation: c.start,
+                start_after: starts.nth(c.job, c.wait)?,
+                offenders: group.iter().map(|g| g.2).collect(),
+            })
+        })
+        .collect();
     judged.sort_by_key(|j| (j.victim, j.change));
     judged
 }
