@@ -161,6 +161,7 @@ export interface Metrics {
     source: string;
     error_pct?: number;
     mean_abs_error_pct: number;
+    mean_abs_error_s: number;
     underpredicted: number;
     clamped_to_estimate?: number;
     raised_to_one?: number;

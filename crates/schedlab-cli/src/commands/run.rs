@@ -218,9 +218,10 @@ fn write_extras(out: &mut dyn Write, doc: &RunDocument) -> std::io::Result<()> {
 fn predictions_text(p: &PredictionMetrics) -> String {
     let nominal = p.error_pct.map_or_else(String::new, |x| format!(" x = {x} %,"));
     let mut text = format!(
-        "{}{nominal} realised mean absolute error {} %, {} jobs underpredicted",
+        "{}{nominal} realised mean absolute error {} % ({} s), {} jobs underpredicted",
         p.source,
         fixed(p.mean_abs_error_pct, 2),
+        fixed(p.mean_abs_error_s, 1),
         grouped(p.underpredicted as u64)
     );
     if let (Some(clamped), Some(raised)) = (p.clamped_to_estimate, p.raised_to_one) {
