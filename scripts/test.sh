@@ -32,7 +32,7 @@ log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 cargo test --workspace --release 2>&1 | tee "$log"
 
-step "fuzz smoke run of the SWF reader"
+step "fuzz smoke run: the SWF reader and whole runs, 30 s each"
 cargo fuzz --version >/dev/null 2>&1 || cargo install cargo-fuzz
 bash scripts/fuzz.sh "${FUZZ_SECONDS:-30}"
 

@@ -6,7 +6,8 @@
 //! - `golden`: the shipped real sample against an independent reference
 //!   simulator;
 //! - `determinism`: the same inputs give the same bytes;
-//! - `full_traces`: every trace in `$SCHEDLAB_TRACES` under every policy.
+//! - `full_traces`: every trace in `$SCHEDLAB_TRACES` under every policy;
+//! - `limits`: traces at and past the reader's time and size limits.
 
 mod checker;
 mod dbf;
@@ -15,6 +16,7 @@ mod fairness;
 mod full_traces;
 mod golden;
 mod identity;
+mod limits;
 mod preemption;
 mod properties;
 mod reference;

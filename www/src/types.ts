@@ -46,6 +46,7 @@ export interface WorkloadOptions {
   window?: unknown;
   load_factor?: number;
   max_bytes?: number;
+  max_jobs?: number;
 }
 
 export interface RunRequest {
@@ -71,7 +72,8 @@ export interface TraceStats {
   first_submit?: number;
   last_submit?: number;
   duration?: number;
-  offered_load?: number;
+  /** null when every job is submitted in the same second (no arrival rate). */
+  offered_load?: number | null;
   mean_parallelism?: number;
   mean_runtime?: number;
   mean_estimate_accuracy?: number;
@@ -106,6 +108,8 @@ export interface TraceIdentity {
   options?: Record<string, unknown>;
   cleaning: Record<string, number>;
   stats: TraceStats;
+  /** The reader's warnings about the trace (guessed machine size, …). */
+  warnings?: string[];
 }
 
 export interface Summary {

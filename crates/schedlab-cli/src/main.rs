@@ -11,6 +11,7 @@ mod commands;
 mod fail;
 mod memory;
 mod output;
+mod outputs;
 mod trace_input;
 
 use std::process::ExitCode;

@@ -1,11 +1,10 @@
-//! Printing: stdout, JSON, aligned tables, output files and progress bars.
+//! Printing: stdout, JSON, aligned tables and progress bars (files go
+//! through [`crate::outputs`]).
 
-use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Write};
-use std::path::Path;
 use std::time::Duration;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 
@@ -21,12 +20,6 @@ pub fn print_json<T: Serialize + ?Sized>(value: &T) -> Result<()> {
     writeln!(out)?;
     out.flush()?;
     Ok(())
-}
-
-/// Creates (truncates) an output file; the error names it.
-pub fn create_file(path: &Path) -> Result<BufWriter<File>> {
-    let file = File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(BufWriter::with_capacity(1 << 16, file))
 }
 
 /// Column alignment in a [`Table`].

@@ -134,7 +134,7 @@ fn parse(spec: &ParamSpec, text: &str) -> Result<ParamValue, ParamError> {
                 value: value.to_string(),
                 expected: "whole number",
             })?;
-            in_range(key, v, *min, *max).map(ParamValue::Int)
+            in_range(key, v, *min, *max, |x: i64| x.to_string()).map(ParamValue::Int)
         }
         ParamKind::Float { min, max, .. } => {
             let v: f64 = value.parse().ok().filter(|v: &f64| v.is_finite()).ok_or_else(|| ParamError::NotANumber {
@@ -142,14 +142,16 @@ fn parse(spec: &ParamSpec, text: &str) -> Result<ParamValue, ParamError> {
                 value: value.to_string(),
                 expected: "number",
             })?;
-            in_range(key, v, *min, *max).map(ParamValue::Float)
+            in_range(key, v, *min, *max, schedlab_workload::short_number).map(ParamValue::Float)
         }
     }
 }
 
-fn in_range<T: PartialOrd + ToString>(key: String, v: T, min: T, max: T) -> Result<T, ParamError> {
+/// `v` if it lies in [min, max]; the error shows numbers with `show`, so
+/// that a float like 1e300 reads as `1e300`, not 301 digits.
+fn in_range<T: PartialOrd + Copy>(key: String, v: T, min: T, max: T, show: fn(T) -> String) -> Result<T, ParamError> {
     if v < min || v > max {
-        return Err(ParamError::OutOfRange { key, value: v.to_string(), min: min.to_string(), max: max.to_string() });
+        return Err(ParamError::OutOfRange { key, value: show(v), min: show(min), max: show(max) });
     }
     Ok(v)
 }
@@ -194,6 +196,8 @@ mod tests {
             (&[("error", "ten")], "parameter `error`: `ten` is not a number"),
             (&[("error", "NaN")], "parameter `error`: `NaN` is not a number"),
             (&[("error", "101")], "parameter `error`: 101 is outside [0, 100]"),
+            (&[("error", "1e300")], "parameter `error`: 1e300 is outside [0, 100]"),
+            (&[("error", "-1e-300")], "parameter `error`: -1e-300 is outside [0, 100]"),
             (&[("error", "1"), ("error", "2")], "parameter `error` is given twice"),
         ];
         for (pairs, message) in cases {

@@ -27,6 +27,10 @@ pub struct TraceIdentity {
     /// Counts by cleaning rule, in the order the rules apply.
     pub cleaning: BTreeMap<&'static str, u64>,
     pub stats: TraceStats,
+    /// What the reader warned about (a machine size it had to guess, an
+    /// unusable header entry, duplicate job numbers, …), so that every
+    /// result carries the caveats of its trace.
+    pub warnings: Vec<String>,
 }
 
 impl TraceIdentity {
@@ -39,6 +43,7 @@ impl TraceIdentity {
             options: options.clone(),
             cleaning: loaded.report.counts().into_iter().collect(),
             stats: stats_with_cleaning(&loaded.trace, &loaded.report),
+            warnings: loaded.report.warnings.clone(),
         }
     }
 }

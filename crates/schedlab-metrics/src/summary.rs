@@ -51,7 +51,7 @@ impl MetricsOptions {
             return Err(MetricsError::Threshold(self.bsd_threshold));
         }
         if !(0.0..50.0).contains(&self.skip_percent) {
-            return Err(MetricsError::Skip(self.skip_percent.to_string()));
+            return Err(MetricsError::Skip(schedlab_workload::short_number(self.skip_percent)));
         }
         if self.categories.runtime < 1 || self.categories.size < 1 {
             return Err(MetricsError::Categories { runtime: self.categories.runtime, size: self.categories.size });
@@ -253,10 +253,14 @@ fn quantile(sorted: &[Time], q: f64) -> Time {
     sorted[rank - 1]
 }
 
+/// Σ runtime × size / (P × makespan), in floating point: a product of a
+/// time and a size can pass 2^63 even within the reader's limits (2^40 s ×
+/// 2^31 processors), a float cannot overflow there. The makespan saturates
+/// rather than wrap, should a record ever hold an end time out of range.
 fn utilization(jobs: &[Job], run: &RunRecord) -> (f64, Time) {
     let Some(first) = jobs.first() else { return (0.0, 0) };
     let last_end = run.jobs.iter().map(|r| r.end).max().unwrap_or(first.submit);
-    let makespan = last_end - first.submit;
+    let makespan = last_end.saturating_sub(first.submit);
     let work: f64 = jobs.iter().map(|j| j.runtime as f64 * f64::from(j.size)).sum();
     let capacity = f64::from(run.procs) * makespan as f64;
     (if capacity > 0.0 { work / capacity } else { 0.0 }, makespan)
@@ -286,15 +290,28 @@ fn blocked_groups(pairs: &[(&Job, &JobRecord)], figs: &[JobFigures], procs: u32)
         group("big".into(), quarter + 1, procs, &in_range(quarter + 1, procs)),
         group("small".into(), 1, quarter, &in_range(1, quarter)),
     ];
-    let (mut lo, mut hi) = (1u32, 1u32);
-    while lo <= procs {
-        let top = hi.min(procs);
+    for (lo, top) in power_of_two_bins(procs) {
         let name = if lo == top { lo.to_string() } else { format!("{lo}-{top}") };
         out.push(group(name, lo, top, &in_range(lo, top)));
-        lo = hi + 1;
-        hi = hi.saturating_mul(2);
     }
     out
+}
+
+/// The size bins 1, 2, 3–4, 5–8, … whose last one ends at `procs`. Counted
+/// in u64, so that a machine of up to u32::MAX processors ends the loop
+/// (in u32, `hi + 1` wraps to 0 past 2^31 and the loop never ends).
+fn power_of_two_bins(procs: u32) -> Vec<(u32, u32)> {
+    let procs = u64::from(procs);
+    let mut bins = Vec::new();
+    let (mut lo, mut hi) = (1u64, 1u64);
+    while lo <= procs {
+        let top = hi.min(procs);
+        // Both at most `procs`, which came from a u32.
+        bins.push((lo as u32, top as u32));
+        lo = hi + 1;
+        hi *= 2;
+    }
+    bins
 }
 
 fn categories(pairs: &[(&Job, &JobRecord)], figs: &[JobFigures], limits: CategoryLimits) -> Vec<Category> {
@@ -336,5 +353,25 @@ fn fairness(pairs: &[(&Job, &JobRecord)]) -> Fairness {
         delayed: delayed.len(),
         mean_delay: mean(delayed.iter().map(|&d| d as f64)),
         max_delay: delayed.iter().copied().max().unwrap_or(0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn size_bins_end_at_the_machine_size() {
+        assert_eq!(power_of_two_bins(1), vec![(1, 1)]);
+        assert_eq!(power_of_two_bins(6), vec![(1, 1), (2, 2), (3, 4), (5, 6)]);
+        assert_eq!(power_of_two_bins(8), vec![(1, 1), (2, 2), (3, 4), (5, 8)]);
+        // The machine sizes that looped forever: 2^31 + 1 and u32::MAX.
+        for procs in [(1u32 << 31) + 1, u32::MAX] {
+            let bins = power_of_two_bins(procs);
+            assert_eq!(bins.len(), 33, "{procs}");
+            assert_eq!(bins.last().map(|b| b.1), Some(procs));
+            assert!(bins.windows(2).all(|w| w[1].0 == w[0].1 + 1), "{procs}: contiguous");
+        }
+        assert_eq!(power_of_two_bins(1 << 31).len(), 32);
     }
 }

@@ -8,8 +8,8 @@
 //!
 //! - `registry(): { policies, predictors, schema, progress_every, ecdf_pixels, palette, version }`
 //! - `new Session(bytes: Uint8Array, name: string, options?: object)`: reads
-//!   a trace (`.swf` or `.swf.gz`); `options` has the fields of the core's
-//!   `ReadOptions`, all optional.
+//!   a trace (plain, gzip, zlib, bzip2, xz or zstd); `options` has the fields of the core's
+//!   `ReadOptions`, all optional (`max_jobs` defaults to 5 million here).
 //! - `session.summary(): { identity, header, bad_lines, warnings, bytes, lines }`
 //! - `session.run(request, on_progress?): RunDocument & { wait_ecdf }`; the
 //!   callback gets `{ completed, jobs, events, now }` every `progress_every`

@@ -58,12 +58,19 @@ impl Default for Registry {
     }
 }
 
+/// The job limit of a trace read in the browser: 5 million jobs, whose job
+/// records take about 600 MB of a tab's memory.
+pub const BROWSER_MAX_JOBS: u64 = 5_000_000;
+
 /// `new Session(bytes, name, options)`: the fields of the core's
 /// `ReadOptions`, each optional (absent or `null`: the default).
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct TraceOptions {
     pub max_bytes: Option<u64>,
+    /// Default [`BROWSER_MAX_JOBS`], lower than the command line's: a tab
+    /// has less memory to give than a process.
+    pub max_jobs: Option<u64>,
     pub machine_size: Option<u32>,
     pub oversize: Option<Oversize>,
     pub queues: Option<Vec<i32>>,
@@ -80,6 +87,7 @@ impl TraceOptions {
         let d = ReadOptions::default();
         ReadOptions {
             max_bytes: self.max_bytes.unwrap_or(d.max_bytes),
+            max_jobs: self.max_jobs.unwrap_or(BROWSER_MAX_JOBS),
             machine_size: self.machine_size.or(d.machine_size),
             oversize: self.oversize.unwrap_or(d.oversize),
             queues: self.queues.or(d.queues),

@@ -39,9 +39,11 @@ pub struct Figures {
     pub last_submit: i64,
     /// last_submit − first_submit, seconds.
     pub duration: i64,
-    /// Σ(runtime × size) / (P × duration), a fraction (0.7 = 70 %); 0 when
-    /// the duration is 0.
-    pub offered_load: f64,
+    /// Σ(runtime × size) / (P × duration), a fraction (0.7 = 70 %). `None`
+    /// (JSON `null`) when every job is submitted in the same second: the
+    /// work then arrives at once and has no rate to compare with the
+    /// machine's (see `docs/decisions.md`).
+    pub offered_load: Option<f64>,
     /// Mean job size, processors.
     pub mean_parallelism: f64,
     /// Mean run time, seconds.
@@ -116,7 +118,7 @@ impl Figures {
             first_submit: sums.first_submit,
             last_submit: sums.last_submit,
             duration,
-            offered_load: if capacity > 0.0 { sums.work / capacity } else { 0.0 },
+            offered_load: (capacity > 0.0).then(|| sums.work / capacity),
             mean_parallelism: sums.size / n,
             mean_runtime: sums.runtime / n,
             mean_estimate_accuracy: sums.accuracy / n,
@@ -151,7 +153,7 @@ mod tests {
         let f = &s.recorded;
         assert_eq!((s.jobs, s.procs, f.first_submit, f.last_submit, f.duration), (3, 10, 0, 100, 100));
         assert_eq!(f.total_work, 400.0);
-        assert!((f.offered_load - 0.4).abs() < 1e-12);
+        assert!(f.offered_load.is_some_and(|x| (x - 0.4).abs() < 1e-12), "{:?}", f.offered_load);
         assert!((f.mean_parallelism - 7.0 / 3.0).abs() < 1e-12);
         assert!((f.mean_runtime - 50.0).abs() < 1e-12);
         assert!((f.mean_estimate_accuracy - 0.5).abs() < 1e-12);
@@ -178,10 +180,10 @@ mod tests {
         let (r, m) = (&s.recorded, &s.simulated);
         assert_eq!((r.first_submit, r.last_submit, r.duration, r.total_work), (0, 100, 100, 410.0));
         assert!((r.mean_runtime - 160.0 / 3.0).abs() < 1e-12);
-        assert!((r.offered_load - 0.41).abs() < 1e-12);
+        assert!(r.offered_load.is_some_and(|x| (x - 0.41).abs() < 1e-12), "{:?}", r.offered_load);
         assert!((r.mean_estimate_accuracy - (100.0 / 60.0 + 1.5) / 3.0).abs() < 1e-12);
         assert_eq!((m.figures.duration, m.figures.total_work, m.figures.mean_runtime), (50, 330.0, 40.0));
-        assert!((m.figures.offered_load - 0.66).abs() < 1e-12);
+        assert!(m.figures.offered_load.is_some_and(|x| (x - 0.66).abs() < 1e-12), "{:?}", m.figures.offered_load);
         assert_eq!((m.runtime_capped, m.runtime_cut, m.no_estimate, m.load_factor), (1, 40.0, 1, 2.0));
         assert_eq!(r.mean_parallelism, m.figures.mean_parallelism);
     }
@@ -189,8 +191,11 @@ mod tests {
     #[test]
     fn zero_duration_and_empty() {
         let s = stats(&trace(4, vec![job(1, 7, 10, 1, 10, 1, 1)]));
-        assert_eq!((s.recorded.duration, s.recorded.offered_load), (0, 0.0));
+        assert_eq!((s.recorded.duration, s.recorded.offered_load), (0, None));
+        // Many jobs, all at t = 0: work, but no rate to compare with P.
+        let s = stats(&trace(4, (1..=5).map(|i| job(i, 0, 100, 2, 100, 1, 1)).collect()));
+        assert_eq!((s.recorded.duration, s.recorded.total_work, s.recorded.offered_load), (0, 1000.0, None));
         let s = stats(&trace(4, vec![]));
-        assert_eq!((s.jobs, s.procs, s.recorded.offered_load, s.recorded.first_submit), (0, 4, 0.0, 0));
+        assert_eq!((s.jobs, s.procs, s.recorded.offered_load, s.recorded.first_submit), (0, 4, None, 0));
     }
 }

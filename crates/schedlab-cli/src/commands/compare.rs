@@ -18,6 +18,7 @@ use serde::Serialize;
 use crate::args::{split_params, CompareArgs, PolicySpec};
 use crate::fail::panic_text;
 use crate::output::{self, fixed, grouped, Table};
+use crate::outputs::{self, Outputs};
 use crate::trace_input;
 
 /// One row: the label and the run's document, or why it failed.
@@ -30,6 +31,7 @@ pub fn main(args: &CompareArgs) -> Result<ExitCode> {
     let specs = args.policy.iter().map(|p| PolicySpec::parse(p)).collect::<Result<Vec<_>, _>>()?;
     let global = split_params(&args.params)?;
     let settings = specs.iter().map(|s| settings_for(s, &specs, &global, args)).collect::<Result<Vec<_>>>()?;
+    let (outputs, report) = Outputs::for_report([args.trace.as_path()], &args.output)?;
     let loaded = trace_input::load_with(&args.trace, &args.workload)?;
     let identity = super::run::identity(&args.trace, &loaded, &args.workload)?;
     let multi = output::multi(args.metrics.quiet);
@@ -37,11 +39,9 @@ pub fn main(args: &CompareArgs) -> Result<ExitCode> {
     let rows = run_all(&loaded.trace, &identity, &labels, &settings, &multi);
     multi.clear().ok();
     if args.json {
-        output::print_json(&Runs { runs: rows.iter().map(RunJson::new).collect() })?;
+        outputs::emit(&outputs, report, outputs::json(&Runs { runs: rows.iter().map(RunJson::new).collect() }))?;
     } else {
-        let mut out = output::stdout();
-        write_table(&mut out, &identity, &rows)?;
-        out.flush()?;
+        outputs::emit(&outputs, report, |out| write_table(out, &identity, &rows))?;
     }
     let failed = rows.iter().any(|r| r.result.is_err());
     Ok(if failed { ExitCode::from(crate::fail::FAILED) } else { ExitCode::SUCCESS })

@@ -10,6 +10,7 @@ use serde::Serialize;
 use crate::args::{ReproduceArgs, WorkloadArgs};
 use crate::fail::run_failure;
 use crate::output::{self, fixed, Table};
+use crate::outputs::{self, Outputs};
 use crate::trace_input;
 
 #[derive(Serialize)]
@@ -30,14 +31,13 @@ pub fn main(args: &ReproduceArgs) -> Result<ExitCode> {
         let known: Vec<&str> = PRESETS.iter().map(|p| p.id).collect();
         anyhow!("unknown preset `{}` (known: {})", args.preset, known.join(", "))
     })?;
+    let (outputs, report) = Outputs::for_report([args.trace.as_path()], &args.output)?;
     let sections = preset.sections.iter().map(|s| run_section(args, s)).collect::<Result<Vec<_>>>()?;
     let doc = Reproduction { preset, sections };
     if args.json {
-        output::print_json(&doc)?;
+        outputs::emit(&outputs, report, outputs::json(&doc))?;
     } else {
-        let mut out = output::stdout();
-        write_text(&mut out, &doc)?;
-        out.flush()?;
+        outputs::emit(&outputs, report, |out| write_text(out, &doc))?;
     }
     Ok(ExitCode::SUCCESS)
 }

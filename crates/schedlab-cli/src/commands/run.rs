@@ -5,7 +5,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use indicatif::ProgressBar;
 use schedlab_engine::{Control, Progress};
 use schedlab_experiment::{
@@ -18,6 +18,7 @@ use schedlab_workload::{Loaded, Trace};
 use crate::args::{split_params, MetricArgs, RunArgs, WorkloadArgs};
 use crate::fail::run_failure;
 use crate::output::{self, duration, fixed, grouped};
+use crate::outputs::{self, commit, Outputs};
 use crate::trace_input;
 
 pub fn main(args: &RunArgs) -> Result<ExitCode> {
@@ -33,31 +34,32 @@ pub fn main(args: &RunArgs) -> Result<ExitCode> {
     if args.repeat > 1 {
         return repeated(args, &settings);
     }
-    let mut csv = args.jobs_csv.as_deref().map(output::create_file).transpose()?;
-    let mut swf = args.swf_out.as_deref().map(output::create_file).transpose()?;
+    let mut outputs = Outputs::new([args.trace.as_path()]);
+    let csv = outputs.declare_optional("--jobs-csv", args.jobs_csv.as_deref())?;
+    let swf = outputs.declare_optional("--swf-out", args.swf_out.as_deref())?;
+    let report = outputs.declare_optional("--output", args.output.output.as_deref())?;
     let loaded = trace_input::load_with(&args.trace, &args.workload)?;
     let identity = identity(&args.trace, &loaded, &args.workload)?;
     let bar = output::job_bar(identity.jobs as u64, settings.policy.id, args.metrics.quiet);
     let (outcome, elapsed_ms) = timed_run(&loaded.trace, &settings, &bar).map_err(|e| run_failure(e.to_string()))?;
     bar.finish_and_clear();
-    if let (Some(out), Some(path)) = (csv.as_mut(), &args.jobs_csv) {
-        write_jobs_csv(&mut *out, &loaded.trace, &outcome.record, settings.metrics.bsd_threshold)
-            .and_then(|()| out.flush())
-            .with_context(|| format!("cannot write {}", path.display()))?;
+    let mut staged = Vec::new();
+    if let Some(csv) = csv {
+        let threshold = settings.metrics.bsd_threshold;
+        staged.push(outputs.stage(csv, |out| write_jobs_csv(out, &loaded.trace, &outcome.record, threshold))?);
     }
-    if let (Some(out), Some(path)) = (swf.as_mut(), &args.swf_out) {
+    if let Some(swf) = swf {
         let comments = schedule_comments(&settings, &identity, &loaded.header);
-        write_schedule_swf(&mut *out, &loaded.trace, &outcome.record, &comments)
-            .and_then(|()| out.flush())
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        staged.push(outputs.stage(swf, |out| write_schedule_swf(out, &loaded.trace, &outcome.record, &comments))?);
     }
     let doc = RunDocument::new(&settings, identity, &outcome, Some(elapsed_ms));
+    // The files first, then the report: a report on stdout is only
+    // printed once every file it speaks of is in place.
+    commit(staged)?;
     if args.json {
-        output::print_json(&doc)?;
+        outputs::emit(&outputs, report, outputs::json(&doc))?;
     } else {
-        let mut out = output::stdout();
-        write_text(&mut out, &doc, &settings, &loaded)?;
-        out.flush()?;
+        outputs::emit(&outputs, report, |out| write_text(out, &doc, &settings, &loaded))?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -236,6 +238,7 @@ fn repeated(args: &RunArgs, settings: &RunSettings) -> Result<ExitCode> {
     if args.jobs_csv.is_some() || args.swf_out.is_some() {
         anyhow::bail!("--jobs-csv and --swf-out describe one run; they cannot be combined with --repeat");
     }
+    let (outputs, report) = Outputs::for_report([args.trace.as_path()], &args.output)?;
     let loaded = trace_input::load_with(&args.trace, &args.workload)?;
     let identity = identity(&args.trace, &loaded, &args.workload)?;
     let seeds: Vec<u64> = (0..u64::from(args.repeat)).map(|i| args.seed.wrapping_add(i)).collect();
@@ -260,11 +263,9 @@ fn repeated(args: &RunArgs, settings: &RunSettings) -> Result<ExitCode> {
             summary: &summary,
             runs: &docs,
         };
-        output::print_json(&doc)?;
+        outputs::emit(&outputs, report, outputs::json(&doc))?;
     } else {
-        let mut out = output::stdout();
-        write_repeated(&mut out, &docs[0], &summary)?;
-        out.flush()?;
+        outputs::emit(&outputs, report, |out| write_repeated(out, &docs[0], &summary))?;
     }
     Ok(ExitCode::SUCCESS)
 }

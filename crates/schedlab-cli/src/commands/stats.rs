@@ -9,19 +9,20 @@ use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 
 use crate::args::StatsArgs;
-use crate::output::{self, duration, fixed, grouped};
+use crate::output::{duration, fixed, grouped};
+use crate::outputs::{self, Outputs};
 use crate::trace_input;
 
 pub fn main(args: &StatsArgs) -> Result<ExitCode> {
-    let loaded = trace_input::load_with(&args.trace, &args.workload)?;
+    let (outputs, report) = Outputs::for_report([args.trace.as_path()], &args.output)?;
+    // Not `load_with`: the report lists the warnings itself.
+    let loaded = trace_input::load(&args.trace, &trace_input::read_options(&args.workload)?)?;
     let name = trace_input::trace_name(&args.trace);
     let s = stats_with_cleaning(&loaded.trace, &loaded.report);
     if args.json {
-        output::print_json(&StatsJson::new(&name, &loaded, &s))?;
+        outputs::emit(&outputs, report, outputs::json(&StatsJson::new(&name, &loaded, &s)))?;
     } else {
-        let mut out = output::stdout();
-        write_text(&mut out, &name, &loaded, &s)?;
-        out.flush()?;
+        outputs::emit(&outputs, report, |out| write_text(out, &name, &loaded, &s))?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -146,7 +147,10 @@ fn write_figures(out: &mut dyn Write, f: &Figures) -> std::io::Result<()> {
     writeln!(out, "  first submit           {} s", f.first_submit)?;
     writeln!(out, "  last submit            {} s", f.last_submit)?;
     writeln!(out, "  duration               {}", duration(f.duration))?;
-    writeln!(out, "  offered load           {} ({:.2} %)", fixed(f.offered_load, 4), f.offered_load * 100.0)?;
+    match f.offered_load {
+        Some(load) => writeln!(out, "  offered load           {} ({:.2} %)", fixed(load, 4), load * 100.0)?,
+        None => writeln!(out, "  offered load           undefined (every job is submitted in the same second)")?,
+    }
     writeln!(out, "  mean parallelism       {} procs", fixed(f.mean_parallelism, 4))?;
     writeln!(out, "  mean runtime           {} s", fixed(f.mean_runtime, 1))?;
     writeln!(out, "  mean estimate accuracy {}", fixed(f.mean_estimate_accuracy, 4))?;

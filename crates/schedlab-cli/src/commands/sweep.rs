@@ -11,6 +11,7 @@ use schedlab_experiment::{
 use crate::args::{split_params, SweepArgs};
 use crate::fail::run_failure;
 use crate::output::{self, fixed};
+use crate::outputs::{self, Output, Outputs};
 use crate::trace_input;
 
 pub fn main(args: &SweepArgs) -> Result<ExitCode> {
@@ -23,6 +24,7 @@ pub fn main(args: &SweepArgs) -> Result<ExitCode> {
     };
     let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
     let plan = Plan::new(experiment)?;
+    let (outputs, report) = Outputs::for_report([args.trace.as_path()], &args.output)?;
     let loaded = trace_input::load_with(&args.trace, &args.workload)?;
     let identity = super::run::identity(&args.trace, &loaded, &args.workload)?;
     let chosen: Vec<&(schedlab_experiment::Point, RunSettings)> = plan.shard(shard).collect();
@@ -36,7 +38,7 @@ pub fn main(args: &SweepArgs) -> Result<ExitCode> {
         points.push(point_result(point, &doc)?);
     }
     let result = ExperimentResult::new(&plan, serde_json::to_value(&identity)?, shard, points);
-    print(&result, args.json)
+    print(&result, args.json, &outputs, report)
 }
 
 /// Adds a command-wide `--predictor` to specs that name none.
@@ -66,13 +68,17 @@ pub(super) fn point_result(point: &schedlab_experiment::Point, doc: &RunDocument
     })
 }
 
-pub(super) fn print(result: &ExperimentResult, json: bool) -> Result<ExitCode> {
+/// The result as JSON or as a table, to the declared `--output` or stdout.
+pub(super) fn print(
+    result: &ExperimentResult,
+    json: bool,
+    outputs: &Outputs,
+    report: Option<Output>,
+) -> Result<ExitCode> {
     if json {
-        output::print_json(result)?;
+        outputs::emit(outputs, report, outputs::json(result))?;
     } else {
-        let mut out = output::stdout();
-        write_table(&mut out, result)?;
-        out.flush()?;
+        outputs::emit(outputs, report, |out| write_table(out, result))?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -2,7 +2,7 @@ use schedlab_engine::{Control, Progress};
 use schedlab_workload::{read_swf, ReadOptions};
 
 use super::*;
-use crate::protocol::{GenerateMessage, ParamText, Registry, RunMessage, TraceOptions};
+use crate::protocol::{GenerateMessage, ParamText, Registry, RunMessage, TraceOptions, BROWSER_MAX_JOBS};
 
 const KTH: &[u8] = include_bytes!("../../../../samples/kth-sp2-first3000.swf");
 
@@ -125,10 +125,16 @@ fn exports_of_the_last_run() {
 fn trace_options_mirror_the_cores_read_options() {
     // Every field of ReadOptions is accepted (a new one would fail here) and
     // the defaults agree.
+    // the defaults agree, but for the browser's lower job limit (which the
+    // core does not serialize: it is no part of a result's identity).
+    let browser = ReadOptions { max_jobs: BROWSER_MAX_JOBS, ..ReadOptions::default() };
     let json = serde_json::to_string(&ReadOptions::default()).unwrap();
     let mirrored: TraceOptions = serde_json::from_str(&json).unwrap();
-    assert_eq!(mirrored.read_options(), ReadOptions::default());
-    assert_eq!(TraceOptions::default().read_options(), ReadOptions::default());
+    assert_eq!(mirrored.read_options(), browser);
+    assert_eq!(TraceOptions::default().read_options(), browser);
+    assert!(BROWSER_MAX_JOBS < ReadOptions::default().max_jobs);
+    let limited: TraceOptions = serde_json::from_str(r#"{"max_jobs":7}"#).unwrap();
+    assert_eq!(limited.read_options().max_jobs, 7);
     let some: TraceOptions =
         serde_json::from_str(r#"{"machine_size":64,"window":{"first_jobs":100},"oversize":"clamp","queues":null}"#)
             .unwrap();
