@@ -70,6 +70,23 @@ export interface TraceStats {
   users?: number;
   queues?: number;
   total_work?: number;
+  /** The same figures as the simulation replays the jobs (runtimes capped at estimates, load factor…). */
+  simulated?: SimulatedStats;
+  [k: string]: unknown;
+}
+
+export interface SimulatedStats {
+  duration?: number;
+  offered_load?: number;
+  mean_parallelism?: number;
+  mean_runtime?: number;
+  mean_estimate_accuracy?: number;
+  total_work?: number;
+  runtime_capped?: number;
+  runtime_cut?: number;
+  no_estimate?: number;
+  oversized_clamped?: number;
+  load_factor?: number;
   [k: string]: unknown;
 }
 
@@ -130,6 +147,19 @@ export interface Metrics {
   blocked_groups: BlockedGroup[];
   categories: Category[];
   fairness: { blocked: number; delayed: number; mean_delay: number | null; max_delay: number | null };
+  /** Strict fairness over every job that waited, with the number of distinct lower-priority culprits. */
+  fairness_all?: { blocked: number; delayed: number; mean_delay: number | null; max_delay: number | null; culprits: number };
+  /** Violations judged against the reservation in force when the offending job was backfilled. */
+  reservation_violations?: { count: number; mean_victim_size: number; mean_dtr: number; max_dtr: number; mean_si: number; max_si: number };
+  predictions?: {
+    source: string;
+    error_pct?: number;
+    mean_abs_error_pct: number;
+    mean_abs_error_s: number;
+    underpredicted: number;
+    clamped_to_estimate?: number;
+    raised_to_one?: number;
+  };
   [k: string]: unknown;
 }
 

@@ -533,7 +533,7 @@ mod tests {
         assert!(uses("pv-easy", "cost"));
         assert!(!uses("nope", "order"));
         let keys: Vec<&str> = RunSpec::parse("easy@virtual").unwrap().params_taken().iter().map(|p| p.key).collect();
-        assert_eq!(keys, ["order", "error", "fair_slowdown"]);
+        assert_eq!(keys, ["order", "error", "overrun", "fair_slowdown"]);
     }
 
     #[test]
