@@ -1,10 +1,23 @@
 #!/bin/sh
-# Fuzzes the SWF reader (fuzz/fuzz_targets/swf_reader.rs) for N seconds.
-# Usage: scripts/fuzz.sh [SECONDS=60] [TARGET=swf_reader]
+# Fuzzes the core with cargo-fuzz for N seconds per target, printing a short
+# summary per target (libFuzzer's full log goes to fuzz/artifacts/TARGET.log).
+# Usage: scripts/fuzz.sh [SECONDS=60] [TARGET=all]
+#
+# Targets (fuzz/fuzz_targets/):
+#   swf_reader  any bytes through the SWF reader (plain and compressed)
+#   whole_run   small traces made from the bytes, run under every policy
+#               and predictor with the run checker on
+#   share_link  any text through the share-link decoder
+#   merge_reader any bytes through the shard-file reader of `merge`
+#   all         each of the above in turn, SECONDS each
+#
+# The CI smoke run is `scripts/fuzz.sh 30` (scripts/test.sh). A longer
+# campaign, e.g. an hour per target with AddressSanitizer:
+#   FUZZ_ASAN=1 scripts/fuzz.sh 3600 all
 #
 # Needs cargo-fuzz (`cargo install cargo-fuzz`, about 1.5 min to build) and a
 # C++ compiler (libfuzzer-sys builds libFuzzer). Runs on the stable toolchain
-# with no sanitizer (`-s none`): the crate has no `unsafe`, and the target's
+# with no sanitizer (`-s none`): the crates have no `unsafe`, and the targets'
 # assertions plus overflow checks (`--debug-assertions`) catch the bugs that
 # matter. FUZZ_ASAN=1 adds AddressSanitizer, which needs `-Z` flags: it uses
 # the nightly toolchain if rustup has one, else RUSTC_BOOTSTRAP=1.
@@ -12,7 +25,7 @@
 # (both ignored by git). Exit status is non-zero if a crash was found.
 set -eu
 SECONDS_TO_RUN=${1:-60}
-TARGET=${2:-swf_reader}
+TARGET=${2:-all}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT/fuzz"
 
@@ -32,16 +45,60 @@ if [ "${FUZZ_ASAN:-0}" = 1 ]; then
   fi
 fi
 
-# Seeds: the small malformed fixtures and the first 40 lines of the sample,
-# plain and gzip (small inputs fuzz faster; the corpus grows from there).
-CORPUS="corpus/$TARGET"
-mkdir -p "$CORPUS"
-for f in "$ROOT"/tests/fixtures/*.swf; do
-  cp "$f" "$CORPUS/"
-done
-head -n 40 "$ROOT/samples/kth-sp2-first3000.swf" > "$CORPUS/kth-head40.swf"
-gzip -n -c "$CORPUS/kth-head40.swf" > "$CORPUS/kth-head40.swf.gz"
+# Seeds. The reader and the whole-run target: the small malformed fixtures,
+# the first 40 lines of the sample plain and gzip, and the compressed
+# fixtures (small inputs fuzz faster; the corpus grows from there). The
+# share-link decoder: a v1 link of the first page and a v2 link. The merge
+# reader: a small shard file.
+seed_corpus() {
+  corpus="corpus/$1"
+  mkdir -p "$corpus"
+  case "$1" in
+    share_link)
+      printf '%s' 'eyJ0IjpbInMiLCJrdGgtc3AyLWZpcnN0MzAwMCJdLCJwIjpbWyJlYXN5Iix7fSwiZXN0aW1hdGUiXV0sInIiOjIsInMiOjV9' > "$corpus/v1"
+      printf '%s' 'v2=eyJleHBlcmltZW50Ijp7InJ1bnMiOlt7InBvbGljeSI6ImVhc3kiLCJwYXJhbXMiOnt9fV19fQ' > "$corpus/v2"
+      ;;
+    merge_reader)
+      printf '%s' '{"schema":"schedlab-experiment/2","experiment":{"runs":[{"policy":"easy","params":{}}],"repeat":2},"labels":["easy"],"trace":{},"points":[{"index":0,"run":0,"value":null,"seed":0,"events":1,"metrics":{"mbs":1.0}}],"summary":[]}' > "$corpus/shard.json"
+      ;;
+    *)
+      for f in "$ROOT"/tests/fixtures/*.swf "$ROOT"/tests/fixtures/kth-head60.*; do
+        cp "$f" "$corpus/"
+      done
+      head -n 40 "$ROOT/samples/kth-sp2-first3000.swf" > "$corpus/kth-head40.swf"
+      gzip -n -c "$corpus/kth-head40.swf" > "$corpus/kth-head40.swf.gz"
+      ;;
+  esac
+}
 
-# shellcheck disable=SC2086
-exec cargo $TOOLCHAIN fuzz run -s "$SANITIZER" --debug-assertions "$TARGET" "$CORPUS" -- \
-  -max_total_time="$SECONDS_TO_RUN" -max_len=8192 -timeout=10 -rss_limit_mb=2048
+# One target: libFuzzer's log to a file, a few lines to the terminal.
+fuzz_one() {
+  target=$1
+  seed_corpus "$target"
+  mkdir -p artifacts
+  log="artifacts/$target.log"
+  echo "fuzz $target: ${SECONDS_TO_RUN} s (log: fuzz/$log)"
+  status=0
+  # shellcheck disable=SC2086
+  cargo $TOOLCHAIN fuzz run -s "$SANITIZER" --debug-assertions "$target" "corpus/$target" -- \
+    -max_total_time="$SECONDS_TO_RUN" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
+    -print_final_stats=1 >"$log" 2>&1 || status=$?
+  if [ "$status" -ne 0 ]; then
+    echo "fuzz $target: FAILED (exit $status); the end of the log:"
+    tail -n 40 "$log"
+    return "$status"
+  fi
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+  speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)
+  corpus_size=$(find "corpus/$target" -type f | wc -l)
+  cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1)
+  echo "fuzz $target: ok, ${runs:-?} inputs (${speed:-?}/s), ${cov:-cov: ?} edges, corpus ${corpus_size} files, no crash"
+}
+
+case "$TARGET" in
+  all) TARGETS="swf_reader whole_run share_link merge_reader" ;;
+  *) TARGETS="$TARGET" ;;
+esac
+for t in $TARGETS; do
+  fuzz_one "$t"
+done

@@ -32,9 +32,15 @@ log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 cargo test --workspace --release 2>&1 | tee "$log"
 
-step "fuzz smoke run of the SWF reader"
+step "generated TypeScript types and docs/metrics.md are current"
+SCHEDLAB_BLESS=1 cargo test -q --release -p schedlab-wasm --lib types >/dev/null
+SCHEDLAB_BLESS=1 cargo test -q --release -p schedlab-metrics --lib glossary >/dev/null
+git diff --exit-code -- www/src/generated docs/metrics.md \
+  || { echo "regenerating the TypeScript types or docs/metrics.md changed them: commit the regenerated files" >&2; exit 1; }
+
+step "fuzz smoke runs: the SWF reader, whole runs, share links, the merge reader (30 s each)"
 cargo fuzz --version >/dev/null 2>&1 || cargo install cargo-fuzz
-bash scripts/fuzz.sh "${FUZZ_SECONDS:-30}"
+bash scripts/fuzz.sh "${FUZZ_SECONDS:-30}" all
 
 step "WebAssembly: wasm-bindgen tests and native/wasm identity"
 wasm_log="$(mktemp)"

@@ -76,13 +76,14 @@ async function checkTables(page, id) {
     for (const [i, row] of result.summary.entries()) {
       assert.equal(cells[i].label, row.label);
       assert.equal(cells[i].cells.length, section.columns.length);
-      for (const [k, col] of section.columns.entries()) {
-        const mean = metricAt(row.mean, col.path);
+      // A column is a metric path, labelled by the core's column catalogue.
+      for (const [k, path] of section.columns.entries()) {
+        const mean = metricAt(row.mean, path);
         const c = cells[i].cells[k];
-        assert.equal(c.path, col.path);
-        assert.equal(Number(c.mean), mean, `${id} ${row.label} ${col.label}: page ${c.mean}, CLI ${mean}`);
-        const printed = section.repeat > 1 ? `${mean.toFixed(3)} ± ${metricAt(row.ci95, col.path).toFixed(3)}` : Number.isInteger(mean) ? mean.toFixed(0) : mean.toFixed(3);
-        assert.equal(c.text, printed, `${id} ${row.label} ${col.label}: printed digits`);
+        assert.equal(c.path, path);
+        assert.equal(Number(c.mean), mean, `${id} ${row.label} ${path}: page ${c.mean}, CLI ${mean}`);
+        const printed = section.repeat > 1 ? `${mean.toFixed(3)} ± ${metricAt(row.ci95, path).toFixed(3)}` : Number.isInteger(mean) ? mean.toFixed(0) : mean.toFixed(3);
+        assert.equal(c.text, printed, `${id} ${row.label} ${path}: printed digits`);
       }
     }
   }
@@ -115,8 +116,8 @@ describe("presets", () => {
     assert.equal(await page.$eval("#preset-run-fairness-audit", (b) => b.disabled), true, "disabled without a trace");
     await loadSample(page);
     assert.equal(await page.$eval("#preset-run-fairness-audit", (b) => b.disabled), false);
-    // the seed used CTC-SP2: a note; slack-factor's seed used KTH-SP2: none
-    assert.match(await page.textContent(".preset[data-preset='fairness-audit']"), /seed used CTC-SP2/);
+    // the paper used CTC-SP2: a note; slack-factor's paper used KTH-SP2: none
+    assert.match(await page.textContent(".preset[data-preset='fairness-audit']"), /paper used CTC-SP2/);
     assert.equal(await page.$(".preset[data-preset='slack-factor'] .note"), null);
     await page.close();
   });

@@ -7,14 +7,17 @@
 //!   simulator;
 //! - `determinism`: the same inputs give the same bytes;
 //! - `full_traces`: every trace in `$SCHEDLAB_TRACES` under every policy;
+//! - `limits`: traces at and past the reader's time and size limits;
 //! - `profile`: the availability profile against a naive model.
 
 mod checker;
 mod dbf;
 mod determinism;
+mod fairness;
 mod full_traces;
 mod golden;
 mod identity;
+mod limits;
 mod preemption;
 mod profile;
 mod properties;

@@ -1,7 +1,7 @@
 //! Naive, independent reference simulators for FCFS, EASY and conservative
 //! backfilling, used by `golden` as a check of the real engine.
 //!
-//! Written from the written definitions only (SPEC §2–§4 and the golden
+//! Written from the written definitions only (docs/semantics.md and the golden
 //! test's brief), never from the engine or the policies' code, and on
 //! purpose with a different, simple structure: plain vectors of job
 //! indices, scanned linearly; the free processor count, the next event

@@ -1,10 +1,13 @@
-// Native and WebAssembly runs give the same bytes (SPEC §11): for each
+// Native and WebAssembly runs give the same bytes (docs/semantics.md,
+// "Simulation"): for each
 // policy spec, the result document of `schedlab run --json` (minus its
 // host-measured `elapsed_ms` line) must equal the wasm `session.run_json`
 // text, and the per-job CSV and simulated SWF must be identical too.
 //
-// One preset section run through the wasm must summarise as `schedlab
-// reproduce --json` does.
+// The experiment pipeline through the binding (plan → session.run_point →
+// experiment_result) must give the very result document of the command
+// line, for two presets (`schedlab reproduce --json`) and one hand-built
+// experiment (`schedlab sweep --json`), host-measured times aside.
 //
 // Needs target/release/schedlab and target/wasm-node (scripts/test-wasm.sh
 // builds both). Prints "N passed, M failed"; exits non-zero on a failure.
@@ -82,25 +85,43 @@ try {
   check("gzip: same sha256 and jobs", plain.sha256 === packed.sha256 && plain.jobs === packed.jobs);
   check("gzip: same run", gz.run_json(request("easy")) === session.run_json(request("easy")));
   gz.free();
-  // A preset section through the wasm (plan → session.run per point →
-  // experiment_result) gives the summary `schedlab reproduce --json` gives.
+  // The experiment pipeline through the wasm gives the command line's result.
+  const strip = (r) => JSON.stringify({ ...r, points: r.points.map(({ elapsed_ms, ...p }) => p) });
+  const viaWasm = (experiment) => {
+    const s = new core.Session(bytes, "kth-sp2-first3000.swf", experiment.workload);
+    const plan = core.plan(experiment);
+    const points = plan.points.map((p) => s.run_point(experiment, p.index));
+    const result = core.experiment_result(experiment, s.identity(), points);
+    s.free();
+    return result;
+  };
+  const compare = (name, native, wasm) => {
+    const a = strip(native);
+    const b = strip(wasm);
+    check(name, a === b, firstDifference(a.replace(/,/g, ",\n"), b.replace(/,/g, ",\n")));
+  };
   for (const id of ["fairness-audit", "checkpoint-cost"]) {
     const preset = core.presets().find((p) => p.id === id);
     const native = JSON.parse(execFileSync(cli, ["reproduce", id, trace, "--json", "--quiet"], { encoding: "utf8", maxBuffer: 1 << 28 }));
-    preset.sections.forEach((section, si) => {
-      const s = new core.Session(bytes, "kth-sp2-first3000.swf", { load_factor: section.load_factor });
-      const plan = core.plan(section.experiment);
-      const points = plan.points.map(({ request, ...point }) => {
-        const doc = s.run(request);
-        return { ...point, events: doc.events, metrics: doc.metrics };
-      });
-      const result = core.experiment_result(section.experiment, s.summary().identity, points);
-      s.free();
-      const a = JSON.stringify(native.sections[si].result.summary);
-      const b = JSON.stringify(result.summary);
-      check(`preset ${id} section ${si + 1}: summary identical to reproduce --json`, a === b, firstDifference(a.replace(/,/g, ",\n"), b.replace(/,/g, ",\n")));
+    preset.sections.forEach((_, si) => {
+      const experiment = core.preset_experiment(id, si, {});
+      compare(`preset ${id} section ${si + 1}: result identical to reproduce --json`, native.sections[si].result, viaWasm(experiment));
     });
   }
+  // A hand-built experiment: two runs, a sweep that applies to one, two
+  // repetitions, a window and a bounded-slowdown threshold.
+  const sweepArgs = ["sweep", trace, "--policy", "easy@virtual", "--policy", "fcfs", "--sweep", "error=0:40:20", "--repeat", "2", "--seed", "7", "--first", "1500", "--bsd-threshold", "60", "--json", "--quiet"];
+  const native = JSON.parse(execFileSync(cli, sweepArgs, { encoding: "utf8", maxBuffer: 1 << 28 }));
+  const experiment = {
+    runs: [{ policy: "easy", params: {}, predictor: "virtual" }, { policy: "fcfs", params: {} }],
+    params: {},
+    repeat: 2,
+    seed: 7,
+    sweep: { param: "error", values: { from: 0, to: 40, step: 20 } },
+    workload: { window: { first_jobs: 1500 } },
+    metrics: { bsd_threshold: 60, skip_percent: 0, short_runtime: 3600, narrow_size: 8, check: true },
+  };
+  compare("hand-built experiment: result identical to sweep --json", native, viaWasm(experiment));
   session.free();
 } catch (e) {
   check("no exception", false, `  ${e?.stack ?? e}`);

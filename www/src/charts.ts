@@ -1,37 +1,15 @@
 // Charts are drawn by the Rust `plotters` code (crates/schedlab-charts,
 // through the wasm `draw_chart` / `chart_svg`) on the page's thread.
-// The types below mirror its serde `ChartSpec` (deny_unknown_fields).
+// Its specification type is generated from the Rust `ChartSpec`.
 import { h } from "./dom";
+import type { ChartSpec } from "./generated/types";
 import { errorMessage, loadCore } from "./wasm";
 
 /** Okabe–Ito, in the order the Rust charts give it to series. */
 export const PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000"];
 
-export interface BarSeries {
-  name: string;
-  values: (number | null)[];
-  intervals?: ([number, number] | null)[] | null;
-}
-
-export interface SweepPoint {
-  x: number;
-  y: number;
-  low?: number | null;
-  high?: number | null;
-}
-
-export type ChartModel =
-  | { kind: "bars"; title: string; x_label?: string; y_label?: string; groups: string[]; series: BarSeries[] }
-  | { kind: "ecdf"; title: string; x_label?: string; y_label?: string; curves: { name: string; points: [number, number][] }[] }
-  | {
-      kind: "sweep";
-      title: string;
-      x_label?: string;
-      y_label?: string;
-      log_x?: boolean;
-      log_y?: boolean;
-      lines: { name: string; points: SweepPoint[] }[];
-    };
+/** A chart specification: the core's `ChartSpec` (generated). */
+export type ChartModel = ChartSpec;
 
 export async function draw(canvas: HTMLCanvasElement, m: ChartModel): Promise<void> {
   const core = await loadCore();

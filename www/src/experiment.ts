@@ -1,6 +1,7 @@
 // The experiment as the user set it up (what a share link carries), and its
 // expansion into runs. Nothing here names a policy: every policy, parameter
 // and runtime source comes from the core's registry.
+import type { Experiment as Experiment_ } from "./generated/types";
 import type { ParamSpec, PolicyInfo, Registry, RunRequest, SourceInfo, WorkloadOptions } from "./types";
 
 export type TraceRef =
@@ -122,6 +123,8 @@ export interface RunConfig {
   sweepValue: number | null;
   rep: number;
   request: RunRequest;
+  /** a point of a core experiment, run by `session.run_point` instead of `request` */
+  point?: { experiment: Experiment_; index: number };
 }
 
 export function workloadOptions(w: WorkloadForm): WorkloadOptions {

@@ -24,7 +24,7 @@ import { oneShot, Pool, type RunJob } from "./pool";
 import { drawPresetCharts, initPresets, presetIds, presetsTraceChanged, runPreset } from "./presets";
 import { SAMPLES, sampleIds } from "./samples";
 import { decodeExperiment, encodeExperiment, LinkError } from "./share";
-import { estimate } from "./stats";
+import { estimate, useQuantile } from "./stats";
 import type { ParamSpec, Registry, RunDocument, Summary } from "./types";
 import { errorMessage, loadCore } from "./wasm";
 
@@ -660,6 +660,11 @@ function renderSummary(): void {
   const st = id.stats ?? ({} as Summary["identity"]["stats"]);
   const days = typeof st.duration === "number" ? `${(st.duration / 86400).toFixed(1)} days` : "–";
   const pct = (x: unknown) => (typeof x === "number" ? `${(x * 100).toFixed(1)} %` : "–");
+  // The trace as recorded, and what the simulation replays where cleaning changed it.
+  const sim = st.simulated ?? {};
+  const also = (recorded: unknown, simulated: unknown, show: (x: unknown) => string) =>
+    typeof simulated === "number" && simulated !== recorded ? `${show(recorded)} (simulated: ${show(simulated)})` : show(recorded);
+  const secs = (x: unknown) => (typeof x === "number" ? `${fmtNum(x, 0)} s` : "–");
   const kv = (pairs: [string, string][]) => h("dl", { class: "kv" }, ...pairs.flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]));
   const stats = kv([
     ["Trace", id.name],
@@ -667,10 +672,10 @@ function renderSummary(): void {
     ["Jobs", fmtNum(id.jobs)],
     ["Processors", fmtNum(id.procs)],
     ["Span", days],
-    ["Offered load", pct(st.offered_load)],
+    ["Offered load", also(st.offered_load, sim.offered_load, pct)],
     ["Mean parallelism", fmtNum(st.mean_parallelism, 2)],
-    ["Mean runtime", typeof st.mean_runtime === "number" ? `${fmtNum(st.mean_runtime, 0)} s` : "–"],
-    ["Estimate accuracy", pct(st.mean_estimate_accuracy)],
+    ["Mean runtime", also(st.mean_runtime, sim.mean_runtime, secs)],
+    ["Estimate accuracy", also(st.mean_estimate_accuracy, sim.mean_estimate_accuracy, pct)],
     ["Users", fmtNum(st.users)],
     ["Queues", fmtNum(st.queues)],
   ]);
@@ -748,7 +753,8 @@ function runExperiment(): void {
       if (j.status === "running") {
         const p = j.progress;
         if (p && p.jobs > 0) bar.value = p.completed / p.jobs;
-        status.textContent = p ? `${Math.round((100 * p.completed) / Math.max(1, p.jobs))} %` : "starting";
+        const pct = p ? `${Math.round((100 * p.completed) / Math.max(1, p.jobs))} %` : "starting";
+        status.textContent = p?.phase ? `${p.phase}, ${pct}` : pct;
       } else if (j.status === "done") {
         bar.value = 1;
         li.dataset.elapsed = String(j.elapsedMs);
@@ -848,7 +854,7 @@ const METRICS: MetricCol[] = [
 
 function metricColumns(gs: Group[]): MetricCol[] {
   const cols = [...METRICS];
-  const known = new Set([...METRICS.map((m) => m.key), "blocked_groups", "categories", "fairness"]);
+  const known = new Set([...METRICS.map((m) => m.key), "blocked_groups", "categories", "fairness", "fairness_all", "reservation_violations", "predictions"]);
   // metrics added to the core later appear by themselves
   for (const g of gs)
     for (const [k, v] of Object.entries(g.docs[0].metrics))
@@ -860,6 +866,13 @@ function metricColumns(gs: Group[]): MetricCol[] {
     { key: "fairness.delayed", label: "delayed (fairness)", digits: 0, get: (d) => d.metrics.fairness?.delayed },
     { key: "fairness.mean_delay", label: "mean delay (s)", digits: 1, get: (d) => d.metrics.fairness?.mean_delay },
     { key: "fairness.max_delay", label: "max delay (s)", digits: 0, get: (d) => d.metrics.fairness?.max_delay },
+    { key: "fairness_all.delayed", label: "delayed (all jobs)", digits: 0, get: (d) => d.metrics.fairness_all?.delayed },
+    { key: "fairness_all.mean_delay", label: "mean delay, all (s)", digits: 1, get: (d) => d.metrics.fairness_all?.mean_delay },
+    { key: "fairness_all.max_delay", label: "max delay, all (s)", digits: 0, get: (d) => d.metrics.fairness_all?.max_delay },
+    { key: "fairness_all.culprits", label: "culprits", digits: 0, get: (d) => d.metrics.fairness_all?.culprits },
+    { key: "reservation_violations.count", label: "reservation violations", digits: 0, get: (d) => d.metrics.reservation_violations?.count },
+    { key: "reservation_violations.mean_dtr", label: "mean DTR (s)", digits: 1, get: (d) => d.metrics.reservation_violations?.mean_dtr },
+    { key: "predictions.mean_abs_error_pct", label: "prediction error (%)", digits: 2, get: (d) => d.metrics.predictions?.mean_abs_error_pct },
     { key: "events", label: "events", digits: 0, get: (d) => d.events },
     { key: "check", label: "check", digits: 0, get: (d) => d.check },
   );
@@ -1239,7 +1252,8 @@ async function start(): Promise<void> {
   viewOptions();
   try {
     const core = await loadCore();
-    reg = core.registry() as Registry;
+    reg = core.registry();
+    useQuantile((df) => core.t975(df));
   } catch (e) {
     byId("boot").textContent = `The WebAssembly core could not be loaded: ${errorMessage(e)}`;
     byId("boot").className = "msg error";

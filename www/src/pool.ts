@@ -5,6 +5,7 @@
 // the export is the same bytes).
 import type { RunConfig } from "./experiment";
 import type { ExportFormat, FromWorker, ToWorker } from "./protocol";
+import type { PointResult, TraceIdentity } from "./generated/types";
 import type { Progress, RunDocument, WorkloadOptions } from "./types";
 
 export const KEEP_ALIVE = 6;
@@ -50,6 +51,8 @@ export class RunJob {
   status: RunStatus = "queued";
   progress: Progress | null = null;
   doc: RunDocument | null = null;
+  point: PointResult | null = null;
+  identity: TraceIdentity | null = null;
   elapsedMs = 0;
   parseMs = 0;
   error: string | null = null;
@@ -112,6 +115,12 @@ export class Pool {
           job.progress = m.progress;
           job.onchange(job);
           return;
+        case "point":
+          job.point = m.result;
+          job.identity = m.identity;
+          job.elapsedMs = m.elapsedMs;
+          this.finish(job, "done");
+          return;
         case "result":
           job.doc = m.document;
           job.elapsedMs = m.elapsedMs;
@@ -130,7 +139,10 @@ export class Pool {
       this.finish(job, "error");
     };
     const bytes = job.trace.bytes.slice(0);
-    const msg: ToWorker = { type: "run", bytes, name: job.trace.name, options: job.options, request: job.config.request };
+    const p = job.config.point;
+    const msg: ToWorker = p
+      ? { type: "point", bytes, name: job.trace.name, options: job.options, experiment: p.experiment, index: p.index }
+      : { type: "run", bytes, name: job.trace.name, options: job.options, request: job.config.request };
     w.postMessage(msg, [bytes]);
   }
 

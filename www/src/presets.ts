@@ -7,72 +7,12 @@ import * as charts from "./charts";
 import type { ChartModel } from "./charts";
 import { append, byId, clear, download, h } from "./dom";
 import { Pool, type RunJob } from "./pool";
-import type { RunDocument, RunRequest, Summary, WorkloadOptions } from "./types";
+import type * as G from "./generated/types";
+import type { Summary, WorkloadOptions } from "./types";
 import { errorMessage, loadCore } from "./wasm";
 
-export interface PresetColumn {
-  label: string;
-  path: string;
-}
-
-export interface PresetExperiment {
-  runs: string[];
-  params: [string, string][];
-  repeat: number;
-  seed: number;
-  sweep: { param: string; values: string[] } | null;
-}
-
-export interface PresetSection {
-  title: string;
-  runs: string[];
-  sweep: [string, string[]] | null;
-  repeat: number;
-  load_factor: number;
-  columns: PresetColumn[];
-  experiment: PresetExperiment;
-}
-
-export type FigureKind = "bars" | "curves" | "categories" | "table";
-
-export interface Preset {
-  id: string;
-  title: string;
-  reproduces: string;
-  figure: FigureKind;
-  seed_traces: [string, number][];
-  sections: PresetSection[];
-}
-
-interface PlanPoint {
-  index: number;
-  run: number;
-  value: number | null;
-  seed: number;
-  request: RunRequest;
-}
-
-interface Plan {
-  labels: string[];
-  points: PlanPoint[];
-}
-
-interface SummaryRow {
-  run: number;
-  label: string;
-  value: string | null;
-  seeds: number[];
-  mean: unknown;
-  ci95: unknown;
-}
-
-export interface ExperimentResult {
-  schema: string;
-  labels: string[];
-  trace: Summary["identity"];
-  summary: SummaryRow[];
-  [k: string]: unknown;
-}
+type Preset = G.Preset;
+type ExperimentResult = G.ExperimentResult;
 
 /** What the panel needs from the page. */
 export interface PresetHost {
@@ -87,6 +27,8 @@ export interface PresetHost {
 }
 
 let presets: Preset[] = [];
+let wasm: Awaited<ReturnType<typeof loadCore>> | null = null;
+let columns: G.Column[] = [];
 let host: PresetHost;
 let pool: Pool | null = null;
 let charted: { id: string; model: ChartModel }[] = [];
@@ -121,22 +63,30 @@ export function formatCell(mean: number | null, half: number | null, repeated: b
   return Number.isInteger(mean) ? mean.toFixed(0) : mean.toFixed(3);
 }
 
-/** Whether the seed used this trace (its name starts with one of the seed's prefixes). */
-function seedTrace(p: Preset, name: string): boolean {
+/** Whether the paper used this trace (its name starts with one of the paper's prefixes). */
+function paperTrace(p: Preset, name: string): boolean {
   const n = name.toUpperCase();
-  return p.seed_traces.some(([prefix]) => n.startsWith(prefix.toUpperCase()));
+  return p.paper_traces.some(([prefix]) => n.startsWith(prefix.toUpperCase()));
 }
 
 function seedNote(p: Preset, name: string): string | null {
-  if (seedTrace(p, name)) return null;
-  const used = p.seed_traces.map(([t, procs]) => (procs ? `${t} (${procs} processors)` : t)).join(", ");
-  return `The seed used ${used}, not ${name}: expect other numbers than the paper's.`;
+  if (paperTrace(p, name)) return null;
+  const used = p.paper_traces.map(([t, procs]) => (procs ? `${t} (${procs} processors)` : t)).join(", ");
+  return `The paper used ${used}, not ${name}: expect other numbers than the paper's.`;
+}
+
+/** A column's label from the core's catalogue. */
+function columnLabel(path: string): string {
+  const c = columns.find((x) => x.key === path);
+  return c ? (c.unit ? `${c.label} (${c.unit})` : c.label) : path;
 }
 
 export async function initPresets(h0: PresetHost): Promise<HTMLElement> {
   host = h0;
   const core = await loadCore();
-  presets = core.presets() as Preset[];
+  wasm = core;
+  presets = core.presets();
+  columns = core.registry().columns;
   const list = h("div", { class: "preset-list", id: "preset-list" });
   const cancel = h("button", { type: "button", id: "preset-cancel", disabled: true }, "Cancel preset");
   cancel.addEventListener("click", () => pool?.cancelAll());
@@ -173,7 +123,7 @@ function renderList(list: HTMLElement): void {
         "article",
         { class: "preset", "data-preset": p.id },
         h("header", {}, h("h3", {}, p.title), btn),
-        h("p", { class: "desc" }, `Reproduces ${p.reproduces}. `, h("span", { class: "muted" }, `${p.id} · ${p.figure} · ${runs} run${runs === 1 ? "" : "s"}`)),
+        h("p", { class: "desc" }, `Reproduces ${p.reproduces}. `, h("span", { class: "muted" }, `${p.id} · ${p.figures.length ? `${p.figures.length} figure${p.figures.length === 1 ? "" : "s"}` : "table"} · ${runs} run${runs === 1 ? "" : "s"}`)),
         note ? h("p", { class: "muted note" }, note) : null,
       ),
     );
@@ -188,8 +138,9 @@ function msg(kind: "error" | "info" | "ok", text: string): void {
 }
 
 interface SectionRun {
-  section: PresetSection;
-  plan: Plan;
+  section: G.Section;
+  experiment: G.Experiment;
+  plan: G.PlanView;
   jobs: RunJob[];
   result: ExperimentResult | null;
   box: HTMLElement;
@@ -223,11 +174,11 @@ export async function runPreset(id: string): Promise<void> {
     note ? h("p", { class: "msg info", id: "preset-seed-note" }, note) : null,
   ]);
   const base = host.workload();
-  const userLoad = base.load_factor ?? 1;
   const runs: SectionRun[] = [];
   try {
     p.sections.forEach((section, si) => {
-      const plan = core.plan(section.experiment) as Plan;
+      const experiment = core.preset_experiment(p.id, si, base);
+      const plan = core.plan(experiment);
       const bar = h("progress", { max: 1, value: 0, "aria-label": `progress of ${section.title}` });
       const status = h("span", { class: "status" }, "queued");
       const box = h(
@@ -237,9 +188,8 @@ export async function runPreset(id: string): Promise<void> {
         h("div", { class: "row preset-progress" }, bar, status),
       );
       out.appendChild(box);
-      const options: WorkloadOptions = { ...base };
-      if (section.load_factor !== 1 || base.load_factor !== undefined) options.load_factor = userLoad * section.load_factor;
-      const sr: SectionRun = { section, plan, jobs: [], result: null, box, bar, status };
+      const options: WorkloadOptions = experiment.workload;
+      const sr: SectionRun = { section, experiment, plan, jobs: [], result: null, box, bar, status };
       const update = () => {
         let done = 0;
         let frac = 0;
@@ -252,14 +202,14 @@ export async function runPreset(id: string): Promise<void> {
         sr.status.textContent = `${done} of ${sr.jobs.length} runs done${failed ? `, ${failed} failed or cancelled` : ""}`;
       };
       for (const pt of plan.points) {
-        const sweepKey = section.experiment.sweep?.param ?? null;
         const config = {
           entry: pt.run,
           label: plan.labels[pt.run],
-          sweepKey,
-          sweepValue: pt.value === null ? null : Number(section.experiment.sweep?.values[pt.value]),
-          rep: pt.seed - section.experiment.seed,
-          request: pt.request,
+          sweepKey: experiment.sweep?.param ?? null,
+          sweepValue: pt.value,
+          rep: pt.seed - experiment.seed,
+          request: { policy: experiment.runs[pt.run].policy },
+          point: { experiment, index: pt.index },
         };
         sr.jobs.push(myPool.submit(config, { bytes: t.bytes, name: t.name }, options, update));
       }
@@ -281,12 +231,10 @@ export async function runPreset(id: string): Promise<void> {
       continue;
     }
     try {
-      const points = sr.plan.points.map((pt, i) => {
-        const doc = sr.jobs[i].doc as RunDocument;
-        return { index: pt.index, run: pt.run, value: pt.value, seed: pt.seed, events: doc.events, metrics: doc.metrics };
-      });
-      const identity = (sr.jobs[0].doc as RunDocument).trace;
-      sr.result = core.experiment_result(sr.section.experiment, identity, points) as ExperimentResult;
+      const points = sr.jobs.map((j) => j.point).filter((x): x is G.PointResult => x !== null);
+      const identity = sr.jobs[0].identity;
+      if (!identity) throw new Error("no trace identity");
+      sr.result = core.experiment_result(sr.experiment, identity, points);
       renderSection(p, sr, runs.indexOf(sr));
     } catch (e) {
       sr.box.appendChild(h("p", { class: "msg error" }, `${sr.section.title}: ${errorMessage(e)}`));
@@ -321,9 +269,9 @@ function renderSection(p: Preset, sr: SectionRun, si: number): void {
   const { section, result } = sr;
   if (!result) return;
   const repeated = section.repeat > 1;
-  const sweep = section.experiment.sweep;
+  const sweep = sr.experiment.sweep;
   const id = result.trace;
-  sr.status.textContent = `${sr.jobs.length} runs done · ${id.jobs.toLocaleString("en")} jobs, ${id.procs} processors, load factor ${id.options?.load_factor ?? section.load_factor}`;
+  sr.status.textContent = `${sr.jobs.length} runs done · ${id.jobs.toLocaleString("en")} jobs, ${id.procs} processors, load factor ${id.options.load_factor}`;
   const table = h(
     "table",
     { class: "preset-table", id: `preset-table-${si}` },
@@ -335,7 +283,7 @@ function renderSection(p: Preset, sr: SectionRun, si: number): void {
         {},
         h("th", { class: "lbl", scope: "col" }, "run"),
         sweep ? h("th", { scope: "col" }, sweep.param) : null,
-        ...section.columns.map((c) => h("th", { scope: "col", "data-path": c.path }, c.label)),
+        ...section.columns.map((c) => h("th", { scope: "col", "data-path": c }, columnLabel(c))),
       ),
     ),
     h(
@@ -348,11 +296,11 @@ function renderSection(p: Preset, sr: SectionRun, si: number): void {
           h("th", { class: "lbl", scope: "row" }, row.label),
           sweep ? h("td", {}, row.value ?? "") : null,
           ...section.columns.map((c) => {
-            const mean = num(metricAt(row.mean, c.path));
-            const half = num(metricAt(row.ci95, c.path));
+            const mean = num(metricAt(row.mean, c));
+            const half = num(metricAt(row.ci95, c));
             return h(
               "td",
-              { "data-path": c.path, "data-mean": mean === null ? "" : String(mean), "data-ci": half === null ? "" : String(half), title: mean === null ? "" : String(mean) },
+              { "data-path": c, "data-mean": mean === null ? "" : String(mean), "data-ci": half === null ? "" : String(half), title: mean === null ? "" : String(mean) },
               formatCell(mean, half, repeated),
             );
           }),
@@ -368,7 +316,7 @@ function renderSection(p: Preset, sr: SectionRun, si: number): void {
     ),
   );
   sr.box.appendChild(h("div", { class: "table-wrap" }, table));
-  const models = figureModels(p.figure, section, result);
+  const models: ChartModel[] = wasm ? wasm.preset_figures(p.id, si, result).map((f) => f.spec) : [];
   if (!models.length) return;
   const wrap = h("div", { class: "charts" });
   models.forEach((model, k) => {
@@ -394,103 +342,6 @@ function renderSection(p: Preset, sr: SectionRun, si: number): void {
     wrap.appendChild(h("figure", { class: "chart" }, h("figcaption", {}, h("span", {}, model.title), h("span", {}, svgBtn, " ", pngBtn)), canvas));
   });
   sr.box.appendChild(wrap);
-}
-
-const interval = (mean: number | null, half: number | null, repeated: boolean): [number, number] | null =>
-  repeated && mean !== null && half !== null ? [mean - half, mean + half] : null;
-
-/**
- * Run labels short enough for an axis: `KEY=VALUE` parts that two or more
- * labels share (`mode=checkpoint`) are left out, the rest joined by spaces
- * (`pv-easy:mode=checkpoint,cost=60` → `pv-easy cost=60`).
- */
-export function shortLabels(labels: string[]): string[] {
-  const parts = labels.map((l) => l.split(/[:,]/).filter(Boolean));
-  const count = new Map<string, number>();
-  for (const ps of parts) for (const t of new Set(ps.slice(1))) count.set(t, (count.get(t) ?? 0) + 1);
-  const shared = (t: string) => t.includes("=") && (count.get(t) ?? 0) >= 2 && parts.filter((ps) => ps.length > 1).every((ps) => ps.includes(t));
-  return parts.map((ps, i) => {
-    const kept = [ps[0], ...ps.slice(1).filter((t) => !shared(t))];
-    return kept.join(" ") || labels[i];
-  });
-}
-
-/** The section's figure as the paper draws it, from the existing chart kinds. */
-export function figureModels(kind: FigureKind, section: PresetSection, r: ExperimentResult): ChartModel[] {
-  const repeated = section.repeat > 1;
-  const cols = section.columns;
-  if (kind === "table" || cols.length === 0) return [];
-  if (kind === "curves" && section.experiment.sweep) {
-    const param = section.experiment.sweep.param;
-    return cols.slice(0, 2).map((c) => ({
-      kind: "sweep",
-      title: `${c.label} vs ${param}${repeated ? " (95 % intervals)" : ""}`,
-      x_label: param,
-      y_label: c.label,
-      lines: shortLabels(r.labels).map((label, run) => ({
-        name: label,
-        points: r.summary
-          .filter((row) => row.run === run && row.value !== null)
-          .map((row) => {
-            const mean = num(metricAt(row.mean, c.path));
-            const iv = interval(mean, num(metricAt(row.ci95, c.path)), repeated);
-            return { x: Number(row.value), y: mean ?? Number.NaN, low: iv ? iv[0] : null, high: iv ? iv[1] : null };
-          })
-          .filter((pt) => Number.isFinite(pt.x) && Number.isFinite(pt.y)),
-      })),
-    }));
-  }
-  if (kind === "categories") {
-    // columns `GROUP METRIC` (e.g. "SN BSD") grouped by metric; % change of
-    // every run relative to the section's first run, negative = better
-    const byMetric = new Map<string, PresetColumn[]>();
-    for (const c of cols) {
-      const metric = c.label.includes(" ") ? c.label.slice(c.label.indexOf(" ") + 1) : c.label;
-      byMetric.set(metric, [...(byMetric.get(metric) ?? []), c]);
-    }
-    const rows = r.summary.filter((row) => row.value === null || row.value === r.summary[0].value);
-    const baseRow = rows.find((row) => row.run === 0);
-    if (!baseRow) return [];
-    return [...byMetric].map(([metric, mc]) => ({
-      kind: "bars",
-      title: `${metric}: % change relative to ${baseRow.label} (negative = better)`,
-      x_label: "category",
-      y_label: `% change of ${metric}`,
-      groups: mc.map((c) => (c.label.includes(" ") ? c.label.slice(0, c.label.indexOf(" ")) : c.label)),
-      series: rows
-        .filter((row) => row.run !== 0)
-        .map((row) => ({
-          name: shortLabels(r.labels)[row.run],
-          values: mc.map((c) => {
-            const b = num(metricAt(baseRow.mean, c.path));
-            const v = num(metricAt(row.mean, c.path));
-            return b !== null && v !== null && b !== 0 ? (100 * (v - b)) / b : null;
-          }),
-        })),
-    }));
-  }
-  // bars (and curves without a sweep): runs as groups, the first columns as
-  // series; columns of very different magnitude get a chart each
-  const first = cols.slice(0, 2);
-  const rows = r.summary;
-  const magnitude = (c: PresetColumn) => Math.max(...rows.map((row) => Math.abs(num(metricAt(row.mean, c.path)) ?? 0)));
-  const [m0, m1] = first.map(magnitude);
-  const together = first.length < 2 || (m0 > 0 && m1 > 0 && Math.max(m0, m1) / Math.min(m0, m1) <= 10);
-  const sets = together ? [first] : first.map((c) => [c]);
-  const short = shortLabels(r.labels);
-  const groups = rows.map((row) => (row.value === null ? short[row.run] : `${short[row.run]} ${section.experiment.sweep?.param}=${row.value}`));
-  return sets.map((set) => ({
-    kind: "bars",
-    title: `${set.map((c) => c.label).join(" and ")} per run${repeated ? " (95 % intervals)" : ""}`,
-    x_label: "run",
-    y_label: set.length === 1 ? set[0].label : "",
-    groups,
-    series: set.map((c) => ({
-      name: c.label,
-      values: rows.map((row) => num(metricAt(row.mean, c.path))),
-      intervals: repeated ? rows.map((row) => interval(num(metricAt(row.mean, c.path)), num(metricAt(row.ci95, c.path)), true)) : null,
-    })),
-  }));
 }
 
 /** (Re)draws the preset figures (after a run, a resize, a view change). */

@@ -16,6 +16,7 @@ import type {
   Summary,
   WorkloadOptions,
 } from "./types";
+import type { Experiment, PointResult, TraceIdentity } from "./generated/types";
 
 /** page → worker */
 export type ToWorker =
@@ -35,6 +36,15 @@ export type ToWorker =
       options: WorkloadOptions;
       request: RunRequest;
     }
+  | {
+      type: "point";
+      /** trace bytes (plain or gzip), transferred */
+      bytes: ArrayBuffer;
+      name: string;
+      options: WorkloadOptions;
+      experiment: Experiment;
+      index: number;
+    }
   | { type: "export"; format: ExportFormat }
   | { type: "generate"; request: LublinRequest };
 
@@ -47,6 +57,7 @@ export type FromWorker =
   | { type: "summary"; summary: Summary }
   | { type: "progress"; progress: Progress }
   | { type: "result"; document: RunDocument; elapsedMs: number; parseMs: number }
+  | { type: "point"; result: PointResult; identity: TraceIdentity; elapsedMs: number }
   | { type: "exported"; format: ExportFormat; text: string }
   | { type: "generated"; bytes: ArrayBuffer }
   | { type: "error"; message: string };

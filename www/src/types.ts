@@ -36,17 +36,8 @@ export interface Registry {
   predictors: SourceInfo[];
 }
 
-/** Workload options accepted by `new Session(bytes, name, options)`. */
-export interface WorkloadOptions {
-  machine_size?: number;
-  oversize?: "drop" | "clamp";
-  queues?: number[];
-  partitions?: number[];
-  drop_status?: number[];
-  window?: unknown;
-  load_factor?: number;
-  max_bytes?: number;
-}
+/** Workload options accepted by `new Session(bytes, name, options)` (generated from the core). */
+export type { WorkloadOptions } from "./generated/types";
 
 export interface RunRequest {
   policy: string;
@@ -71,13 +62,31 @@ export interface TraceStats {
   first_submit?: number;
   last_submit?: number;
   duration?: number;
-  offered_load?: number;
+  /** null when every job is submitted in the same second (no arrival rate). */
+  offered_load?: number | null;
   mean_parallelism?: number;
   mean_runtime?: number;
   mean_estimate_accuracy?: number;
   users?: number;
   queues?: number;
   total_work?: number;
+  /** The same figures as the simulation replays the jobs (runtimes capped at estimates, load factor…). */
+  simulated?: SimulatedStats;
+  [k: string]: unknown;
+}
+
+export interface SimulatedStats {
+  duration?: number;
+  offered_load?: number;
+  mean_parallelism?: number;
+  mean_runtime?: number;
+  mean_estimate_accuracy?: number;
+  total_work?: number;
+  runtime_capped?: number;
+  runtime_cut?: number;
+  no_estimate?: number;
+  oversized_clamped?: number;
+  load_factor?: number;
   [k: string]: unknown;
 }
 
@@ -89,6 +98,8 @@ export interface TraceIdentity {
   options?: Record<string, unknown>;
   cleaning: Record<string, number>;
   stats: TraceStats;
+  /** The reader's warnings about the trace (guessed machine size, …). */
+  warnings?: string[];
 }
 
 export interface Summary {
@@ -136,13 +147,26 @@ export interface Metrics {
   blocked_groups: BlockedGroup[];
   categories: Category[];
   fairness: { blocked: number; delayed: number; mean_delay: number | null; max_delay: number | null };
+  /** Strict fairness over every job that waited, with the number of distinct lower-priority culprits. */
+  fairness_all?: { blocked: number; delayed: number; mean_delay: number | null; max_delay: number | null; culprits: number };
+  /** Violations judged against the reservation in force when the offending job was backfilled. */
+  reservation_violations?: { count: number; mean_victim_size: number; mean_dtr: number; max_dtr: number; mean_si: number; max_si: number };
+  predictions?: {
+    source: string;
+    error_pct?: number;
+    mean_abs_error_pct: number;
+    mean_abs_error_s: number;
+    underpredicted: number;
+    clamped_to_estimate?: number;
+    raised_to_one?: number;
+  };
   [k: string]: unknown;
 }
 
 export interface RunDocument {
   schema: string;
   policy: string;
-  params: Record<string, string>;
+  params: { [key in string]?: string | number };
   predictor: string | null;
   seed: number;
   trace: TraceIdentity;
@@ -159,6 +183,8 @@ export interface Progress {
   completed: number;
   jobs: number;
   events: number;
+  /** "step 1 of 2: calibration (CBF reference run)" when a run has two phases */
+  phase?: string;
 }
 
 export interface LublinRequest {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { type Experiment, expand, sweepValues } from "../src/experiment";
 import { b64urlEncode, decodeExperiment, encodeExperiment, LinkError, PREFIX } from "../src/share";
-import { estimate, t975 } from "../src/stats";
+import { createRequire } from "node:module";
+import { estimate, useQuantile } from "../src/stats";
 import type { Registry } from "../src/types";
 
 // the same shape as `schedlab policies --json`, plus a policy with numeric params
@@ -116,16 +117,21 @@ describe("expansion", () => {
 });
 
 describe("statistics", () => {
-  it("t quantiles", () => {
-    expect(t975(1)).toBeCloseTo(12.706, 3);
-    expect(t975(9)).toBeCloseTo(2.262, 3);
-    expect(t975(60)).toBeCloseTo(2.0003, 3);
-    expect(t975(1000)).toBeCloseTo(1.9623, 3);
+  // The quantile is the core's (the Node build of the WebAssembly module,
+  // written by scripts/build-wasm.sh), as in the page.
+  const core = createRequire(import.meta.url)("../../target/wasm-node/schedlab_wasm.js") as { t975(df: number): number };
+  useQuantile((df) => core.t975(df));
+  it("t quantiles are the core's exact ones (published tables)", () => {
+    expect(core.t975(1)).toBeCloseTo(12.706, 3);
+    expect(core.t975(9)).toBeCloseTo(2.262, 3);
+    expect(core.t975(60)).toBeCloseTo(2.0, 3);
+    expect(core.t975(100)).toBeCloseTo(1.984, 3);
   });
-  it("mean and 95 % interval", () => {
+  it("mean and 95 % interval; one run has none", () => {
     const e = estimate([1, 2, 3, 4]);
     expect(e.mean).toBe(2.5);
-    expect(e.half).toBeCloseTo((3.182 * Math.sqrt(5 / 3)) / 2, 6);
-    expect(estimate([5]).half).toBe(0);
+    // t(0.975, 3) = 3.182446
+    expect(e.half).toBeCloseTo((3.182446 * Math.sqrt(5 / 3)) / 2, 5);
+    expect(Number.isNaN(estimate([5]).half)).toBe(true);
   });
 });

@@ -4,7 +4,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::frame::{frame, legend, linear_ticks, titled, with_legend, AxisSpec, Key};
+use crate::frame::{frame, legend, linear_ticks, log_ticks, titled, with_legend, AxisSpec, Key};
 use crate::{clean_text, colour, draw_err, finite, no_data, padded, short_number, BarChart, ChartError, Look};
 
 /// Bars are labelled with their value when there are at most this many.
@@ -18,33 +18,72 @@ pub(crate) fn draw<DB: DrawingBackend>(
     look: Look,
 ) -> Result<(), ChartError> {
     let n = c.groups.len();
-    let bars: Vec<Vec<(usize, f64)>> = c
+    // Values in axis units: log10 on a log axis, where values ≤ 0 cannot go.
+    let to_axis = |v: f64| if c.log_y { (v > 0.0).then(|| v.log10()) } else { Some(v) };
+    let bars: Vec<Vec<(usize, f64, f64)>> = c
         .series
         .iter()
-        .map(|s| s.values.iter().take(n).enumerate().filter_map(|(i, v)| v.and_then(finite).map(|v| (i, v))).collect())
+        .map(|s| {
+            s.values
+                .iter()
+                .take(n)
+                .enumerate()
+                .filter_map(|(i, v)| v.and_then(finite).and_then(|v| to_axis(v).map(|a| (i, v, a))))
+                .collect()
+        })
         .collect();
     let whiskers: Vec<Vec<Whisker>> = c.series.iter().map(|s| whiskers(s.intervals.as_deref(), n)).collect();
     if n == 0 || bars.iter().all(Vec::is_empty) {
         return no_data(root, &c.title, look);
     }
-    let values = bars.iter().flatten().map(|b| b.1).chain(whiskers.iter().flatten().flat_map(|w| [w.1, w.2]));
-    let (lo, hi) = values.fold((0.0f64, 0.0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
-    let (y0, y1) = padded(lo, if hi == lo { lo + 1.0 } else { hi }, 0.1);
-    let y0 = if lo >= 0.0 { 0.0 } else { y0 };
+    let axis_values = bars
+        .iter()
+        .flatten()
+        .map(|b| b.2)
+        .chain(whiskers.iter().flatten().flat_map(|w| [to_axis(w.1), to_axis(w.2)]).flatten());
+    let (lo, hi) = axis_values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    let (y0, y1) = if c.log_y {
+        // From the power of ten below the smallest bar, so every bar shows.
+        let bottom = (lo - 0.05).floor();
+        (bottom, hi + (hi - bottom).max(1.0) * 0.1)
+    } else {
+        let (lo, hi) = (lo.min(0.0), hi.max(0.0));
+        let (y0, y1) = padded(lo, if hi == lo { lo + 1.0 } else { hi }, 0.1);
+        (if lo >= 0.0 { 0.0 } else { y0 }, y1)
+    };
+    let base = if c.log_y { y0 } else { 0.0 };
     let names: Vec<String> = c.series.iter().map(|s| clean_text(&s.name)).collect();
     let body = titled(root, &c.title, look)?;
     let (plot, side) = with_legend(&body, &names, look);
-    let (x_tick, groups) = fit_labels(&c.groups, f64::from(plot.dim_in_pixel().0) * 0.85 / n as f64, look);
-    let group_label = |x: f64| groups.get(x.floor().max(0.0) as usize).cloned().unwrap_or_default();
+    let slot_px = f64::from(plot.dim_in_pixel().0) * 0.8 / n as f64;
+    let (x_tick, groups) = fit_labels(&c.groups, slot_px, look);
+    let lines = groups.iter().map(Vec::len).max().unwrap_or(1);
+    let group_label = |x: f64| groups.get(x.floor().max(0.0) as usize).map(|g| g.join(" ")).unwrap_or_default();
     let x = AxisSpec {
         lo: 0.0,
         hi: n as f64,
         ticks: (0..n).map(|i| i as f64 + 0.5).collect(),
         label: &group_label,
         desc: c.x_label.clone(),
+        lines,
     };
-    let y = AxisSpec { lo: y0, hi: y1, ticks: linear_ticks(y0, y1, 6), label: &short_number, desc: c.y_label.clone() };
+    let log_label = |v: f64| short_number(10f64.powf(v));
+    let ticks = if c.log_y { log_ticks(y0, y1) } else { linear_ticks(y0, y1, 6) };
+    let y_label: &dyn Fn(f64) -> String = if c.log_y { &log_label } else { &short_number };
+    let y = AxisSpec { lo: y0, hi: y1, ticks, label: y_label, desc: c.y_label.clone(), lines: 1 };
     let mut chart = frame(&plot, x, y, look, x_tick, false)?;
+    if lines > 1 {
+        // Wrapped group names, drawn line by line under the axis.
+        let style = Look::font(x_tick).pos(Pos::new(HPos::Center, VPos::Top));
+        let texts = groups.iter().enumerate().flat_map(|(i, g)| {
+            let style = style.clone();
+            g.iter().enumerate().map(move |(k, line)| {
+                EmptyElement::at((i as f64 + 0.5, y0))
+                    + Text::new(line.clone(), (0, (x_tick * (0.5 + 1.2 * k as f64)) as i32), style.clone())
+            })
+        });
+        chart.draw_series(texts).map_err(draw_err)?;
+    }
     let slot = 0.8 / c.series.len().max(1) as f64;
     let left = |i: usize, k: usize| i as f64 + 0.1 + k as f64 * slot;
     let value_size = (look.tick * 0.85).max(10.0);
@@ -58,13 +97,14 @@ pub(crate) fn draw<DB: DrawingBackend>(
     for (k, (bars, whiskers)) in bars.iter().zip(&whiskers).enumerate() {
         let col = colour(k);
         chart
-            .draw_series(bars.iter().map(|&(i, v)| {
+            .draw_series(bars.iter().map(|&(i, _, a)| {
                 let x0 = left(i, k);
-                Rectangle::new([(x0, 0.0), (x0 + slot * 0.9, v)], col.filled())
+                Rectangle::new([(x0, base), (x0 + slot * 0.9, a)], col.filled())
             }))
             .map_err(draw_err)?;
         let stroke = BLACK.stroke_width(look.line);
         for &(i, wlo, whi) in whiskers {
+            let (Some(wlo), Some(whi)) = (to_axis(wlo).or(Some(y0)), to_axis(whi)) else { continue };
             let (mid, cap) = (left(i, k) + slot * 0.45, slot * 0.2);
             let lines = [
                 vec![(mid, wlo), (mid, whi)],
@@ -75,18 +115,19 @@ pub(crate) fn draw<DB: DrawingBackend>(
         }
         if labelled {
             // Above a bar's end (or its whisker), below it for negative bars.
-            let end = |i: usize, v: f64| {
-                let w = whiskers.iter().find(|w| w.0 == i);
+            let end = |i: usize, v: f64, a: f64| {
+                let w =
+                    whiskers.iter().find(|w| w.0 == i).and_then(|w| Some((to_axis(w.1).unwrap_or(y0), to_axis(w.2)?)));
                 if v < 0.0 {
-                    w.map_or(v, |w| w.1.min(v))
+                    w.map_or(a, |w| w.0.min(a))
                 } else {
-                    w.map_or(v, |w| w.2.max(v))
+                    w.map_or(a, |w| w.1.max(a))
                 }
             };
             chart
-                .draw_series(bars.iter().map(|&(i, v)| {
+                .draw_series(bars.iter().map(|&(i, v, a)| {
                     let (offset, style) = if v < 0.0 { (lift, below.clone()) } else { (-lift, above.clone()) };
-                    EmptyElement::at((left(i, k) + slot * 0.45, end(i, v)))
+                    EmptyElement::at((left(i, k) + slot * 0.45, end(i, v, a)))
                         + Text::new(short_number(v), (0, offset), style)
                 }))
                 .map_err(draw_err)?;
@@ -109,22 +150,24 @@ fn whiskers(intervals: Option<&[Option<(f64, f64)>]>, n: usize) -> Vec<Whisker> 
 }
 
 /// Group labels that fit their slot of `width` pixels: a smaller font down
-/// to three quarters of the tick size, then cut with "…".
-fn fit_labels(groups: &[String], width: f64, look: Look) -> (f64, Vec<String>) {
+/// to three quarters of the tick size, then wrapped onto up to three lines
+/// (at most 60 % of the tick size); nothing is cut but a word longer than a
+/// whole slot.
+fn fit_labels(groups: &[String], width: f64, look: Look) -> (f64, Vec<Vec<String>>) {
     let groups: Vec<String> = groups.iter().map(|g| clean_text(g)).collect();
     let widest = groups.iter().map(|g| g.chars().count()).max().unwrap_or(1).max(1) as f64;
-    let size = (width / (widest * 0.58)).clamp(look.tick * 0.75, look.tick);
-    let fit = ((width / (size * 0.58)) as usize).max(4);
-    let cut =
-        groups
-            .into_iter()
-            .map(|g| {
-                if g.chars().count() > fit {
-                    g.chars().take(fit - 1).chain(std::iter::once('…')).collect()
-                } else {
-                    g
-                }
-            })
-            .collect();
-    (size, cut)
+    let size = (width / (widest * 0.6)).clamp(look.tick * 0.75, look.tick);
+    if widest * size * 0.6 <= width {
+        return (size, groups.into_iter().map(|g| vec![g]).collect());
+    }
+    for lines in 2..=3 {
+        let fit = (widest / lines as f64).ceil() as usize + 2;
+        let size = (width / (fit as f64 * 0.6)).clamp(look.tick * 0.6, look.tick);
+        let fit = ((width / (size * 0.6)) as usize).max(3);
+        let wrapped: Vec<Vec<String>> = groups.iter().map(|g| crate::wrap(g, fit)).collect();
+        if wrapped.iter().all(|w| w.len() <= lines) || lines == 3 {
+            return (size, wrapped);
+        }
+    }
+    unreachable!("the loop returns at three lines")
 }

@@ -3,7 +3,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::frame::{frame, legend, titled, with_legend, AxisSpec, Key};
+use crate::frame::{frame, legend, spaced_ticks, titled, with_legend, AxisSpec, Key};
 use crate::{clean_text, colour, draw_err, duration_label, no_data, ChartError, EcdfChart, Look};
 
 /// Tick values of the time axis, seconds.
@@ -33,20 +33,25 @@ pub(crate) fn draw<DB: DrawingBackend>(
     }
     let top = curves.iter().flatten().map(|p| p.0).fold(0.0f64, f64::max);
     let hi = (top + 0.15).max(1.0);
-    let ticks: Vec<f64> = TIME_TICKS.iter().map(|t| t.log10()).filter(|t| *t <= hi).collect();
     let time_label = |x: f64| duration_label(10f64.powf(x).round());
+    let names: Vec<String> = c.curves.iter().map(|c| clean_text(&c.name)).collect();
+    let body = titled(root, &c.title, look)?;
+    let (plot, side) = with_legend(&body, &names, look);
+    // "10 h" and "1 d" are 0.38 decades apart: keep only ticks whose
+    // labels do not overlap at this width (the plot is about 85 % of it).
+    let px = f64::from(plot.dim_in_pixel().0) * 0.85 / hi;
+    let all: Vec<f64> = TIME_TICKS.iter().map(|t| t.log10()).filter(|t| *t <= hi).collect();
+    let ticks = spaced_ticks(&all, &time_label, look.tick, px);
     let percent = |y: f64| format!("{:.0} %", y * 100.0);
-    let x = AxisSpec { lo: 0.0, hi, ticks, label: &time_label, desc: c.x_label.clone() };
+    let x = AxisSpec { lo: 0.0, hi, ticks, label: &time_label, desc: c.x_label.clone(), lines: 1 };
     let y = AxisSpec {
         lo: 0.0,
         hi: 1.02,
         ticks: (0..=5).map(|k| f64::from(k) * 0.2).collect(),
         label: &percent,
         desc: c.y_label.clone(),
+        lines: 1,
     };
-    let names: Vec<String> = c.curves.iter().map(|c| clean_text(&c.name)).collect();
-    let body = titled(root, &c.title, look)?;
-    let (plot, side) = with_legend(&body, &names, look);
     let mut chart = frame(&plot, x, y, look, look.tick, true)?;
     for (k, points) in curves.iter().enumerate() {
         let col = colour(k);

@@ -52,6 +52,9 @@ pub(crate) struct AxisSpec<'f> {
     pub ticks: Vec<f64>,
     pub label: &'f dyn Fn(f64) -> String,
     pub desc: String,
+    /// Lines of tick labels below the x axis (wrapped group names), which
+    /// the caller draws itself when more than one.
+    pub lines: usize,
 }
 
 pub(crate) fn frame<'a, DB: DrawingBackend>(
@@ -64,7 +67,7 @@ pub(crate) fn frame<'a, DB: DrawingBackend>(
 ) -> Result<Frame<'a, DB>, ChartError> {
     let widest_y = y.ticks.iter().map(|&t| (y.label)(t).chars().count()).max().unwrap_or(1).max(1);
     let y_area = (widest_y as f64 * look.tick * 0.62 + look.label * 1.6 + 8.0) as u32;
-    let x_area = (x_tick_size * 1.6 + look.label * 1.7 + 4.0) as u32;
+    let x_area = (x_tick_size * (1.2 * x.lines.max(1) as f64 + 0.4) + look.label * 1.7 + 4.0) as u32;
     let mut chart = ChartBuilder::on(root)
         .margin((look.tick * 0.8) as u32)
         .margin_right((look.tick * 1.2) as u32)
@@ -75,7 +78,8 @@ pub(crate) fn frame<'a, DB: DrawingBackend>(
             Axis { lo: y.lo, hi: y.hi, ticks: y.ticks.clone() },
         )
         .map_err(draw_err)?;
-    let x_label = |v: &f64| clean_text(&(x.label)(*v));
+    let own_x_labels = x.lines > 1;
+    let x_label = |v: &f64| if own_x_labels { String::new() } else { clean_text(&(x.label)(*v)) };
     let y_label = |v: &f64| clean_text(&(y.label)(*v));
     let mut mesh = chart.configure_mesh();
     if !x_grid {
@@ -121,21 +125,38 @@ pub(crate) fn titled<DB: DrawingBackend>(
 }
 
 /// Splits `root` into the plot (left) and a legend strip (right) wide
-/// enough for the names, at most a third of the width.
+/// enough for the names, at most two fifths of the width (longer names
+/// wrap).
 pub(crate) fn with_legend<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     names: &[String],
     look: Look,
 ) -> (DrawingArea<DB, Shift>, DrawingArea<DB, Shift>) {
     let (w, _) = root.dim_in_pixel();
-    let widest = names.iter().map(|n| n.chars().count()).max().unwrap_or(0) as f64;
-    let want = widest * look.legend * 0.58 + look.legend * 3.2;
-    let width = want.min(f64::from(w) / 3.0) as u32;
+    let widest = names.iter().map(|n| crate::text_width(n, look.legend)).fold(0.0, f64::max);
+    let want = widest + look.legend * 2.6;
+    let width = want.min(f64::from(w) * 0.4) as u32;
     root.split_horizontally(w.saturating_sub(width))
 }
 
+/// The legend's entries wrapped to the strip's width, at the largest font
+/// size (down to a floor) at which they all fit its height.
+fn legend_layout(names: &[String], w: u32, h: u32, top: f64, size: f64) -> (f64, Vec<Vec<String>>) {
+    let mut size = size;
+    loop {
+        let fit = ((f64::from(w) - size * 2.6) / (size * 0.6)).max(4.0) as usize;
+        let lines: Vec<Vec<String>> = names.iter().map(|n| crate::wrap(n, fit)).collect();
+        let rows: usize = lines.iter().map(Vec::len).sum();
+        let height = top + rows as f64 * size * 1.25 + names.len() as f64 * size * 0.35;
+        if height <= f64::from(h) || size <= 9.0 {
+            return (size, lines);
+        }
+        size = (size * 0.9).max(9.0);
+    }
+}
+
 /// Draws one entry per series in the legend strip: its key in the series
-/// colour and its name, cut to fit.
+/// colour and its name, wrapped onto as many lines as it needs.
 pub(crate) fn legend<DB: DrawingBackend>(
     side: &DrawingArea<DB, Shift>,
     names: &[String],
@@ -143,36 +164,48 @@ pub(crate) fn legend<DB: DrawingBackend>(
     look: Look,
 ) -> Result<(), ChartError> {
     let (w, h) = side.dim_in_pixel();
-    let row = (look.legend * 1.5) as i32;
-    let k = (look.legend * 0.45) as i32;
-    let fit = ((f64::from(w) - look.legend * 2.4) / (look.legend * 0.58)).max(3.0) as usize;
-    let top = (look.title * 1.6) as i32;
-    let style = Look::font(look.legend).pos(Pos::new(HPos::Left, VPos::Center));
-    for (i, name) in names.iter().enumerate() {
-        let y = top + i as i32 * row;
-        if y + row / 2 > h as i32 {
-            break;
-        }
+    let top = look.title * 1.6;
+    let (size, lines) = legend_layout(names, w, h, top, look.legend);
+    let k = (size * 0.45) as i32;
+    let style = Look::font(size).pos(Pos::new(HPos::Left, VPos::Center));
+    let mut y = top;
+    for (i, entry) in lines.iter().enumerate() {
+        let yi = y as i32;
         let col = crate::colour(i);
         let x = k;
         match key {
-            Key::Box => side.draw(&Rectangle::new([(x, y - k), (x + 2 * k, y + k)], col.filled())),
-            Key::Line => side.draw(&PathElement::new(vec![(x, y), (x + 2 * k, y)], col.stroke_width(look.line + 1))),
+            Key::Box => side.draw(&Rectangle::new([(x, yi - k), (x + 2 * k, yi + k)], col.filled())),
+            Key::Line => side.draw(&PathElement::new(vec![(x, yi), (x + 2 * k, yi)], col.stroke_width(look.line + 1))),
             Key::Marker => {
-                side.draw(&PathElement::new(vec![(x, y), (x + 2 * k, y)], col.stroke_width(look.line)))
+                side.draw(&PathElement::new(vec![(x, yi), (x + 2 * k, yi)], col.stroke_width(look.line)))
                     .map_err(draw_err)?;
-                side.draw(&(EmptyElement::at((x + k, y)) + crate::sweep::marker(i, (k * 2 / 3).max(3), col)))
+                side.draw(&(EmptyElement::at((x + k, yi)) + crate::sweep::marker(i, (k * 2 / 3).max(3), col)))
             }
         }
         .map_err(draw_err)?;
-        let text: String = if name.chars().count() > fit {
-            name.chars().take(fit.saturating_sub(1)).chain(std::iter::once('…')).collect()
-        } else {
-            name.clone()
-        };
-        side.draw(&Text::new(text, (x + 3 * k, y), style.clone())).map_err(draw_err)?;
+        for line in entry {
+            side.draw(&Text::new(line.clone(), (x + 3 * k, y as i32), style.clone())).map_err(draw_err)?;
+            y += size * 1.25;
+        }
+        y += size * 0.35;
     }
     Ok(())
+}
+
+/// Keeps the ticks whose labels, `width(label)` pixels wide at `px` pixels
+/// per axis unit, do not overlap the previous kept one.
+pub(crate) fn spaced_ticks(ticks: &[f64], label: &dyn Fn(f64) -> String, size: f64, px: f64) -> Vec<f64> {
+    let mut kept: Vec<f64> = Vec::new();
+    for &t in ticks {
+        let ok = kept.last().is_none_or(|&p| {
+            let half = (crate::text_width(&label(p), size) + crate::text_width(&label(t), size)) / 2.0;
+            (t - p) * px >= half + size
+        });
+        if ok {
+            kept.push(t);
+        }
+    }
+    kept
 }
 
 /// "Nice" tick positions (1, 2, 5 × 10^k steps) covering [lo, hi].

@@ -12,6 +12,15 @@
 //! - [`SweepChart`] (`kind: "sweep"`): a metric against a parameter, one line
 //!   per policy, optional intervals, optional log axes.
 //!
+//! [`figures`] and [`preset_figures`] build the specifications of an
+//! experiment result's figures, so the page constructs none itself.
+//!
+//! No text is cut or drawn off the canvas: legend entries and bar-group
+//! labels wrap onto more lines (and shrink down to a floor) instead, and
+//! tick labels that would overlap are thinned. Widths are estimated at
+//! 0.6 em per character, wider than the average of the sans-serif fonts
+//! a browser or SVG viewer picks.
+//!
 //! Colours are the Okabe–Ito palette ([`PALETTE`]), safe for the common
 //! colour-vision deficiencies; lines also differ by marker shape. Fonts scale
 //! with the chart's height and stay large enough for a projector.
@@ -29,8 +38,11 @@
 
 mod bars;
 mod ecdf;
+mod figures;
 mod frame;
 mod sweep;
+
+pub use figures::{figures, preset_figures, short_labels, wants_log, Figure, LOG_RATIO};
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -41,6 +53,7 @@ use thiserror::Error;
 pub use plotters;
 
 /// A chart to draw.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ChartSpec {
@@ -51,19 +64,28 @@ pub enum ChartSpec {
 
 /// Grouped bars: one group per entry of `groups` along the x axis, one bar
 /// per series in each group.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BarChart {
     pub title: String,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<String>", optional))]
     pub x_label: String,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<String>", optional))]
     pub y_label: String,
     pub groups: Vec<String>,
     pub series: Vec<BarSeries>,
+    /// A log10 value axis (values ≤ 0 are not drawn): for bars whose
+    /// values span orders of magnitude.
+    #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<bool>", optional))]
+    pub log_y: bool,
 }
 
 /// One series of bars: a value per group (`null` or missing: no bar).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BarSeries {
@@ -72,23 +94,31 @@ pub struct BarSeries {
     /// Optional interval per group, `[low, high]` (e.g. a 95 % confidence
     /// interval over repetitions), drawn as a whisker.
     #[serde(default)]
-    pub intervals: Option<Vec<Option<(f64, f64)>>>,
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
+    pub intervals: Option<Intervals>,
 }
 
+/// `[low, high]` per group, `None` where a group has none.
+pub type Intervals = Vec<Option<(f64, f64)>>;
+
 /// Empirical distribution functions of waits.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EcdfChart {
     pub title: String,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<String>", optional))]
     pub x_label: String,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<String>", optional))]
     pub y_label: String,
     pub curves: Vec<EcdfCurve>,
 }
 
 /// One ECDF: `(wait in seconds, fraction of jobs that waited at most that
 /// long)`, waits ascending.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EcdfCurve {
@@ -97,21 +127,27 @@ pub struct EcdfCurve {
 }
 
 /// Curves of a metric against a parameter.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SweepChart {
     pub title: String,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<String>", optional))]
     pub x_label: String,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<String>", optional))]
     pub y_label: String,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<bool>", optional))]
     pub log_x: bool,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<bool>", optional))]
     pub log_y: bool,
     pub lines: Vec<SweepLine>,
 }
 
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SweepLine {
@@ -120,14 +156,17 @@ pub struct SweepLine {
 }
 
 /// One point, with an optional interval `[low, high]` around `y`.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SweepPoint {
     pub x: f64,
     pub y: f64,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub low: Option<f64>,
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub high: Option<f64>,
 }
 
@@ -165,8 +204,51 @@ pub(crate) fn colour(i: usize) -> RGBColor {
     RGBColor(r, g, b)
 }
 
-/// Longest user text drawn, in characters; longer text is cut with "…".
+/// Longest user text drawn, in characters; longer text is cut with "…"
+/// (the page shows the whole text next to the chart).
 pub const MAX_TEXT_CHARS: usize = 80;
+
+/// Estimated width of `text` at font size `size`, pixels: 0.6 em per
+/// character, wider than the average glyph of the common sans-serif fonts.
+pub(crate) fn text_width(text: &str, size: f64) -> f64 {
+    text.chars().count() as f64 * size * 0.6
+}
+
+/// `text` broken into lines of at most `fit` characters, at spaces and
+/// after `,`, `:`, `@` and `=` where possible; a word longer than a line is
+/// split. Nothing is left out.
+pub(crate) fn wrap(text: &str, fit: usize) -> Vec<String> {
+    let fit = fit.max(1);
+    let mut pieces: Vec<String> = Vec::new();
+    let mut piece = String::new();
+    for c in text.chars() {
+        piece.push(c);
+        if matches!(c, ' ' | ',' | ':' | '@' | '=') {
+            pieces.push(std::mem::take(&mut piece));
+        }
+    }
+    if !piece.is_empty() {
+        pieces.push(piece);
+    }
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for p in pieces {
+        if line.chars().count() + p.trim_end().chars().count() > fit && !line.is_empty() {
+            lines.push(line.trim_end().to_owned());
+            line.clear();
+        }
+        line.push_str(&p);
+        while line.trim_end().chars().count() > fit {
+            let head: String = line.chars().take(fit).collect();
+            line = line.chars().skip(fit).collect();
+            lines.push(head);
+        }
+    }
+    if !line.trim().is_empty() {
+        lines.push(line.trim_end().to_owned());
+    }
+    lines
+}
 
 /// User text as it is drawn: control characters (which XML cannot hold)
 /// removed, whitespace runs collapsed, cut to [`MAX_TEXT_CHARS`].

@@ -48,8 +48,10 @@ pub(crate) fn draw<DB: DrawingBackend>(
     let value = |log: bool| move |v: f64| if log { short_number(10f64.powf(v)) } else { short_number(v) };
     let (xl, yl) = (value(c.log_x), value(c.log_y));
     let ticks = |lo: f64, hi: f64, log: bool| if log { log_ticks(lo, hi) } else { linear_ticks(lo, hi, 6) };
-    let x = AxisSpec { lo: xlo, hi: xhi, ticks: ticks(xlo, xhi, c.log_x), label: &xl, desc: c.x_label.clone() };
-    let y = AxisSpec { lo: ylo, hi: yhi, ticks: ticks(ylo, yhi, c.log_y), label: &yl, desc: c.y_label.clone() };
+    let x =
+        AxisSpec { lo: xlo, hi: xhi, ticks: ticks(xlo, xhi, c.log_x), label: &xl, desc: c.x_label.clone(), lines: 1 };
+    let y =
+        AxisSpec { lo: ylo, hi: yhi, ticks: ticks(ylo, yhi, c.log_y), label: &yl, desc: c.y_label.clone(), lines: 1 };
     let names: Vec<String> = c.lines.iter().map(|l| clean_text(&l.name)).collect();
     let body = titled(root, &c.title, look)?;
     let (plot, side) = with_legend(&body, &names, look);

@@ -12,6 +12,7 @@ fn bars(groups: &[&str], series: &[(&str, Vec<Option<f64>>)]) -> ChartSpec {
             .iter()
             .map(|(name, values)| BarSeries { name: name.to_string(), values: values.clone(), intervals: None })
             .collect(),
+        log_y: false,
     })
 }
 
@@ -162,9 +163,15 @@ fn ecdf_curves_on_a_log_axis_with_zero_waits() {
     let svg = to_svg(&spec, 900, 600);
     well_formed(&svg);
     let t = texts(&svg);
-    for word in ["easy", "fcfs", "1 s", "1 h", "1 d", "100 %", "0 %"] {
+    for word in ["easy", "fcfs", "1 s", "1 h", "100 %", "0 %"] {
         assert!(t.iter().any(|x| x == word), "{word} not in {t:?}");
     }
+    // "10 h" and "1 d" are 0.38 decades apart: at 900 px they would
+    // overlap, so one is left out; on a wide chart both fit.
+    assert!(!(t.iter().any(|x| x == "10 h") && t.iter().any(|x| x == "1 d")), "{t:?}");
+    let wide = texts(&to_svg(&spec, 3000, 600));
+    assert!(wide.iter().any(|x| x == "10 h") && wide.iter().any(|x| x == "1 d"), "{wide:?}");
+    assert_inside(&svg, 900, 600);
 }
 
 #[test]
@@ -245,4 +252,136 @@ fn palette_and_numbers() {
     assert_eq!(short_number(2e9), "2.0e9");
     assert_eq!(duration_label(3600.0), "1 h");
     assert_eq!(duration_label(600.0), "10 min");
+}
+
+/// One `<text>` element: its anchor point, font size, anchor and text.
+struct Placed {
+    rotated: bool,
+    x: f64,
+    y: f64,
+    size: f64,
+    anchor: String,
+    text: String,
+}
+
+fn attr(tag: &str, name: &str) -> Option<String> {
+    let start = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+    Some(tag[start..].split('"').next()?.to_owned())
+}
+
+fn placed(svg: &str) -> Vec<Placed> {
+    svg.split("<text")
+        .skip(1)
+        .filter_map(|t| {
+            let (tag, rest) = t.split_once(">\n")?;
+            let text = rest.lines().next()?.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&");
+            let size = attr(tag, "font-size")?.parse().ok()?;
+            Some(Placed {
+                rotated: tag.contains("rotate("),
+                x: attr(tag, "x")?.parse().ok()?,
+                y: attr(tag, "y")?.parse().ok()?,
+                size,
+                anchor: attr(tag, "text-anchor").unwrap_or_else(|| "start".into()),
+                text,
+            })
+        })
+        .collect()
+}
+
+/// Every text lies inside the canvas, its width taken as 0.55 em per
+/// character (the average advance of DejaVu Sans and Liberation Sans, the
+/// fonts a Linux browser draws sans-serif with, is about 0.55 em).
+pub(crate) fn assert_inside(svg: &str, w: u32, h: u32) {
+    let all = placed(svg);
+    assert!(!all.is_empty());
+    for p in all {
+        let width = p.text.chars().count() as f64 * p.size * 0.55;
+        if p.rotated {
+            // An axis description turned a quarter: its width runs along y.
+            let fits = p.x >= 0.0
+                && p.x <= f64::from(w)
+                && p.y - width / 2.0 >= -0.5
+                && p.y + width / 2.0 <= f64::from(h) + 0.5;
+            assert!(fits, "`{}` (rotated) at ({}, {}) runs outside {w}×{h}", p.text, p.x, p.y);
+            continue;
+        }
+        let left = match p.anchor.as_str() {
+            "middle" => p.x - width / 2.0,
+            "end" => p.x - width,
+            _ => p.x,
+        };
+        let fits = left >= -0.5 && left + width <= f64::from(w) + 0.5 && p.y >= 0.0 && p.y <= f64::from(h) + 0.5;
+        assert!(fits, "`{}` at ({}, {}) size {} runs outside {w}×{h}", p.text, p.x, p.y, p.size);
+    }
+}
+
+const LONG: [&str; 4] = [
+    "PV-EASY mode=checkpoint,cost=180@virtual",
+    "PV-EASY mode=suspend,cost=120,slowdown=5",
+    "selective:variant=sel-d,threshold=0",
+    "easy:order=shortest@tsafrir",
+];
+
+#[test]
+fn long_names_wrap_instead_of_being_cut() {
+    let groups: Vec<&str> = LONG.to_vec();
+    let series: Vec<(&str, Vec<Option<f64>>)> =
+        LONG.iter().map(|n| (*n, vec![Some(3.0), Some(5.0), Some(7.0), Some(2.0)])).collect();
+    for (w, h) in [(480, 300), (800, 500), (1200, 750)] {
+        let svg = to_svg(&bars(&groups, &series), w, h);
+        well_formed(&svg);
+        assert_inside(&svg, w, h);
+        let text: String = texts(&svg).concat();
+        assert!(!text.contains('…'), "nothing cut at {w}×{h}: {:?}", texts(&svg));
+        for word in ["checkpoint", "cost=180", "suspend", "sel-d", "tsafrir"] {
+            assert!(text.contains(word), "{word} at {w}×{h}");
+        }
+    }
+    let svg = to_svg(&ecdf(&LONG.iter().map(|n| (*n, vec![(1.0, 0.5), (100.0, 1.0)])).collect::<Vec<_>>()), 640, 400);
+    assert_inside(&svg, 640, 400);
+    let svg = to_svg(
+        &sweep(false, false, &LONG.iter().map(|n| (*n, vec![(0.0, 1.0), (10.0, 2.0)])).collect::<Vec<_>>()),
+        640,
+        400,
+    );
+    assert_inside(&svg, 640, 400);
+}
+
+#[test]
+fn a_log_axis_shows_bars_of_every_magnitude() {
+    let mut spec = bars(&["fcfs", "easy", "cbf"], &[("MBS", vec![Some(3282.0), Some(12.5), Some(1.4)])]);
+    if let ChartSpec::Bars(c) = &mut spec {
+        c.log_y = true;
+    }
+    let svg = to_svg(&spec, 800, 500);
+    well_formed(&svg);
+    assert_inside(&svg, 800, 500);
+    let t = texts(&svg);
+    for tick in ["1", "10", "100", "1000"] {
+        assert!(t.iter().any(|x| x == tick), "{tick} in {t:?}");
+    }
+    // The three bars (the fourth blue rectangle is the legend's key) rise
+    // from 1 in proportion to the logarithm of their values: 1.4 is 4 % of
+    // the tallest bar, not the 0.04 % of a linear axis.
+    let heights: Vec<f64> = svg
+        .split("<rect")
+        .skip(1)
+        .filter(|r| r.contains("fill=\"#0072B2\""))
+        .filter_map(|r| attr(r, "height")?.parse::<f64>().ok())
+        .take(3)
+        .collect();
+    for (h, v) in heights.iter().zip([3282.0f64, 12.5, 1.4]) {
+        let want = heights[0] * v.log10() / 3282f64.log10();
+        assert!((h - want).abs() <= 2.0, "{heights:?}: {v} should be {want} px");
+    }
+}
+
+#[test]
+fn wrapping_keeps_every_character() {
+    let text = "pv-easy:mode=checkpoint,cost=60@virtual";
+    for fit in 1..45 {
+        let lines = wrap(text, fit);
+        assert_eq!(lines.concat().replace(' ', ""), text, "fit {fit}");
+        assert!(lines.iter().all(|l| l.chars().count() <= fit), "fit {fit}: {lines:?}");
+    }
 }

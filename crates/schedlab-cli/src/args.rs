@@ -33,7 +33,7 @@ pub enum Command {
     Sweep(SweepArgs),
     /// Join the JSON results of `sweep --shard` runs into the whole result.
     Merge(MergeArgs),
-    /// Run a preset that reproduces one of the seeds' experiments.
+    /// Run a preset that reproduces one of the source papers' experiments.
     Reproduce(ReproduceArgs),
     /// Time parsing and every policy on every trace of a directory.
     Bench(BenchArgs),
@@ -42,29 +42,29 @@ pub enum Command {
     BenchOne(BenchOneArgs),
 }
 
-/// How a trace is read and cleaned (SPEC §1); shared by every command that
+/// How a trace is read and cleaned (docs/semantics.md, "Reading a trace"); shared by every command that
 /// takes a trace.
 #[derive(Debug, Clone, Default, Args)]
 pub struct WorkloadArgs {
-    /// Machine size in processors, overriding the header (e.g. 430 for CTC-SP2).
-    #[arg(long, value_name = "N")]
+    /// Machine size in processors, overriding the header (e.g. 430 for CTC-SP2; at most 2^31).
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = positive::<u32>)]
     pub procs: Option<u32>,
     /// Run jobs larger than the machine on the whole machine instead of dropping them.
     #[arg(long)]
     pub clamp_oversized: bool,
     /// Keep only jobs of this queue (field 15); repeatable.
-    #[arg(long = "queue", value_name = "Q")]
+    #[arg(long = "queue", value_name = "Q", allow_negative_numbers = true)]
     pub queues: Vec<i32>,
     /// Keep only jobs of this partition (field 16); repeatable.
-    #[arg(long = "partition", value_name = "P")]
+    #[arg(long = "partition", value_name = "P", allow_negative_numbers = true)]
     pub partitions: Vec<i32>,
     /// Drop jobs with this status (field 11); repeatable.
     #[arg(long = "drop-status", value_name = "S", allow_negative_numbers = true)]
     pub drop_status: Vec<i32>,
     /// Keep only the first N jobs (after cleaning).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = positive::<usize>)]
     pub first: Option<usize>,
-    /// Keep only jobs submitted in [FROM, TO) seconds after the first submit.
+    /// Keep only jobs submitted in [FROM, TO) seconds after the first submit (|FROM|, |TO| ≤ 2^40).
     #[arg(long, value_name = "FROM:TO", allow_hyphen_values = true)]
     pub time_range: Option<String>,
     /// Divide submit times (relative to the first) by X > 0: X = 1.2 offers 20 % more load.
@@ -73,6 +73,43 @@ pub struct WorkloadArgs {
     /// Refuse traces larger than this once uncompressed (bytes; suffix K, M or G allowed) [default: 2G].
     #[arg(long, value_name = "BYTES")]
     pub max_bytes: Option<String>,
+    /// Refuse traces of more than N jobs, counted while reading [default: 20000000].
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = positive::<u64>)]
+    pub max_jobs: Option<u64>,
+}
+
+/// Where a command's report goes.
+#[derive(Debug, Clone, Default, Args)]
+pub struct OutputArgs {
+    /// Write the report (text or JSON) to FILE instead of standard output,
+    /// once the command has succeeded; FILE may not be an input.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+/// A whole number of at least 1, for clap; a negative or zero value is
+/// told so (clap alone would call `-5` an unexpected argument).
+pub fn positive<T: TryFrom<i128>>(text: &str) -> Result<T, String> {
+    whole(text, 1)
+}
+
+/// A whole number of at least 0, for clap.
+pub fn non_negative<T: TryFrom<i128>>(text: &str) -> Result<T, String> {
+    whole(text, 0)
+}
+
+fn whole<T: TryFrom<i128>>(text: &str, min: i128) -> Result<T, String> {
+    let t = text.trim();
+    let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
+    let v: i128 = t.parse().map_err(|_| match digits.bytes().all(|b| b.is_ascii_digit()) && !digits.is_empty() {
+        true => format!("`{}` is too large", crate::fail::short_text(t)),
+        false => format!("`{}` is not a whole number", crate::fail::short_text(t)),
+    })?;
+    match v {
+        v if v < min && min == 1 => Err(format!("{v} is not allowed: the value must be positive (1 or more)")),
+        v if v < min => Err(format!("{v} is not allowed: the value must be {min} or more")),
+        v => T::try_from(v).map_err(|_| format!("{v} is too large")),
+    }
 }
 
 #[derive(Debug, Args)]
@@ -84,22 +121,24 @@ pub struct StatsArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub output: OutputArgs,
 }
 
-/// Metric and checker options shared by `run` and `compare`.
+/// Metric and checker options shared by `run`, `compare`, `sweep` and `reproduce`.
 #[derive(Debug, Clone, Args)]
 pub struct MetricArgs {
     /// Bounded-slowdown threshold in seconds.
-    #[arg(long, value_name = "S", default_value_t = 10)]
+    #[arg(long, value_name = "S", default_value_t = 10, allow_negative_numbers = true)]
     pub bsd_threshold: i64,
     /// Leave the first and last X % of jobs (by submit) out of the metrics.
-    #[arg(long, value_name = "X", default_value_t = 0.0)]
+    #[arg(long, value_name = "X", default_value_t = 0.0, allow_negative_numbers = true)]
     pub skip_percent: f64,
     /// Category limit: jobs running at most S seconds are short (SN/SW/LN/LW).
-    #[arg(long, value_name = "S", default_value_t = 3600)]
+    #[arg(long, value_name = "S", default_value_t = 3600, allow_negative_numbers = true)]
     pub short_runtime: i64,
     /// Category limit: jobs of at most N processors are narrow.
-    #[arg(long, value_name = "N", default_value_t = 8)]
+    #[arg(long, value_name = "N", default_value_t = 8, allow_negative_numbers = true, value_parser = positive::<u32>)]
     pub narrow_size: u32,
     /// Skip the run checker (it verifies every run by default).
     #[arg(long)]
@@ -123,11 +162,11 @@ pub struct RunArgs {
     #[arg(long, value_name = "ID")]
     pub predictor: Option<String>,
     /// Seed of every random draw (the virtual predictor's).
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[arg(long, value_name = "N", default_value_t = 0, allow_negative_numbers = true, value_parser = non_negative::<u64>)]
     pub seed: u64,
     /// Run N times with seeds SEED, SEED+1, …, SEED+N−1 and report the mean
     /// and 95 % confidence interval of every metric.
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    #[arg(long, value_name = "N", default_value_t = 1, allow_negative_numbers = true, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub repeat: u32,
     /// Print the result document as JSON.
     #[arg(long)]
@@ -138,6 +177,8 @@ pub struct RunArgs {
     /// Write the simulated schedule as SWF to FILE (field 3 = simulated wait).
     #[arg(long, value_name = "FILE")]
     pub swf_out: Option<PathBuf>,
+    #[command(flatten)]
+    pub output: OutputArgs,
     #[command(flatten)]
     pub metrics: MetricArgs,
     #[command(flatten)]
@@ -158,11 +199,13 @@ pub struct CompareArgs {
     #[arg(long, value_name = "ID")]
     pub predictor: Option<String>,
     /// Seed of every random draw.
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[arg(long, value_name = "N", default_value_t = 0, allow_negative_numbers = true, value_parser = non_negative::<u64>)]
     pub seed: u64,
     /// Print {"runs": [result documents]} as JSON.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub output: OutputArgs,
     #[command(flatten)]
     pub metrics: MetricArgs,
     #[command(flatten)]
@@ -182,11 +225,11 @@ pub struct BenchArgs {
     #[arg(long, value_name = "DIR")]
     pub traces: Option<PathBuf>,
     /// Policy spec ID[:KEY=VALUE,...][@PREDICTOR]; repeatable [default: every policy
-    /// of the registry and the variants the seeds compare, 14 in all].
+    /// of the registry and the variants the source papers compare, 14 in all].
     #[arg(long, value_name = "SPEC")]
     pub policy: Vec<String>,
     /// Keep the best of N timings [default: 3; 1 with --queue-stress].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = positive::<u32>)]
     pub repeat: Option<u32>,
     /// Machine size for traces whose file name starts with PREFIX; repeatable
     /// (built in: CTC-SP2=430).
@@ -271,10 +314,10 @@ pub struct SweepArgs {
     #[arg(long, value_name = "PARAM=FROM:TO:STEP")]
     pub sweep: String,
     /// Repetitions per point, with seeds SEED, SEED+1, ...
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    #[arg(long, value_name = "N", default_value_t = 1, allow_negative_numbers = true, value_parser = positive::<u32>)]
     pub repeat: u32,
     /// First seed.
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[arg(long, value_name = "N", default_value_t = 0, allow_negative_numbers = true, value_parser = non_negative::<u64>)]
     pub seed: u64,
     /// Run only shard I of N (1-based): points whose number is I-1 modulo N.
     #[arg(long, value_name = "I/N")]
@@ -282,9 +325,10 @@ pub struct SweepArgs {
     /// Print the result as JSON (the input of `schedlab merge`).
     #[arg(long)]
     pub json: bool,
-    /// No progress bars.
-    #[arg(short, long)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub metrics: MetricArgs,
     #[command(flatten)]
     pub workload: WorkloadArgs,
 }
@@ -297,6 +341,8 @@ pub struct MergeArgs {
     /// Print the merged result as JSON.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub output: OutputArgs,
 }
 
 #[derive(Debug, Args)]
@@ -309,9 +355,10 @@ pub struct ReproduceArgs {
     /// Print every section's full result as JSON.
     #[arg(long)]
     pub json: bool,
-    /// No progress bars.
-    #[arg(short, long)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub metrics: MetricArgs,
     #[command(flatten)]
     pub workload: WorkloadArgs,
 }

@@ -1,4 +1,4 @@
-//! `schedlab`: the command line of Schedlab (SPEC §8).
+//! `schedlab`: the command line of Schedlab (docs/cli.md).
 //!
 //! Everything here is the edge: argument parsing, files, clocks, progress
 //! bars, tables and child processes. The simulation, the metrics and the
@@ -11,6 +11,7 @@ mod commands;
 mod fail;
 mod memory;
 mod output;
+mod outputs;
 mod trace_input;
 
 use std::process::ExitCode;

@@ -1,11 +1,10 @@
-//! Printing: stdout, JSON, aligned tables, output files and progress bars.
+//! Printing: stdout, JSON, aligned tables and progress bars (files go
+//! through [`crate::outputs`]).
 
-use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Write};
-use std::path::Path;
 use std::time::Duration;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 
@@ -21,12 +20,6 @@ pub fn print_json<T: Serialize + ?Sized>(value: &T) -> Result<()> {
     writeln!(out)?;
     out.flush()?;
     Ok(())
-}
-
-/// Creates (truncates) an output file; the error names it.
-pub fn create_file(path: &Path) -> Result<BufWriter<File>> {
-    let file = File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(BufWriter::with_capacity(1 << 16, file))
 }
 
 /// Column alignment in a [`Table`].
@@ -51,8 +44,8 @@ pub struct Table {
 
 impl Table {
     /// Columns: the first left-aligned, the others right-aligned (numbers).
-    pub fn new(headers: &[&str]) -> Self {
-        Self::with_headers(headers.iter().map(|h| (*h).to_owned()).collect())
+    pub fn new<S: AsRef<str>>(headers: &[S]) -> Self {
+        Self::with_headers(headers.iter().map(|h| h.as_ref().to_owned()).collect())
     }
 
     /// A table whose headers are computed (e.g. one column per case).
@@ -120,6 +113,31 @@ impl Table {
             }
         }
         writeln!(out, "{}", line.trim_end())
+    }
+}
+
+/// A column's header: its catalogue label and unit.
+pub fn header(c: &schedlab_metrics::Column) -> String {
+    match c.unit {
+        Some(u) => format!("{} ({u})", c.label),
+        None => c.label.clone(),
+    }
+}
+
+/// A metric of a metrics document as its column prints it.
+pub fn metric_cell(metrics: &serde_json::Value, c: &schedlab_metrics::Column) -> String {
+    let v = schedlab_experiment::metric_at(metrics, &c.key).and_then(serde_json::Value::as_f64);
+    schedlab_metrics::format_cell(v, c.digits)
+}
+
+/// A summarised metric: the mean, and ± the 95 % half-width when there is
+/// an interval (repeated runs).
+pub fn summary_cell(mean: &serde_json::Value, ci95: &serde_json::Value, c: &schedlab_metrics::Column) -> String {
+    let m = schedlab_experiment::metric_at(mean, &c.key).and_then(serde_json::Value::as_f64);
+    let h = schedlab_experiment::metric_at(ci95, &c.key).and_then(serde_json::Value::as_f64);
+    match (m, h) {
+        (Some(m), Some(h)) => format!("{} ± {}", fixed(m, usize::from(c.digits)), fixed(h, usize::from(c.digits))),
+        _ => schedlab_metrics::format_cell(m, c.digits),
     }
 }
 

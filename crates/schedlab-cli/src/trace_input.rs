@@ -6,17 +6,19 @@ use std::io::BufReader;
 use std::path::Path;
 
 use anyhow::{anyhow, bail, Context, Result};
-use schedlab_workload::{read_swf, Loaded, Oversize, ReadOptions, Window};
+use schedlab_workload::{read_swf, Loaded, Oversize, ReadOptions, SwfError, Window, MAX_PROCS, MAX_TIME};
 
 use crate::args::WorkloadArgs;
+use crate::fail::short_text;
 
 /// The core's read options for the workload flags.
 pub fn read_options(w: &WorkloadArgs) -> Result<ReadOptions> {
     let mut o = ReadOptions::default();
-    if w.procs == Some(0) {
-        bail!("--procs must be at least 1");
+    match w.procs {
+        Some(0) => bail!("--procs must be at least 1"),
+        Some(p) if p > MAX_PROCS => bail!("--procs {p} is above the limit of {MAX_PROCS} processors (2^31)"),
+        _ => o.machine_size = w.procs,
     }
-    o.machine_size = w.procs;
     if w.clamp_oversized {
         o.oversize = Oversize::Clamp;
     }
@@ -28,7 +30,10 @@ pub fn read_options(w: &WorkloadArgs) -> Result<ReadOptions> {
         o.load_factor = load_factor(text)?;
     }
     if let Some(text) = &w.max_bytes {
-        o.max_bytes = byte_size(text).with_context(|| format!("--max-bytes `{text}`"))?;
+        o.max_bytes = byte_size(text).with_context(|| format!("--max-bytes `{}`", short_text(text)))?;
+    }
+    if let Some(n) = w.max_jobs {
+        o.max_jobs = n;
     }
     Ok(o)
 }
@@ -47,23 +52,31 @@ fn window(w: &WorkloadArgs) -> Result<Window> {
     }
 }
 
-/// `FROM:TO`, whole seconds after the first submit, FROM < TO.
+/// `FROM:TO`, whole seconds after the first submit, FROM < TO, both
+/// within ±2^40 s (the reader's time limit).
 pub fn time_range(text: &str) -> Result<Window> {
-    let bad =
-        || anyhow!("--time-range `{text}`: expected FROM:TO, whole seconds after the first submit with FROM < TO");
+    let shown = short_text(text);
+    let bad = || {
+        anyhow!(
+            "--time-range `{shown}`: expected FROM:TO, whole seconds after the first submit with FROM < TO, \
+             both within ±{MAX_TIME} s (2^40)"
+        )
+    };
     let (from, to) = text.split_once(':').ok_or_else(bad)?;
     let from: i64 = from.trim().parse().map_err(|_| bad())?;
     let to: i64 = to.trim().parse().map_err(|_| bad())?;
-    if from >= to {
+    if from >= to || from.unsigned_abs().max(to.unsigned_abs()) > MAX_TIME.unsigned_abs() {
         return Err(bad());
     }
     Ok(Window::TimeRange { from, to })
 }
 
+/// A load factor: a finite number above 0. Whether it keeps the submit
+/// times within the time limit depends on the trace: the reader checks.
 fn load_factor(text: &str) -> Result<f64> {
     match text.trim().parse::<f64>() {
         Ok(x) if x.is_finite() && x > 0.0 => Ok(x),
-        _ => bail!("--load-factor `{text}`: expected a number above 0"),
+        _ => bail!("--load-factor `{}`: expected a number above 0", short_text(text)),
     }
 }
 
@@ -95,12 +108,37 @@ pub fn load(path: &Path, opts: &ReadOptions) -> Result<Loaded> {
     if file.metadata().is_ok_and(|m| m.is_dir()) {
         bail!("{} is a directory, not a trace file", path.display());
     }
-    read_swf(BufReader::with_capacity(1 << 16, file), opts).with_context(|| path.display().to_string())
+    read_swf(BufReader::with_capacity(1 << 16, file), opts)
+        .map_err(|e| match flag_of(&e) {
+            Some(flag) => anyhow!("{e}; {flag} raises the limit"),
+            None => anyhow::Error::new(e),
+        })
+        .with_context(|| path.display().to_string())
 }
 
-/// Reads a trace as `load` does, with the workload flags.
+/// The flag that lifts the limit an error reports, if any.
+fn flag_of(e: &SwfError) -> Option<&'static str> {
+    match e {
+        SwfError::TooManyJobs { .. } => Some("--max-jobs"),
+        SwfError::TooLarge { .. } => Some("--max-bytes"),
+        _ => None,
+    }
+}
+
+/// Reads a trace as `load` does, with the workload flags, and tells its
+/// warnings on stderr (they are also in every result document).
 pub fn load_with(path: &Path, w: &WorkloadArgs) -> Result<Loaded> {
-    load(path, &read_options(w)?)
+    load_with_warnings(path, &read_options(w)?)
+}
+
+/// Reads a trace as `load` does and tells its warnings on stderr.
+pub fn load_with_warnings(path: &Path, opts: &ReadOptions) -> Result<Loaded> {
+    let loaded = load(path, opts)?;
+    let name = trace_name(path);
+    for warning in &loaded.report.warnings {
+        eprintln!("schedlab: warning: {name}: {}", crate::fail::flatten(warning));
+    }
+    Ok(loaded)
 }
 
 #[cfg(test)]
@@ -120,7 +158,10 @@ mod tests {
     #[test]
     fn time_ranges() {
         assert_eq!(time_range("0:3600").unwrap(), Window::TimeRange { from: 0, to: 3600 });
-        for bad in ["", "5", "a:b", "10:5", "5:5", "1:2:3"] {
+        let edge = format!("-{MAX_TIME}:{MAX_TIME}");
+        assert_eq!(time_range(&edge).unwrap(), Window::TimeRange { from: -MAX_TIME, to: MAX_TIME });
+        let past = format!("0:{}", MAX_TIME + 1);
+        for bad in ["", "5", "a:b", "10:5", "5:5", "1:2:3", "0:9223372036854775807", &past] {
             assert!(time_range(bad).is_err(), "{bad}");
         }
     }

@@ -62,6 +62,11 @@ fn bad_input_gives_one_line_and_an_exit_code() {
     let s = sample();
     let dir = temp_dir("bad").display().to_string();
     let no_dir_csv = format!("{dir}/missing-dir/jobs.csv");
+    let dir_o = format!("{dir}/o");
+    let damaged_gz = temp_dir("damaged").join("damaged.swf.gz").display().to_string();
+    let mut gz = std::fs::read(fixture("kth-sp2-first3000.swf.gz")).expect("fixture");
+    gz[0] = 0;
+    std::fs::write(&damaged_gz, gz).expect("damaged copy");
     let (empty, no_job) = (fixture("empty.swf"), fixture("no-valid-job.swf"));
     let cases: Vec<(Vec<&str>, i32, &str)> = vec![
         (vec!["stats", "no-such-trace.swf"], 2, "no-such-trace.swf"),
@@ -73,8 +78,6 @@ fn bad_input_gives_one_line_and_an_exit_code() {
         (vec!["stats", &s, "--time-range", "a:b"], 2, "--time-range"),
         (vec!["stats", &s, "--load-factor", "-1"], 2, "--load-factor"),
         (vec!["stats", &s, "--load-factor", "x"], 2, "--load-factor"),
-        (vec!["stats", &s, "--procs", "0"], 2, "--procs"),
-        (vec!["stats", &s, "--first", "0"], 2, "--first"),
         (vec!["stats", &s, "--first", "5", "--time-range", "0:10"], 2, "cannot be used together"),
         (vec!["stats", &s, "--max-bytes", "1000"], 2, "larger than the limit of 1000 bytes"),
         (vec!["stats", &s, "--max-bytes", "lots"], 2, "--max-bytes"),
@@ -94,13 +97,43 @@ fn bad_input_gives_one_line_and_an_exit_code() {
         (vec!["run", &s, "--policy", "fcfs", "--predictor", "last"], 2, "does not use runtime predictions"),
         (vec!["run", &s, "--policy", "easy", "--bsd-threshold", "0"], 2, "threshold"),
         (vec!["run", &s, "--policy", "easy", "--skip-percent", "60"], 2, "skip percentage"),
-        (vec!["run", &s, "--policy", "easy", "--narrow-size", "0"], 2, "category limits"),
+        (vec!["run", &s, "--policy", "easy", "--short-runtime", "-5"], 2, "category limits"),
         (vec!["run", &s, "--policy", "easy", "--jobs-csv", &no_dir_csv], 2, "jobs.csv"),
         (vec!["run", &s, "--policy", "easy", "--swf-out", &dir], 2, "cannot write"),
+        (vec!["run", &s, "--policy", "easy", "--jobs-csv", &s], 2, "is the input"),
+        (
+            vec!["run", &s, "--policy", "easy", "--swf-out", &dir_o, "--jobs-csv", &dir_o],
+            2,
+            "is also the output of --jobs-csv",
+        ),
+        (vec!["run", &s, "--policy", "easy", "-o", &s], 2, "--output"),
+        (vec!["compare", &s, "--policy", "easy", "--output", &s], 2, "is the input"),
+        (vec!["stats", &s, "--output", &s], 2, "is the input"),
+        (vec!["stats", &s, "--load-factor", "1e-12"], 2, "load factor 1e-12 stretches the 3621984 s"),
+        (vec!["run", &s, "--policy", "easy", "--load-factor", "1e-12"], 2, "past the limit of 1099511627776 s (2^40)"),
+        (vec!["stats", &s, "--time-range", "0:9223372036854775807"], 2, "within ±1099511627776 s"),
+        (vec!["stats", &s, "--procs", "2147483649"], 2, "--procs 2147483649 is above the limit of 2147483648"),
+        (
+            vec!["stats", &s, "--max-jobs", "100"],
+            2,
+            "more than 100 jobs, the job limit (refused at line 109); --max-jobs raises",
+        ),
+        (vec!["run", &s, "--policy", "easy", "--max-jobs", "2999"], 2, "more than 2999 jobs"),
+        (
+            vec!["run", &s, "--policy", "dbf", "--param", "deadline_factor=1e300"],
+            2,
+            "`deadline_factor`: 1e300 is outside",
+        ),
+        (
+            vec!["run", &s, "--policy", "easy", "--skip-percent", "1e300"],
+            2,
+            "skip percentage must be in [0, 50), got 1e300",
+        ),
+        (vec!["stats", &damaged_gz], 2, "looks like gzip with a damaged header"),
         (
             vec!["compare", &s, "--policy", "easy", "--param", "error=5"],
             2,
-            "no policy of the comparison has a parameter `error`",
+            "no run of the experiment has a parameter `error`",
         ),
         (vec!["compare", &s, "--policy", "easy:order"], 2, "policy `easy:order`"),
         (vec!["compare", &s, "--policy", "easy", "--policy", "bogus@last"], 2, "unknown policy `bogus`"),
@@ -120,6 +153,163 @@ fn bad_input_gives_one_line_and_an_exit_code() {
         assert!(err.contains(fragment), "{args:?}: `{fragment}` not in {err}");
         assert!(o.stdout.is_empty(), "{args:?}: printed {}", stdout(&o));
     }
+    let sample_now = std::fs::read(&s).expect("sample");
+    assert_eq!(sample_now.len(), 276_313, "no case may have touched the sample");
+    assert!(!Path::new(&dir_o).exists(), "a refused output is never created");
+}
+
+#[test]
+fn negative_values_to_whole_number_flags_say_they_must_be_positive() {
+    let s = sample();
+    let cases: [(&[&str], &str); 10] = [
+        (&["stats", &s, "--procs", "-5"], "--procs <N>': -5 is not allowed: the value must be positive (1 or more)"),
+        (&["stats", &s, "--procs", "0"], "--procs <N>': 0 is not allowed: the value must be positive (1 or more)"),
+        (&["stats", &s, "--first", "0"], "--first <N>': 0 is not allowed: the value must be positive"),
+        (&["stats", &s, "--first", "-5"], "--first <N>': -5 is not allowed: the value must be positive"),
+        (&["stats", &s, "--max-jobs", "0"], "--max-jobs <N>': 0 is not allowed: the value must be positive"),
+        (
+            &["run", &s, "--policy", "easy", "--seed", "-1"],
+            "--seed <N>': -1 is not allowed: the value must be 0 or more",
+        ),
+        (&["run", &s, "--policy", "easy", "--narrow-size", "-8"], "--narrow-size <N>': -8 is not allowed"),
+        (&["run", &s, "--policy", "easy", "--repeat", "-5"], "--repeat <N>': -5 is not in 1..=10000"),
+        (&["sweep", &s, "--policy", "easy", "--sweep", "order=priority", "--repeat", "-2"], "must be positive"),
+        (&["stats", &s, "--procs", "99999999999999999999999999999999999999999999"], "is too large"),
+    ];
+    for (args, want) in cases {
+        let o = schedlab(args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: `{want}` not in {err}");
+        assert!(!err.contains("unexpected argument"), "{args:?}: {err}");
+    }
+}
+
+/// The issue's reproducer: `--jobs-csv` naming the input once emptied it.
+#[test]
+fn outputs_are_written_only_after_success_and_never_over_an_input() {
+    let dir = temp_dir("outputs");
+    let trace = dir.join("v.swf");
+    std::fs::copy(sample(), &trace).expect("copy");
+    let t = trace.display().to_string();
+    let o = schedlab(&["run", &t, "--policy", "easy", "--jobs-csv", &t]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(std::fs::read(&trace).expect("trace"), std::fs::read(sample()).expect("sample"), "the input is intact");
+    // A failed run leaves an existing output as it was and creates none.
+    let csv = dir.join("jobs.csv");
+    std::fs::write(&csv, "old").expect("old csv");
+    let (c, swf) = (csv.display().to_string(), dir.join("s.swf").display().to_string());
+    let o = schedlab(&["run", &t, "--policy", "easy", "--jobs-csv", &c, "--swf-out", &swf, "--max-jobs", "10"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&csv).expect("csv"), "old");
+    assert!(!Path::new(&swf).exists());
+    // A successful run replaces both, and `--output` takes the report.
+    let report = dir.join("run.json").display().to_string();
+    let stdout_text =
+        ok(&["run", &t, "--policy", "easy", "--jobs-csv", &c, "--swf-out", &swf, "--json", "-o", &report]);
+    assert!(stdout_text.is_empty(), "the report went to --output: {stdout_text}");
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&report).expect("report")).expect("json");
+    assert_eq!(doc["metrics"]["jobs"], 3000);
+    assert_eq!(std::fs::read_to_string(&csv).expect("csv").lines().count(), 3001);
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .expect("dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().all(|n| !n.contains("schedlab-tmp")), "no temporary file left: {names:?}");
+    // merge refuses to write over one of its shards.
+    let shard = dir.join("shard.json").display().to_string();
+    ok(&[
+        "sweep",
+        &t,
+        "--policy",
+        "easy",
+        "--sweep",
+        "order=priority,shortest",
+        "--first",
+        "50",
+        "--json",
+        "-o",
+        &shard,
+        "-q",
+    ]);
+    let before = std::fs::read(&shard).expect("shard");
+    let o = schedlab(&["merge", &shard, "--json", "--output", &shard]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--output") && stderr(&o).contains("is the input"), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&shard).expect("shard"), before);
+    let merged = dir.join("merged.json").display().to_string();
+    ok(&["merge", &shard, "--json", "--output", &merged]);
+    assert!(std::fs::metadata(&merged).expect("merged").len() > 0);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A trace whose header gives an unusable machine size, two jobs sharing a
+/// number, every job submitted at t = 0.
+fn odd_trace(dir: &Path) -> String {
+    let path = dir.join("odd.swf");
+    let line = |id: u64, size: u32| format!("{id} 0 -1 100 {size} -1 -1 {size} 100 -1 1 1 1 -1 1 1 -1 -1\n");
+    let text = format!("; MaxProcs: 1099511627776\n{}{}{}", line(1, 4), line(1, 8), line(2, 2));
+    std::fs::write(&path, text).expect("odd trace");
+    path.display().to_string()
+}
+
+#[test]
+fn header_warnings_reach_every_command_and_the_result_document() {
+    let dir = temp_dir("warnings");
+    let t = odd_trace(&dir);
+    let want = [
+        "header MaxProcs `1099511627776` is above the limit of 2147483648 processors (2^31); ignored",
+        "the header's MaxProcs and MaxNodes are unusable (see above): machine size set to the largest job, 8 processors",
+        "1 job has the job number of an earlier job (e.g. job 1); all are kept and run as distinct jobs",
+    ];
+    let commands: [&[&str]; 4] = [
+        &["run", &t, "--policy", "easy"],
+        &["run", &t, "--policy", "easy", "--json"],
+        &["compare", &t, "--policy", "easy", "--policy", "fcfs"],
+        &["sweep", &t, "--policy", "easy", "--sweep", "order=priority,shortest", "-q"],
+    ];
+    for args in commands {
+        let o = schedlab(args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        for w in want {
+            let err = stderr(&o);
+            let line = err.lines().find(|l| l.contains(w)).unwrap_or_else(|| panic!("{args:?}: `{w}` not in {err}"));
+            assert!(line.starts_with("schedlab: warning: odd.swf: "), "{args:?}: {line}");
+        }
+    }
+    let doc = json(&["run", &t, "--policy", "easy", "--json"]);
+    let warnings: Vec<&str> =
+        doc["trace"]["warnings"].as_array().expect("warnings").iter().filter_map(Value::as_str).collect();
+    assert_eq!(warnings.len(), 3, "{warnings:?}");
+    for (got, w) in warnings.iter().zip(want) {
+        assert!(got.contains(w), "`{w}` not in `{got}`");
+    }
+    assert_eq!(doc["trace"]["cleaning"]["duplicate_ids"], 1);
+    // Every job at t = 0: the offered load has no rate, so it is null.
+    assert_eq!(doc["trace"]["stats"]["offered_load"], Value::Null);
+    let text = ok(&["stats", &t]);
+    assert!(text.contains("  offered load           undefined (every job is submitted in the same second)"), "{text}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn compressed_and_cr_only_traces_read_like_the_plain_sample_head() {
+    let dir = temp_dir("formats");
+    let sample_text = std::fs::read_to_string(sample()).expect("sample");
+    let head: String = sample_text.split_inclusive('\n').take(60).collect();
+    let plain = dir.join("head.swf");
+    std::fs::write(&plain, &head).expect("head");
+    let cr = dir.join("head-cr.swf");
+    std::fs::write(&cr, head.replace('\n', "\r")).expect("cr");
+    let want = json(&["stats", &plain.display().to_string(), "--json"]);
+    assert_eq!(want["jobs"], 52);
+    for file in ["kth-head60.swf.bz2", "kth-head60.swf.xz", "kth-head60.swf.zst", "kth-head60.swf.zz"] {
+        let v = json(&["stats", &fixture(file), "--json"]);
+        assert_eq!((&v["sha256"], &v["jobs"]), (&want["sha256"], &want["jobs"]), "{file}");
+    }
+    let v = json(&["stats", &cr.display().to_string(), "--json"]);
+    assert_eq!((&v["jobs"], &v["lines"]), (&want["jobs"], &want["lines"]), "CR line endings");
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -162,12 +352,20 @@ fn stats_json_has_the_required_keys() {
         "mean_estimate_accuracy",
         "users",
         "queues",
+        "simulated",
         "cleaning",
         "bad_lines",
         "warnings",
     ] {
         assert!(v.get(key).is_some(), "missing {key}");
     }
+    // Runtimes are only ever cut: the trace as recorded runs at least as
+    // long as the simulated one, by the seconds cut.
+    let (recorded, simulated) = (&v, &v["simulated"]);
+    let cut = simulated["runtime_cut"].as_f64().expect("runtime_cut");
+    let gap = (recorded["mean_runtime"].as_f64().unwrap() - simulated["mean_runtime"].as_f64().unwrap()) * 3000.0;
+    assert!((gap - cut).abs() < 1e-6, "{gap} {cut}");
+    assert_eq!(simulated["runtime_capped"], v["cleaning"]["runtime_capped"]);
     assert_eq!(v["jobs"], 3000);
     assert_eq!(v["procs"], 100);
     let load = v["offered_load"].as_f64().expect("offered_load");
@@ -218,8 +416,10 @@ fn workload_options_reach_the_reader() {
     assert_eq!(clamped["jobs"], 3000);
     let base = json(&["stats", &s, "--json"]);
     let fast = json(&["stats", &s, "--json", "--load-factor", "2"]);
-    let (d1, d2) = (base["duration"].as_f64().unwrap(), fast["duration"].as_f64().unwrap());
+    // The load factor changes what is simulated, not the trace as recorded.
+    let (d1, d2) = (base["duration"].as_f64().unwrap(), fast["simulated"]["duration"].as_f64().unwrap());
     assert!((d2 - d1 / 2.0).abs() <= 1.0, "{d1} {d2}");
+    assert_eq!((&fast["duration"], &fast["simulated"]["load_factor"]), (&base["duration"], &serde_json::json!(2.0)));
     let range = json(&["stats", &s, "--json", "--time-range", "0:86400"]);
     assert!(range["jobs"].as_u64() < Some(3000));
     let status = json(&["stats", &s, "--json", "--drop-status", "0"]);
@@ -497,7 +697,7 @@ fn a_preset_reproduces_with_its_structure() {
     let labels: Vec<&str> = summary.iter().filter_map(|r| r["label"].as_str()).collect();
     assert_eq!(labels, vec!["easy", "easy@last"]);
     for column in doc["preset"]["sections"][0]["columns"].as_array().expect("columns") {
-        let path = column["path"].as_str().expect("path");
+        let path = column.as_str().expect("a metric path");
         let mut v = &summary[0]["mean"];
         for part in path.split('.') {
             v = &v[part];

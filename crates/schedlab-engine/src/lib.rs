@@ -1,4 +1,4 @@
-//! The simulation engine of Schedlab (SPEC §2, §3).
+//! The simulation engine of Schedlab (docs/semantics.md, "Simulation", "Runtime predictors").
 //!
 //! The engine replays a cleaned trace as a sequence of events and, after all
 //! events of one second have been applied, asks a [`Policy`] for one
@@ -26,15 +26,16 @@ mod skyline;
 pub mod treap;
 
 pub use checker::{check, CheckError, Violation};
+pub use fenwick::Fenwick;
 pub use policy::{Guarantee, Happened, Policy};
-pub use predictor::{Predictor, RuntimeSource, SourceInfo, SOURCES};
+pub use predictor::{Overrun, Predictor, RuntimeSource, SourceInfo, SOURCES};
 pub use preemption::Preemption;
 pub use profile::Profile;
-pub use record::{JobRecord, RunRecord, Segment};
+pub use record::{JobRecord, ReservationChange, ReservationLog, RunRecord, Segment};
 pub use rng::SplitMix64;
 pub use sim::{run, Control, EngineError, Progress, RunConfig, Sim};
 
-/// Simulated time in integer seconds (SPEC §2).
+/// Simulated time in integer seconds (docs/semantics.md, "Simulation").
 pub type Time = i64;
 
 /// A job's position in the trace's priority order (submit time, then job

@@ -8,6 +8,7 @@ use serde::Serialize;
 use thiserror::Error;
 
 /// One parameter of a policy or a runtime source.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ParamSpec {
     /// The key used in `--param KEY=VALUE` and in share links.
@@ -22,6 +23,7 @@ pub struct ParamSpec {
 }
 
 /// The type, range and default of a parameter.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum ParamKind {
@@ -31,6 +33,7 @@ pub enum ParamKind {
 }
 
 /// A checked parameter value.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum ParamValue {
@@ -134,7 +137,7 @@ fn parse(spec: &ParamSpec, text: &str) -> Result<ParamValue, ParamError> {
                 value: value.to_string(),
                 expected: "whole number",
             })?;
-            in_range(key, v, *min, *max).map(ParamValue::Int)
+            in_range(key, v, *min, *max, |x: i64| x.to_string()).map(ParamValue::Int)
         }
         ParamKind::Float { min, max, .. } => {
             let v: f64 = value.parse().ok().filter(|v: &f64| v.is_finite()).ok_or_else(|| ParamError::NotANumber {
@@ -142,14 +145,16 @@ fn parse(spec: &ParamSpec, text: &str) -> Result<ParamValue, ParamError> {
                 value: value.to_string(),
                 expected: "number",
             })?;
-            in_range(key, v, *min, *max).map(ParamValue::Float)
+            in_range(key, v, *min, *max, schedlab_workload::short_number).map(ParamValue::Float)
         }
     }
 }
 
-fn in_range<T: PartialOrd + ToString>(key: String, v: T, min: T, max: T) -> Result<T, ParamError> {
+/// `v` if it lies in [min, max]; the error shows numbers with `show`, so
+/// that a float like 1e300 reads as `1e300`, not 301 digits.
+fn in_range<T: PartialOrd + Copy>(key: String, v: T, min: T, max: T, show: fn(T) -> String) -> Result<T, ParamError> {
     if v < min || v > max {
-        return Err(ParamError::OutOfRange { key, value: v.to_string(), min: min.to_string(), max: max.to_string() });
+        return Err(ParamError::OutOfRange { key, value: show(v), min: show(min), max: show(max) });
     }
     Ok(v)
 }
@@ -194,6 +199,8 @@ mod tests {
             (&[("error", "ten")], "parameter `error`: `ten` is not a number"),
             (&[("error", "NaN")], "parameter `error`: `NaN` is not a number"),
             (&[("error", "101")], "parameter `error`: 101 is outside [0, 100]"),
+            (&[("error", "1e300")], "parameter `error`: 1e300 is outside [0, 100]"),
+            (&[("error", "-1e-300")], "parameter `error`: -1e-300 is outside [0, 100]"),
             (&[("error", "1"), ("error", "2")], "parameter `error` is given twice"),
         ];
         for (pairs, message) in cases {

@@ -36,7 +36,7 @@ pub struct Happened {
     /// Tags of the policy's timers that fired, in the order they were set.
     pub timers: Vec<u64>,
     /// Running jobs that outlived their prediction; their expected end is now
-    /// their start plus their estimate (SPEC §3, correction rule).
+    /// their start plus their estimate (docs/semantics.md, "Runtime predictors").
     pub overdue: Vec<JobIdx>,
     /// Waiting jobs whose prediction may have changed since the previous
     /// pass: those of users whose completed job changed what the runtime

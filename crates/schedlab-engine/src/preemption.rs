@@ -16,7 +16,7 @@
 //!   last *completed* checkpoint and, when it resumes from a checkpoint
 //!   (progress > 0), first spends `cost` seconds restarting. The journal
 //!   folds checkpoint and restart costs into one TimeCost; we charge it per
-//!   checkpoint and per restart, as SPEC §4 says.
+//!   checkpoint and per restart, as docs/semantics.md, "Policies and preemption" says.
 //! - `Suspend { slowdown_ppm, cost }` (VM-PV-EASY): every job runs on the
 //!   virtualised platform, `slowdown` slower (wall = ⌈work × (1 + s)⌉); a
 //!   suspended job keeps all its progress and spends `cost` seconds resuming.

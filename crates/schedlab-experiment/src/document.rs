@@ -3,7 +3,7 @@ use std::collections::BTreeMap;
 
 use schedlab_metrics::Metrics;
 use schedlab_policies::Calibration;
-use schedlab_workload::{stats, Loaded, ReadOptions, TraceStats};
+use schedlab_workload::{stats_with_cleaning, Loaded, ReadOptions, TraceStats};
 use serde::Serialize;
 
 use crate::{RunOutcome, RunSettings};
@@ -13,7 +13,8 @@ use crate::{RunOutcome, RunSettings};
 pub const SCHEMA: &str = "schedlab-run/1";
 
 /// Who the trace is and how it was read: enough to tell two traces apart,
-/// to cite one, and to redo the run from the document (SPEC §7).
+/// to cite one, and to redo the run from the document (docs/semantics.md, "Outputs").
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, Serialize)]
 pub struct TraceIdentity {
     pub name: String,
@@ -25,8 +26,13 @@ pub struct TraceIdentity {
     /// The workload options the trace was read with.
     pub options: ReadOptions,
     /// Counts by cleaning rule, in the order the rules apply.
+    #[cfg_attr(feature = "ts", ts(type = "Record<string, number>"))]
     pub cleaning: BTreeMap<&'static str, u64>,
     pub stats: TraceStats,
+    /// What the reader warned about (a machine size it had to guess, an
+    /// unusable header entry, duplicate job numbers, …), so that every
+    /// result carries the caveats of its trace.
+    pub warnings: Vec<String>,
 }
 
 impl TraceIdentity {
@@ -38,12 +44,14 @@ impl TraceIdentity {
             procs: loaded.trace.procs,
             options: options.clone(),
             cleaning: loaded.report.counts().into_iter().collect(),
-            stats: stats(&loaded.trace),
+            stats: stats_with_cleaning(&loaded.trace, &loaded.report),
+            warnings: loaded.report.warnings.clone(),
         }
     }
 }
 
-/// The result document of one run (SPEC §7).
+/// The result document of one run (docs/semantics.md, "Outputs").
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, Serialize)]
 pub struct RunDocument {
     pub schema: &'static str,
@@ -58,6 +66,7 @@ pub struct RunDocument {
     /// has no clock it trusts. The only field that differs between two runs
     /// of the same inputs.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub elapsed_ms: Option<f64>,
     pub events: u64,
     pub passes: u64,
@@ -66,6 +75,7 @@ pub struct RunDocument {
     /// Figures of the CBF calibration run the policy took its defaults
     /// from (slack's AWT, selective's thresholds), when it needed one.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub calibration: Option<Calibration>,
     pub metrics: Metrics,
 }

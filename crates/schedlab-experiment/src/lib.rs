@@ -1,36 +1,52 @@
-//! Runs, as the command line and the web page ask for them.
+//! Runs and experiments, as the command line and the web page ask for them.
 //!
 //! A [`RunRequest`] holds what a user typed (all strings, all optional but
 //! the policy); [`resolve`] turns it into checked [`RunSettings`] or a typed
 //! error naming the bad key; [`run`] replays a trace under those settings,
 //! checks the run and computes its metrics; [`RunDocument`] is the
-//! versioned result document both front ends print. One code path serves
-//! both front ends.
+//! versioned result document both front ends print.
+//!
+//! An [`Experiment`] is several runs, repetitions and a sweep as structured
+//! data; [`Plan`] checks it and numbers its points without listing them;
+//! [`run_point`] runs one; [`ExperimentResult`] summarises the points (mean,
+//! 95 % interval); [`merge`] joins shards after checking every point;
+//! [`link`] is the share link, a versioned serialisation of an experiment.
+//! One code path serves both front ends: the command line's `compare`,
+//! `run --repeat`, `sweep`, `merge` and `reproduce` and the page's presets
+//! go through it, and the binding offers it whole to the page's form.
 
 mod calibration;
 mod document;
-mod grid;
+mod experiment;
+pub mod link;
+mod merge;
 mod output;
+mod plan;
 mod presets;
 mod repeat;
+mod result;
 mod settings;
 mod spec;
 
 pub use calibration::{calibrate, reference_run, Reference};
 pub use document::{RunDocument, TraceIdentity, SCHEMA};
-pub use grid::{
-    merge, run_point, Experiment, ExperimentResult, GridError, MergeError, Plan, Point, PointResult, Shard, SummaryRow,
-    Sweep, EXPERIMENT_SCHEMA,
+pub use experiment::{
+    format_value, Experiment, MetricSettings, ParamList, RunSpec, Sweep, SweepError, SweepValues, WorkloadOptions,
+    MAX_REPEAT, MAX_RUNS, MAX_SWEEP_VALUES,
 };
+pub use merge::{merge, read_shard, MergeError, MAX_SHARD_BYTES};
 pub use output::{schedule_comments, write_jobs_csv, write_schedule_swf};
-pub use presets::{metric_at, preset, Column, Figure, Preset, Section, PRESETS};
+pub use plan::{GridError, Plan, Point, Shard};
+pub use presets::{metric_at, preset, Preset, PresetFigure, Section, PRESETS};
 pub use repeat::{summarise, t975, RepeatSummary};
-pub use settings::{resolve, ConfigError, RunRequest, RunSettings};
+pub use result::{run_point, ExperimentResult, PointError, PointResult, SummaryRow, ECDF_PIXELS, EXPERIMENT_SCHEMA};
+pub use settings::{resolve, ConfigError, RunRequest, RunSettings, RUN_PARAMS};
 pub use spec::{split_param, PolicySpec, SpecError};
 
 use schedlab_engine::{check, CheckError, Control, EngineError, Progress, RunConfig, RunRecord};
-use schedlab_metrics::{deadline_metrics, fair_slowdown_table, Metrics};
+use schedlab_metrics::{deadline_metrics, fair_slowdown_table, prediction_metrics, Metrics};
 use schedlab_workload::Trace;
+use serde::Serialize;
 use thiserror::Error;
 
 #[derive(Debug, Error)]
@@ -55,6 +71,18 @@ pub struct RunOutcome {
 /// How often the engine reports progress, in events.
 pub const PROGRESS_EVERY: u64 = 1 << 14;
 
+/// What a run is doing, for progress reports: some policies need a CBF
+/// reference run of the same trace first, so a progress bar restarts once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct Phase {
+    /// 1-based.
+    pub step: u32,
+    pub steps: u32,
+    /// "calibration (CBF reference run)", "fair-slowdown reference (CBF run)" or "run".
+    pub label: &'static str,
+}
+
 /// Replays `trace` under `settings`, checks the run unless told not to, and
 /// computes its metrics. `observer` sees progress and may cancel.
 pub fn run(
@@ -62,7 +90,27 @@ pub fn run(
     settings: &RunSettings,
     observer: &mut dyn FnMut(Progress) -> Control,
 ) -> Result<RunOutcome, RunError> {
-    let reference = if settings.needs_reference() { Some(reference_run(trace, settings, observer)?) } else { None };
+    run_phased(trace, settings, &mut |_, p| observer(p))
+}
+
+/// [`run`], with the phase of each progress report.
+pub fn run_phased(
+    trace: &Trace,
+    settings: &RunSettings,
+    observer: &mut dyn FnMut(Phase, Progress) -> Control,
+) -> Result<RunOutcome, RunError> {
+    let steps = if settings.needs_reference() { 2 } else { 1 };
+    let reference_label = if settings.needs_calibration() {
+        "calibration (CBF reference run)"
+    } else {
+        "fair-slowdown reference (CBF run)"
+    };
+    let reference = if settings.needs_reference() {
+        let phase = Phase { step: 1, steps, label: reference_label };
+        Some(reference_run(trace, settings, &mut |p| observer(phase, p))?)
+    } else {
+        None
+    };
     let calibration = reference
         .as_ref()
         .filter(|_| settings.needs_calibration())
@@ -71,19 +119,41 @@ pub fn run(
     // table needs it; memory per job stays that of one run otherwise.
     let reference = reference.filter(|_| settings.fair_slowdown);
     let mut policy = settings.build_policy_with(calibration.clone());
-    let config =
-        RunConfig { procs: trace.procs, source: settings.source, seed: settings.seed, progress_every: PROGRESS_EVERY };
-    let record = schedlab_engine::run(&trace.jobs, &config, policy.as_mut(), observer)?;
+    let config = RunConfig {
+        procs: trace.procs,
+        source: settings.source,
+        overrun: settings.overrun,
+        seed: settings.seed,
+        progress_every: PROGRESS_EVERY,
+    };
+    let phase = Phase { step: steps, steps, label: "run" };
+    let record = schedlab_engine::run(&trace.jobs, &config, policy.as_mut(), &mut |p| observer(phase, p))?;
     if settings.check {
         check(&trace.jobs, &record, &policy.guarantees())?;
     }
     let mut metrics = schedlab_metrics::compute(&trace.jobs, &record, &settings.metrics);
     let skip = settings.metrics.skip_percent;
     metrics.deadline = policy.deadlines().map(|d| deadline_metrics(&trace.jobs, &record, &d, skip));
+    if settings.policy.uses_runtime_source {
+        metrics.predictions = Some(prediction_metrics(&trace.jobs, &record, settings.seed, skip));
+    }
     if settings.fair_slowdown {
         if let Some(r) = &reference {
             metrics.fair_slowdown = Some(fair_slowdown_table(&trace.jobs, &record, &r.record, &r.name, skip));
         }
     }
     Ok(RunOutcome { record, metrics, checked: settings.check, calibration })
+}
+
+/// A number in short form for messages: whole numbers below 10^15 as
+/// digits, others with four significant digits (`1e300` → `1.000e300`).
+pub fn short(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        format!("{}", x as i64)
+    } else if x.abs() >= 1e-3 && x.abs() < 1e15 {
+        let s = format!("{x:.6}");
+        s.trim_end_matches('0').trim_end_matches('.').to_owned()
+    } else {
+        format!("{x:.3e}")
+    }
 }

@@ -9,7 +9,7 @@ fn opt(t: Option<Time>) -> String {
     t.map_or_else(String::new, |t| t.to_string())
 }
 
-/// Writes the per-job table (SPEC §7) as CSV, one row per job in priority
+/// Writes the per-job table (docs/semantics.md, "Outputs") as CSV, one row per job in priority
 /// order. Empty cells mean "none" (no fair start, no reservation).
 pub fn write_jobs_csv<W: Write>(mut out: W, trace: &Trace, run: &RunRecord, bsd_threshold: Time) -> io::Result<()> {
     writeln!(

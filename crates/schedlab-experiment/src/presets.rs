@@ -1,122 +1,121 @@
-//! Presets: the seeds' experiments, each one click in the web page and one
-//! `schedlab reproduce PRESET TRACE` command, named after what they
+//! Presets: the source papers' experiments, each one click in the web page
+//! and one `schedlab reproduce PRESET TRACE` command, named after what they
 //! reproduce. A preset is data: sections of runs (policy specs), an
-//! optional sweep, repetitions, a load factor, and the metrics its table
-//! and figure show, as paths into the metrics document.
+//! optional sweep, repetitions, a load factor, the metrics its table shows
+//! (paths into the metrics document, labelled by the column catalogue,
+//! `schedlab_metrics::column`) and the figures the paper draws.
 
 use serde::Serialize;
 
-use crate::{Experiment, Sweep};
+use crate::{Experiment, RunSpec, Sweep, SweepValues, WorkloadOptions};
 
-/// How the web page draws a preset's figure.
+/// A figure of a preset section, drawn by `schedlab_charts::preset_figures`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Figure {
-    /// Grouped bars, one group per run.
-    Bars,
-    /// Curves of a metric against the swept parameter, one per run.
-    Curves,
-    /// Per-category change relative to the section's first run.
-    Categories,
-    /// A table only.
-    Table,
-}
-
-/// A column of a preset's table: a label and a path into the metrics
-/// document (`fairness.delayed`, `categories.0.mbs`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct Column {
-    pub label: &'static str,
-    pub path: &'static str,
-}
-
-const fn col(label: &'static str, path: &'static str) -> Column {
-    Column { label, path }
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum PresetFigure {
+    /// Grouped bars, one group per run, one bar per column (a chart per
+    /// column when their scales differ tenfold).
+    Bars { columns: &'static [&'static str] },
+    /// Each column against the swept parameter, one curve per run.
+    Curves { columns: &'static [&'static str] },
+    /// Per-category change of a category metric (`mbs`,
+    /// `mean_turnaround`) relative to the section's first run.
+    Categories { metric: &'static str },
+    /// A blocked-group metric (`mbs`, `mwbs`) by job size, one bar per run.
+    BlockedGroups { metric: &'static str },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Section {
     pub title: &'static str,
     pub runs: &'static [&'static str],
     /// Swept parameter and its values.
     pub sweep: Option<(&'static str, &'static [&'static str])>,
     pub repeat: u32,
-    /// Divides inter-arrival times (SPEC §1): 1 is the trace as recorded.
+    /// Divides inter-arrival times (docs/semantics.md, "Reading a trace"):
+    /// 1 is the trace as recorded. It multiplies the user's load factor.
     pub load_factor: f64,
-    pub columns: &'static [Column],
+    /// Paths into the metrics document (`fairness.delayed`,
+    /// `categories.0.mbs`), labelled by the column catalogue.
+    pub columns: &'static [&'static str],
 }
 
 impl Section {
-    pub fn experiment(&self) -> Experiment {
+    /// The section's experiment on a trace read with `base` (the user's
+    /// workload options); the section's load factor multiplies the user's.
+    pub fn experiment(&self, base: &WorkloadOptions) -> Experiment {
+        let mut workload = base.clone();
+        if self.load_factor != 1.0 {
+            workload.load_factor = Some(base.load() * self.load_factor);
+        }
         Experiment {
-            runs: self.runs.iter().map(|r| r.to_string()).collect(),
-            params: Vec::new(),
+            runs: self.runs.iter().map(|r| RunSpec::parse(r).expect("preset specs parse")).collect(),
             repeat: self.repeat,
-            seed: 0,
             sweep: self.sweep.map(|(param, values)| Sweep {
                 param: param.to_string(),
-                values: values.iter().map(|v| v.to_string()).collect(),
+                values: SweepValues::List(values.iter().map(|v| v.to_string()).collect()),
+                runs: None,
             }),
+            workload,
+            ..Experiment::default()
         }
     }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Preset {
     pub id: &'static str,
     pub title: &'static str,
-    /// The seed's figures and tables this preset reproduces.
+    /// The paper's figures and tables this preset reproduces.
     pub reproduces: &'static str,
-    pub figure: Figure,
-    /// Prefixes of the shared traces the seed itself used (and the machine
+    /// The figures of every section, the way the paper draws them (none:
+    /// a table only).
+    pub figures: &'static [PresetFigure],
+    /// Prefixes of the shared traces the paper itself used (and the machine
     /// size it simulated them on, 0 for the header's).
-    pub seed_traces: &'static [(&'static str, u32)],
+    pub paper_traces: &'static [(&'static str, u32)],
     pub sections: &'static [Section],
 }
 
-const SLOWDOWNS: &[Column] = &[col("MBS", "mbs"), col("MWBS", "mwbs"), col("mean wait (s)", "mean_wait")];
+const SLOWDOWNS: &[&str] = &["mbs", "mwbs", "mean_wait"];
 
-const BLOCKED: &[Column] = &[
-    col("MBS", "mbs"),
-    col("MWBS", "mwbs"),
-    col("blocked", "blocked"),
-    col("backfilled", "backfilled"),
-    col("big blocked MBS", "blocked_groups.0.mbs"),
-    col("big blocked MWBS", "blocked_groups.0.mwbs"),
-    col("small blocked MBS", "blocked_groups.1.mbs"),
-    col("small blocked MWBS", "blocked_groups.1.mwbs"),
+const BLOCKED: &[&str] = &[
+    "mbs",
+    "mwbs",
+    "blocked",
+    "backfilled",
+    "blocked_groups.0.mbs",
+    "blocked_groups.0.mwbs",
+    "blocked_groups.1.mbs",
+    "blocked_groups.1.mwbs",
 ];
 
-const PREEMPTION: &[Column] = &[
-    col("preempted", "preempted"),
-    col("MKT", "mkt"),
-    col("wasted load", "wasted_load"),
-    col("total load", "total_load"),
-    col("MBS", "mbs"),
-    col("MWBS", "mwbs"),
-];
+const PREEMPTION: &[&str] = &["preempted", "mkt", "wasted_load", "total_load", "mbs", "mwbs"];
 
-const CATEGORIES: &[Column] = &[
-    col("SN BSD", "categories.0.mbs"),
-    col("SW BSD", "categories.1.mbs"),
-    col("LN BSD", "categories.2.mbs"),
-    col("LW BSD", "categories.3.mbs"),
-    col("SN turnaround", "categories.0.mean_turnaround"),
-    col("SW turnaround", "categories.1.mean_turnaround"),
-    col("LN turnaround", "categories.2.mean_turnaround"),
-    col("LW turnaround", "categories.3.mean_turnaround"),
+const CATEGORIES: &[&str] = &[
+    "categories.0.mbs",
+    "categories.1.mbs",
+    "categories.2.mbs",
+    "categories.3.mbs",
+    "categories.0.mean_turnaround",
+    "categories.1.mean_turnaround",
+    "categories.2.mean_turnaround",
+    "categories.3.mean_turnaround",
 ];
 
 const SELECTIVE_RUNS: &[&str] = &["cbf", "easy", "selective", "selective:variant=sel-d"];
 
-const DEADLINE: &[Column] = &[
-    col("deadline jobs", "deadline.jobs"),
-    col("violations", "deadline.violations"),
-    col("mean usage", "deadline.mean_usage"),
-    col("regular mean wait", "deadline.regular_mean_wait"),
-    col("regular mean stretch", "deadline.regular_mean_stretch"),
-    col("mean wait", "mean_wait"),
-    col("max stretch", "max_stretch"),
+const DEADLINE: &[&str] = &[
+    "deadline.jobs",
+    "deadline.violations",
+    "deadline.mean_usage",
+    "deadline.regular_mean_wait",
+    "deadline.regular_mean_stretch",
+    "mean_wait",
+    "max_stretch",
 ];
 
 /// Every preset, in the order front ends list them.
@@ -125,8 +124,12 @@ pub const PRESETS: &[Preset] = &[
         id: "pv-easy-vs-easy",
         title: "PV-EASY vs EASY vs EASY-Last",
         reproduces: "pv-easy-journal figures 5, 6 (MBS, MWBS) and 2, 3 (blocked jobs by parallelism)",
-        figure: Figure::Bars,
-        seed_traces: &[("CTC-SP2", 430)],
+        figures: &[
+            PresetFigure::Bars { columns: &["mbs", "mwbs"] },
+            PresetFigure::BlockedGroups { metric: "mbs" },
+            PresetFigure::BlockedGroups { metric: "mwbs" },
+        ],
+        paper_traces: &[("CTC-SP2", 430)],
         sections: &[Section {
             title: "EASY (estimates), EASY-Last, PV-EASY (Last model, kill)",
             runs: &["easy", "easy@last", "pv-easy"],
@@ -140,8 +143,8 @@ pub const PRESETS: &[Preset] = &[
         id: "fairness-audit",
         title: "Strict-fairness delays and reservation violations of EASY",
         reproduces: "pv-easy-journal tables 1 and 2",
-        figure: Figure::Table,
-        seed_traces: &[("CTC-SP2", 430)],
+        figures: &[],
+        paper_traces: &[("CTC-SP2", 430)],
         sections: &[Section {
             title: "EASY with estimates, EASY-Last",
             runs: &["easy", "easy@last"],
@@ -149,16 +152,16 @@ pub const PRESETS: &[Preset] = &[
             repeat: 1,
             load_factor: 1.0,
             columns: &[
-                col("blocked", "fairness.blocked"),
-                col("delayed", "fairness.delayed"),
-                col("mean delay (s)", "fairness.mean_delay"),
-                col("max delay (s)", "fairness.max_delay"),
-                col("violations", "reservation_violations.count"),
-                col("victim size", "reservation_violations.mean_victim_size"),
-                col("mean DTR (s)", "reservation_violations.mean_dtr"),
-                col("max DTR (s)", "reservation_violations.max_dtr"),
-                col("mean SI", "reservation_violations.mean_si"),
-                col("max SI", "reservation_violations.max_si"),
+                "fairness.blocked",
+                "fairness.delayed",
+                "fairness.mean_delay",
+                "fairness.max_delay",
+                "reservation_violations.count",
+                "reservation_violations.mean_victim_size",
+                "reservation_violations.mean_dtr",
+                "reservation_violations.max_dtr",
+                "reservation_violations.mean_si",
+                "reservation_violations.max_si",
             ],
         }],
     },
@@ -166,23 +169,23 @@ pub const PRESETS: &[Preset] = &[
         id: "prediction-error",
         title: "Prediction error: PV-EASY vs FCFS-EASY vs SJF-EASY",
         reproduces: "pv-easy-journal figure 4",
-        figure: Figure::Curves,
-        seed_traces: &[("CTC-SP2", 430)],
+        figures: &[PresetFigure::Curves { columns: &["mbs", "mwbs"] }],
+        paper_traces: &[("CTC-SP2", 430)],
         sections: &[Section {
-            title: "virtual predictor, maximum error x %, 10 repetitions",
-            runs: &["pv-easy@virtual", "easy@virtual", "easy:order=shortest@virtual"],
+            title: "virtual predictor, maximum error x %, 10 repetitions; PV-EASY with and without step 4",
+            runs: &["pv-easy@virtual", "pv-easy:venture=off@virtual", "easy@virtual", "easy:order=shortest@virtual"],
             sweep: Some(("error", &["0", "10", "20", "30", "40", "50", "60", "70", "80", "90", "100"])),
             repeat: 10,
             load_factor: 1.0,
-            columns: &[col("MBS", "mbs"), col("MWBS", "mwbs")],
+            columns: &["mbs", "mwbs"],
         }],
     },
     Preset {
         id: "checkpoint-cost",
         title: "CP-PV-EASY: checkpoint cost 60, 120, 180 s",
         reproduces: "pv-easy-journal figure 7, tables 6, 7, 8",
-        figure: Figure::Bars,
-        seed_traces: &[("CTC-SP2", 430)],
+        figures: &[PresetFigure::Bars { columns: &["preempted", "mkt"] }],
+        paper_traces: &[("CTC-SP2", 430)],
         sections: &[Section {
             title: "PV-EASY (kill) and CP-PV-EASY, hourly checkpoints",
             runs: &[
@@ -201,8 +204,8 @@ pub const PRESETS: &[Preset] = &[
         id: "suspend-cost",
         title: "VM-PV-EASY: resume cost 60, 120, 180 s",
         reproduces: "pv-easy-journal figure 8, tables 9, 10, 11",
-        figure: Figure::Bars,
-        seed_traces: &[("CTC-SP2", 430)],
+        figures: &[PresetFigure::Bars { columns: &["preempted", "mkt"] }],
+        paper_traces: &[("CTC-SP2", 430)],
         sections: &[Section {
             title: "PV-EASY (kill) and VM-PV-EASY, 5 % virtualisation slowdown",
             runs: &[
@@ -221,8 +224,8 @@ pub const PRESETS: &[Preset] = &[
         id: "slack-factor",
         title: "Slack-based backfilling: slack factor and heuristics",
         reproduces: "slack-priority-backfilling tables 2 and 5",
-        figure: Figure::Curves,
-        seed_traces: &[("KTH-SP2", 0)],
+        figures: &[PresetFigure::Curves { columns: &["mbs", "mwbs"] }],
+        paper_traces: &[("KTH-SP2", 0)],
         sections: &[
             Section {
                 title: "slack factor 1–11 (AST, equal priorities)",
@@ -252,8 +255,8 @@ pub const PRESETS: &[Preset] = &[
         id: "selective",
         title: "Selective reservation: Sel, Sel-D, EASY vs CBF by category",
         reproduces: "selective-reservation figures 1–6 and table 9",
-        figure: Figure::Categories,
-        seed_traces: &[("CTC-SP2", 430), ("SDSC-SP2", 0), ("KTH-SP2", 0), ("LANL-CM5", 0)],
+        figures: &[PresetFigure::Categories { metric: "mbs" }, PresetFigure::Categories { metric: "mean_turnaround" }],
+        paper_traces: &[("CTC-SP2", 430), ("SDSC-SP2", 0), ("KTH-SP2", 0), ("LANL-CM5", 0)],
         sections: &[
             Section {
                 title: "normal load",
@@ -277,8 +280,8 @@ pub const PRESETS: &[Preset] = &[
         id: "dbf",
         title: "Deadline-based backfilling: 20–80 % deadline-driven jobs",
         reproduces: "deadline-based-backfilling figures 2–7",
-        figure: Figure::Bars,
-        seed_traces: &[("HPC2N", 0)],
+        figures: &[PresetFigure::Bars { columns: &["deadline.jobs", "deadline.violations"] }],
+        paper_traces: &[("HPC2N", 0)],
         sections: &[Section {
             title: "CBF and DBF with 20, 40, 60, 80 % deadline-driven jobs",
             runs: &["cbf", "dbf:fraction=0.2", "dbf:fraction=0.4", "dbf:fraction=0.6", "dbf:fraction=0.8"],
@@ -313,9 +316,13 @@ mod tests {
     fn every_preset_resolves_into_a_plan() {
         for p in PRESETS {
             for s in p.sections {
-                let plan = Plan::new(s.experiment()).unwrap_or_else(|e| panic!("{} / {}: {e}", p.id, s.title));
+                let plan = Plan::new(s.experiment(&WorkloadOptions::default()))
+                    .unwrap_or_else(|e| panic!("{} / {}: {e}", p.id, s.title));
                 let values = s.sweep.map_or(1, |(_, v)| v.len());
-                assert_eq!(plan.points.len(), s.runs.len() * values * s.repeat as usize, "{}", p.id);
+                assert_eq!(plan.len(), (s.runs.len() * values * s.repeat as usize) as u64, "{}", p.id);
+                for c in s.columns {
+                    assert!(schedlab_metrics::column(c).is_some(), "{}: column `{c}` is not in the catalogue", p.id);
+                }
             }
         }
     }

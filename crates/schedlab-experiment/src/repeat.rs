@@ -2,9 +2,15 @@
 //!
 //! Every numeric field of the metrics (at any depth: categories, blocked
 //! groups, fairness, reservation violations…) is summarised by its mean and
-//! the half-width of its 95 % confidence interval, mean ± t(0.975, n−1) ·
-//! s / √n with s the sample standard deviation. The summary keeps the shape
-//! of the metrics document, so new metrics are summarised without code here.
+//! the half-width of its 95 % confidence interval, t(0.975, n−1) · s / √n
+//! with s the sample standard deviation and t the exact Student-t quantile
+//! ([`t975`]). One run has no interval: its half-widths are `null`. The
+//! summary keeps the shape of the metrics document, so new metrics are
+//! summarised without code here.
+//!
+//! The quantile uses the `libm` crate's functions rather than the
+//! platform's, so the command line and the WebAssembly page print the same
+//! bytes.
 
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -16,20 +22,22 @@ pub struct RepeatSummary {
     pub seeds: Vec<u64>,
     /// The metrics document with each number replaced by its mean.
     pub mean: Value,
-    /// The same shape, each number the half-width of its 95 % interval
-    /// (0 for a single run).
+    /// The same shape, each number the half-width of its 95 % interval;
+    /// `null` for a single run.
     pub ci95: Value,
 }
 
 /// Summarises the metrics documents of repeated runs (all of one shape).
 pub fn summarise(seeds: Vec<u64>, metrics: &[Value]) -> RepeatSummary {
-    let mean = combine(metrics, mean_of);
-    let ci95 = combine(metrics, half_width);
+    let mean = combine(metrics, &mean_of);
+    let t = if metrics.len() >= 2 { t975(metrics.len() - 1) } else { f64::NAN };
+    let ci95 = combine(metrics, &|xs: &[f64]| half_width(xs, t));
     RepeatSummary { repeat: metrics.len(), seeds, mean, ci95 }
 }
 
-/// Walks the documents in step and applies `f` to each numeric leaf's values.
-fn combine(docs: &[Value], f: fn(&[f64]) -> f64) -> Value {
+/// Walks the documents in step and applies `f` to each numeric leaf's
+/// values; a leaf whose value `f` cannot give (NaN) becomes `null`.
+fn combine(docs: &[Value], f: &dyn Fn(&[f64]) -> f64) -> Value {
     match docs.first() {
         Some(Value::Number(_)) => {
             let xs: Vec<f64> = docs.iter().filter_map(Value::as_f64).collect();
@@ -60,34 +68,106 @@ fn combine(docs: &[Value], f: fn(&[f64]) -> f64) -> Value {
 
 fn mean_of(xs: &[f64]) -> f64 {
     if xs.is_empty() {
-        return 0.0;
+        return f64::NAN;
     }
     xs.iter().sum::<f64>() / xs.len() as f64
 }
 
-/// t(0.975, n−1) · s / √n; zero for fewer than two values.
-fn half_width(xs: &[f64]) -> f64 {
+/// t · s / √n; NaN (no interval) for fewer than two values. Identical
+/// values have no spread at all (their float sum may leave a residue).
+fn half_width(xs: &[f64], t: f64) -> f64 {
     let n = xs.len();
     if n < 2 {
+        return f64::NAN;
+    }
+    if xs.iter().all(|&x| x == xs[0]) {
         return 0.0;
     }
     let m = mean_of(xs);
     let var = xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n - 1) as f64;
-    t975(n - 1) * (var / n as f64).sqrt()
+    t * (var / n as f64).sqrt()
 }
 
-/// Student's t quantile at 0.975: exact table to 30 degrees of freedom,
-/// then the Cornish–Fisher expansion around z = 1.959964 (error < 10⁻⁴).
+/// The exact Student-t quantile t(0.975, df): the t with
+/// P(T ≤ t) = 0.975 for `df` degrees of freedom (df ≥ 1), found by
+/// bisection on the regularised incomplete beta function,
+/// P(|T| > t) = I_{df/(df+t²)}(df/2, 1/2).
 pub fn t975(df: usize) -> f64 {
-    const TABLE: [f64; 30] = [
-        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
-        2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
-    ];
-    if (1..=30).contains(&df) {
-        return TABLE[df - 1];
+    t_quantile_two_sided(df.max(1) as f64, 0.05)
+}
+
+/// The t with P(|T| > t) = `alpha`.
+fn t_quantile_two_sided(df: f64, alpha: f64) -> f64 {
+    // I_x(df/2, 1/2) grows with x from 0 to 1: bisect x until the interval
+    // cannot shrink any more, which gives the same bits on every platform.
+    let (a, b) = (df / 2.0, 0.5);
+    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    for _ in 0..2000 {
+        let mid = 0.5 * (lo + hi);
+        if mid <= lo || mid >= hi {
+            break;
+        }
+        if incomplete_beta(mid, a, b) < alpha {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
     }
-    let (z, d) = (1.959_964f64, df.max(1) as f64);
-    z + (z.powi(3) + z) / (4.0 * d) + (5.0 * z.powi(5) + 16.0 * z.powi(3) + 3.0 * z) / (96.0 * d * d)
+    let x = 0.5 * (lo + hi);
+    libm::sqrt(df * (1.0 - x) / x)
+}
+
+/// The regularised incomplete beta function I_x(a, b) (continued fraction,
+/// modified Lentz; Press et al., Numerical Recipes §6.4).
+fn incomplete_beta(x: f64, a: f64, b: f64) -> f64 {
+    if x <= 0.0 {
+        return 0.0;
+    }
+    if x >= 1.0 {
+        return 1.0;
+    }
+    let ln_front = libm::lgamma(a + b) - libm::lgamma(a) - libm::lgamma(b) + a * libm::log(x) + b * libm::log(1.0 - x);
+    let front = libm::exp(ln_front);
+    if x < (a + 1.0) / (a + b + 2.0) {
+        front * beta_fraction(x, a, b) / a
+    } else {
+        1.0 - front * beta_fraction(1.0 - x, b, a) / b
+    }
+}
+
+fn beta_fraction(x: f64, a: f64, b: f64) -> f64 {
+    const TINY: f64 = 1e-300;
+    let (qab, qap, qam) = (a + b, a + 1.0, a - 1.0);
+    let mut c = 1.0;
+    let mut d = 1.0 - qab * x / qap;
+    if d.abs() < TINY {
+        d = TINY;
+    }
+    d = 1.0 / d;
+    let mut h = d;
+    for m in 1..100_000 {
+        let m = f64::from(m);
+        let m2 = 2.0 * m;
+        let aa = m * (b - m) * x / ((qam + m2) * (a + m2));
+        d = 1.0 + aa * d;
+        d = if d.abs() < TINY { TINY } else { d };
+        c = 1.0 + aa / c;
+        c = if c.abs() < TINY { TINY } else { c };
+        d = 1.0 / d;
+        h *= d * c;
+        let aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
+        d = 1.0 + aa * d;
+        d = if d.abs() < TINY { TINY } else { d };
+        c = 1.0 + aa / c;
+        c = if c.abs() < TINY { TINY } else { c };
+        d = 1.0 / d;
+        let delta = d * c;
+        h *= delta;
+        if (delta - 1.0).abs() < 1e-16 {
+            break;
+        }
+    }
+    h
 }
 
 #[cfg(test)]
@@ -96,7 +176,7 @@ mod tests {
     use serde_json::json;
 
     /// Values 1, 2, 3, 4, 5: mean 3, s² = 2.5, half-width
-    /// t(0.975, 4) · √(2.5 / 5) = 2.776 · 0.70711 = 1.96293.
+    /// t(0.975, 4) · √(2.5 / 5) with t(0.975, 4) = 2.776445 (tables).
     #[test]
     fn interval_of_a_known_sample() {
         let docs: Vec<Value> =
@@ -105,20 +185,63 @@ mod tests {
         assert_eq!(s.mean["mbs"], json!(3.0));
         assert_eq!(s.mean["name"], json!("SN"));
         let hw = s.ci95["mbs"].as_f64().unwrap();
-        assert!((hw - 2.776 * (0.5f64).sqrt()).abs() < 1e-12, "{hw}");
+        assert!((hw - 2.776445 * (0.5f64).sqrt()).abs() < 1e-6, "{hw}");
         assert_eq!(s.ci95["groups"][0]["jobs"], s.ci95["mbs"]);
     }
 
     #[test]
     fn a_constant_metric_has_no_spread_and_one_run_has_no_interval() {
-        let docs = vec![json!({ "x": 7 }); 4];
+        let docs = vec![json!({ "x": 0.1 + 0.2 }); 4];
         assert_eq!(summarise(vec![0, 1, 2, 3], &docs).ci95["x"], json!(0.0));
-        assert_eq!(summarise(vec![0], &docs[..1]).ci95["x"], json!(0.0));
+        let one = summarise(vec![0], &docs[..1]);
+        assert_eq!(one.ci95["x"], Value::Null);
+        assert_eq!(one.mean["x"], json!(0.1 + 0.2));
     }
 
+    /// Published two-sided 95 % values (e.g. NIST/SEMATECH e-Handbook,
+    /// table 1.4.7.2), three decimals.
     #[test]
-    fn t_quantiles_join_the_table_smoothly() {
-        assert!((t975(31) - 2.0395).abs() < 1e-3);
-        assert!((t975(1000) - 1.9623).abs() < 1e-3);
+    fn quantiles_match_the_printed_tables() {
+        let table: &[(usize, f64)] = &[
+            (1, 12.706),
+            (2, 4.303),
+            (3, 3.182),
+            (4, 2.776),
+            (5, 2.571),
+            (6, 2.447),
+            (7, 2.365),
+            (8, 2.306),
+            (9, 2.262),
+            (10, 2.228),
+            (15, 2.131),
+            (20, 2.086),
+            (25, 2.060),
+            (30, 2.042),
+            (40, 2.021),
+            (50, 2.009),
+            (60, 2.000),
+            (80, 1.990),
+            (100, 1.984),
+        ];
+        for &(df, t) in table {
+            assert!((t975(df) - t).abs() < 5e-4, "df {df}: {} vs {t}", t975(df));
+        }
+        // Beyond the tables: the normal quantile from above.
+        assert!((t975(10_000) - 1.960201).abs() < 1e-5, "{}", t975(10_000));
+        assert!(t975(10_000) > 1.959963984540054);
+        let mut last = f64::INFINITY;
+        for df in 1..300 {
+            assert!(t975(df) < last, "decreasing at {df}");
+            last = t975(df);
+        }
+    }
+
+    /// df = 1 and 2 have closed forms: tan(0.475 π) and 0.95 / √(2·0.975·0.025).
+    #[test]
+    fn quantiles_match_the_closed_forms() {
+        let one = (0.475 * std::f64::consts::PI).tan();
+        let two = 0.95 / (2.0f64 * 0.975 * 0.025).sqrt();
+        assert!((t975(1) - one).abs() < 1e-9 * one, "{} vs {one}", t975(1));
+        assert!((t975(2) - two).abs() < 1e-9 * two, "{} vs {two}", t975(2));
     }
 }

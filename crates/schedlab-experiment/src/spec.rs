@@ -4,7 +4,7 @@
 
 use thiserror::Error;
 
-use crate::RunRequest;
+use crate::{RunRequest, RunSpec};
 
 /// A policy with its parameters and runtime source, as text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,27 +26,18 @@ pub enum SpecError {
     NoKey(String),
     #[error("parameter `{0}` has no `=` (expected KEY=VALUE)")]
     NoEquals(String),
+    #[error("parameter `{0}` is given twice")]
+    Twice(String),
     #[error("policy `{spec}`: {source}")]
     InSpec { spec: String, source: Box<SpecError> },
 }
 
 impl PolicySpec {
+    /// Parses `ID[:KEY=VALUE,...][@PREDICTOR]` (the one parser:
+    /// [`RunSpec::parse`]); the label is the text as given.
     pub fn parse(text: &str) -> Result<Self, SpecError> {
-        let (head, predictor) = match text.split_once('@') {
-            Some((_, "")) => return Err(SpecError::NoPredictor(text.to_owned())),
-            Some((head, p)) => (head, Some(p.to_owned())),
-            None => (text, None),
-        };
-        let (id, params) = head.split_once(':').unwrap_or((head, ""));
-        if id.is_empty() {
-            return Err(SpecError::NoId(text.to_owned()));
-        }
-        let params = params
-            .split(',')
-            .filter(|p| !p.is_empty())
-            .map(|p| split_param(p).map_err(|e| SpecError::InSpec { spec: text.to_owned(), source: Box::new(e) }))
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(PolicySpec { label: text.to_owned(), id: id.to_owned(), params, predictor })
+        let run = RunSpec::parse(text)?;
+        Ok(PolicySpec { label: text.to_owned(), id: run.policy, params: run.params.0, predictor: run.predictor })
     }
 
     /// A request for this policy with default seed and metric options.

@@ -1,5 +1,5 @@
 //! Deadline metrics of DBF (deadline-based-backfilling §6.1), for runs whose
-//! policy reports deadlines (SPEC §5): regular and deadline-driven jobs
+//! policy reports deadlines (docs/semantics.md, "Metrics"): regular and deadline-driven jobs
 //! apart, deadline violations and deadline usage.
 //!
 //! - wait = end − submit − runtime (as everywhere in Schedlab);
@@ -19,6 +19,7 @@ use serde::Serialize;
 
 use crate::summary::measured;
 
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct DeadlineMetrics {
     /// Deadline-driven jobs measured.

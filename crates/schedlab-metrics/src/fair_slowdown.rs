@@ -26,6 +26,7 @@ use serde::Serialize;
 
 use crate::summary::measured;
 
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct FairSlowdownTable {
     /// The reference run, e.g. `cbf@estimate`.
@@ -34,6 +35,7 @@ pub struct FairSlowdownTable {
     pub rows: Vec<FairSlowdownRow>,
 }
 
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct FairSlowdownRow {
     /// "<=1", "1-1.5", "1.5-2", "2-4", ">4" (times the fair slowdown).

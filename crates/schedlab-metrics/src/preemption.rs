@@ -14,6 +14,7 @@ use schedlab_engine::{JobRecord, RunRecord};
 use schedlab_workload::Job;
 use serde::Serialize;
 
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PreemptionMetrics {
     pub preempted: usize,

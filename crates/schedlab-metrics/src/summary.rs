@@ -3,7 +3,7 @@ use schedlab_workload::Job;
 use serde::Serialize;
 use thiserror::Error;
 
-/// How metrics are computed; every field has the default of SPEC §5.
+/// How metrics are computed; every field has the default of docs/semantics.md, "Metrics".
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MetricsOptions {
     /// τ of the bounded slowdown, seconds.
@@ -51,7 +51,7 @@ impl MetricsOptions {
             return Err(MetricsError::Threshold(self.bsd_threshold));
         }
         if !(0.0..50.0).contains(&self.skip_percent) {
-            return Err(MetricsError::Skip(self.skip_percent.to_string()));
+            return Err(MetricsError::Skip(schedlab_workload::short_number(self.skip_percent)));
         }
         if self.categories.runtime < 1 || self.categories.size < 1 {
             return Err(MetricsError::Categories { runtime: self.categories.runtime, size: self.categories.size });
@@ -61,6 +61,7 @@ impl MetricsOptions {
 }
 
 /// Every metric of one run. Times in seconds; utilisation a fraction.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Metrics {
     /// Jobs measured (after `skip_percent`).
@@ -86,17 +87,26 @@ pub struct Metrics {
     /// SN, SW, LN, LW.
     pub categories: Vec<Category>,
     pub fairness: Fairness,
+    /// Strict fairness over every job that waited (see
+    /// [`crate::fairness_audit`]).
+    pub fairness_all: crate::FairnessAll,
     #[serde(flatten)]
     pub preemption: crate::preemption::PreemptionMetrics,
     pub reservation_violations: crate::violations::ReservationViolations,
     /// DBF's deadline metrics, for policies that report deadlines.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub deadline: Option<crate::DeadlineMetrics>,
     /// The fair-slowdown table (selective-reservation table 9), when asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub fair_slowdown: Option<crate::FairSlowdownTable>,
+    /// What the runtime predictions were worth, for policies that use them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub predictions: Option<crate::PredictionMetrics>,
 }
 
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct BlockedGroup {
     pub group: String,
@@ -107,6 +117,7 @@ pub struct BlockedGroup {
     pub mwbs: f64,
 }
 
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Category {
     pub name: &'static str,
@@ -117,6 +128,7 @@ pub struct Category {
 }
 
 /// The strict-fairness audit (pv-easy table 1).
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Fairness {
     pub blocked: usize,
@@ -191,6 +203,7 @@ pub fn compute(jobs: &[Job], run: &RunRecord, opts: &MetricsOptions) -> Metrics 
         blocked_groups: blocked_groups(&pairs, &figs, run.procs),
         categories: categories(&pairs, &figs, opts.categories),
         fairness: fairness(&pairs),
+        fairness_all: crate::fairness_audit(jobs, run).summary(measured(jobs.len(), opts.skip_percent)),
         preemption: crate::preemption::preemption_metrics(&pairs, jobs, run),
         reservation_violations: crate::violations::reservation_violations(
             jobs,
@@ -200,6 +213,7 @@ pub fn compute(jobs: &[Job], run: &RunRecord, opts: &MetricsOptions) -> Metrics 
         ),
         deadline: None,
         fair_slowdown: None,
+        predictions: None,
     }
 }
 
@@ -245,10 +259,14 @@ fn quantile(sorted: &[Time], q: f64) -> Time {
     sorted[rank - 1]
 }
 
+/// Σ runtime × size / (P × makespan), in floating point: a product of a
+/// time and a size can pass 2^63 even within the reader's limits (2^40 s ×
+/// 2^31 processors), a float cannot overflow there. The makespan saturates
+/// rather than wrap, should a record ever hold an end time out of range.
 fn utilization(jobs: &[Job], run: &RunRecord) -> (f64, Time) {
     let Some(first) = jobs.first() else { return (0.0, 0) };
     let last_end = run.jobs.iter().map(|r| r.end).max().unwrap_or(first.submit);
-    let makespan = last_end - first.submit;
+    let makespan = last_end.saturating_sub(first.submit);
     let work: f64 = jobs.iter().map(|j| j.runtime as f64 * f64::from(j.size)).sum();
     let capacity = f64::from(run.procs) * makespan as f64;
     (if capacity > 0.0 { work / capacity } else { 0.0 }, makespan)
@@ -278,15 +296,28 @@ fn blocked_groups(pairs: &[(&Job, &JobRecord)], figs: &[JobFigures], procs: u32)
         group("big".into(), quarter + 1, procs, &in_range(quarter + 1, procs)),
         group("small".into(), 1, quarter, &in_range(1, quarter)),
     ];
-    let (mut lo, mut hi) = (1u32, 1u32);
-    while lo <= procs {
-        let top = hi.min(procs);
+    for (lo, top) in power_of_two_bins(procs) {
         let name = if lo == top { lo.to_string() } else { format!("{lo}-{top}") };
         out.push(group(name, lo, top, &in_range(lo, top)));
-        lo = hi + 1;
-        hi = hi.saturating_mul(2);
     }
     out
+}
+
+/// The size bins 1, 2, 3–4, 5–8, … whose last one ends at `procs`. Counted
+/// in u64, so that a machine of up to u32::MAX processors ends the loop
+/// (in u32, `hi + 1` wraps to 0 past 2^31 and the loop never ends).
+fn power_of_two_bins(procs: u32) -> Vec<(u32, u32)> {
+    let procs = u64::from(procs);
+    let mut bins = Vec::new();
+    let (mut lo, mut hi) = (1u64, 1u64);
+    while lo <= procs {
+        let top = hi.min(procs);
+        // Both at most `procs`, which came from a u32.
+        bins.push((lo as u32, top as u32));
+        lo = hi + 1;
+        hi *= 2;
+    }
+    bins
 }
 
 fn categories(pairs: &[(&Job, &JobRecord)], figs: &[JobFigures], limits: CategoryLimits) -> Vec<Category> {
@@ -328,5 +359,25 @@ fn fairness(pairs: &[(&Job, &JobRecord)]) -> Fairness {
         delayed: delayed.len(),
         mean_delay: mean(delayed.iter().map(|&d| d as f64)),
         max_delay: delayed.iter().copied().max().unwrap_or(0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn size_bins_end_at_the_machine_size() {
+        assert_eq!(power_of_two_bins(1), vec![(1, 1)]);
+        assert_eq!(power_of_two_bins(6), vec![(1, 1), (2, 2), (3, 4), (5, 6)]);
+        assert_eq!(power_of_two_bins(8), vec![(1, 1), (2, 2), (3, 4), (5, 8)]);
+        // The machine sizes that looped forever: 2^31 + 1 and u32::MAX.
+        for procs in [(1u32 << 31) + 1, u32::MAX] {
+            let bins = power_of_two_bins(procs);
+            assert_eq!(bins.len(), 33, "{procs}");
+            assert_eq!(bins.last().map(|b| b.1), Some(procs));
+            assert!(bins.windows(2).all(|w| w[1].0 == w[0].1 + 1), "{procs}: contiguous");
+        }
+        assert_eq!(power_of_two_bins(1 << 31).len(), 32);
     }
 }

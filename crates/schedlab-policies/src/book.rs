@@ -158,7 +158,9 @@ impl Book {
     /// future slot, in priority order, gives its slot back and takes the
     /// earliest one now free, which is never later since its old one is
     /// still free while it looks. Only for a book made by
-    /// [`Book::compressing`].
+    /// [`Book::compressing`]. Appends to `moved`, in priority order, the jobs
+    /// it re-placed (those whose slot may have changed), for the policy to
+    /// record their new reservations.
     ///
     /// Only the jobs that can move are touched; the result is the same as
     /// re-placing every job in turn. A planned job j (size n, slot
@@ -187,7 +189,7 @@ impl Book {
     ///   when the old algorithm would reconsider them. Every unmarked job
     ///   is settled when its turn comes, and the old algorithm leaves it
     ///   where it is.
-    pub fn compress(&mut self, sim: &Sim<'_>) {
+    pub fn compress(&mut self, sim: &Sim<'_>, moved: &mut Vec<JobIdx>) {
         let now = sim.now();
         let (Some(settling), Some(profile)) = (self.settling.as_mut(), self.profile.as_ref()) else { return };
         settling.mark_pending(profile);
@@ -210,6 +212,7 @@ impl Book {
             self.profile_mut().release(old.start, old.duration, size);
             let start = self.earliest(from, old.duration, size);
             self.plan(sim, j, Slot { start, duration: old.duration }, true);
+            moved.push(j);
             // The part of the old slot that the new one does not cover.
             let freed = (old.start.max(start + old.duration), old.start + old.duration);
             if let (Some(settling), Some(profile)) = (self.settling.as_mut(), self.profile.as_ref()) {

@@ -60,11 +60,15 @@ impl Policy for Cbf {
             self.book.reset(sim);
             self.book.place_all(sim, &self.order);
         } else if changes.early {
-            self.book.compress(sim);
+            self.order.clear();
+            self.book.compress(sim, &mut self.order);
         }
         for &j in &happened.arrived {
             let start = self.book.place(sim, j, sim.now());
             sim.reserve(j, start);
+        }
+        if changes.overcommitted || changes.early {
+            crate::common::reserve_planned(sim, &self.book, &self.order);
         }
         self.book.start_due(sim)?;
         self.book.set_wake(sim)

@@ -21,6 +21,7 @@ use schedlab_engine::{Policy, RuntimeSource, Time};
 use serde::Serialize;
 
 /// What the front ends need to know of a policy, and how to build one.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, Serialize)]
 pub struct PolicyInfo {
     /// Stable identifier (`--policy ID`, share links, result documents).
@@ -86,6 +87,7 @@ impl Categories {
 /// Figures of a calibration run: the registry's `cbf` on the same trace
 /// with the `estimate` source (or `exact` when the run itself uses exact
 /// runtimes), computed by the experiment layer before the policy is built.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Calibration {
     /// `cbf@estimate` or `cbf@exact`.

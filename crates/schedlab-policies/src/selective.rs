@@ -29,7 +29,8 @@
 //! least half the estimate), overall or per category (paper §4.3); a
 //! threshold given as a number (> 0) overrides it.
 
-use std::cell::Cell;
+use std::cell::RefCell;
+use std::collections::BTreeMap;
 
 use schedlab_engine::params::{ParamKind, ParamSpec, Params};
 use schedlab_engine::{EngineError, Guarantee, Happened, JobIdx, Policy, Sim, Time};
@@ -147,6 +148,9 @@ impl Policy for Selective {
         } else if changes.early {
             self.compress(sim);
         }
+        if changes.overcommitted || changes.early {
+            crate::common::reserve_planned(sim, &self.book, &self.order);
+        }
         for &j in &happened.arrived {
             self.arrive(sim, j)?;
         }
@@ -193,7 +197,8 @@ impl Selective {
 
     /// Reserved jobs, in priority order, move to the earliest slot now free.
     fn compress(&mut self, sim: &mut Sim<'_>) {
-        self.book.compress(sim);
+        self.order.clear();
+        self.book.compress(sim, &mut self.order);
     }
 
     /// After an overcommitment (runtimes that fall short): reserved jobs
@@ -220,18 +225,17 @@ impl Selective {
     fn backfill(&mut self, sim: &mut Sim<'_>) -> Result<(), EngineError> {
         let mut after = None;
         // How long n processors stay free, by n, computed when needed and
-        // forgotten after each start (-1: not known).
-        let lasts: Vec<Cell<Time>> = vec![Cell::new(-1); sim.free() as usize + 1];
+        // forgotten after each start (a map, not a table by size: machines
+        // may have billions of processors).
+        let lasts: RefCell<BTreeMap<u32, Time>> = RefCell::new(BTreeMap::new());
         while sim.free() > 0 {
             let free = sim.free();
             let book = &self.book;
-            let stays = |size: u32| match lasts.get(size as usize) {
-                Some(c) if c.get() >= 0 => c.get(),
-                Some(c) => {
-                    c.set(book.free_for(sim, size));
-                    c.get()
+            let stays = |size: u32| {
+                if size > free {
+                    return 0;
                 }
-                None => 0,
+                *lasts.borrow_mut().entry(size).or_insert_with(|| book.free_for(sim, size))
             };
             // A larger job has at most as long: a subtree's least size
             // bounds how long any of its jobs may run.
@@ -243,7 +247,7 @@ impl Selective {
             if self.book.fits_now(sim, j) {
                 self.unreserved.remove(j);
                 self.book.start_now(sim, j)?;
-                lasts.iter().for_each(|c| c.set(-1));
+                lasts.borrow_mut().clear();
             }
         }
         Ok(())

@@ -87,7 +87,7 @@
 //!   cycle is applied after the scaling, so its shape is kept at any load.
 //! - **Estimates.** The model has none. The requested time (field 9) is
 //!   ceil(runtime × `estimate_factor`): with the default factor 1 every
-//!   estimate is exact (as `estimate := runtime` in the SPEC); a factor f > 1
+//!   estimate is exact (as cleaning does, docs/semantics.md); a factor f > 1
 //!   makes every job request f times its runtime.
 //! - **Other fields.** Status 1 (completed); user, group, executable,
 //!   partition, memory, CPU time, preceding job and think time unknown (-1):

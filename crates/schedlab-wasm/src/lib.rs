@@ -1,43 +1,59 @@
 //! The Schedlab core in WebAssembly, for the browser playground (`www/`).
 //!
-//! Thin on purpose: every export decodes its request (serde-wasm-bindgen,
-//! unknown keys refused), calls the core through [`session`], and encodes the
-//! result (plain JSON-compatible objects). Errors reach JavaScript as `Error`
-//! objects carrying the core's message; a panic becomes an `Error` too (see
-//! [`start`]). The API, as JavaScript sees it:
+//! Thin on purpose: every export decodes its request (unknown keys
+//! refused), calls the core, and encodes the result as plain
+//! JSON-compatible objects whose TypeScript types are generated from the
+//! Rust types (`www/src/generated/types.ts`, written by this crate's test
+//! `generated_types_are_current`; the same declarations are in the
+//! wasm-bindgen `.d.ts`, and every export names its generated return type,
+//! so the page needs no cast). Errors reach JavaScript as `Error` objects
+//! carrying the core's message; a panic becomes an `Error` too.
 //!
-//! - `registry(): { policies, predictors, schema, progress_every, ecdf_pixels, palette, version }`
-//! - `new Session(bytes: Uint8Array, name: string, options?: object)`: reads
-//!   a trace (`.swf` or `.swf.gz`); `options` has the fields of the core's
-//!   `ReadOptions`, all optional.
-//! - `session.summary(): { identity, header, bad_lines, warnings, bytes, lines }`
-//! - `session.run(request, on_progress?): RunDocument & { wait_ecdf }`; the
-//!   callback gets `{ completed, jobs, events, now }` every `progress_every`
-//!   events and cancels the run by returning `false` (or by throwing, whose
-//!   exception the run then rethrows).
-//! - `session.run_json(request, on_progress?): string`: the document as
-//!   `schedlab run --json` prints it, without `elapsed_ms`.
-//! - `session.jobs_csv(): string`, `session.schedule_swf(): string`: the
-//!   last run's per-job table and simulated schedule.
-//! - `generate_lublin(params): Uint8Array`: a Lublin–Feitelson trace as SWF.
+//! The API, as JavaScript sees it (types in `types.ts`):
+//!
+//! - `registry(): Registry`: policies, predictors, their parameters, the
+//!   column catalogue, the palette, `progress_every`.
+//! - `new Session(bytes, name, options?: WorkloadOptions)`: reads a trace
+//!   (plain, gzip, zlib, bzip2, xz or zstd) once; a page worker keeps it for
+//!   every run. At most 5 million jobs (`BROWSER_MAX_JOBS`).
+//! - `session.summary(): Summary`, `session.identity(): TraceIdentity`.
+//! - `session.run_point(experiment, index, on_progress?): PointResult`:
+//!   point `index` of an experiment, as `schedlab sweep` runs it. The
+//!   experiment's `workload` must be the session's options.
+//! - `session.run(request, on_progress?): RunResult` and `run_json`: one
+//!   run as `schedlab run` takes it (the document, plus the wait ECDF).
+//! - `on_progress(p: ProgressMessage)` is called every `progress_every`
+//!   events with `{ phase: { step, steps, label }, completed, jobs, events,
+//!   now }`; returning `false` cancels the run at once (through the engine's
+//!   `Control::Cancel`; the page's worker reads a cancel flag the page sets
+//!   in a `SharedArrayBuffer`, docs/decisions.md), throwing cancels and
+//!   rethrows.
+//! - `session.jobs_csv()`, `session.schedule_swf()`: the last `run`'s
+//!   per-job table and simulated schedule.
+//! - `presets(): Preset[]`, `preset_experiment(id, section, workload):
+//!   Experiment`, `plan(experiment): PlanView`,
+//!   `experiment_result(experiment, identity, points): ExperimentResult`,
+//!   `figures(result): Figure[]`, `preset_figures(id, section, result):
+//!   Figure[]`: the experiment pipeline of `schedlab reproduce`/`sweep`.
+//! - `run_params(run: RunSpec): ParamSpec[]`: every parameter a run takes
+//!   (the one answer to "does this run take X"); `t975(df)`: the core's
+//!   exact t quantile.
+//! - `encode_link(link: Link): string`, `decode_link(fragment): Link`:
+//!   share links (`#v2=`, and the first page's `#v1=`).
+//! - `generate_lublin(params): Uint8Array`: a Lublin–Feitelson trace.
 //! - `draw_chart(canvas, spec)`, `chart_svg(spec, width, height): string`:
-//!   the charts of `schedlab-charts`, on the page's thread only (plotters
-//!   measures text through the DOM, which a worker does not have).
-//! - `presets(): Preset[]`: the core's presets (`schedlab reproduce`), each
-//!   section with its `experiment`.
-//! - `plan(experiment): { labels, points: [{ index, run, value, seed, request }] }`:
-//!   the points of an experiment and the run request of each.
-//! - `experiment_result(experiment, trace_identity, points): ExperimentResult`:
-//!   points `{ index, run, value, seed, events, metrics }` summarised (mean,
-//!   95 % interval) as `schedlab sweep --json` and `reproduce --json` do.
+//!   charts, on the page's thread only (plotters measures text through the
+//!   DOM, which a worker does not have).
 //! - `wasm_memory_bytes(): number`: the module's linear memory.
 //!
-//! After a panic the module instance should be dropped (the page runs each
-//! run in its own worker): the panic interrupted Rust code half-way.
+//! After a panic the module instance should be dropped: the panic
+//! interrupted Rust code half-way.
 
-pub mod presets;
+pub mod experiments;
 pub mod protocol;
 pub mod session;
+#[cfg(test)]
+mod types;
 
 use js_sys::{Function, Object, Uint8Array};
 use plotters_canvas::CanvasBackend;
@@ -49,7 +65,15 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
+use schedlab_experiment::link::Link;
+use schedlab_experiment::{Experiment, ExperimentResult, Phase, PointResult, WorkloadOptions};
+
 use crate::protocol::{GenerateMessage, ProgressMessage, Registry, RunMessage, TraceOptions};
+
+/// The generated TypeScript declarations, also in the wasm-bindgen `.d.ts`
+/// so that the exports' return types below resolve.
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &str = include_str!("../../../www/src/generated/types.ts");
 
 /// Runs when the module is instantiated: installs the panic hook.
 #[wasm_bindgen(start)]
@@ -67,32 +91,40 @@ pub fn install_panic_hook() {
     }));
 }
 
-/// Decodes a request. Through a JSON value, because serde-wasm-bindgen reads
-/// only the fields a struct knows, so it would not see (and refuse) a
-/// misspelt key. A key set to `undefined` or `null` counts as absent.
+/// Decodes a request. Through its JSON text, because serde-wasm-bindgen
+/// reads only the fields a struct knows, so it would not see (and refuse) a
+/// misspelt key, and because a JSON value would forget the order of an
+/// object's keys (a run's parameters, and so its label). A key set to
+/// `undefined` or `null` counts as absent.
 fn decode<T: DeserializeOwned>(value: JsValue, what: &str) -> Result<T, JsError> {
-    let fail = |e: &dyn std::fmt::Display| JsError::new(&format!("{what}: {e}"));
-    let mut json: serde_json::Value = serde_wasm_bindgen::from_value(value).map_err(|e| fail(&e))?;
-    drop_nulls(&mut json);
-    serde_json::from_value(json).map_err(|e| fail(&e))
+    // A Rust closure, not `new Function(...)`: the page's Content Security
+    // Policy forbids evaluating text as JavaScript.
+    let drop_nulls =
+        Closure::<dyn Fn(JsValue, JsValue) -> JsValue>::new(
+            |_key: JsValue, value: JsValue| {
+                if value.is_null() {
+                    JsValue::UNDEFINED
+                } else {
+                    value
+                }
+            },
+        );
+    from_json_text(js_sys::JSON::stringify_with_replacer(&value, drop_nulls.as_ref().unchecked_ref()), what)
 }
 
 /// Decodes without dropping `null`s (for documents the core produced).
 fn decode_raw<T: DeserializeOwned>(value: JsValue, what: &str) -> Result<T, JsError> {
-    let fail = |e: &dyn std::fmt::Display| JsError::new(&format!("{what}: {e}"));
-    let json: serde_json::Value = serde_wasm_bindgen::from_value(value).map_err(|e| fail(&e))?;
-    serde_json::from_value(json).map_err(|e| fail(&e))
+    from_json_text(js_sys::JSON::stringify(&value), what)
 }
 
-fn drop_nulls(value: &mut serde_json::Value) {
-    match value {
-        serde_json::Value::Object(map) => {
-            map.retain(|_, v| !v.is_null());
-            map.values_mut().for_each(drop_nulls);
-        }
-        serde_json::Value::Array(items) => items.iter_mut().for_each(drop_nulls),
-        _ => {}
-    }
+fn from_json_text<T: DeserializeOwned>(text: Result<js_sys::JsString, JsValue>, what: &str) -> Result<T, JsError> {
+    let text: String = text.map_err(|_| JsError::new(&format!("{what}: not JSON data")))?.into();
+    serde_json::from_str(&text).map_err(|e| {
+        // The position in a text the page never sees says nothing: cut it.
+        let message = e.to_string();
+        let message = message.split(" at line ").next().unwrap_or(&message).to_owned();
+        JsError::new(&format!("{what}: {message}"))
+    })
 }
 
 fn encode<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
@@ -100,7 +132,7 @@ fn encode<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
 }
 
 /// Policies, runtime sources and their parameters: what the forms are built from.
-#[wasm_bindgen]
+#[wasm_bindgen(unchecked_return_type = "Registry")]
 pub fn registry() -> Result<JsValue, JsError> {
     encode(&Registry::new())
 }
@@ -125,28 +157,61 @@ impl Session {
 
     /// `{ identity, header, bad_lines, warnings, bytes, lines }`: the trace
     /// as read (identity = name, sha256, jobs, procs, options, cleaning, stats).
+    #[wasm_bindgen(unchecked_return_type = "Summary")]
     pub fn summary(&self) -> Result<JsValue, JsError> {
         encode(&self.inner.summary())
+    }
+
+    /// The trace's identity, as an experiment result records it.
+    #[wasm_bindgen(unchecked_return_type = "TraceIdentity")]
+    pub fn identity(&self) -> Result<JsValue, JsError> {
+        encode(self.inner.identity())
+    }
+
+    /// Point `index` of `experiment` (its `workload` must be this
+    /// session's options). `on_progress` as for `run`.
+    #[wasm_bindgen(unchecked_return_type = "PointResult")]
+    pub fn run_point(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "Experiment")] experiment: JsValue,
+        index: f64,
+        #[wasm_bindgen(unchecked_param_type = "(p: ProgressMessage) => boolean | void")] on_progress: Option<Function>,
+    ) -> Result<JsValue, JsValue> {
+        let experiment: Experiment = decode(experiment, "experiment")?;
+        let index = point_index(index)?;
+        let mut observer = Observer::new(on_progress);
+        let result = self.inner.run_point(&experiment, index, &mut |phase, p| observer.report(phase, p));
+        observer.rethrow()?;
+        Ok(encode(&result.map_err(JsError::from)?)?)
     }
 
     /// Runs `{ policy, params?, predictor?, seed?, bsd_threshold?, skip_percent?,
     /// short_runtime?, narrow_size?, no_check? }` and returns the result
     /// document plus `wait_ecdf`. `on_progress({ completed, jobs, events, now })`
     /// is called every `progress_every` events; returning `false` cancels.
-    pub fn run(&mut self, request: JsValue, on_progress: Option<Function>) -> Result<JsValue, JsValue> {
+    #[wasm_bindgen(unchecked_return_type = "RunResult")]
+    pub fn run(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "RunMessage")] request: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "(p: ProgressMessage) => boolean | void")] on_progress: Option<Function>,
+    ) -> Result<JsValue, JsValue> {
         let message: RunMessage = decode(request, "request")?;
         let mut observer = Observer::new(on_progress);
-        let result = self.inner.run(&message, &mut |p| observer.report(p));
+        let result = self.inner.run(&message, &mut |phase, p| observer.report(phase, p));
         observer.rethrow()?;
         Ok(encode(&result.map_err(JsError::from)?)?)
     }
 
     /// As `run`, but the document as `schedlab run --json` prints it (pretty
     /// JSON text, no `elapsed_ms`, no `wait_ecdf`).
-    pub fn run_json(&mut self, request: JsValue, on_progress: Option<Function>) -> Result<String, JsValue> {
+    pub fn run_json(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "RunMessage")] request: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "(p: ProgressMessage) => boolean | void")] on_progress: Option<Function>,
+    ) -> Result<String, JsValue> {
         let message: RunMessage = decode(request, "request")?;
         let mut observer = Observer::new(on_progress);
-        let result = self.inner.run_json(&message, &mut |p| observer.report(p));
+        let result = self.inner.run_json(&message, &mut |phase, p| observer.report(phase, p));
         observer.rethrow()?;
         Ok(result.map_err(JsError::from)?)
     }
@@ -165,39 +230,113 @@ impl Session {
 /// A Lublin–Feitelson synthetic trace as SWF bytes, from `{ procs, jobs, load,
 /// seed, estimate_factor }` (all optional: 128, 10000, 0.7, 1, 1).
 #[wasm_bindgen]
-pub fn generate_lublin(params: JsValue) -> Result<Vec<u8>, JsError> {
+pub fn generate_lublin(
+    #[wasm_bindgen(unchecked_param_type = "GenerateMessage")] params: JsValue,
+) -> Result<Vec<u8>, JsError> {
     let message: GenerateMessage = decode(params, "params")?;
     Ok(schedlab_synth::generate_swf(&message.into())?)
 }
 
-/// The presets of `schedlab reproduce`, each section with its experiment.
-#[wasm_bindgen]
+/// The presets of `schedlab reproduce`.
+#[wasm_bindgen(unchecked_return_type = "Array<Preset>")]
 pub fn presets() -> Result<JsValue, JsError> {
-    encode(&presets::presets())
+    encode(experiments::presets())
 }
 
-/// The points of an experiment `{ runs, params?, repeat?, seed?, sweep? }`,
-/// each with the request `session.run` takes.
-#[wasm_bindgen]
-pub fn plan(experiment: JsValue) -> Result<JsValue, JsError> {
+/// A preset section's experiment on a trace read with `workload`.
+#[wasm_bindgen(unchecked_return_type = "Experiment")]
+pub fn preset_experiment(
+    id: &str,
+    section: usize,
+    #[wasm_bindgen(unchecked_param_type = "WorkloadOptions")] workload: JsValue,
+) -> Result<JsValue, JsError> {
+    let workload: WorkloadOptions = decode(workload, "workload")?;
+    encode(&experiments::preset_experiment(id, section, &workload)?)
+}
+
+/// The runs and points of an experiment (checked: a bad value fails here).
+#[wasm_bindgen(unchecked_return_type = "PlanView")]
+pub fn plan(#[wasm_bindgen(unchecked_param_type = "Experiment")] experiment: JsValue) -> Result<JsValue, JsError> {
     let experiment = decode(experiment, "experiment")?;
-    encode(&presets::plan(experiment)?)
+    encode(&experiments::plan(experiment)?)
 }
 
-/// An experiment's result from its points `{ index, run, value, seed,
-/// events, metrics }` (metrics as `session.run` returned them).
-#[wasm_bindgen]
-pub fn experiment_result(experiment: JsValue, trace_identity: JsValue, points: JsValue) -> Result<JsValue, JsError> {
+/// An experiment's result from its points (as `run_point` returned them).
+#[wasm_bindgen(unchecked_return_type = "ExperimentResult")]
+pub fn experiment_result(
+    #[wasm_bindgen(unchecked_param_type = "Experiment")] experiment: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "TraceIdentity")] trace_identity: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Array<PointResult>")] points: JsValue,
+) -> Result<JsValue, JsError> {
     let experiment = decode(experiment, "experiment")?;
     // Kept as they are: `null` metrics are part of the documents summarised.
     let trace = decode_raw(trace_identity, "trace_identity")?;
-    let points = decode_raw(points, "points")?;
-    encode(&presets::experiment_result(experiment, trace, points)?)
+    let points: Vec<PointResult> = decode_raw(points, "points")?;
+    encode(&experiments::experiment_result(experiment, trace, points)?)
+}
+
+/// The figures of an experiment result.
+#[wasm_bindgen(unchecked_return_type = "Array<Figure>")]
+pub fn figures(#[wasm_bindgen(unchecked_param_type = "ExperimentResult")] result: JsValue) -> Result<JsValue, JsError> {
+    let result: ExperimentResult = decode_raw(result, "result")?;
+    encode(&experiments::figures(&result))
+}
+
+/// The figures of a preset section's result.
+#[wasm_bindgen(unchecked_return_type = "Array<Figure>")]
+pub fn preset_figures(
+    id: &str,
+    section: usize,
+    #[wasm_bindgen(unchecked_param_type = "ExperimentResult")] result: JsValue,
+) -> Result<JsValue, JsError> {
+    let result: ExperimentResult = decode_raw(result, "result")?;
+    encode(&experiments::preset_figures(id, section, &result)?)
+}
+
+/// A share link's fragment (without `#`).
+#[wasm_bindgen]
+pub fn encode_link(#[wasm_bindgen(unchecked_param_type = "Link")] link: JsValue) -> Result<String, JsError> {
+    let link: Link = decode(link, "link")?;
+    Ok(experiments::encode_link(&link)?)
+}
+
+/// A share link's content, checked; the error names the field.
+#[wasm_bindgen(unchecked_return_type = "Link")]
+pub fn decode_link(fragment: &str) -> Result<JsValue, JsError> {
+    encode(&experiments::decode_link(fragment)?)
+}
+
+/// Every parameter a run takes (its policy's, its runtime source's and the
+/// run parameters): the one answer to "does this run take parameter X",
+/// for the forms and global knobs.
+#[wasm_bindgen(unchecked_return_type = "Array<ParamSpec>")]
+pub fn run_params(#[wasm_bindgen(unchecked_param_type = "RunSpec")] run: JsValue) -> Result<JsValue, JsError> {
+    let run: schedlab_experiment::RunSpec = decode(run, "run")?;
+    encode(&run.params_taken())
+}
+
+/// The exact Student-t quantile t(0.975, df) of the core's 95 % intervals,
+/// for the page's own tables until they read the core's summaries.
+#[wasm_bindgen]
+pub fn t975(df: u32) -> f64 {
+    schedlab_experiment::t975(df as usize)
+}
+
+/// A point number from JavaScript: a whole number ≥ 0 within 2^53.
+fn point_index(x: f64) -> Result<u64, JsError> {
+    if x.fract() == 0.0 && (0.0..9_007_199_254_740_992.0).contains(&x) {
+        Ok(x as u64)
+    } else {
+        Err(JsError::new(&format!("point index must be a whole number from 0, not {x}")))
+    }
 }
 
 /// Draws a chart on a canvas (its `width` × `height` in pixels). Page thread only.
 #[wasm_bindgen]
-pub fn draw_chart(canvas: HtmlCanvasElement, spec: JsValue) -> Result<(), JsError> {
+pub fn draw_chart(
+    canvas: HtmlCanvasElement,
+    #[wasm_bindgen(unchecked_param_type = "ChartSpec")] spec: JsValue,
+) -> Result<(), JsError> {
     let spec: ChartSpec = decode(spec, "chart")?;
     let backend = CanvasBackend::with_canvas_object(canvas)
         .ok_or_else(|| JsError::new("the canvas has no 2D drawing context"))?;
@@ -206,7 +345,11 @@ pub fn draw_chart(canvas: HtmlCanvasElement, spec: JsValue) -> Result<(), JsErro
 
 /// A chart as an SVG document. Page thread only.
 #[wasm_bindgen]
-pub fn chart_svg(spec: JsValue, width: u32, height: u32) -> Result<String, JsError> {
+pub fn chart_svg(
+    #[wasm_bindgen(unchecked_param_type = "ChartSpec")] spec: JsValue,
+    width: u32,
+    height: u32,
+) -> Result<String, JsError> {
     let spec: ChartSpec = decode(spec, "chart")?;
     Ok(schedlab_charts::try_to_svg(&spec, width, height)?)
 }
@@ -269,9 +412,9 @@ impl Observer {
         Observer { callback, thrown: None }
     }
 
-    fn report(&mut self, p: Progress) -> Control {
+    fn report(&mut self, phase: Phase, p: Progress) -> Control {
         let Some(callback) = &self.callback else { return Control::Continue };
-        let message = ProgressMessage { completed: p.completed, jobs: p.jobs, events: p.events, now: p.now };
+        let message = ProgressMessage { phase, completed: p.completed, jobs: p.jobs, events: p.events, now: p.now };
         let answer = encode(&message).map_err(JsValue::from).and_then(|m| callback.call1(&JsValue::NULL, &m));
         match answer {
             Ok(v) if v == JsValue::FALSE => Control::Cancel,

@@ -6,24 +6,22 @@
 use std::collections::BTreeMap;
 
 use schedlab_engine::{SourceInfo, Time, SOURCES};
-use schedlab_experiment::{RunDocument, RunRequest, TraceIdentity, PROGRESS_EVERY, SCHEMA};
-use schedlab_metrics::{CategoryLimits, MetricsOptions};
+use schedlab_experiment::{Phase, RunDocument, RunRequest, TraceIdentity, ECDF_PIXELS, PROGRESS_EVERY, SCHEMA};
+use schedlab_metrics::{CategoryLimits, Column, MetricsOptions};
 use schedlab_policies::{PolicyInfo, REGISTRY};
 use schedlab_synth::LublinParams;
-use schedlab_workload::{BadLine, Header, Loaded, Oversize, ReadOptions, Window};
+use schedlab_workload::{BadLine, Header, Loaded};
 use serde::{Deserialize, Serialize};
-
-/// Points the wait ECDF is thinned to (`downsample_ecdf`), about one per
-/// pixel of a wide chart.
-pub const ECDF_PIXELS: u32 = 1000;
 
 /// Largest integer a JavaScript number holds exactly; seeds above it are
 /// refused rather than silently rounded.
 pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 
 /// `registry()`: everything the page builds its forms from.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Serialize)]
 pub struct Registry {
+    #[cfg_attr(test, ts(type = "Array<PolicyInfo>"))]
     pub policies: &'static [&'static PolicyInfo],
     pub predictors: &'static [SourceInfo],
     /// The result document's schema (`schedlab-run/1`).
@@ -36,6 +34,9 @@ pub struct Registry {
     pub palette: Vec<String>,
     /// Version of the core.
     pub version: &'static str,
+    /// The column catalogue: every metric's label, unit, digits and
+    /// explanation, and whether tables show it by default.
+    pub columns: Vec<Column>,
 }
 
 impl Registry {
@@ -48,6 +49,7 @@ impl Registry {
             ecdf_pixels: ECDF_PIXELS,
             palette: schedlab_charts::palette_css(),
             version: env!("CARGO_PKG_VERSION"),
+            columns: schedlab_metrics::columns(),
         }
     }
 }
@@ -58,40 +60,17 @@ impl Default for Registry {
     }
 }
 
-/// `new Session(bytes, name, options)`: the fields of the core's
-/// `ReadOptions`, each optional (absent or `null`: the default).
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct TraceOptions {
-    pub max_bytes: Option<u64>,
-    pub machine_size: Option<u32>,
-    pub oversize: Option<Oversize>,
-    pub queues: Option<Vec<i32>>,
-    pub partitions: Option<Vec<i32>>,
-    pub drop_status: Option<Vec<i32>>,
-    /// `"all"`, `{ "first_jobs": N }` or `{ "time_range": { "from": S, "to": S } }`.
-    pub window: Option<Window>,
-    pub load_factor: Option<f64>,
-}
+/// The job limit of a trace read in the browser: 5 million jobs, whose job
+/// records take about 600 MB of a tab's memory. A host limit, not an option
+/// of the experiment: it never changes a result.
+pub const BROWSER_MAX_JOBS: u64 = 5_000_000;
 
-impl TraceOptions {
-    /// The core's options, defaults filled in (checked by the reader).
-    pub fn read_options(self) -> ReadOptions {
-        let d = ReadOptions::default();
-        ReadOptions {
-            max_bytes: self.max_bytes.unwrap_or(d.max_bytes),
-            machine_size: self.machine_size.or(d.machine_size),
-            oversize: self.oversize.unwrap_or(d.oversize),
-            queues: self.queues.or(d.queues),
-            partitions: self.partitions.or(d.partitions),
-            drop_status: self.drop_status.unwrap_or(d.drop_status),
-            window: self.window.unwrap_or(d.window),
-            load_factor: self.load_factor.unwrap_or(d.load_factor),
-        }
-    }
-}
+/// `new Session(bytes, name, options)`: the experiment's workload options
+/// (every field optional, unknown keys refused).
+pub type TraceOptions = schedlab_experiment::WorkloadOptions;
 
 /// `session.summary()`: the trace as read, before any run.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Serialize)]
 pub struct Summary<'a> {
     pub identity: &'a TraceIdentity,
@@ -120,6 +99,7 @@ impl<'a> Summary<'a> {
 
 /// A skipped line: where, which field, what is wrong, and the whole
 /// message as one line of text.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Serialize)]
 pub struct BadLineInfo {
     pub line: u64,
@@ -142,6 +122,7 @@ impl From<&BadLine> for BadLineInfo {
 }
 
 /// A parameter value: text as on the command line, or a number.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(untagged)]
 pub enum ParamText {
@@ -160,31 +141,40 @@ impl ParamText {
 
 /// `session.run(request, on_progress)`: a run as the command line's `run`
 /// takes it. Only `policy` is required.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RunMessage {
     pub policy: String,
     /// Policy and predictor parameters (`--param KEY=VALUE`).
     #[serde(default)]
+    #[cfg_attr(test, ts(as = "Option<BTreeMap<String, ParamText>>", optional))]
     pub params: BTreeMap<String, ParamText>,
     /// Runtime source id; the policy's default when absent.
     #[serde(default)]
+    #[cfg_attr(test, ts(optional))]
     pub predictor: Option<String>,
     #[serde(default)]
+    #[cfg_attr(test, ts(as = "Option<u64>", optional))]
     pub seed: u64,
     /// Bounded-slowdown threshold, seconds (10).
     #[serde(default)]
+    #[cfg_attr(test, ts(optional))]
     pub bsd_threshold: Option<Time>,
     /// Leave out the first and last X % of jobs from the metrics (0).
     #[serde(default)]
+    #[cfg_attr(test, ts(optional))]
     pub skip_percent: Option<f64>,
     /// Category limits: short runtime (3600 s) and narrow size (8).
     #[serde(default)]
+    #[cfg_attr(test, ts(optional))]
     pub short_runtime: Option<Time>,
     #[serde(default)]
+    #[cfg_attr(test, ts(optional))]
     pub narrow_size: Option<u32>,
     /// Skip the run checker (it runs by default, as on the command line).
     #[serde(default)]
+    #[cfg_attr(test, ts(as = "Option<bool>", optional))]
     pub no_check: bool,
 }
 
@@ -215,7 +205,11 @@ impl RunMessage {
 
 /// Reported to `on_progress` every `progress_every` events.
 #[derive(Clone, Copy, Debug, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ProgressMessage {
+    /// What the run is doing: a CBF reference run first for some policies
+    /// ("step 1 of 2: calibration (CBF reference run)"), then the run.
+    pub phase: Phase,
     pub completed: u64,
     pub jobs: u64,
     pub events: u64,
@@ -226,22 +220,30 @@ pub struct ProgressMessage {
 /// `session.run(...)`: the result document, as `schedlab run --json` prints
 /// it without `elapsed_ms`, plus the wait ECDF of the measured jobs:
 /// `[wait_seconds, fraction]` pairs, thinned to about `ECDF_PIXELS` points.
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Serialize)]
 pub struct RunResult {
     #[serde(flatten)]
     pub document: RunDocument,
+    #[cfg_attr(test, ts(type = "Array<[number, number]>"))]
     pub wait_ecdf: Vec<(Time, f64)>,
 }
 
 /// `generate_lublin(params)`: a synthetic trace. Absent fields take the
 /// defaults (128 processors, 10,000 jobs, load 0.7, seed 1, exact estimates).
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct GenerateMessage {
+    #[cfg_attr(test, ts(as = "Option<u32>", optional))]
     pub procs: u32,
+    #[cfg_attr(test, ts(as = "Option<u32>", optional))]
     pub jobs: u32,
+    #[cfg_attr(test, ts(as = "Option<f64>", optional))]
     pub load: f64,
+    #[cfg_attr(test, ts(as = "Option<u64>", optional))]
     pub seed: u64,
+    #[cfg_attr(test, ts(as = "Option<f64>", optional))]
     pub estimate_factor: f64,
 }
 

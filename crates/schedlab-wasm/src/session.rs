@@ -6,12 +6,13 @@ use std::io::Read;
 
 use schedlab_engine::{Control, Progress};
 use schedlab_experiment::{
-    resolve, schedule_comments, write_jobs_csv, write_schedule_swf, RunDocument, RunOutcome, RunSettings, TraceIdentity,
+    resolve, run_point, schedule_comments, write_jobs_csv, write_schedule_swf, Experiment, Phase, Plan, PointResult,
+    RunDocument, RunOutcome, RunSettings, TraceIdentity, ECDF_PIXELS,
 };
 use schedlab_metrics::{downsample_ecdf, measured_waits, wait_ecdf};
-use schedlab_workload::{read_swf, Loaded};
+use schedlab_workload::{read_swf, Loaded, ReadOptions};
 
-use crate::protocol::{RunMessage, RunResult, Summary, TraceOptions, ECDF_PIXELS};
+use crate::protocol::{RunMessage, RunResult, Summary, TraceOptions, BROWSER_MAX_JOBS};
 
 /// An error as the page shows it: the core's message, unchanged.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,6 +41,7 @@ from_core!(
     schedlab_experiment::ConfigError,
     schedlab_experiment::GridError,
     schedlab_experiment::RunError,
+    schedlab_experiment::PointError,
     schedlab_synth::SynthError,
     schedlab_charts::ChartError,
     serde_json::Error,
@@ -49,18 +51,22 @@ from_core!(
 
 /// A loaded trace and the last run on it.
 pub struct Session {
+    options: TraceOptions,
     loaded: Loaded,
     identity: TraceIdentity,
     last: Option<(RunSettings, RunOutcome)>,
 }
 
 impl Session {
-    /// Reads a trace (plain or gzip) with the given options.
+    /// Reads a trace (plain or compressed) with the given options, at most
+    /// [`BROWSER_MAX_JOBS`] jobs or fewer if the options say so.
     pub fn open(bytes: impl Read, name: String, options: TraceOptions) -> Result<Session, Error> {
-        let options = options.read_options();
-        let loaded = read_swf(bytes, &options)?;
-        let identity = TraceIdentity::new(name, &loaded, &options);
-        Ok(Session { loaded, identity, last: None })
+        // The options may lower the browser's job limit, never raise it.
+        let max_jobs = options.max_jobs.map_or(BROWSER_MAX_JOBS, |n| n.min(BROWSER_MAX_JOBS));
+        let read = ReadOptions { max_jobs, ..options.read_options() };
+        let loaded = read_swf(bytes, &read)?;
+        let identity = TraceIdentity::new(name, &loaded, &read);
+        Ok(Session { options, loaded, identity, last: None })
     }
 
     pub fn summary(&self) -> Summary<'_> {
@@ -72,11 +78,11 @@ impl Session {
     pub fn run(
         &mut self,
         message: &RunMessage,
-        observer: &mut dyn FnMut(Progress) -> Control,
+        observer: &mut dyn FnMut(Phase, Progress) -> Control,
     ) -> Result<RunResult, Error> {
         self.last = None;
         let settings = resolve(&message.request().map_err(Error)?)?;
-        let outcome = schedlab_experiment::run(&self.loaded.trace, &settings, observer)?;
+        let outcome = schedlab_experiment::run_phased(&self.loaded.trace, &settings, observer)?;
         let waits = measured_waits(&self.loaded.trace.jobs, &outcome.record, &settings.metrics);
         let wait_ecdf = downsample_ecdf(&wait_ecdf(&waits), ECDF_PIXELS);
         let document = RunDocument::new(&settings, self.identity.clone(), &outcome, None);
@@ -89,10 +95,36 @@ impl Session {
     pub fn run_json(
         &mut self,
         message: &RunMessage,
-        observer: &mut dyn FnMut(Progress) -> Control,
+        observer: &mut dyn FnMut(Phase, Progress) -> Control,
     ) -> Result<String, Error> {
         let result = self.run(message, observer)?;
         Ok(serde_json::to_string_pretty(&result.document)?)
+    }
+
+    /// Point `index` of `experiment` on this session's trace, as
+    /// `schedlab sweep`/`reproduce` run it. The experiment must read the
+    /// trace as this session did (its `workload`).
+    pub fn run_point(
+        &mut self,
+        experiment: &Experiment,
+        index: u64,
+        observer: &mut dyn FnMut(Phase, Progress) -> Control,
+    ) -> Result<PointResult, Error> {
+        if experiment.workload != self.options {
+            return Err(Error(
+                "the experiment's workload options differ from this session's: open a session with them".into(),
+            ));
+        }
+        let plan = Plan::new(experiment.clone())?;
+        let point = plan
+            .point(index)
+            .ok_or_else(|| Error(format!("point {index}: the experiment has {} points", plan.len())))?;
+        Ok(run_point(&self.loaded.trace, &plan, &point, observer)?)
+    }
+
+    /// The trace's identity (what `experiment_result` records).
+    pub fn identity(&self) -> &TraceIdentity {
+        &self.identity
     }
 
     fn last(&self) -> Result<&(RunSettings, RunOutcome), Error> {

@@ -7,7 +7,10 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::{Function, Object, Reflect, Uint8Array, JSON};
-use schedlab_wasm::{experiment_result, generate_lublin, plan, presets, registry, Session};
+use schedlab_wasm::{
+    decode_link, encode_link, experiment_result, figures, generate_lublin, plan, preset_experiment, preset_figures,
+    presets, registry, Session,
+};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use wasm_bindgen::prelude::*;
@@ -122,13 +125,34 @@ fn progress_is_reported_and_a_false_answer_cancels() {
     assert_eq!(message(s.jobs_csv().unwrap_err()), "no run yet: run a policy on this trace first");
 }
 
+/// The compressed fixtures decode in WebAssembly as natively: the first 60
+/// lines of the sample, 52 jobs, the same SHA-256 as the plain text.
+#[wasm_bindgen_test]
+fn compressed_traces_read_in_webassembly() {
+    let files: [&[u8]; 4] = [
+        include_bytes!("../../../tests/fixtures/kth-head60.swf.bz2"),
+        include_bytes!("../../../tests/fixtures/kth-head60.swf.xz"),
+        include_bytes!("../../../tests/fixtures/kth-head60.swf.zst"),
+        include_bytes!("../../../tests/fixtures/kth-head60.swf.zz"),
+    ];
+    let head: Vec<u8> = KTH.split_inclusive(|&b| b == b'\n').take(60).flatten().copied().collect();
+    let want = rust(&Session::new(bytes(&head), "plain".into(), None).unwrap().summary().unwrap());
+    for file in files {
+        let got = rust(&Session::new(bytes(file), "c".into(), None).unwrap().summary().unwrap());
+        assert_eq!(got["identity"]["jobs"], 52);
+        assert_eq!(got["identity"]["sha256"], want["identity"]["sha256"]);
+    }
+}
+
 #[wasm_bindgen_test]
 fn errors_name_what_is_wrong() {
     let load = |o: Value| Session::new(bytes(SMALL.as_bytes()), "s".into(), options(o)).err().map(message);
     assert_eq!(
         load(json!({"machine_sise": 3})).unwrap(),
-        "options: unknown field `machine_sise`, expected one of `max_bytes`, `machine_size`, `oversize`, `queues`, `partitions`, `drop_status`, `window`, `load_factor`"
+        "options: unknown field `machine_sise`, expected one of `max_bytes`, `max_jobs`, `machine_size`, `oversize`, `queues`, `partitions`, `drop_status`, `window`, `load_factor`"
     );
+    let e = load(json!({"max_jobs": 5})).unwrap();
+    assert_eq!(e, "the input holds more than 5 jobs, the job limit (refused at line 9)");
     assert!(load(json!({"machine_size": 0})).unwrap().contains("machine_size must be at least 1"));
     assert!(load(json!({"window": {"first_jobs": 0}})).unwrap().contains("first_jobs"));
     assert!(load(json!({"load_factor": "fast"})).unwrap().starts_with("options: invalid type: string \"fast\""));
@@ -178,7 +202,7 @@ fn generated_traces_are_the_same_bytes_as_natively() {
 }
 
 #[wasm_bindgen_test]
-fn presets_list_every_preset_with_its_experiments() {
+fn presets_list_every_preset_and_give_their_experiments() {
     let all = rust(&presets().unwrap());
     let ids: Vec<&str> = all.as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap()).collect();
     assert!(
@@ -186,48 +210,90 @@ fn presets_list_every_preset_with_its_experiments() {
         "{ids:?}"
     );
     let pe = all.as_array().unwrap().iter().find(|p| p["id"] == "prediction-error").unwrap();
-    assert_eq!(pe["figure"], "curves");
+    assert_eq!(pe["figures"][0]["kind"], "curves");
     assert_eq!(pe["sections"][0]["sweep"][0], "error");
-    assert_eq!(pe["sections"][0]["experiment"]["sweep"]["values"].as_array().unwrap().len(), 11);
     assert_eq!(pe["sections"][0]["repeat"], 10);
-    let sel = all.as_array().unwrap().iter().find(|p| p["id"] == "selective").unwrap();
-    assert_eq!(sel["sections"][1]["load_factor"], 1.3);
+    let e = rust(&preset_experiment("prediction-error", 0, js(json!({}))).unwrap());
+    assert_eq!(e["sweep"]["values"].as_array().unwrap().len(), 11);
+    let high = rust(&preset_experiment("selective", 1, js(json!({"load_factor": 2.0}))).unwrap());
+    assert!((high["workload"]["load_factor"].as_f64().unwrap() - 2.6).abs() < 1e-12);
 }
 
 #[wasm_bindgen_test]
 fn a_planned_experiment_runs_point_by_point_into_its_result() {
-    let experiment = json!({"runs": ["easy", "easy@virtual"], "repeat": 2, "seed": 4, "sweep": {"param": "error", "values": ["0", "50"]}});
+    let experiment = json!({"runs": [{"policy": "easy", "params": {}}, {"policy": "easy", "params": {}, "predictor": "virtual"}], "repeat": 2, "seed": 4, "sweep": {"param": "error", "values": ["0", "50"]}});
     let p = rust(&plan(js(experiment.clone())).unwrap());
     assert_eq!(p["labels"], json!(["easy", "easy@virtual"]));
+    assert_eq!(p["swept"], json!([false, true]), "easy reads estimates: no error to sweep");
     let points = p["points"].as_array().unwrap();
-    assert_eq!(points.len(), 8);
-    assert_eq!(
-        points[7]["request"],
-        json!({"policy": "easy", "params": {"error": "50"}, "predictor": "virtual", "seed": 5})
-    );
-    assert_eq!(points[0]["request"], json!({"policy": "easy", "params": {}, "seed": 4}));
+    assert_eq!(points.len(), 2 + 4);
+    assert_eq!(points[5], json!({"index": 5, "run": 1, "value": 1, "seed": 5}));
     let mut s = Session::new(bytes(KTH), "kth-sp2-first3000.swf".into(), None).unwrap();
-    let identity = rust(&s.summary().unwrap())["identity"].clone();
-    let mut done = Vec::new();
-    for pt in points {
-        let doc = rust(&s.run(js(pt["request"].clone()), None).unwrap());
-        let mut point = pt.clone();
-        point.as_object_mut().unwrap().remove("request");
-        point["events"] = doc["events"].clone();
-        point["metrics"] = doc["metrics"].clone();
-        done.push(point);
-    }
-    let r = rust(&experiment_result(js(experiment.clone()), js(identity), js(Value::Array(done))).unwrap());
-    assert_eq!(r["schema"], "schedlab-experiment/1");
+    let done: Vec<Value> = points
+        .iter()
+        .map(|pt| rust(&s.run_point(js(experiment.clone()), pt["index"].as_f64().unwrap(), None).unwrap()))
+        .collect();
+    let identity = s.identity().unwrap();
+    let r = rust(&experiment_result(js(experiment.clone()), identity, js(Value::Array(done))).unwrap());
+    assert_eq!(r["schema"], "schedlab-experiment/2");
     let summary = r["summary"].as_array().unwrap();
-    assert_eq!(summary.len(), 4);
+    assert_eq!(summary.len(), 3);
     assert_eq!(summary[0]["seeds"], json!([4, 5]));
-    // easy ignores the error: no spread; the virtual predictor at 50 % has some
-    assert_eq!(summary[1]["ci95"]["mbs"].as_f64(), Some(0.0));
-    assert!(summary[3]["ci95"]["mbs"].as_f64().unwrap() >= 0.0);
+    assert_eq!(summary[0]["value"], Value::Null);
+    // The virtual predictor at 50 % spreads the two seeds' results.
+    assert!(summary[2]["ci95"]["mbs"].as_f64().unwrap() > 0.0);
     assert_eq!(r["trace"]["jobs"], 3000);
-    let bad = plan(js(json!({"runs": ["easy"], "sweep": {"param": "nope", "values": ["1"]}}))).err().map(message);
+    let figs = rust(&figures(js(r.clone())).unwrap());
+    let ids: Vec<&str> = figs.as_array().unwrap().iter().map(|f| f["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["chart-mbs", "chart-blocked", "chart-sweep-mbs", "chart-sweep-mwbs"]);
+    assert!(preset_figures("nope", 0, js(r)).err().map(message).unwrap().contains("unknown preset"));
+    let bad =
+        plan(js(json!({"runs": [{"policy": "easy"}], "sweep": {"param": "nope", "values": ["1"]}}))).err().map(message);
     assert!(bad.unwrap().contains("nope"));
-    let typo = plan(js(json!({"runs": ["easy"], "repat": 2}))).err().map(message);
+    let typo = plan(js(json!({"runs": [{"policy": "easy"}], "repat": 2}))).err().map(message);
     assert!(typo.unwrap().contains("repat"));
+    let e = s.run_point(js(experiment), 99.0, None).err().map(message).unwrap();
+    assert!(e.contains("point 99: the experiment has 6 points"), "{e}");
+}
+
+#[wasm_bindgen_test]
+fn a_flag_set_during_a_run_cancels_it_and_the_session_runs_again() {
+    // The page's worker returns `Atomics.load(flag) === 0` from its progress
+    // callback; here the callback itself sets the flag at its second call,
+    // as the page would from another thread while the run goes on.
+    let trace = generate_lublin(js(json!({"procs": 64, "jobs": 40000, "load": 0.9, "seed": 5}))).unwrap();
+    let mut s = Session::new(bytes(&trace), "lublin.swf".into(), None).unwrap();
+    let setup = Function::new_no_args(
+        "globalThis.__flag = new Int32Array(new SharedArrayBuffer(4)); globalThis.__calls = 0; globalThis.__phases = [];",
+    );
+    setup.call0(&JsValue::NULL).unwrap();
+    let progress = Function::new_with_args(
+        "p",
+        "globalThis.__calls += 1; globalThis.__phases.push(p.phase.label); if (globalThis.__calls === 2) Atomics.store(globalThis.__flag, 0, 1); return Atomics.load(globalThis.__flag, 0) === 0;",
+    );
+    let experiment = js(json!({"runs": [{"policy": "slack", "params": {}}]}));
+    let e = s.run_point(experiment.clone(), 0.0, Some(progress.clone())).err().map(message).unwrap();
+    assert!(e.starts_with("the run was cancelled at t="), "{e}");
+    let calls = Reflect::get(&js_sys::global(), &"__calls".into()).unwrap().as_f64().unwrap();
+    assert_eq!(calls, 2.0, "stopped at the report that saw the flag");
+    let phases = rust(&Reflect::get(&js_sys::global(), &"__phases".into()).unwrap());
+    assert_eq!(phases[0], "calibration (CBF reference run)", "slack calibrates first");
+    // The same session (the trace parsed once) runs the next request.
+    let go = Function::new_with_args("p", "return true;");
+    let r = rust(&s.run_point(experiment, 0.0, Some(go)).unwrap());
+    assert!(r["metrics"]["mbs"].as_f64().unwrap() >= 1.0);
+}
+
+#[wasm_bindgen_test]
+fn share_links_round_trip_and_old_links_open() {
+    let link = json!({"trace": {"kind": "sample", "id": "kth-sp2-first3000"}, "experiment": {"runs": [{"policy": "easy", "params": {"order": "shortest"}}]}});
+    let fragment = encode_link(js(link)).unwrap();
+    assert!(fragment.starts_with("v2="));
+    let back = rust(&decode_link(&fragment).unwrap());
+    assert_eq!(back["experiment"]["runs"][0]["params"]["order"], "shortest");
+    // `{"p":[["easy",{},"estimate"]]}` in the standard alphabet, padded.
+    let old = decode_link("#v1=eyJwIjpbWyJlYXN5Iix7fSwiZXN0aW1hdGUiXV19").unwrap();
+    assert_eq!(rust(&old)["experiment"]["runs"][0]["policy"], "easy");
+    let e = decode_link("#v1=%%").err().map(message).unwrap();
+    assert!(e.contains("not base64"), "{e}");
 }

@@ -3,8 +3,9 @@
 
 use serde::Serialize;
 
-use crate::error::BadLine;
+use crate::error::{short_number, BadLine, SwfError};
 use crate::job::{Job, SwfExtra};
+use crate::limits::{MAX_HORIZON, MAX_TIME};
 use crate::options::{Oversize, ReadOptions, Window};
 
 /// Bad lines kept in the report with their message; the rest are only counted.
@@ -35,6 +36,10 @@ pub struct CleaningReport {
     pub unknown_runtime: u64,
     /// Jobs dropped: neither requested nor allocated processors positive.
     pub unknown_size: u64,
+    /// Jobs dropped: a submit, run or requested time above 2^40 s.
+    pub time_out_of_range: u64,
+    /// Jobs dropped: more than 2^31 processors.
+    pub size_out_of_range: u64,
     /// Jobs dropped because their status is in `drop_status`.
     pub status_filtered: u64,
     /// Jobs dropped because their queue is not in `queues`.
@@ -53,10 +58,59 @@ pub struct CleaningReport {
     pub no_estimate: u64,
     /// Jobs whose run time exceeded the requested time, cut to it.
     pub runtime_capped: u64,
+    /// Jobs kept whose job number an earlier kept job already has.
+    pub duplicate_ids: u64,
     /// The first [`MAX_BAD_LINES_KEPT`] bad lines, with line number and message.
     pub bad_lines: Vec<BadLine>,
     /// Things the user should know that are not counts (e.g. machine size guessed).
     pub warnings: Vec<String>,
+    /// The kept jobs as the log records them, before the rules that change
+    /// jobs (sizes clamped, estimates filled in, runtimes capped, the load
+    /// factor), for the statistics of the trace as recorded.
+    pub as_recorded: AsRecorded,
+}
+
+/// Sums over the kept jobs as recorded (after the rules that drop or
+/// select jobs, before those that change them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct AsRecorded {
+    pub jobs: u64,
+    /// Σ runtime, seconds.
+    pub runtime: f64,
+    /// Σ size, processors.
+    pub size: f64,
+    /// Σ runtime × size, processor-seconds.
+    pub work: f64,
+    /// Σ runtime / estimate, an unknown estimate counting as a perfect one.
+    pub accuracy: f64,
+    pub first_submit: i64,
+    pub last_submit: i64,
+    /// The load factor applied afterwards.
+    pub load_factor: f64,
+}
+
+impl AsRecorded {
+    /// The sums over `jobs`, summed exactly and reported as floats (exact
+    /// up to 2^53, far beyond any real log).
+    pub(crate) fn of<'a>(jobs: impl Iterator<Item = &'a Job>, load_factor: f64) -> Self {
+        let mut r = AsRecorded { load_factor, first_submit: i64::MAX, last_submit: i64::MIN, ..AsRecorded::default() };
+        let (mut runtime, mut size, mut work) = (0u128, 0u128, 0u128);
+        for job in jobs {
+            let rt = job.runtime.max(0).unsigned_abs();
+            runtime += u128::from(rt);
+            size += u128::from(job.size);
+            work += u128::from(rt) * u128::from(job.size);
+            r.accuracy += rt as f64 / filled_estimate(job) as f64;
+            r.first_submit = r.first_submit.min(job.submit);
+            r.last_submit = r.last_submit.max(job.submit);
+            r.jobs += 1;
+        }
+        (r.runtime, r.size, r.work) = (runtime as f64, size as f64, work as f64);
+        if r.jobs == 0 {
+            (r.first_submit, r.last_submit) = (0, 0);
+        }
+        r
+    }
 }
 
 impl CleaningReport {
@@ -69,6 +123,8 @@ impl CleaningReport {
             ("unknown_submit", self.unknown_submit),
             ("unknown_runtime", self.unknown_runtime),
             ("unknown_size", self.unknown_size),
+            ("time_out_of_range", self.time_out_of_range),
+            ("size_out_of_range", self.size_out_of_range),
             ("status_filtered", self.status_filtered),
             ("queue_filtered", self.queue_filtered),
             ("partition_filtered", self.partition_filtered),
@@ -78,6 +134,7 @@ impl CleaningReport {
             ("oversized_clamped", self.oversized_clamped),
             ("no_estimate", self.no_estimate),
             ("runtime_capped", self.runtime_capped),
+            ("duplicate_ids", self.duplicate_ids),
         ]
     }
 
@@ -100,6 +157,19 @@ impl CleaningReport {
         }
     }
 
+    /// Counts the kept jobs that share a job number with an earlier one, and
+    /// says so: the run keeps them (a job number is only a name to the
+    /// simulator), but per-job outputs then show two jobs under one number.
+    pub(crate) fn duplicate_ids_warning(&mut self, rows: &[Row]) -> Option<String> {
+        let (count, example) = duplicate_ids(rows);
+        self.duplicate_ids = count;
+        let example = example?;
+        let jobs = if count == 1 { "1 job has".to_owned() } else { format!("{count} jobs have") };
+        Some(format!(
+            "{jobs} the job number of an earlier job (e.g. job {example}); all are kept and run as distinct jobs"
+        ))
+    }
+
     /// Adds warnings, keeping at most a fixed number.
     pub(crate) fn warn_all(&mut self, warnings: impl IntoIterator<Item = String>) {
         let mut extra = 0u64;
@@ -119,19 +189,71 @@ impl CleaningReport {
 /// A job and its other SWF fields, while cleaning.
 pub(crate) type Row = (Job, SwfExtra);
 
+/// The number of rows whose job number an earlier row has, and the smallest
+/// such number. Job numbers usually rise through a file, which costs one
+/// pass to see; otherwise a sorted copy of the numbers is compared.
+fn duplicate_ids(rows: &[Row]) -> (u64, Option<u64>) {
+    if rows.windows(2).all(|w| w[0].0.id < w[1].0.id) {
+        return (0, None);
+    }
+    let mut ids: Vec<u64> = rows.iter().map(|r| r.0.id).collect();
+    ids.sort_unstable();
+    let mut repeated = ids.windows(2).filter(|w| w[0] == w[1]).map(|w| w[0]);
+    let first = repeated.next();
+    (first.map_or(0, |_| 1 + repeated.count() as u64), first)
+}
+
 /// The passes after reading, in order: oversize drop, sort, window,
-/// oversize clamp, estimates, load factor.
-pub(crate) fn clean_rows(rows: &mut Vec<Row>, machine: u32, opts: &ReadOptions, report: &mut CleaningReport) {
+/// oversize clamp, estimates, load factor; then the time-line check.
+pub(crate) fn clean_rows(
+    rows: &mut Vec<Row>,
+    machine: u32,
+    opts: &ReadOptions,
+    report: &mut CleaningReport,
+) -> Result<(), SwfError> {
     if opts.oversize == Oversize::Drop {
         report.oversized_dropped += retain_count(rows, |r| r.0.size <= machine);
     }
     report.unsorted = sort_rows(rows);
     report.window_filtered = apply_window(rows, opts.window);
+    report.as_recorded = AsRecorded::of(rows.iter().map(|r| &r.0), opts.load_factor);
     if opts.oversize == Oversize::Clamp {
         report.oversized_clamped = clamp_sizes(rows, machine);
     }
     fix_estimates(rows, report);
+    check_load_factor(rows, opts.load_factor)?;
     apply_load_factor(rows, opts.load_factor);
+    check_horizon(rows)
+}
+
+/// Refuses a load factor that would push the last submit time past
+/// [`MAX_TIME`], before any time is scaled.
+fn check_load_factor(rows: &[Row], factor: f64) -> Result<(), SwfError> {
+    let (Some(first), Some(last)) = (rows.first(), rows.last()) else {
+        return Ok(());
+    };
+    let span = last.0.submit - first.0.submit;
+    let stretched = (span as f64 / factor).round();
+    if first.0.submit as f64 + stretched > MAX_TIME as f64 {
+        return Err(SwfError::LoadFactorTooSmall {
+            factor: short_number(factor),
+            span,
+            stretched: short_number(stretched),
+        });
+    }
+    Ok(())
+}
+
+/// Refuses a trace whose last submit plus every requested time passes
+/// [`MAX_HORIZON`]: no schedule of it can then end past 2^63 s, whatever
+/// the order in which the jobs run, since a run never exceeds its request.
+fn check_horizon(rows: &[Row]) -> Result<(), SwfError> {
+    let last = rows.last().map_or(0, |r| i128::from(r.0.submit));
+    let total = rows.iter().fold(last, |sum, r| sum + i128::from(r.0.estimate));
+    if total > i128::from(MAX_HORIZON) {
+        return Err(SwfError::TimeLineTooLong { total: short_number(total as f64) });
+    }
+    Ok(())
 }
 
 /// Keeps the rows for which `keep` holds; returns how many were removed.
@@ -194,11 +316,20 @@ fn clamp_sizes(rows: &mut [Row], machine: u32) -> u64 {
     clamped
 }
 
+/// A job's estimate, an unknown one (≤ 0) becoming max(runtime, 1).
+fn filled_estimate(job: &Job) -> i64 {
+    if job.estimate <= 0 {
+        job.runtime.max(1)
+    } else {
+        job.estimate
+    }
+}
+
 /// Unknown estimates become max(runtime, 1); runtimes are cut to estimates.
 fn fix_estimates(rows: &mut [Row], report: &mut CleaningReport) {
     for (job, _) in rows.iter_mut() {
         if job.estimate <= 0 {
-            job.estimate = job.runtime.max(1);
+            job.estimate = filled_estimate(job);
             report.no_estimate += 1;
         }
         if job.runtime > job.estimate {
@@ -218,9 +349,9 @@ fn apply_load_factor(rows: &mut [Row], factor: f64) {
         return;
     };
     for (job, _) in rows.iter_mut() {
+        // The sum is at most MAX_TIME: `check_load_factor` refused more.
         let scaled = ((job.submit - first) as f64 / factor).round();
-        // `as` saturates on overflow, and the sum saturates too.
-        job.submit = first.saturating_add(scaled as i64);
+        job.submit = first + scaled as i64;
     }
     sort_rows(rows);
 }
@@ -243,8 +374,8 @@ mod tests {
     fn counts_are_in_fixed_order() {
         let names: Vec<&str> = CleaningReport::default().counts().iter().map(|c| c.0).collect();
         assert_eq!(names.first(), Some(&"blank_lines"));
-        assert_eq!(names.last(), Some(&"runtime_capped"));
-        assert_eq!(names.len(), 15);
+        assert_eq!(names.last(), Some(&"duplicate_ids"));
+        assert_eq!(names.len(), 18);
     }
 
     #[test]
@@ -293,10 +424,46 @@ mod tests {
     }
 
     #[test]
-    fn load_factor_saturates() {
-        let mut rows = vec![row(1, 0, 1, 1, 1), row(2, i64::MAX / 2, 1, 1, 1)];
-        apply_load_factor(&mut rows, 1e-300);
-        assert_eq!(rows[1].0.submit, i64::MAX);
+    fn load_factor_may_not_stretch_past_the_time_limit() {
+        let rows = vec![row(1, 0, 1, 1, 1), row(2, 100_000, 1, 1, 1)];
+        let err = check_load_factor(&rows, 1e-12).expect_err("1e-12 stretches 1e5 s to 1e17 s");
+        assert_eq!(
+            err.to_string(),
+            "load factor 1e-12 stretches the 100000 s between the first and the last submit to 1e17 s, \
+             which puts the last submit past the limit of 1099511627776 s (2^40)"
+        );
+        // 100,000 s / 2^40 s is the smallest factor that keeps the last
+        // submit in range when the first is at 0; a later first leaves less.
+        assert!(check_load_factor(&rows, 100_000.0 / MAX_TIME as f64).is_ok());
+        assert!(check_load_factor(&rows, 0.99 * 100_000.0 / MAX_TIME as f64).is_err());
+        let late = vec![row(1, MAX_TIME - 10, 1, 1, 1), row(2, MAX_TIME, 1, 1, 1)];
+        assert!(check_load_factor(&late, 1.0).is_ok());
+        assert!(check_load_factor(&late, 0.5).is_err(), "10 s become 20 s, 10 s past 2^40");
+    }
+
+    #[test]
+    fn horizon_is_the_last_submit_plus_every_request() {
+        let at_limit = vec![row(1, 0, 1, 1, MAX_TIME), row(2, MAX_HORIZON - 2 * MAX_TIME, 1, 1, MAX_TIME)];
+        assert!(check_horizon(&at_limit).is_ok());
+        let mut over = at_limit;
+        over[1].0.submit += 1;
+        let err = check_horizon(&over).expect_err("one second past 2^62");
+        assert!(err.to_string().contains("past the limit of 4611686018427387904 s (2^62)"), "{err}");
+    }
+
+    #[test]
+    fn duplicate_job_numbers_are_counted() {
+        let cases: [(&[u64], u64, Option<u64>); 5] = [
+            (&[1, 2, 3], 0, None),
+            (&[3, 1, 2], 0, None),
+            (&[1, 2, 2, 3], 1, Some(2)),
+            (&[5, 5, 5, 1, 1], 3, Some(1)),
+            (&[], 0, None),
+        ];
+        for (ids, count, example) in cases {
+            let rows: Vec<Row> = ids.iter().map(|&id| row(id, 0, 1, 1, 1)).collect();
+            assert_eq!(duplicate_ids(&rows), (count, example), "{ids:?}");
+        }
     }
 
     #[test]
@@ -304,12 +471,12 @@ mod tests {
         let base = vec![row(1, 0, 1, 4, 1), row(2, 1, 1, 9, 1)];
         let mut rows = base.clone();
         let mut rep = CleaningReport::default();
-        clean_rows(&mut rows, 8, &ReadOptions::default(), &mut rep);
+        clean_rows(&mut rows, 8, &ReadOptions::default(), &mut rep).expect("clean");
         assert_eq!((ids(&rows), rep.oversized_dropped), (vec![1], 1));
         let mut rows = base;
         let mut rep = CleaningReport::default();
         let opts = ReadOptions { oversize: Oversize::Clamp, ..Default::default() };
-        clean_rows(&mut rows, 8, &opts, &mut rep);
+        clean_rows(&mut rows, 8, &opts, &mut rep).expect("clean");
         assert_eq!((rows[1].0.size, rep.oversized_clamped, rep.oversized_dropped), (8, 1, 0));
     }
 

@@ -5,6 +5,7 @@ use std::fmt;
 
 use serde::Serialize;
 
+use crate::limits::{MAX_HORIZON, MAX_TIME};
 use crate::options::OptionsError;
 
 /// Names of the 18 SWF fields, for messages (index 0 is field 1).
@@ -65,10 +66,10 @@ pub enum SwfError {
     #[error("invalid option: {0}")]
     Options(#[from] OptionsError),
     /// The input has no bytes at all (after decompression).
-    #[error("the input is empty (0 bytes{})", if *.gzip { " after gzip decompression" } else { "" })]
+    #[error("the input is empty (0 bytes{})", after_decompression(.compression))]
     Empty {
-        /// Whether the input was gzip-compressed.
-        gzip: bool,
+        /// The compression, if the input was compressed.
+        compression: Option<&'static str>,
     },
     /// Not one line of the input is a valid job line.
     #[error("no valid job in {lines} lines ({bad_lines} bad lines){}", first_bad_text(.first_bad))]
@@ -89,24 +90,69 @@ pub enum SwfError {
         summary: String,
     },
     /// The uncompressed input is larger than `ReadOptions::max_bytes`.
-    #[error("the input is larger than the limit of {limit} bytes{} (refused at line {line})", if *.gzip { " once decompressed" } else { "" })]
+    #[error("the input is larger than the limit of {limit} bytes{} (refused at line {line})", once_decompressed(.compression))]
     TooLarge {
         /// The limit in force.
         limit: u64,
-        /// Whether the input was gzip-compressed.
-        gzip: bool,
+        /// The compression, if the input was compressed.
+        compression: Option<&'static str>,
         /// Line (1-based) being read when the limit was passed.
         line: u64,
     },
-    /// The gzip stream is corrupt or truncated.
-    #[error("corrupt gzip stream at or before compressed byte {offset} (line {line} of the text): {message}")]
-    CorruptGzip {
+    /// The input holds more jobs than `ReadOptions::max_jobs`.
+    #[error("the input holds more than {limit} jobs, the job limit (refused at line {line})")]
+    TooManyJobs {
+        /// The limit in force.
+        limit: u64,
+        /// Line (1-based) of the first job past the limit.
+        line: u64,
+    },
+    /// The compressed stream is corrupt or truncated.
+    #[error("corrupt {format} stream at or before compressed byte {offset} (line {line} of the text): {message}")]
+    Corrupt {
+        /// The compression: gzip, zlib, bzip2, xz or zstd.
+        format: &'static str,
         /// Compressed bytes consumed when the error was seen.
         offset: u64,
         /// Uncompressed line being read.
         line: u64,
         /// The decoder's message.
         message: String,
+    },
+    /// The input is compressed in a format the reader does not decode.
+    #[error("the input is compressed with {format}, which Schedlab does not read: decompress it first")]
+    UnsupportedCompression {
+        /// The format's name.
+        format: &'static str,
+    },
+    /// The input is gzip whose first two bytes were changed.
+    #[error(
+        "the input looks like gzip with a damaged header: it starts with bytes 0x{:02x} 0x{:02x}, where gzip has 0x1f 0x8b",
+        .bytes[0], .bytes[1]
+    )]
+    DamagedGzip {
+        /// The first two bytes.
+        bytes: [u8; 2],
+    },
+    /// The load factor stretches the submit times past the time limit.
+    #[error(
+        "load factor {factor} stretches the {span} s between the first and the last submit to {stretched} s, which puts the last submit past the limit of {MAX_TIME} s (2^40)"
+    )]
+    LoadFactorTooSmall {
+        /// The factor, in short form.
+        factor: String,
+        /// Seconds from the first to the last submit before scaling.
+        span: i64,
+        /// The same span after scaling, in short form.
+        stretched: String,
+    },
+    /// The jobs' run times add up past what a 64-bit time line can hold.
+    #[error(
+        "the last submit time plus every job's requested time add up to {total} s, past the limit of {MAX_HORIZON} s (2^62), so a schedule could overflow 64-bit times"
+    )]
+    TimeLineTooLong {
+        /// The sum, in short form.
+        total: String,
     },
     /// The reader itself failed.
     #[error("I/O error after {bytes} input bytes (line {line}): {source}")]
@@ -118,6 +164,29 @@ pub enum SwfError {
         /// The reader's error.
         source: std::io::Error,
     },
+}
+
+fn after_decompression(compression: &Option<&'static str>) -> String {
+    compression.map(|c| format!(" after {c} decompression")).unwrap_or_default()
+}
+
+fn once_decompressed(compression: &Option<&'static str>) -> &'static str {
+    if compression.is_some() {
+        " once decompressed"
+    } else {
+        ""
+    }
+}
+
+/// A number for a message, short however large or small: `1e300`, not 300
+/// digits; `0.000001` as `1e-6`; ordinary numbers as Rust prints them.
+pub fn short_number(x: f64) -> String {
+    let magnitude = x.abs();
+    if x.is_finite() && magnitude != 0.0 && !(1e-4..1e15).contains(&magnitude) {
+        format!("{x:e}")
+    } else {
+        x.to_string()
+    }
 }
 
 fn first_bad_text(first: &Option<BadLine>) -> String {
@@ -137,6 +206,22 @@ mod tests {
         assert_eq!(b.to_string(), "line 17, field 4 (run time): `abc` is not a number");
         let b = BadLine { line: 3, field: None, message: "has 17 fields, expected 18".into() };
         assert_eq!(b.to_string(), "line 3: has 17 fields, expected 18");
+    }
+
+    #[test]
+    fn numbers_in_messages_are_short() {
+        let cases = [
+            (1e300, "1e300"),
+            (-2.5e20, "-2.5e20"),
+            (1e-7, "1e-7"),
+            (0.0, "0"),
+            (12.5, "12.5"),
+            (1e14, "100000000000000"),
+        ];
+        for (x, want) in cases {
+            assert_eq!(short_number(x), want);
+        }
+        assert_eq!(short_number(f64::NAN), "NaN");
     }
 
     #[test]

@@ -3,6 +3,8 @@
 
 use serde::Serialize;
 
+use crate::limits::MAX_PROCS;
+
 /// Most header entries (notes, other pairs, free comments) kept; more are
 /// counted in a warning, so a file of comments cannot grow memory unbounded.
 const MAX_ENTRIES: usize = 1000;
@@ -41,6 +43,7 @@ const KNOWN_KEYS: [&str; 26] = [
 ];
 
 /// What the header says. Keys are matched without regard to case.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Header {
     /// `MaxProcs`, the leading integer of its value.
@@ -87,6 +90,8 @@ pub(crate) struct HeaderReader {
     dropped: u64,
     non_utf8: u64,
     pub warnings: Vec<String>,
+    /// A `MaxProcs` or `MaxNodes` entry was there but not usable.
+    pub machine_size_refused: bool,
 }
 
 impl HeaderReader {
@@ -175,15 +180,15 @@ impl HeaderReader {
     fn numeric(&mut self, line_no: u64, lower: &str, key: &str, value: &str) {
         let h = &mut self.header;
         let parsed = match lower {
-            "maxprocs" => leading_u32(value).map(|v| h.max_procs = Some(v)),
-            "maxnodes" => leading_u32(value).map(|v| h.max_nodes = Some(v)),
-            "unixstarttime" => leading_int(value).map(|v| h.unix_start_time = Some(v)),
+            "maxprocs" => machine_count(value).map(|v| h.max_procs = Some(v)),
+            "maxnodes" => machine_count(value).map(|v| h.max_nodes = Some(v)),
+            "unixstarttime" => leading_int(value).map(|v| h.unix_start_time = Some(v)).ok_or(NOT_A_NUMBER),
             _ => return,
         };
-        if parsed.is_none() {
+        if let Err(reason) = parsed {
             let shown = crate::line::show(value.as_bytes());
-            self.warnings
-                .push(format!("line {line_no}: header {key} `{shown}` does not start with a usable number; ignored"));
+            self.warnings.push(format!("line {line_no}: header {key} `{shown}` {reason}; ignored"));
+            self.machine_size_refused |= lower != "unixstarttime";
         }
     }
 
@@ -246,6 +251,10 @@ fn split_key(content: &str) -> Option<(&str, &str)> {
 
 /// The integer a value starts with: "338 (batch partition; 512 total)" → 338.
 fn leading_int(value: &str) -> Option<i64> {
+    leading_int_wide(value).and_then(|v| i64::try_from(v).ok())
+}
+
+fn leading_int_wide(value: &str) -> Option<i128> {
     let v = value.trim_start();
     let sign_len = usize::from(v.starts_with(['-', '+']));
     let digits = v[sign_len..].bytes().take_while(u8::is_ascii_digit).count();
@@ -255,9 +264,22 @@ fn leading_int(value: &str) -> Option<i64> {
     v[..sign_len + digits].parse().ok()
 }
 
-/// A positive processor or node count.
-fn leading_u32(value: &str) -> Option<u32> {
-    leading_int(value).and_then(|v| u32::try_from(v).ok()).filter(|&v| v > 0)
+const NOT_A_NUMBER: &str = "does not start with a usable number";
+
+/// A processor or node count: positive and at most [`MAX_PROCS`]; else why
+/// not. The number may be as long as the line, so it is parsed as i128
+/// and anything beyond that is "not a number".
+fn machine_count(value: &str) -> Result<u32, &'static str> {
+    let v = leading_int_wide(value).ok_or(NOT_A_NUMBER)?;
+    if v == 0 {
+        Err("is 0, not a machine size")
+    } else if v < 0 {
+        Err("is negative, not a machine size")
+    } else if v > i128::from(MAX_PROCS) {
+        Err("is above the limit of 2147483648 processors (2^31)")
+    } else {
+        u32::try_from(v).map_err(|_| NOT_A_NUMBER)
+    }
 }
 
 #[cfg(test)]
@@ -318,6 +340,26 @@ mod tests {
         assert_eq!((r.header.max_procs, r.header.max_nodes, r.header.unix_start_time), (None, None, Some(-5)));
         assert_eq!(r.warnings.len(), 2);
         assert!(r.warnings[0].contains("line 1: header MaxProcs `many`"), "{:?}", r.warnings);
+        assert!(r.machine_size_refused);
+    }
+
+    #[test]
+    fn unusable_machine_sizes_say_why() {
+        let cases = [
+            ("0", "`0` is 0, not a machine size; ignored"),
+            ("-4", "`-4` is negative, not a machine size; ignored"),
+            ("1099511627776", "`1099511627776` is above the limit of 2147483648 processors (2^31); ignored"),
+            ("4294967295", "above the limit of 2147483648 processors (2^31); ignored"),
+            ("99999999999999999999999999999999999999999999", "does not start with a usable number; ignored"),
+            ("n/a", "`n/a` does not start with a usable number; ignored"),
+        ];
+        for (value, want) in cases {
+            let r = read(&format!("; MaxProcs: {value}\n"));
+            assert_eq!(r.header.max_procs, None, "{value}");
+            assert!(r.warnings[0].ends_with(want), "{value}: {:?}", r.warnings);
+        }
+        let r = read("; MaxProcs: 2147483648\n");
+        assert_eq!((r.header.max_procs, r.machine_size_refused), (Some(MAX_PROCS), false));
     }
 
     #[test]
@@ -347,6 +389,7 @@ mod tests {
         assert_eq!(leading_int("-12"), Some(-12));
         assert_eq!(leading_int("x1"), None);
         assert_eq!(leading_int("-"), None);
-        assert_eq!(leading_u32("99999999999"), None);
+        assert_eq!(leading_int("99999999999999999999"), None);
+        assert_eq!(machine_count("99999999999"), Err("is above the limit of 2147483648 processors (2^31)"));
     }
 }

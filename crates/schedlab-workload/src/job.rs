@@ -1,6 +1,6 @@
 use serde::Serialize;
 
-/// One job as the simulator sees it (SPEC §1, "the job model").
+/// One job as the simulator sees it (docs/semantics.md, "Reading a trace").
 ///
 /// Kept small on purpose: the simulator's per-job state budget is 200 bytes,
 /// so the SWF fields a run never reads live apart, in [`SwfExtra`].
@@ -71,7 +71,7 @@ impl SwfExtra {
 /// also every policy's default priority.
 #[derive(Clone, Debug)]
 pub struct Trace {
-    /// Machine size used for simulation (SPEC §1, "Machine size").
+    /// Machine size used for simulation (docs/semantics.md, "Reading a trace").
     pub procs: u32,
     /// Jobs in priority order.
     pub jobs: Vec<Job>,

@@ -7,14 +7,21 @@
 //!
 //! # Reading
 //!
-//! [`read_swf`] takes any [`std::io::Read`]. If the first two bytes are the
-//! gzip magic (`1f 8b`) the stream is decompressed, whatever the file is
-//! called; concatenated gzip members are read as one stream. The SHA-256 of
-//! the uncompressed bytes is computed on the way, so a trace has the same
+//! [`read_swf`] takes any [`std::io::Read`]. Its first bytes tell the
+//! format, whatever the file is called: gzip (`1f 8b`; concatenated members
+//! are read as one stream, and zero bytes after the last member, as tar
+//! pads, are ignored), zlib, bzip2, xz or zstd (concatenated frames too)
+//! are decompressed on the way; zip, 7-zip, lz4, lzip and Unix compress are
+//! refused with [`SwfError::UnsupportedCompression`], and a gzip stream with
+//! a damaged magic byte with [`SwfError::DamagedGzip`]. The SHA-256 of the
+//! uncompressed bytes is computed on the way, so a trace has the same
 //! identity plain or compressed. Input larger than
 //! [`ReadOptions::max_bytes`] (2 GiB by default) uncompressed is refused,
-//! including a small gzip file that inflates past the limit; reading stops as
-//! soon as the limit is passed.
+//! including a small compressed file that inflates past the limit; reading
+//! stops as soon as the limit is passed. More jobs than
+//! [`ReadOptions::max_jobs`] ([`DEFAULT_MAX_JOBS`]) are refused the same
+//! way, at the first job past the limit. Lines end at LF, CRLF or a lone
+//! CR.
 //!
 //! Lines starting with `;` before the first job line are the [`Header`]:
 //! `Key: value` pairs, with or without a space after the `;`. Indented
@@ -50,6 +57,10 @@
 //!   processors (field 5) are both unknown or zero is dropped, because it
 //!   would occupy no processor. The size is field 8 when it is positive and
 //!   field 5 otherwise, since the request is what a scheduler sees.
+//! - `time_out_of_range`: a job whose submit, run or requested time exceeds
+//!   [`MAX_TIME`] (2^40 s) is dropped, and `size_out_of_range`: a job of
+//!   more than [`MAX_PROCS`] (2^31) processors, so that no time or size
+//!   sum the engine and the metrics compute can overflow (see `limits`).
 //! - `status_filtered`, `queue_filtered`, `partition_filtered`: the user's
 //!   filters ([`ReadOptions::drop_status`], [`ReadOptions::queues`],
 //!   [`ReadOptions::partitions`]) drop the jobs they exclude, for studying
@@ -70,16 +81,23 @@
 //!   machine keeps running on the whole machine instead of being dropped.
 //! - `no_estimate`: a job without a positive requested time gets
 //!   max(run time, 1) seconds, i.e. a perfect estimate of at least 1 s so
-//!   that every job has a positive walltime (SPEC: "estimate := runtime").
+//!   that every job has a positive walltime (docs/semantics.md, "Reading a trace").
 //! - `runtime_capped`: a job that ran longer than it requested has its run
 //!   time cut to the request, because schedulers kill a job at its walltime
-//!   and the simulator does the same (as in the seed papers).
+//!   and the simulator does the same (as in the source papers).
 //!
 //! Finally [`ReadOptions::load_factor`] divides every submit time, relative
 //! to the first, by the factor (rounded to whole seconds), which scales the
 //! offered load by the factor while keeping the jobs themselves; it is not a
-//! counted rule since it changes every job. The jobs are then in
+//! counted rule since it changes every job. A factor that would stretch the
+//! submissions past [`MAX_TIME`] is refused ([`SwfError::LoadFactorTooSmall`]),
+//! and so is a trace whose last submit plus every requested time passes
+//! [`MAX_HORIZON`] ([`SwfError::TimeLineTooLong`]). The jobs are then in
 //! (submit, job number) order.
+//!
+//! Last, `duplicate_ids` counts the kept jobs whose job number an earlier
+//! kept job has. They stay (the simulator knows jobs by position), with a
+//! warning, since per-job outputs then name two jobs alike.
 //!
 //! If no job line is valid the read fails with [`SwfError::NoValidJob`],
 //! quoting the first bad line; if lines are valid but cleaning drops them
@@ -90,19 +108,21 @@ mod error;
 mod header;
 mod input;
 mod job;
+mod limits;
 mod line;
 mod options;
 mod read;
 mod stats;
 mod write;
 
-pub use clean::{CleaningReport, MAX_BAD_LINES_KEPT};
-pub use error::{field_name, BadLine, SwfError, FIELD_NAMES};
+pub use clean::{AsRecorded, CleaningReport, MAX_BAD_LINES_KEPT};
+pub use error::{field_name, short_number, BadLine, SwfError, FIELD_NAMES};
 pub use header::Header;
 pub use job::{Job, SwfExtra, Trace};
+pub use limits::{DEFAULT_MAX_JOBS, MAX_HORIZON, MAX_PROCS, MAX_TIME};
 pub use options::{OptionsError, Oversize, ReadOptions, Window, DEFAULT_MAX_BYTES};
 pub use read::{read_swf, Loaded, MAX_LINE_BYTES};
-pub use stats::{stats, TraceStats};
+pub use stats::{stats, stats_with_cleaning, Figures, Simulated, TraceStats};
 pub use write::{write_swf, SwfRow};
 
 #[cfg(test)]

@@ -207,7 +207,7 @@ fn ident32(f: &[Num; FIELDS], field: u8) -> Result<i32, LineError> {
 }
 
 fn field_error(field: u8, f: &[Num; FIELDS], what: &str) -> LineError {
-    let value = f[usize::from(field) - 1].float;
+    let value = crate::error::short_number(f[usize::from(field) - 1].float);
     LineError { field: Some(field), message: format!("`{value}` {what}") }
 }
 
@@ -267,7 +267,7 @@ mod tests {
 
     #[test]
     fn line_errors() {
-        let cases: [(&[u8], Option<u8>, &str); 7] = [
+        let cases: [(&[u8], Option<u8>, &str); 9] = [
             (b"1 2 3", None, "has 3 fields, expected 18"),
             (b"1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19", None, "has 19 fields"),
             (b"1 2 3 abc 5 6 7 8 9 10 11 12 13 14 15 16 17 18", Some(4), "`abc` is not a number"),
@@ -275,6 +275,8 @@ mod tests {
             (b"1.5 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18", Some(1), "not a whole number"),
             (b"-3 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18", Some(1), "is negative"),
             (b"1 2 3 4 5 6 7 8 9 10 11 99999999999 13 14 15 16 17 18", Some(12), "out of range"),
+            (b"1 2 3 4 5 6 7 8 9 10 11 1e300 13 14 15 16 17 18", Some(12), "`1e300` is out of range"),
+            (b"1 2 3 4 5 6 7 8 9 10 11 12 13 14 1e17 16 17 18", Some(15), "`1e17` is out of range for an identifier"),
         ];
         for (line, field, text) in cases {
             let err = parse_fields(line).and_then(|f| to_job(&f).map(|_| ())).expect_err(text);

@@ -1,12 +1,16 @@
-//! What the user can set when a trace is read (SPEC §1, "Options the user
+//! What the user can set when a trace is read (docs/semantics.md, "Reading a trace"
 //! can set"), and the checks that refuse meaningless settings up front.
 
 use serde::{Deserialize, Serialize};
+
+use crate::error::short_number;
+use crate::limits::{DEFAULT_MAX_JOBS, MAX_PROCS, MAX_TIME};
 
 /// Default limit on the uncompressed size of a trace: 2 GiB.
 pub const DEFAULT_MAX_BYTES: u64 = 2 * 1024 * 1024 * 1024;
 
 /// What to do with a job that asks for more processors than the machine has.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Oversize {
@@ -18,6 +22,7 @@ pub enum Oversize {
 }
 
 /// Which part of the (sorted, cleaned) trace to keep.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Window {
@@ -39,12 +44,21 @@ pub enum Window {
 }
 
 /// Options for [`read_swf`](crate::read_swf). `ReadOptions::default()` reads
-/// the whole trace as the SPEC describes, with no filter.
+/// the whole trace with no filter (docs/semantics.md, "Reading a trace").
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct ReadOptions {
     /// Refuse input whose uncompressed size exceeds this many bytes.
     pub max_bytes: u64,
+    /// Refuse input holding more than this many jobs (counted while
+    /// reading, after the per-line rules), which bounds memory where
+    /// `max_bytes` cannot: a small compressed file of one repeated line.
+    /// Not serialized: it can only refuse a trace, never change how one is
+    /// read, and hosts differ in it (the browser's is lower), so it is no
+    /// part of a result's identity.
+    #[serde(skip_serializing)]
+    pub max_jobs: u64,
     /// Machine size to simulate, overriding the header (e.g. 430 for CTC).
     pub machine_size: Option<u32>,
     /// Drop or clamp jobs larger than the machine.
@@ -65,6 +79,7 @@ impl Default for ReadOptions {
     fn default() -> Self {
         ReadOptions {
             max_bytes: DEFAULT_MAX_BYTES,
+            max_jobs: DEFAULT_MAX_JOBS,
             machine_size: None,
             oversize: Oversize::Drop,
             queues: None,
@@ -83,11 +98,17 @@ pub enum OptionsError {
     /// `max_bytes` is zero.
     #[error("max_bytes must be at least 1")]
     ZeroMaxBytes,
+    /// `max_jobs` is zero.
+    #[error("max_jobs must be at least 1")]
+    ZeroMaxJobs,
     /// `machine_size` is `Some(0)`.
     #[error("machine_size must be at least 1 processor")]
     ZeroMachineSize,
+    /// `machine_size` is above [`MAX_PROCS`].
+    #[error("machine_size {0} is above the limit of {MAX_PROCS} processors (2^31)")]
+    MachineSizeTooLarge(u32),
     /// `load_factor` is not a finite number above zero.
-    #[error("load_factor must be a finite number above 0, not {0}")]
+    #[error("load_factor must be a finite number above 0, not {}", short_number(*.0))]
     LoadFactor(f64),
     /// `window` is `FirstJobs(0)`.
     #[error("window first_jobs must keep at least 1 job")]
@@ -95,6 +116,14 @@ pub enum OptionsError {
     /// `window` is a time range with `from >= to`.
     #[error("window time_range [{from}, {to}) is empty: from must be below to")]
     EmptyTimeRange {
+        /// Start of the range.
+        from: i64,
+        /// End of the range.
+        to: i64,
+    },
+    /// A time range bound is beyond ±[`MAX_TIME`].
+    #[error("window time_range [{from}, {to}) reaches beyond ±{MAX_TIME} s (2^40), the time limit")]
+    TimeRangeTooWide {
         /// Start of the range.
         from: i64,
         /// End of the range.
@@ -111,8 +140,13 @@ impl ReadOptions {
         if self.max_bytes == 0 {
             return Err(OptionsError::ZeroMaxBytes);
         }
-        if self.machine_size == Some(0) {
-            return Err(OptionsError::ZeroMachineSize);
+        if self.max_jobs == 0 {
+            return Err(OptionsError::ZeroMaxJobs);
+        }
+        match self.machine_size {
+            Some(0) => return Err(OptionsError::ZeroMachineSize),
+            Some(p) if p > MAX_PROCS => return Err(OptionsError::MachineSizeTooLarge(p)),
+            _ => {}
         }
         if !(self.load_factor.is_finite() && self.load_factor > 0.0) {
             return Err(OptionsError::LoadFactor(self.load_factor));
@@ -134,6 +168,9 @@ fn validate_window(window: Window) -> Result<(), OptionsError> {
         Window::FirstJobs(0) => Err(OptionsError::EmptyFirstJobs),
         Window::FirstJobs(_) => Ok(()),
         Window::TimeRange { from, to } if from >= to => Err(OptionsError::EmptyTimeRange { from, to }),
+        Window::TimeRange { from, to } if from.unsigned_abs().max(to.unsigned_abs()) > MAX_TIME.unsigned_abs() => {
+            Err(OptionsError::TimeRangeTooWide { from, to })
+        }
         Window::TimeRange { .. } => Ok(()),
     }
 }
@@ -150,18 +187,29 @@ mod tests {
         assert_eq!(o.oversize, Oversize::Drop);
         assert_eq!(o.window, Window::All);
         assert_eq!(o.validate(), Ok(()));
+        let edge = ReadOptions {
+            machine_size: Some(MAX_PROCS),
+            window: Window::TimeRange { from: -MAX_TIME, to: MAX_TIME },
+            ..ReadOptions::default()
+        };
+        assert_eq!(edge.validate(), Ok(()));
     }
 
     #[test]
     fn bad_options_are_refused() {
         type Edit = fn(&mut ReadOptions);
-        let cases: [(Edit, &str); 9] = [
+        let cases: [(Edit, &str); 14] = [
             (|o| o.max_bytes = 0, "max_bytes"),
+            (|o| o.max_jobs = 0, "max_jobs"),
             (|o| o.machine_size = Some(0), "machine_size"),
+            (|o| o.machine_size = Some(MAX_PROCS + 1), "above the limit of 2147483648"),
+            (|o| o.window = Window::TimeRange { from: 0, to: MAX_TIME + 1 }, "2^40"),
+            (|o| o.window = Window::TimeRange { from: -MAX_TIME - 1, to: 0 }, "2^40"),
             (|o| o.load_factor = 0.0, "load_factor"),
             (|o| o.load_factor = -1.0, "load_factor"),
             (|o| o.load_factor = f64::NAN, "load_factor"),
             (|o| o.load_factor = f64::INFINITY, "load_factor"),
+            (|o| o.load_factor = -1e300, "not -1e300"),
             (|o| o.window = Window::FirstJobs(0), "first_jobs"),
             (|o| o.window = Window::TimeRange { from: 5, to: 5 }, "time_range"),
             (|o| o.queues = Some(vec![]), "queues"),

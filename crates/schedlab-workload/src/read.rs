@@ -2,13 +2,12 @@
 
 use std::io::{self, BufRead, BufReader, Read};
 
-use flate2::read::MultiGzDecoder;
-
 use crate::clean::{clean_rows, CleaningReport, Row};
 use crate::error::{BadLine, SwfError};
 use crate::header::{Header, HeaderReader};
-use crate::input::{sniff, Meter, Origin};
+use crate::input::{fill, open, Meter, Opened, SourceState};
 use crate::job::{Job, Trace};
+use crate::limits::{MAX_PROCS, MAX_TIME};
 use crate::line::{classify, parse_fields, to_job, LineError, LineKind};
 use crate::options::ReadOptions;
 
@@ -36,31 +35,29 @@ pub struct Loaded {
     pub lines: u64,
 }
 
-/// Reads an SWF trace, plain or gzip (detected by its first two bytes), and
-/// cleans it as described in the crate documentation.
+/// Reads an SWF trace, plain or compressed (gzip, zlib, bzip2, xz or zstd,
+/// detected by its first bytes), and cleans it as described in the crate
+/// documentation.
 ///
 /// The text is read line by line through a fixed buffer; only the jobs are
 /// kept. Errors name the line (and field) at fault.
 pub fn read_swf<R: Read>(reader: R, opts: &ReadOptions) -> Result<Loaded, SwfError> {
     opts.validate()?;
-    let (gzip, input) = sniff(reader).map_err(|(source, bytes)| SwfError::Io { bytes, line: 1, source })?;
-    if gzip {
-        read_stream(MultiGzDecoder::new(input), opts)
-    } else {
-        read_stream(input, opts)
-    }
-}
-
-fn read_stream<O: Origin>(origin: O, opts: &ReadOptions) -> Result<Loaded, SwfError> {
-    let mut reader = BufReader::with_capacity(READ_BUFFER, Meter::new(origin, opts.max_bytes));
+    let Opened { reader, format, state } = open(reader)?;
+    let compression = format.compression();
+    let mut reader = BufReader::with_capacity(READ_BUFFER, Meter::new(reader, opts.max_bytes));
     let mut ingest = Ingest::new(opts);
-    if let Err(e) = ingest.run(&mut reader) {
-        return Err(classify_error(e, reader.get_ref(), ingest.lines + 1, opts));
+    if let Err(stop) = ingest.run(&mut reader) {
+        let line = ingest.lines + 1;
+        return Err(match stop {
+            Stop::TooManyJobs => SwfError::TooManyJobs { limit: opts.max_jobs, line: ingest.lines },
+            Stop::Io(e) => classify_error(e, reader.get_ref(), &state, compression, line, opts),
+        });
     }
     let meter = reader.into_inner();
     let bytes = meter.bytes;
     if bytes == 0 {
-        return Err(SwfError::Empty { gzip: O::GZIP });
+        return Err(SwfError::Empty { compression });
     }
     let sha256 = meter.sha256_hex();
     let lines = ingest.lines;
@@ -69,15 +66,72 @@ fn read_stream<O: Origin>(origin: O, opts: &ReadOptions) -> Result<Loaded, SwfEr
 }
 
 /// Tells a size-limit stop, a decoder error and a reader error apart.
-fn classify_error<O: Origin>(e: io::Error, meter: &Meter<O>, line: u64, opts: &ReadOptions) -> SwfError {
-    let (consumed, source_failed) = meter.inner.source();
-    if meter.over {
-        SwfError::TooLarge { limit: opts.max_bytes, gzip: O::GZIP, line }
-    } else if O::GZIP && !source_failed {
-        SwfError::CorruptGzip { offset: consumed, line, message: e.to_string() }
-    } else {
-        SwfError::Io { bytes: consumed, line, source: e }
+fn classify_error<M>(
+    e: io::Error,
+    meter: &Meter<M>,
+    source: &SourceState,
+    compression: Option<&'static str>,
+    line: u64,
+    opts: &ReadOptions,
+) -> SwfError {
+    let consumed = source.consumed.get();
+    match compression {
+        _ if meter.over => SwfError::TooLarge { limit: opts.max_bytes, compression, line },
+        Some(format) if !source.failed.get() => {
+            SwfError::Corrupt { format, offset: consumed, line, message: e.to_string() }
+        }
+        _ => SwfError::Io { bytes: consumed, line, source: e },
     }
+}
+
+/// Why reading stopped early.
+enum Stop {
+    Io(io::Error),
+    TooManyJobs,
+}
+
+impl From<io::Error> for Stop {
+    fn from(e: io::Error) -> Self {
+        Stop::Io(e)
+    }
+}
+
+/// Reads one line into `buf`, without its ending: `\n`, `\r\n` or a lone
+/// `\r` (old Mac files). Returns `None` at the end of the input, else
+/// whether the line was longer than [`MAX_LINE_BYTES`], in which case `buf`
+/// holds only its start and the rest was skipped unread.
+fn next_line<B: BufRead>(reader: &mut B, buf: &mut Vec<u8>) -> io::Result<Option<bool>> {
+    let max = MAX_LINE_BYTES as usize;
+    let mut any = false;
+    loop {
+        let chunk = fill(reader)?;
+        if chunk.is_empty() {
+            return Ok(any.then_some(buf.len() >= max));
+        }
+        any = true;
+        let end = memchr::memchr2(b'\n', b'\r', chunk);
+        let body = &chunk[..end.unwrap_or(chunk.len())];
+        buf.extend_from_slice(&body[..body.len().min(max - buf.len().min(max))]);
+        let Some(end) = end else {
+            let n = chunk.len();
+            reader.consume(n);
+            continue;
+        };
+        let cr = chunk[end] == b'\r';
+        reader.consume(end + 1);
+        if cr {
+            skip_newline(reader)?;
+        }
+        return Ok(Some(buf.len() >= max));
+    }
+}
+
+/// Skips the `\n` of a `\r\n` ending, if it is there.
+fn skip_newline<B: BufRead>(reader: &mut B) -> io::Result<()> {
+    if fill(reader)?.first() == Some(&b'\n') {
+        reader.consume(1);
+    }
+    Ok(())
 }
 
 /// The state while lines are read.
@@ -104,22 +158,23 @@ impl<'a> Ingest<'a> {
         }
     }
 
-    fn run<B: BufRead>(&mut self, reader: &mut B) -> io::Result<()> {
+    fn run<B: BufRead>(&mut self, reader: &mut B) -> Result<(), Stop> {
         let mut buf = Vec::with_capacity(1024);
         loop {
             buf.clear();
-            let n = reader.by_ref().take(MAX_LINE_BYTES).read_until(b'\n', &mut buf)?;
-            if n == 0 {
+            let Some(too_long) = next_line(reader, &mut buf)? else {
                 return Ok(());
-            }
+            };
             self.lines += 1;
-            if n as u64 == MAX_LINE_BYTES && buf.last() != Some(&b'\n') {
-                reader.skip_until(b'\n')?;
+            if too_long {
                 let message = format!("is longer than {MAX_LINE_BYTES} bytes");
                 self.bad(LineError { field: None, message });
                 continue;
             }
             self.line(&buf);
+            if self.rows.len() as u64 > self.opts.max_jobs {
+                return Err(Stop::TooManyJobs);
+            }
         }
     }
 
@@ -168,6 +223,10 @@ impl<'a> Ingest<'a> {
             &mut r.unknown_runtime
         } else if job.size == 0 {
             &mut r.unknown_size
+        } else if job.submit > MAX_TIME || job.runtime > MAX_TIME || job.estimate > MAX_TIME {
+            &mut r.time_out_of_range
+        } else if job.size > MAX_PROCS {
+            &mut r.size_out_of_range
         } else if o.drop_status.contains(&job.status) {
             &mut r.status_filtered
         } else if o.queues.as_ref().is_some_and(|q| !q.contains(&job.queue)) {
@@ -194,10 +253,11 @@ impl<'a> Ingest<'a> {
             warnings
                 .push(format!("{} comment lines after the first job line were not read as header", self.late_comments));
         }
-        let machine = machine_size(opts, &self.header.header, &self.rows, &mut warnings);
-        self.report.warn_all(warnings);
+        let machine = machine_size(opts, &self.header, &self.rows, &mut warnings);
         let mut rows = std::mem::take(&mut self.rows);
-        clean_rows(&mut rows, machine, opts, &mut self.report);
+        clean_rows(&mut rows, machine, opts, &mut self.report)?;
+        warnings.extend(self.report.duplicate_ids_warning(&rows));
+        self.report.warn_all(warnings);
         if rows.is_empty() {
             let job_lines = self.report.job_lines;
             return Err(SwfError::AllJobsDropped { job_lines, summary: self.report.summary() });
@@ -210,14 +270,19 @@ impl<'a> Ingest<'a> {
     }
 }
 
-/// The override, else MaxProcs, else MaxNodes, else the largest job (warned).
-fn machine_size(opts: &ReadOptions, header: &Header, rows: &[Row], warnings: &mut Vec<String>) -> u32 {
-    if let Some(p) = opts.machine_size.or(header.max_procs).or(header.max_nodes) {
+/// The override, else MaxProcs, else MaxNodes, else the largest job (warned,
+/// with the reason: no such header entry, or only unusable ones).
+fn machine_size(opts: &ReadOptions, header: &HeaderReader, rows: &[Row], warnings: &mut Vec<String>) -> u32 {
+    let h = &header.header;
+    if let Some(p) = opts.machine_size.or(h.max_procs).or(h.max_nodes) {
         return p;
     }
     let largest = rows.iter().map(|r| r.0.size).max().unwrap_or(1).max(1);
-    warnings.push(format!(
-        "the header gives neither MaxProcs nor MaxNodes: machine size set to the largest job, {largest} processors"
-    ));
+    let why = if header.machine_size_refused {
+        "the header's MaxProcs and MaxNodes are unusable (see above)"
+    } else {
+        "the header gives neither MaxProcs nor MaxNodes"
+    };
+    warnings.push(format!("{why}: machine size set to the largest job, {largest} processors"));
     largest
 }

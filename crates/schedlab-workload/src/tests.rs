@@ -78,6 +78,11 @@ fn cases() -> Vec<Case> {
         Case { name: "unknown submit", lines: vec![jl(1, -1, 1, 1, 1), jl(2, 0, 1, 1, 1)], opts: d(), reason: "unknown_submit", count: 1, kept: vec![2] },
         Case { name: "unknown runtime", lines: vec![jl(1, 0, -1, 1, 1), jl(2, 0, 0, 1, 1)], opts: d(), reason: "unknown_runtime", count: 1, kept: vec![2] },
         Case { name: "unknown size", lines: vec![jl(1, 0, 1, -1, 1), jl(2, 0, 1, 0, 1), jl(3, 0, 1, 1, 1)], opts: d(), reason: "unknown_size", count: 2, kept: vec![3] },
+        Case { name: "submit past 2^40 s", lines: vec![jl(1, MAX_TIME + 1, 1, 1, 1), jl(2, MAX_TIME, 1, 1, 1)], opts: d(), reason: "time_out_of_range", count: 1, kept: vec![2] },
+        Case { name: "runtime past 2^40 s", lines: vec![jl(1, 0, MAX_TIME + 1, 1, MAX_TIME + 1), jl(2, 0, MAX_TIME, 1, MAX_TIME)], opts: d(), reason: "time_out_of_range", count: 1, kept: vec![2] },
+        Case { name: "estimate near 2^63", lines: vec![jl(1, 0, 1, 1, i64::MAX - 5), jl(2, 0, 1, 1, 1)], opts: d(), reason: "time_out_of_range", count: 1, kept: vec![2] },
+        Case { name: "size past 2^31", lines: vec![jl(1, 0, 1, i64::from(MAX_PROCS) + 1, 1), jl(2, 0, 1, 1, 1)], opts: ReadOptions { oversize: Oversize::Clamp, ..d() }, reason: "size_out_of_range", count: 1, kept: vec![2] },
+        Case { name: "duplicate job numbers", lines: vec![jl(1, 0, 1, 1, 1), jl(1, 5, 1, 1, 1), jl(2, 6, 1, 1, 1)], opts: d(), reason: "duplicate_ids", count: 1, kept: vec![1, 1, 2] },
         Case { name: "status filter", lines: vec![with_status(1, 0), with_status(2, 1), with_status(3, 5)], opts: ReadOptions { drop_status: vec![0, 5], ..d() }, reason: "status_filtered", count: 2, kept: vec![2] },
         Case { name: "queue filter", lines: vec![with_queue(1, 0), with_queue(2, 1), with_queue(3, 2)], opts: ReadOptions { queues: Some(vec![1, 2]), ..d() }, reason: "queue_filtered", count: 1, kept: vec![2, 3] },
         Case { name: "partition filter", lines: vec![with_part(1, 0), with_part(2, 1)], opts: ReadOptions { partitions: Some(vec![0]), ..d() }, reason: "partition_filtered", count: 1, kept: vec![1] },
@@ -219,6 +224,24 @@ fn long_lines_are_skipped_without_being_held() {
 }
 
 #[test]
+fn cr_only_and_mixed_line_endings() {
+    let jobs = [jl(1, 0, 1, 1, 1), jl(2, 0, 1, 1, 1), jl(3, 0, 1, 1, 1)];
+    let cr = format!("; MaxProcs: 8\r{}\r{}\r\r{}\r", jobs[0], jobs[1], jobs[2]);
+    let l = read_ok(&cr);
+    assert_eq!((ids(&l), l.lines, l.header.max_procs, l.report.blank_lines), (vec![1, 2, 3], 5, Some(8), 1));
+    let mixed = format!("; MaxProcs: 8\r\n{}\r{}\n{}", jobs[0], jobs[1], jobs[2]);
+    let l = read_ok(&mixed);
+    assert_eq!((ids(&l), l.lines), (vec![1, 2, 3], 4));
+    // A CR-only file longer than a read buffer, and a `\r\n` split across
+    // two reads (one byte a read), still end every line once.
+    let long: String = (0..5000).map(|i| format!("{}\r", jl(i, i as i64, 1, 1, 1))).collect();
+    assert_eq!(read_ok(&long).trace.jobs.len(), 5000);
+    let crlf = format!("{}\r\n{}\r\n", jobs[0], jobs[1]);
+    let l = read_swf(OneByte(crlf.into_bytes()), &ReadOptions::default()).expect("one byte a read");
+    assert_eq!((ids(&l), l.lines, l.report.blank_lines), (vec![1, 2], 2, 0));
+}
+
+#[test]
 fn crlf_and_no_final_newline() {
     let l = read_ok(&format!("; MaxProcs: 8\r\n{}\r\n{}", jl(1, 0, 1, 1, 1), jl(2, 0, 1, 1, 1)));
     assert_eq!((ids(&l), l.lines, l.header.max_procs), (vec![1, 2], 3, Some(8)));
@@ -245,7 +268,7 @@ fn loaded_shape() {
     assert_eq!(json["unsorted"], 1);
     let counts: serde_json::Map<String, serde_json::Value> =
         l.report.counts().into_iter().map(|(k, v)| (k.to_owned(), v.into())).collect();
-    assert_eq!(counts.len(), 15);
+    assert_eq!(counts.len(), 18);
 }
 
 // ---------------------------------------------------------------- errors
@@ -273,16 +296,176 @@ fn error_messages_name_what_and_where() {
     }
 }
 
+/// The first 60 lines of the bundled sample (8 header lines, 52 jobs),
+/// which the compressed fixtures `kth-head60.swf.*` hold.
+fn sample_head60() -> Vec<u8> {
+    let sample =
+        std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples/kth-sp2-first3000.swf")).expect("sample");
+    let end = sample.iter().enumerate().filter(|(_, &b)| b == b'\n').nth(59).expect("60 lines").0;
+    sample[..=end].to_vec()
+}
+
+#[test]
+fn every_supported_compression_reads_like_the_plain_text() {
+    let plain = read(&sample_head60(), &ReadOptions::default()).expect("plain");
+    assert_eq!(plain.trace.jobs.len(), 52);
+    for (file, format) in [
+        ("kth-head60.swf.bz2", "bzip2"),
+        ("kth-head60.swf.xz", "xz"),
+        ("kth-head60.swf.zst", "zstd"),
+        ("kth-head60.swf.zz", "zlib"),
+    ] {
+        let data = fixture(file);
+        let l = read(&data, &ReadOptions::default()).unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert_eq!((l.sha256.as_str(), l.bytes, l.lines), (plain.sha256.as_str(), plain.bytes, plain.lines), "{file}");
+        assert_eq!(l.trace.jobs, plain.trace.jobs, "{file}");
+        // Cut short, each is a corrupt stream of its format, not text.
+        let err = read(&data[..data.len() / 2], &ReadOptions::default()).expect_err(file);
+        assert!(err.to_string().contains(&format!("corrupt {format} stream")), "{file}: {err}");
+    }
+}
+
+#[test]
+fn concatenated_streams_are_read_whole() {
+    // pbzip2, `xz` and `zstd` on concatenated files write several streams or
+    // frames; a decoder that stopped after the first would drop jobs silently.
+    let plain = read(&sample_head60(), &ReadOptions::default()).expect("plain");
+    for file in ["kth-head60.swf.bz2", "kth-head60.swf.xz", "kth-head60.swf.zst"] {
+        let twice = [fixture(file), fixture(file)].concat();
+        let l = read(&twice, &ReadOptions::default()).unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert_eq!((l.bytes, l.trace.jobs.len()), (2 * plain.bytes, 104), "{file}");
+    }
+}
+
+#[test]
+fn decompression_bombs_stop_at_the_size_limit() {
+    let opts = ReadOptions { max_bytes: 1 << 20, ..ReadOptions::default() };
+    for (file, format) in [("newlines-4mib.bz2", "bzip2"), ("newlines-4mib.xz", "xz"), ("newlines-4mib.zst", "zstd")] {
+        let err = read(&fixture(file), &opts).expect_err(file);
+        assert!(
+            matches!(err, SwfError::TooLarge { compression: Some(f), limit: 1_048_576, .. } if f == format),
+            "{file}: {err}"
+        );
+        // Under the default limit the 4 MiB of blank lines hold no job.
+        let err = read(&fixture(file), &ReadOptions::default()).expect_err(file);
+        assert!(err.to_string().starts_with("no valid job in 4194304 lines"), "{file}: {err}");
+    }
+}
+
+#[test]
+fn job_limit_is_checked_while_reading() {
+    let input = text(&(0..1000).map(|i| jl(i, i as i64, 1, 1, 1)).collect::<Vec<_>>());
+    let opts = ReadOptions { max_jobs: 100, ..ReadOptions::default() };
+    let err = read(input.as_bytes(), &opts).expect_err("101 jobs");
+    // Line 1 is the header; line 102 holds the 101st job.
+    assert!(matches!(err, SwfError::TooManyJobs { limit: 100, line: 102 }), "{err}");
+    assert_eq!(err.to_string(), "the input holds more than 100 jobs, the job limit (refused at line 102)");
+    let gz = gzip(input.as_bytes());
+    assert!(matches!(read(&gz, &opts), Err(SwfError::TooManyJobs { .. })));
+    // Jobs dropped per line do not count: the limit bounds what is held.
+    let opts = ReadOptions { max_jobs: 100, queues: Some(vec![7]), ..ReadOptions::default() };
+    assert!(matches!(read(input.as_bytes(), &opts), Err(SwfError::AllJobsDropped { .. })));
+    let exact = ReadOptions { max_jobs: 1000, ..ReadOptions::default() };
+    assert_eq!(read(input.as_bytes(), &exact).expect("1000 jobs").trace.jobs.len(), 1000);
+}
+
+#[test]
+fn gzip_with_zero_padding_is_accepted_and_garbage_refused() {
+    let plain = text(&[jl(1, 0, 1, 1, 1), jl(2, 0, 1, 1, 1)]);
+    let mut padded = gzip(plain.as_bytes());
+    padded.extend([0u8; 10240]);
+    let l = read(&padded, &ReadOptions::default()).expect("zero padding");
+    assert_eq!((ids(&l), l.bytes), (vec![1, 2], plain.len() as u64));
+    let mut two = gzip(plain.as_bytes());
+    two.extend([0u8; 512]);
+    two.extend(gzip(text(&[jl(3, 0, 1, 1, 1)]).as_bytes()));
+    assert_eq!(ids(&read(&two, &ReadOptions::default()).expect("padding between members")), vec![1, 2, 3]);
+    let mut garbage = gzip(plain.as_bytes());
+    garbage.extend(b"\0\0junk");
+    let err = read(&garbage, &ReadOptions::default()).expect_err("garbage");
+    assert!(matches!(err, SwfError::Corrupt { format: "gzip", .. }), "{err}");
+}
+
+#[test]
+fn unreadable_formats_are_named() {
+    let mut damaged = gzip(text(&[jl(1, 0, 1, 1, 1)]).as_bytes());
+    damaged[0] = 0x00;
+    let cases: [(Vec<u8>, &str); 3] = [
+        (
+            damaged,
+            "the input looks like gzip with a damaged header: it starts with bytes 0x00 0x8b, where gzip has 0x1f 0x8b",
+        ),
+        (
+            b"PK\x03\x04\x14\x00rest".to_vec(),
+            "the input is compressed with zip, which Schedlab does not read: decompress it first",
+        ),
+        (vec![0x04, 0x22, 0x4d, 0x18, 0x64, 0x40], "the input is compressed with lz4"),
+    ];
+    for (input, want) in cases {
+        let err = read(&input, &ReadOptions::default()).expect_err(want);
+        assert!(err.to_string().starts_with(want), "got `{err}`, want `{want}`");
+    }
+}
+
+#[test]
+fn header_machine_size_warnings_say_why() {
+    let jobs = [jl(1, 0, 1, 3, 1), jl(2, 0, 1, 5, 1)];
+    let cases = [
+        ("; MaxProcs: 0\n", "`0` is 0, not a machine size", "the header's MaxProcs and MaxNodes are unusable"),
+        ("; MaxProcs: -64\n", "is negative, not a machine size", "the header's MaxProcs and MaxNodes are unusable"),
+        ("; MaxProcs: 1099511627776\n", "is above the limit of 2147483648 processors (2^31)", "unusable"),
+        ("; MaxProcs: 4294967295\n", "is above the limit of 2147483648 processors (2^31)", "unusable"),
+        ("", "the header gives neither MaxProcs nor MaxNodes", "the header gives neither"),
+    ];
+    for (header, first, last) in cases {
+        let l = read_ok(&format!("{header}{}\n{}\n", jobs[0], jobs[1]));
+        assert_eq!(l.trace.procs, 5, "{header}: the largest job's size");
+        let w = &l.report.warnings;
+        assert!(w[0].contains(first), "{header}: {w:?}");
+        assert!(
+            w.last()
+                .is_some_and(|x| x.contains(last) && x.ends_with("machine size set to the largest job, 5 processors")),
+            "{header}: {w:?}"
+        );
+    }
+}
+
+#[test]
+fn duplicate_job_numbers_warn() {
+    let l = read_ok(&text(&[jl(7, 0, 1, 1, 1), jl(7, 1, 1, 1, 1), jl(8, 2, 1, 1, 1), jl(8, 3, 1, 1, 1)]));
+    assert_eq!(l.report.duplicate_ids, 2);
+    assert!(
+        l.report
+            .warnings
+            .iter()
+            .any(|w| w
+                == "2 jobs have the job number of an earlier job (e.g. job 7); all are kept and run as distinct jobs"),
+        "{:?}",
+        l.report.warnings
+    );
+}
+
+#[test]
+fn limits_apply_to_load_factor_and_time_range() {
+    let input = text(&[jl(1, 0, 1, 1, 1), jl(2, 100_000, 1, 1, 1)]);
+    let tiny = ReadOptions { load_factor: 1e-12, ..ReadOptions::default() };
+    let err = read(input.as_bytes(), &tiny).expect_err("1e-12");
+    assert!(matches!(err, SwfError::LoadFactorTooSmall { .. }), "{err}");
+    let wide = ReadOptions { window: Window::TimeRange { from: 0, to: i64::MAX }, ..ReadOptions::default() };
+    let err = read(input.as_bytes(), &wide).expect_err("to = 2^63 - 1");
+    assert!(err.to_string().contains("2^40"), "{err}");
+}
+
 #[test]
 fn corrupt_and_truncated_gzip() {
     let mut data = gzip(text(&(0..200).map(|i| jl(i, i as i64, 1, 1, 1)).collect::<Vec<_>>()).as_bytes());
     let truncated = &data[..data.len() / 2];
     let err = read(truncated, &ReadOptions::default()).expect_err("truncated");
-    assert!(matches!(err, SwfError::CorruptGzip { .. }), "{err}");
+    assert!(matches!(err, SwfError::Corrupt { format: "gzip", .. }), "{err}");
     let n = data.len();
     data[n - 6] ^= 0xff; // the CRC
     let err = read(&data, &ReadOptions::default()).expect_err("crc");
-    assert!(matches!(err, SwfError::CorruptGzip { .. }), "{err}");
+    assert!(matches!(err, SwfError::Corrupt { format: "gzip", .. }), "{err}");
     assert!(err.to_string().contains("corrupt gzip stream"), "{err}");
 }
 
@@ -357,7 +540,7 @@ fn gzip_bomb_stops_at_the_limit() {
     let bomb = enc.finish().expect("gzip");
     let opts = ReadOptions { max_bytes: 1 << 20, ..Default::default() };
     let err = read(&bomb, &opts).expect_err("bomb");
-    assert!(matches!(err, SwfError::TooLarge { gzip: true, limit: 1_048_576, .. }), "{err}");
+    assert!(matches!(err, SwfError::TooLarge { compression: Some("gzip"), limit: 1_048_576, .. }), "{err}");
 }
 
 // ---------------------------------------------------------------- gzip and fixtures
@@ -400,9 +583,9 @@ fn sample_trace() {
     assert_eq!(l.report.jobs_kept as usize, l.trace.jobs.len());
     let s = stats(&l.trace);
     assert_eq!(s.jobs, l.report.jobs_kept);
-    assert_eq!(s.first_submit, 599850);
-    assert!(s.offered_load > 0.0 && s.offered_load < 2.0, "{s:?}");
-    assert!(s.mean_estimate_accuracy > 0.0 && s.mean_estimate_accuracy <= 1.0);
+    assert_eq!(s.recorded.first_submit, 599850);
+    assert!(s.recorded.offered_load.is_some_and(|x| x > 0.0 && x < 2.0), "{s:?}");
+    assert!(s.recorded.mean_estimate_accuracy > 0.0 && s.recorded.mean_estimate_accuracy <= 1.0);
 }
 
 #[test]
@@ -432,7 +615,7 @@ fn fixture_non_utf8() {
 #[test]
 fn fixture_empty_and_no_valid_job() {
     let err = read(&fixture("empty.swf"), &ReadOptions::default()).expect_err("empty");
-    assert!(matches!(err, SwfError::Empty { gzip: false }), "{err}");
+    assert!(matches!(err, SwfError::Empty { compression: None }), "{err}");
     let err = read(&fixture("no-valid-job.swf"), &ReadOptions::default()).expect_err("none");
     let msg = err.to_string();
     assert!(

@@ -1,23 +1,20 @@
 //! `schedlab compare`: several policies on one trace, run in parallel, one
-//! table row each in the order given.
+//! table row each in the order given. The runs form an experiment of the
+//! core (checked and expanded by its `Plan`); each row is a full run
+//! document.
 
 use std::io::Write;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::time::Instant;
 
-use anyhow::{bail, Context, Result};
-use indicatif::MultiProgress;
-use schedlab_engine::SOURCES;
-use schedlab_experiment::{resolve, RunDocument, RunRequest, RunSettings, TraceIdentity};
-use schedlab_policies::find;
-use schedlab_workload::Trace;
+use anyhow::Result;
+use schedlab_experiment::{Plan, RunDocument, TraceIdentity};
 use serde::Serialize;
 
-use crate::args::{split_params, CompareArgs, PolicySpec};
-use crate::fail::panic_text;
-use crate::output::{self, fixed, grouped, Table};
+use super::experiment::{bar_observer, parallel};
+use crate::args::CompareArgs;
+use crate::output::{self, grouped, Table};
+use crate::outputs::{self, Outputs};
 use crate::trace_input;
 
 /// One row: the label and the run's document, or why it failed.
@@ -27,120 +24,44 @@ pub(super) struct Row {
 }
 
 pub fn main(args: &CompareArgs) -> Result<ExitCode> {
-    let specs = args.policy.iter().map(|p| PolicySpec::parse(p)).collect::<Result<Vec<_>, _>>()?;
-    let global = split_params(&args.params)?;
-    let settings = specs.iter().map(|s| settings_for(s, &specs, &global, args)).collect::<Result<Vec<_>>>()?;
-    let loaded = trace_input::load_with(&args.trace, &args.workload)?;
-    let identity = super::run::identity(&args.trace, &loaded, &args.workload)?;
-    let multi = output::multi(args.metrics.quiet);
-    let labels: Vec<String> = specs.iter().map(|s| s.label.clone()).collect();
-    let rows = run_all(&loaded.trace, &identity, &labels, &settings, &multi);
-    multi.clear().ok();
+    let (outputs, report) = Outputs::for_report([args.trace.as_path()], &args.output)?;
+    let runs = super::experiment::runs(&args.policy, args.predictor.as_deref())?;
+    let mut e = super::experiment::experiment(runs, &args.params, &args.metrics, &args.workload)?;
+    e.seed = args.seed;
+    let plan = Plan::new(e)?;
+    let (loaded, options) = super::experiment::load_trace(&args.trace, plan.experiment(), &args.workload)?;
+    let identity = TraceIdentity::new(trace_input::trace_name(&args.trace), &loaded, &options);
+    let rows = run_documents(&loaded.trace, &identity, &plan, args.metrics.quiet);
     if args.json {
-        output::print_json(&Runs { runs: rows.iter().map(RunJson::new).collect() })?;
+        outputs::emit(&outputs, report, outputs::json(&Runs { runs: rows.iter().map(RunJson::new).collect() }))?;
     } else {
-        let mut out = output::stdout();
-        write_table(&mut out, &identity, &rows)?;
-        out.flush()?;
+        outputs::emit(&outputs, report, |out| write_table(out, &identity, &rows))?;
     }
     let failed = rows.iter().any(|r| r.result.is_err());
     Ok(if failed { ExitCode::from(crate::fail::FAILED) } else { ExitCode::SUCCESS })
 }
 
-/// Checked settings of one spec: its own parameters, the global ones its
-/// policy or predictor knows, and its predictor or the global one.
-fn settings_for(
-    spec: &PolicySpec,
-    all: &[PolicySpec],
-    global: &[(String, String)],
-    args: &CompareArgs,
-) -> Result<RunSettings> {
-    let predictor = spec.predictor.clone().or_else(|| global_predictor(spec, args));
-    let mut params = spec.params.clone();
-    for (key, value) in global {
-        if !all.iter().any(|s| knows(s, key, args)) {
-            bail!("--param {key}={value}: no policy of the comparison has a parameter `{key}`");
-        }
-        if knows(spec, key, args) && !params.iter().any(|(k, _)| k == key) {
-            params.push((key.clone(), value.clone()));
-        }
-    }
-    let request = RunRequest {
-        policy: spec.id.clone(),
-        params,
-        predictor,
-        seed: args.seed,
-        metrics: super::run::metrics_options(&args.metrics),
-        skip_check: args.metrics.no_check,
-    };
-    resolve(&request).with_context(|| format!("policy `{}`", spec.label))
-}
-
-/// The global `--predictor`, for policies that use runtime predictions.
-fn global_predictor(spec: &PolicySpec, args: &CompareArgs) -> Option<String> {
-    let uses = find(&spec.id).is_some_and(|p| p.uses_runtime_source);
-    args.predictor.clone().filter(|_| uses)
-}
-
-/// Whether the spec's policy or its predictor has a parameter `key`.
-fn knows(spec: &PolicySpec, key: &str, args: &CompareArgs) -> bool {
-    let Some(policy) = find(&spec.id) else { return false };
-    let source = spec.predictor.clone().or_else(|| global_predictor(spec, args));
-    let source = source.as_deref().unwrap_or(policy.default_source);
-    let source_knows = SOURCES.iter().any(|s| s.id == source && s.params.iter().any(|p| p.key == key));
-    policy.params.iter().any(|p| p.key == key) || source_knows
-}
-
-/// Runs every setting on a pool of threads as wide as the machine; the
-/// trace is shared read-only, each run builds its own policy.
-pub(super) fn run_all(
-    trace: &Trace,
-    id: &TraceIdentity,
-    labels: &[String],
-    settings: &[RunSettings],
-    multi: &MultiProgress,
+/// Every point of the plan as a run document, in point order, labelled by
+/// its run.
+pub(super) fn run_documents(
+    trace: &schedlab_workload::Trace,
+    identity: &TraceIdentity,
+    plan: &Plan,
+    quiet: bool,
 ) -> Vec<Row> {
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(settings.len()).max(1);
-    let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<Result<RunDocument, String>>>> = Mutex::new(vec![None; settings.len()]);
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(s) = settings.get(i) else { break };
-                let result = one_run(trace, id, &labels[i], s, multi);
-                if let Ok(mut r) = results.lock() {
-                    r[i] = Some(result);
-                }
-            });
-        }
+    let points: Vec<_> = plan.points(None).collect();
+    let labels: Vec<String> = points.iter().map(|p| plan.label(p.run)).collect();
+    let multi = output::multi(quiet);
+    let docs = parallel(&labels, trace.jobs.len() as u64, &multi, &|i, bar| {
+        let settings = plan.settings(&points[i]).map_err(|e| e.to_string())?;
+        let start = Instant::now();
+        let outcome = schedlab_experiment::run_phased(trace, &settings, &mut bar_observer(bar))
+            .map_err(|e| crate::fail::flatten(&e.to_string()))?;
+        let ms = start.elapsed().as_secs_f64() * 1000.0;
+        Ok(RunDocument::new(&settings, identity.clone(), &outcome, Some(ms)))
     });
-    let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
-    labels
-        .iter()
-        .zip(results)
-        .map(|(label, r)| Row {
-            label: label.clone(),
-            result: r.unwrap_or_else(|| Err("the run did not finish".into())),
-        })
-        .collect()
-}
-
-fn one_run(
-    trace: &Trace,
-    id: &TraceIdentity,
-    label: &str,
-    s: &RunSettings,
-    multi: &MultiProgress,
-) -> Result<RunDocument, String> {
-    let bar = output::multi_job_bar(multi, id.jobs as u64, label);
-    let result = catch_unwind(AssertUnwindSafe(|| super::run::timed_run(trace, s, &bar)));
-    bar.finish_and_clear();
-    match result {
-        Ok(Ok((outcome, ms))) => Ok(RunDocument::new(s, id.clone(), &outcome, Some(ms))),
-        Ok(Err(e)) => Err(crate::fail::flatten(&e.to_string())),
-        Err(payload) => Err(format!("internal error (please report): {}", panic_text(payload.as_ref()))),
-    }
+    multi.clear().ok();
+    labels.into_iter().zip(docs).map(|(label, result)| Row { label, result }).collect()
 }
 
 #[derive(Serialize)]
@@ -172,34 +93,26 @@ impl<'a> RunJson<'a> {
     }
 }
 
-const COLUMNS: [&str; 11] =
-    ["policy", "MBS", "MWBS", "mean wait", "max wait", "util", "backfilled", "blocked", "delayed", "seconds", "check"];
-
+/// The catalogue's default columns, then the run's time and check.
 fn write_table(out: &mut dyn Write, id: &TraceIdentity, rows: &[Row]) -> std::io::Result<()> {
     writeln!(out, "trace {}  {} jobs  {} procs", id.name, grouped(id.jobs as u64), id.procs)?;
-    let mut table = Table::new(&COLUMNS);
+    let columns: Vec<schedlab_metrics::Column> = schedlab_metrics::columns().into_iter().filter(|c| c.shown).collect();
+    let mut headers: Vec<String> = vec!["policy".into()];
+    headers.extend(columns.iter().map(output::header));
+    headers.extend(["seconds".into(), "check".into()]);
+    let mut table = Table::new(&headers);
     for row in rows {
         match &row.result {
-            Ok(doc) => table.row(cells(&row.label, doc)),
+            Ok(doc) => {
+                let metrics = serde_json::to_value(&doc.metrics).unwrap_or_default();
+                let mut cells = vec![row.label.clone()];
+                cells.extend(columns.iter().map(|c| output::metric_cell(&metrics, c)));
+                cells.push(output::fixed(doc.elapsed_ms.unwrap_or(0.0) / 1000.0, 3));
+                cells.push(doc.check.to_owned());
+                table.row(cells);
+            }
             Err(e) => table.message_row(row.label.clone(), format!("error: {e}")),
         }
     }
     table.write(out)
-}
-
-fn cells(label: &str, doc: &RunDocument) -> Vec<String> {
-    let m = &doc.metrics;
-    vec![
-        label.to_owned(),
-        fixed(m.mbs, 2),
-        fixed(m.mwbs, 2),
-        fixed(m.mean_wait, 0),
-        m.max_wait.to_string(),
-        fixed(m.utilization, 3),
-        m.backfilled.to_string(),
-        m.blocked.to_string(),
-        m.fairness.delayed.to_string(),
-        fixed(doc.elapsed_ms.unwrap_or(0.0) / 1000.0, 3),
-        doc.check.to_owned(),
-    ]
 }

@@ -4,6 +4,7 @@ mod accasim;
 mod bench;
 mod bench_one;
 mod compare;
+mod experiment;
 mod merge;
 mod policies;
 mod queue_stress;

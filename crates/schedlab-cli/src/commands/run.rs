@@ -5,19 +5,20 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use indicatif::ProgressBar;
 use schedlab_engine::{Control, Progress};
 use schedlab_experiment::{
-    resolve, schedule_comments, write_jobs_csv, write_schedule_swf, RunDocument, RunOutcome, RunRequest, RunSettings,
-    TraceIdentity,
+    resolve, schedule_comments, write_jobs_csv, write_schedule_swf, RepeatSummary, RunDocument, RunOutcome, RunRequest,
+    RunSettings, TraceIdentity,
 };
-use schedlab_metrics::{CategoryLimits, MetricsOptions};
+use schedlab_metrics::{CategoryLimits, MetricsOptions, PredictionMetrics};
 use schedlab_workload::{Loaded, Trace};
 
 use crate::args::{split_params, MetricArgs, RunArgs, WorkloadArgs};
 use crate::fail::run_failure;
 use crate::output::{self, duration, fixed, grouped};
+use crate::outputs::{self, commit, Outputs};
 use crate::trace_input;
 
 pub fn main(args: &RunArgs) -> Result<ExitCode> {
@@ -31,33 +32,34 @@ pub fn main(args: &RunArgs) -> Result<ExitCode> {
     };
     let settings = resolve(&request)?;
     if args.repeat > 1 {
-        return repeated(args, &settings);
+        return repeated(args);
     }
-    let mut csv = args.jobs_csv.as_deref().map(output::create_file).transpose()?;
-    let mut swf = args.swf_out.as_deref().map(output::create_file).transpose()?;
+    let mut outputs = Outputs::new([args.trace.as_path()]);
+    let csv = outputs.declare_optional("--jobs-csv", args.jobs_csv.as_deref())?;
+    let swf = outputs.declare_optional("--swf-out", args.swf_out.as_deref())?;
+    let report = outputs.declare_optional("--output", args.output.output.as_deref())?;
     let loaded = trace_input::load_with(&args.trace, &args.workload)?;
     let identity = identity(&args.trace, &loaded, &args.workload)?;
     let bar = output::job_bar(identity.jobs as u64, settings.policy.id, args.metrics.quiet);
     let (outcome, elapsed_ms) = timed_run(&loaded.trace, &settings, &bar).map_err(|e| run_failure(e.to_string()))?;
     bar.finish_and_clear();
-    if let (Some(out), Some(path)) = (csv.as_mut(), &args.jobs_csv) {
-        write_jobs_csv(&mut *out, &loaded.trace, &outcome.record, settings.metrics.bsd_threshold)
-            .and_then(|()| out.flush())
-            .with_context(|| format!("cannot write {}", path.display()))?;
+    let mut staged = Vec::new();
+    if let Some(csv) = csv {
+        let threshold = settings.metrics.bsd_threshold;
+        staged.push(outputs.stage(csv, |out| write_jobs_csv(out, &loaded.trace, &outcome.record, threshold))?);
     }
-    if let (Some(out), Some(path)) = (swf.as_mut(), &args.swf_out) {
+    if let Some(swf) = swf {
         let comments = schedule_comments(&settings, &identity, &loaded.header);
-        write_schedule_swf(&mut *out, &loaded.trace, &outcome.record, &comments)
-            .and_then(|()| out.flush())
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        staged.push(outputs.stage(swf, |out| write_schedule_swf(out, &loaded.trace, &outcome.record, &comments))?);
     }
     let doc = RunDocument::new(&settings, identity, &outcome, Some(elapsed_ms));
+    // The files first, then the report: a report on stdout is only
+    // printed once every file it speaks of is in place.
+    commit(staged)?;
     if args.json {
-        output::print_json(&doc)?;
+        outputs::emit(&outputs, report, outputs::json(&doc))?;
     } else {
-        let mut out = output::stdout();
-        write_text(&mut out, &doc, &settings, &loaded)?;
-        out.flush()?;
+        outputs::emit(&outputs, report, |out| write_text(out, &doc, &settings, &loaded))?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -143,6 +145,16 @@ fn write_text(out: &mut dyn Write, doc: &RunDocument, settings: &RunSettings, lo
         fixed(f.mean_delay, 1),
         duration(f.max_delay)
     )?;
+    let a = &m.fairness_all;
+    writeln!(
+        out,
+        "fairness (all)  {} delayed of {} that waited, mean delay {} s, max delay {}, {} lower-priority culprits",
+        a.delayed,
+        a.blocked,
+        fixed(a.mean_delay, 1),
+        duration(a.max_delay),
+        a.culprits
+    )?;
     write_extras(out, doc)?;
     writeln!(out, "check           {}", doc.check)
 }
@@ -188,6 +200,9 @@ fn write_extras(out: &mut dyn Write, doc: &RunDocument) -> std::io::Result<()> {
             fixed(d.regular_mean_stretch, 3)
         )?;
     }
+    if let Some(p) = &m.predictions {
+        writeln!(out, "predictions     {}", predictions_text(p))?;
+    }
     if let Some(c) = &doc.calibration {
         writeln!(
             out,
@@ -200,26 +215,64 @@ fn write_extras(out: &mut dyn Write, doc: &RunDocument) -> std::io::Result<()> {
     Ok(())
 }
 
+/// The realised error (beside the virtual predictor's x) and what
+/// predictions fell short or were clamped.
+fn predictions_text(p: &PredictionMetrics) -> String {
+    let nominal = p.error_pct.map_or_else(String::new, |x| format!(" x = {x} %,"));
+    let mut text = format!(
+        "{}{nominal} realised mean absolute error {} % ({} s), {} jobs underpredicted",
+        p.source,
+        fixed(p.mean_abs_error_pct, 2),
+        fixed(p.mean_abs_error_s, 1),
+        grouped(p.underpredicted as u64)
+    );
+    if let (Some(clamped), Some(raised)) = (p.clamped_to_estimate, p.raised_to_one) {
+        text.push_str(&format!(", {} clamped to the estimate, {} raised to 1 s", grouped(clamped), grouped(raised)));
+    }
+    text
+}
+
 /// `--repeat N`: the same run with seeds SEED … SEED+N−1, in parallel, and
-/// the mean and 95 % interval of every metric.
-fn repeated(args: &RunArgs, settings: &RunSettings) -> Result<ExitCode> {
+/// the mean and 95 % interval of every metric: an experiment of one run,
+/// summarised by the core.
+fn repeated(args: &RunArgs) -> Result<ExitCode> {
     if args.jobs_csv.is_some() || args.swf_out.is_some() {
         anyhow::bail!("--jobs-csv and --swf-out describe one run; they cannot be combined with --repeat");
     }
-    let loaded = trace_input::load_with(&args.trace, &args.workload)?;
-    let identity = identity(&args.trace, &loaded, &args.workload)?;
-    let seeds: Vec<u64> = (0..u64::from(args.repeat)).map(|i| args.seed.wrapping_add(i)).collect();
-    let all: Vec<RunSettings> = seeds.iter().map(|&seed| RunSettings { seed, ..settings.clone() }).collect();
-    let labels: Vec<String> = seeds.iter().map(|s| format!("seed {s}")).collect();
-    let multi = output::multi(args.metrics.quiet);
-    let rows = super::compare::run_all(&loaded.trace, &identity, &labels, &all, &multi);
+    let (outputs, report) = Outputs::for_report([args.trace.as_path()], &args.output)?;
+    let spec = schedlab_experiment::RunSpec {
+        policy: args.policy.clone(),
+        params: schedlab_experiment::ParamList(split_params(&args.params)?),
+        predictor: args.predictor.clone(),
+    };
+    let mut e = super::experiment::experiment(vec![spec], &[], &args.metrics, &args.workload)?;
+    e.repeat = args.repeat;
+    e.seed = args.seed;
+    let plan = schedlab_experiment::Plan::new(e)?;
+    let (loaded, options) = super::experiment::load_trace(&args.trace, plan.experiment(), &args.workload)?;
+    let identity = TraceIdentity::new(trace_input::trace_name(&args.trace), &loaded, &options);
+    let rows = super::compare::run_documents(&loaded.trace, &identity, &plan, args.metrics.quiet);
     let mut docs = Vec::with_capacity(rows.len());
-    for row in rows {
-        docs.push(row.result.map_err(|e| run_failure(format!("{}: {e}", row.label)))?);
+    let mut points = Vec::with_capacity(rows.len());
+    for (point, row) in plan.points(None).zip(rows) {
+        let doc = row.result.map_err(|e| run_failure(format!("{} seed {}: {e}", row.label, point.seed)))?;
+        points.push(schedlab_experiment::PointResult {
+            point,
+            events: doc.events,
+            elapsed_ms: doc.elapsed_ms,
+            metrics: serde_json::to_value(&doc.metrics)?,
+            wait_ecdf: None,
+        });
+        docs.push(doc);
     }
-    let metrics: Vec<serde_json::Value> =
-        docs.iter().map(|d| serde_json::to_value(&d.metrics)).collect::<Result<_, _>>()?;
-    let summary = schedlab_experiment::summarise(seeds, &metrics);
+    let result = schedlab_experiment::ExperimentResult::new(&plan, serde_json::Value::Null, None, points);
+    let row = result.summary.first().ok_or_else(|| anyhow::anyhow!("no summary"))?;
+    let summary = RepeatSummary {
+        repeat: row.seeds.len(),
+        seeds: row.seeds.clone(),
+        mean: row.mean.clone(),
+        ci95: row.ci95.clone(),
+    };
     if args.json {
         let first = &docs[0];
         let doc = Repeated {
@@ -230,11 +283,9 @@ fn repeated(args: &RunArgs, settings: &RunSettings) -> Result<ExitCode> {
             summary: &summary,
             runs: &docs,
         };
-        output::print_json(&doc)?;
+        outputs::emit(&outputs, report, outputs::json(&doc))?;
     } else {
-        let mut out = output::stdout();
-        write_repeated(&mut out, &docs[0], &summary)?;
-        out.flush()?;
+        outputs::emit(&outputs, report, |out| write_repeated(out, &docs[0], &summary))?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -248,15 +299,11 @@ struct Repeated<'a> {
     predictor: &'a str,
     trace: &'a TraceIdentity,
     #[serde(flatten)]
-    summary: &'a schedlab_experiment::RepeatSummary,
+    summary: &'a RepeatSummary,
     runs: &'a [RunDocument],
 }
 
-fn write_repeated(
-    out: &mut dyn Write,
-    first: &RunDocument,
-    s: &schedlab_experiment::RepeatSummary,
-) -> std::io::Result<()> {
+fn write_repeated(out: &mut dyn Write, first: &RunDocument, s: &RepeatSummary) -> std::io::Result<()> {
     writeln!(out, "policy          {}  {}", first.policy, params_text(first))?;
     writeln!(out, "predictor       {}", first.predictor)?;
     writeln!(
@@ -268,21 +315,9 @@ fn write_repeated(
     )?;
     writeln!(out, "repeat          {} runs, seeds {}–{}", s.repeat, s.seeds[0], s.seeds[s.seeds.len() - 1])?;
     writeln!(out)?;
-    for key in [
-        "mbs",
-        "mwbs",
-        "mean_wait",
-        "max_wait",
-        "utilization",
-        "backfilled",
-        "blocked",
-        "preempted",
-        "mkt",
-        "mean_rtw",
-        "wasted_load",
-    ] {
-        let (m, h) = (s.mean[key].as_f64().unwrap_or(0.0), s.ci95[key].as_f64().unwrap_or(0.0));
-        writeln!(out, "{key:<15} {} ± {}", fixed(m, 4), fixed(h, 4))?;
+    let keys = ["mbs", "mwbs", "mean_wait", "max_wait", "utilization", "backfilled", "blocked", "preempted", "mkt"];
+    for c in keys.iter().chain(&["mean_rtw", "wasted_load"]).filter_map(|k| schedlab_metrics::column(k)) {
+        writeln!(out, "{:<15} {}", c.key, output::summary_cell(&s.mean, &s.ci95, &c))?;
     }
     Ok(())
 }

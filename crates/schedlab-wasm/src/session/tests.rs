@@ -2,11 +2,11 @@ use schedlab_engine::{Control, Progress};
 use schedlab_workload::{read_swf, ReadOptions};
 
 use super::*;
-use crate::protocol::{GenerateMessage, ParamText, Registry, RunMessage, TraceOptions};
+use crate::protocol::{GenerateMessage, ParamText, Registry, RunMessage, TraceOptions, BROWSER_MAX_JOBS};
 
 const KTH: &[u8] = include_bytes!("../../../../samples/kth-sp2-first3000.swf");
 
-fn go(_: Progress) -> Control {
+fn go(_: schedlab_experiment::Phase, _: Progress) -> Control {
     Control::Continue
 }
 
@@ -94,7 +94,7 @@ fn a_run_can_be_cancelled() {
     let mut s = Session::open(&bytes[..], "lublin".into(), TraceOptions::default()).unwrap();
     let mut calls = 0;
     let e = s
-        .run(&request("fcfs"), &mut |_| {
+        .run(&request("fcfs"), &mut |_, _| {
             calls += 1;
             Control::Cancel
         })
@@ -122,23 +122,26 @@ fn exports_of_the_last_run() {
 }
 
 #[test]
-fn trace_options_mirror_the_cores_read_options() {
-    // Every field of ReadOptions is accepted (a new one would fail here) and
-    // the defaults agree.
-    let json = serde_json::to_string(&ReadOptions::default()).unwrap();
-    let mirrored: TraceOptions = serde_json::from_str(&json).unwrap();
-    assert_eq!(mirrored.read_options(), ReadOptions::default());
-    assert_eq!(TraceOptions::default().read_options(), ReadOptions::default());
+fn trace_options_are_the_experiments_workload_options() {
     let some: TraceOptions =
         serde_json::from_str(r#"{"machine_size":64,"window":{"first_jobs":100},"oversize":"clamp","queues":null}"#)
             .unwrap();
-    let o = some.clone().read_options();
+    let o = some.read_options();
     assert_eq!((o.machine_size, o.window), (Some(64), schedlab_workload::Window::FirstJobs(100)));
     let e = serde_json::from_str::<TraceOptions>(r#"{"machine_sise":64}"#).unwrap_err().to_string();
     assert!(e.contains("unknown field `machine_sise`"), "{e}");
     let s = Session::open(KTH, "k".into(), some).unwrap();
     assert_eq!(s.summary().identity.jobs, 100);
     assert_eq!(s.summary().identity.procs, 64);
+}
+
+#[test]
+fn the_browser_reads_at_most_its_own_job_limit() {
+    assert!(BROWSER_MAX_JOBS < ReadOptions::default().max_jobs);
+    let s = Session::open(KTH, "k".into(), TraceOptions::default()).unwrap();
+    assert_eq!(s.summary().identity.jobs, 3000, "the limit does not touch a normal trace");
+    let lower = TraceOptions { max_jobs: Some(10), ..TraceOptions::default() };
+    assert!(Session::open(KTH, "k".into(), lower).is_err(), "the options lower the limit");
 }
 
 #[test]

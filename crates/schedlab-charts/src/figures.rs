@@ -1,0 +1,416 @@
+//! The figures of an experiment result, as chart specifications: what the
+//! page draws and exports, built once here from the core's result (the
+//! summaries' means and 95 % intervals) and the column catalogue, so the
+//! page constructs no chart of its own.
+
+use schedlab_experiment::{metric_at, ExperimentResult, Preset, PresetFigure, SummaryRow};
+use schedlab_metrics::{column, CATEGORY_NAMES};
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::{BarChart, BarSeries, ChartSpec, EcdfChart, EcdfCurve, SweepChart, SweepLine, SweepPoint};
+
+/// A figure: a stable id (for the page's element and file names), a title
+/// and the chart.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct Figure {
+    pub id: String,
+    pub title: String,
+    pub spec: ChartSpec,
+}
+
+/// Bars spanning more than this ratio (largest ÷ smallest positive value)
+/// are drawn on a log axis: FCFS's slowdown would flatten every other bar.
+pub const LOG_RATIO: f64 = 30.0;
+
+fn number(v: &Value, path: &str) -> Option<f64> {
+    metric_at(v, path).and_then(Value::as_f64).filter(|x| x.is_finite())
+}
+
+/// `[mean − h, mean + h]` when the row has an interval at `path`.
+fn interval(row: &SummaryRow, path: &str) -> Option<(f64, f64)> {
+    let (m, h) = (number(&row.mean, path)?, number(&row.ci95, path)?);
+    Some((m - h, m + h))
+}
+
+fn repeated(r: &ExperimentResult) -> bool {
+    r.experiment.repeat > 1
+}
+
+/// Whether values this far apart want a log axis.
+pub fn wants_log(values: impl IntoIterator<Item = f64>) -> bool {
+    let positive: Vec<f64> = values.into_iter().filter(|v| *v > 0.0 && v.is_finite()).collect();
+    let (lo, hi) = positive.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+    !positive.is_empty() && hi / lo > LOG_RATIO
+}
+
+fn label_of(c: &str) -> String {
+    column(c).map_or_else(|| c.to_owned(), |c| c.label)
+}
+
+fn axis_label(c: &str) -> String {
+    column(c).map_or_else(
+        || c.to_owned(),
+        |c| match c.unit {
+            Some(u) => format!("{} ({u})", c.label),
+            None => c.label,
+        },
+    )
+}
+
+/// Bars of `columns` (a series each), one group per row.
+fn column_bars(
+    title: String,
+    groups: Vec<String>,
+    rows: &[&SummaryRow],
+    columns: &[&str],
+    with_intervals: bool,
+) -> ChartSpec {
+    let series: Vec<BarSeries> = columns
+        .iter()
+        .map(|c| BarSeries {
+            name: label_of(c),
+            values: rows.iter().map(|r| number(&r.mean, c)).collect(),
+            intervals: with_intervals.then(|| rows.iter().map(|r| interval(r, c)).collect()),
+        })
+        .collect();
+    let log_y = wants_log(series.iter().flat_map(|s| s.values.iter().flatten().copied()));
+    let y_label = if columns.len() == 1 { axis_label(columns[0]) } else { "value".to_owned() };
+    ChartSpec::Bars(BarChart { title, x_label: "run".into(), y_label, groups, series, log_y })
+}
+
+/// The figures of an experiment the page's form ran: MBS and MWBS per run,
+/// the wait ECDFs (when kept), blocked-job MBS by job size, and for a
+/// sweep MBS and MWBS against the swept parameter.
+pub fn figures(r: &ExperimentResult) -> Vec<Figure> {
+    let mut out = Vec::new();
+    // Runs the sweep does not apply to, or every row without a sweep.
+    let plain: Vec<&SummaryRow> = r.summary.iter().filter(|row| row.value.is_none()).collect();
+    let plain = if plain.is_empty() { r.summary.iter().collect() } else { plain };
+    let groups: Vec<String> = plain.iter().map(|row| row_label(r, row)).collect();
+    let rep = repeated(r);
+    let title = if rep { "MBS and MWBS per run (95 % intervals)" } else { "MBS and MWBS per run" };
+    let mut bars = column_bars(title.into(), groups.clone(), &plain, &["mbs", "mwbs"], rep);
+    if let ChartSpec::Bars(b) = &mut bars {
+        b.y_label = "bounded slowdown".into();
+    }
+    out.push(Figure { id: "chart-mbs".into(), title: title.into(), spec: bars });
+    let curves: Vec<EcdfCurve> = plain
+        .iter()
+        .filter_map(|row| {
+            let first = r.points.iter().find(|p| p.point.run == row.run && p.wait_ecdf.is_some())?;
+            let points = first.wait_ecdf.as_ref()?.iter().map(|&(t, f)| (t as f64, f)).collect();
+            Some(EcdfCurve { name: row_label(r, row), points })
+        })
+        .collect();
+    if !curves.is_empty() {
+        let title = "Wait-time distribution (ECDF, log time axis)".to_owned();
+        let spec = ChartSpec::Ecdf(EcdfChart {
+            title: title.clone(),
+            x_label: "wait".into(),
+            y_label: "fraction of jobs".into(),
+            curves,
+        });
+        out.push(Figure { id: "chart-ecdf".into(), title, spec });
+    }
+    if let Some(spec) = blocked_bars(&plain, &groups, "mbs", rep) {
+        out.push(Figure { id: "chart-blocked".into(), title: chart_title(&spec), spec });
+    }
+    if let Some(s) = &r.experiment.sweep {
+        for metric in ["mbs", "mwbs"] {
+            let spec = sweep_chart(r, metric, &s.param, rep);
+            out.push(Figure { id: format!("chart-sweep-{metric}"), title: chart_title(&spec), spec });
+        }
+    }
+    out
+}
+
+fn chart_title(spec: &ChartSpec) -> String {
+    match spec {
+        ChartSpec::Bars(c) => c.title.clone(),
+        ChartSpec::Ecdf(c) => c.title.clone(),
+        ChartSpec::Sweep(c) => c.title.clone(),
+    }
+}
+
+/// A row's label: its run, and the sweep value when it has one.
+fn row_label(r: &ExperimentResult, row: &SummaryRow) -> String {
+    match (&row.value, &r.experiment.sweep) {
+        (Some(v), Some(s)) => format!("{} {}={v}", row.label, s.param),
+        _ => row.label.clone(),
+    }
+}
+
+/// A blocked-group metric by job-size bin (the power-of-two bins; "big"
+/// and "small" are the first two groups), one series per row.
+fn blocked_bars(rows: &[&SummaryRow], names: &[String], metric: &str, rep: bool) -> Option<ChartSpec> {
+    let groups: Vec<String> = rows
+        .first()
+        .and_then(|row| row.mean.get("blocked_groups")?.as_array().cloned())?
+        .iter()
+        .skip(2)
+        .filter_map(|g| g.get("group")?.as_str().map(str::to_owned))
+        .collect();
+    if groups.is_empty() {
+        return None;
+    }
+    let series: Vec<BarSeries> = rows
+        .iter()
+        .zip(names)
+        .map(|(row, name)| {
+            let path = |k: usize| format!("blocked_groups.{}.{metric}", k + 2);
+            BarSeries {
+                name: name.clone(),
+                values: (0..groups.len()).map(|k| number(&row.mean, &path(k))).collect(),
+                intervals: rep.then(|| (0..groups.len()).map(|k| interval(row, &path(k))).collect()),
+            }
+        })
+        .collect();
+    let label = if metric == "mwbs" { "MWBS" } else { "MBS" };
+    let log_y = wants_log(series.iter().flat_map(|s| s.values.iter().flatten().copied()));
+    Some(ChartSpec::Bars(BarChart {
+        title: format!("{label} of blocked jobs by job size"),
+        x_label: "job size (processors)".into(),
+        y_label: format!("{label} of blocked jobs"),
+        groups,
+        series,
+        log_y,
+    }))
+}
+
+/// `metric` against the swept parameter: a line per swept run, a flat line
+/// for each run the sweep does not apply to.
+fn sweep_chart(r: &ExperimentResult, metric: &str, param: &str, rep: bool) -> ChartSpec {
+    let xs: Vec<f64> = r.summary.iter().filter_map(|row| row.value.as_deref()?.parse::<f64>().ok()).collect();
+    let (lo, hi) = xs.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| (a.min(x), b.max(x)));
+    let mut lines = Vec::new();
+    for run in 0..r.labels.len() {
+        let rows: Vec<&SummaryRow> = r.summary.iter().filter(|row| row.run == run).collect();
+        let point = |row: &SummaryRow, x: f64| {
+            let y = number(&row.mean, metric)?;
+            let iv = if rep { interval(row, metric) } else { None };
+            Some(SweepPoint { x, y, low: iv.map(|i| i.0), high: iv.map(|i| i.1) })
+        };
+        let points: Vec<SweepPoint> = match rows.as_slice() {
+            [row] if row.value.is_none() && lo.is_finite() => [lo, hi].iter().filter_map(|&x| point(row, x)).collect(),
+            _ => rows.iter().filter_map(|row| point(row, row.value.as_deref()?.parse().ok()?)).collect(),
+        };
+        if !points.is_empty() {
+            lines.push(SweepLine { name: r.labels[run].clone(), points });
+        }
+    }
+    let name = label_of(metric);
+    ChartSpec::Sweep(SweepChart {
+        title: format!("{name} vs {param}{}", if rep { " (95 % intervals)" } else { "" }),
+        x_label: param.to_owned(),
+        y_label: axis_label(metric),
+        log_x: false,
+        log_y: false,
+        lines,
+    })
+}
+
+/// Run labels short enough for an axis: `KEY=VALUE` parts every
+/// parameterised label shares (`mode=checkpoint`) left out
+/// (`pv-easy:mode=checkpoint,cost=60` → `pv-easy cost=60`).
+pub fn short_labels(labels: &[String]) -> Vec<String> {
+    let parts: Vec<Vec<&str>> =
+        labels.iter().map(|l| l.split([':', ',']).filter(|p| !p.is_empty()).collect()).collect();
+    let with_params: Vec<&Vec<&str>> = parts.iter().filter(|p| p.len() > 1).collect();
+    let shared = |t: &str| t.contains('=') && with_params.len() >= 2 && with_params.iter().all(|p| p.contains(&t));
+    parts
+        .iter()
+        .zip(labels)
+        .map(|(p, full)| {
+            let kept: Vec<&str> = p.iter().take(1).chain(p.iter().skip(1).filter(|t| !shared(t))).copied().collect();
+            if kept.is_empty() {
+                full.clone()
+            } else {
+                kept.join(" ")
+            }
+        })
+        .collect()
+}
+
+/// The figures of a preset section, the way the paper draws them.
+pub fn preset_figures(preset: &Preset, section: usize, r: &ExperimentResult) -> Vec<Figure> {
+    let rep = repeated(r);
+    let short = short_labels(&r.labels);
+    let rows: Vec<&SummaryRow> = r.summary.iter().collect();
+    let names: Vec<String> = rows
+        .iter()
+        .map(|row| match (&row.value, &r.experiment.sweep) {
+            (Some(v), Some(s)) => format!("{} {}={v}", short[row.run], s.param),
+            _ => short[row.run].clone(),
+        })
+        .collect();
+    let mut specs: Vec<ChartSpec> = Vec::new();
+    for figure in preset.figures {
+        match *figure {
+            PresetFigure::Bars { columns } => specs.extend(bars_by_magnitude(&rows, &names, columns, rep)),
+            PresetFigure::Curves { columns } => {
+                let param = r.experiment.sweep.as_ref().map_or("value", |s| s.param.as_str());
+                for c in columns {
+                    let mut spec = sweep_chart(r, c, param, rep);
+                    if let ChartSpec::Sweep(s) = &mut spec {
+                        s.lines.iter_mut().for_each(|l| {
+                            l.name = short[r.labels.iter().position(|x| *x == l.name).unwrap_or(0)].clone()
+                        });
+                    }
+                    specs.push(spec);
+                }
+            }
+            PresetFigure::Categories { metric } => specs.extend(category_change(&rows, &names, metric)),
+            PresetFigure::BlockedGroups { metric } => specs.extend(blocked_bars(&rows, &names, metric, rep)),
+        }
+    }
+    specs
+        .into_iter()
+        .enumerate()
+        .map(|(k, spec)| Figure {
+            id: format!("{}-{}-{}", preset.id, section + 1, k + 1),
+            title: chart_title(&spec),
+            spec,
+        })
+        .collect()
+}
+
+/// Bars of the columns, together when their scales are within tenfold,
+/// else a chart each.
+fn bars_by_magnitude(rows: &[&SummaryRow], names: &[String], columns: &[&str], rep: bool) -> Vec<ChartSpec> {
+    let magnitude = |c: &str| rows.iter().filter_map(|row| number(&row.mean, c)).fold(0.0f64, |m, v| m.max(v.abs()));
+    let m: Vec<f64> = columns.iter().map(|c| magnitude(c)).collect();
+    let together = m.len() < 2
+        || (m.iter().all(|&x| x > 0.0)
+            && m.iter().fold(0.0f64, |a, &b| a.max(b)) / m.iter().fold(f64::INFINITY, |a, &b| a.min(b)) <= 10.0);
+    let sets: Vec<Vec<&str>> =
+        if together { vec![columns.to_vec()] } else { columns.iter().map(|c| vec![*c]).collect() };
+    sets.into_iter()
+        .map(|set| {
+            let labels: Vec<String> = set.iter().map(|c| label_of(c)).collect();
+            let title = format!("{} per run{}", labels.join(" and "), if rep { " (95 % intervals)" } else { "" });
+            column_bars(title, names.to_vec(), rows, &set, rep)
+        })
+        .collect()
+}
+
+/// % change of a category metric of every run relative to the first run,
+/// per category (negative = better).
+fn category_change(rows: &[&SummaryRow], names: &[String], metric: &str) -> Option<ChartSpec> {
+    let base = rows.iter().find(|row| row.run == 0)?;
+    let path = |k: usize| format!("categories.{k}.{metric}");
+    let series = rows
+        .iter()
+        .zip(names)
+        .filter(|(row, _)| row.run != 0)
+        .map(|(row, name)| BarSeries {
+            name: name.clone(),
+            values: (0..CATEGORY_NAMES.len())
+                .map(|k| match (number(&base.mean, &path(k)), number(&row.mean, &path(k))) {
+                    (Some(b), Some(v)) if b != 0.0 => Some(100.0 * (v - b) / b),
+                    _ => None,
+                })
+                .collect(),
+            intervals: None,
+        })
+        .collect();
+    let what = column(&path(0)).map_or(metric.to_owned(), |c| c.label.trim_start_matches("SN ").to_owned());
+    Some(ChartSpec::Bars(BarChart {
+        title: format!("{what}: % change relative to {} (negative = better)", base.label),
+        x_label: "category".into(),
+        y_label: format!("% change of {what}"),
+        groups: CATEGORY_NAMES.iter().map(|c| (*c).to_owned()).collect(),
+        series,
+        log_y: false,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use schedlab_experiment::{preset, run_point, Experiment, Plan, RunSpec, Sweep, WorkloadOptions};
+    use schedlab_workload::{read_swf, ReadOptions};
+
+    const KTH: &[u8] = include_bytes!("../../../samples/kth-sp2-first3000.swf");
+
+    fn result(e: Experiment) -> ExperimentResult {
+        let trace = read_swf(KTH, &ReadOptions::default()).unwrap().trace;
+        let plan = Plan::new(e).unwrap();
+        let points = plan
+            .points(None)
+            .map(|p| run_point(&trace, &plan, &p, &mut |_, _| schedlab_engine::Control::Continue).unwrap())
+            .collect();
+        ExperimentResult::new(&plan, serde_json::json!({}), None, points)
+    }
+
+    /// The SVG of a figure equals its file in tests/snapshots/
+    /// (`SCHEDLAB_BLESS=1` rewrites them), and no text leaves the canvas.
+    fn snapshot(f: &Figure) {
+        let svg = crate::to_svg(&f.spec, 1200, 750);
+        crate::tests::assert_inside(&svg, 1200, 750);
+        let path = format!("{}/tests/snapshots/{}.svg", env!("CARGO_MANIFEST_DIR"), f.id);
+        if std::env::var_os("SCHEDLAB_BLESS").is_some() {
+            std::fs::create_dir_all(format!("{}/tests/snapshots", env!("CARGO_MANIFEST_DIR"))).unwrap();
+            std::fs::write(&path, &svg).unwrap();
+        }
+        let want = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(want == svg, "{path} differs: SCHEDLAB_BLESS=1 cargo test -p schedlab-charts rewrites it");
+    }
+
+    #[test]
+    fn the_blocked_job_figures_of_pv_easy_vs_easy_are_drawn() {
+        let p = preset("pv-easy-vs-easy").unwrap();
+        let r = result(p.sections[0].experiment(&WorkloadOptions::default()));
+        let figs = preset_figures(p, 0, &r);
+        assert_eq!(figs.len(), 3, "MBS/MWBS bars, then blocked MBS and MWBS by size");
+        let ChartSpec::Bars(blocked) = &figs[1].spec else { panic!("bars") };
+        assert_eq!(blocked.series.len(), 3, "one series per run");
+        assert_eq!(blocked.groups[..3], ["1", "2", "3-4"]);
+        assert_eq!(blocked.y_label, "MBS of blocked jobs");
+        // The values are the summaries' means of the size bins.
+        let first = r.summary[0].mean["blocked_groups"][2]["mbs"].as_f64();
+        assert_eq!(blocked.series[0].values[0], first);
+        let ChartSpec::Bars(bars) = &figs[0].spec else { panic!("bars") };
+        assert_eq!(bars.groups, ["easy", "easy@last", "pv-easy"]);
+        assert_eq!(bars.y_label, "value");
+        figs.iter().for_each(snapshot);
+    }
+
+    #[test]
+    fn an_experiments_figures_come_from_its_summaries() {
+        let mut e =
+            Experiment::of(["fcfs", "easy@virtual", "cbf"].iter().map(|s| RunSpec::parse(s).unwrap()).collect());
+        e.repeat = 2;
+        e.wait_ecdf = true;
+        let mut sweep = Sweep::parse("error=0,40").unwrap();
+        sweep.runs = Some(vec![1]);
+        e.sweep = Some(sweep);
+        let r = result(e);
+        let figs = figures(&r);
+        let ids: Vec<&str> = figs.iter().map(|f| f.id.as_str()).collect();
+        assert_eq!(ids, ["chart-mbs", "chart-ecdf", "chart-blocked", "chart-sweep-mbs", "chart-sweep-mwbs"]);
+        let ChartSpec::Bars(b) = &figs[0].spec else { panic!("bars") };
+        assert_eq!(b.groups, ["fcfs", "cbf"], "the unswept runs");
+        let all: Vec<f64> = b.series.iter().flat_map(|s| s.values.iter().flatten().copied()).collect();
+        let ratio = all.iter().copied().fold(0.0, f64::max) / all.iter().copied().fold(f64::INFINITY, f64::min);
+        assert_eq!(b.log_y, ratio > LOG_RATIO, "ratio {ratio}");
+        assert_eq!(b.series[0].values[0], r.summary[0].mean["mbs"].as_f64());
+        let ChartSpec::Sweep(s) = &figs[3].spec else { panic!("sweep") };
+        assert_eq!(s.lines.len(), 3);
+        assert_eq!(s.lines[1].points.iter().map(|p| p.x).collect::<Vec<_>>(), [0.0, 40.0]);
+        // A run the sweep does not apply to is a flat line across it.
+        assert_eq!(s.lines[0].points[0].y, s.lines[0].points[1].y);
+        assert!(s.lines[1].points[1].low.is_some(), "two repetitions: intervals");
+        figs.iter().for_each(snapshot);
+    }
+
+    #[test]
+    fn labels_lose_only_what_they_all_share() {
+        let labels: Vec<String> = ["pv-easy", "pv-easy:mode=checkpoint,cost=60", "pv-easy:mode=checkpoint,cost=120"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(short_labels(&labels), ["pv-easy", "pv-easy cost=60", "pv-easy cost=120"]);
+    }
+}

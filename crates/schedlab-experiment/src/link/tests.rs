@@ -1,0 +1,198 @@
+use proptest::prelude::*;
+use serde_json::json;
+
+use super::*;
+
+fn v1(compact: &Value) -> String {
+    format!("v1={}", base64url(compact.to_string().as_bytes()))
+}
+
+/// The same data in the standard alphabet, padded.
+fn standard(fragment: &str) -> String {
+    let (head, data) = fragment.split_at(3);
+    let mut s = data.replace('-', "+").replace('_', "/");
+    while s.len() % 4 != 0 {
+        s.push('=');
+    }
+    format!("{head}{s}")
+}
+
+/// What the first page wrote for: the sample, first 2000 jobs, EASY
+/// (shortest first, virtual predictor at 25 %) and FCFS, 2 repetitions
+/// from seed 5 (www/src/share.ts, `encodeExperiment`: every card carries
+/// all its parameters, defaults included).
+fn page_v1() -> Value {
+    json!({
+        "t": ["s", "kth-sp2-first3000"],
+        "w": [0, 0, 2000, [], 0],
+        "p": [["easy", {"order": "shortest", "error": "25"}, "virtual"], ["fcfs", {}, ""]],
+        "r": 2,
+        "s": 5
+    })
+}
+
+#[test]
+fn old_links_keep_opening() {
+    let link = decode(&format!("#{}", v1(&page_v1()))).unwrap();
+    assert_eq!(link.trace, Some(TraceRef::Sample { id: "kth-sp2-first3000".into() }));
+    let e = &link.experiment;
+    let labels: Vec<String> = e.runs.iter().map(RunSpec::label).collect();
+    assert_eq!(labels, ["easy:order=shortest,error=25@virtual", "fcfs"]);
+    assert_eq!((e.repeat, e.seed), (2, 5));
+    assert_eq!(e.workload.window, Some(schedlab_workload::Window::FirstJobs(2000)));
+    assert_eq!(e.workload.machine_size, None);
+    assert!(e.wait_ecdf);
+}
+
+#[test]
+fn old_links_with_knobs_and_sweeps_migrate_exactly() {
+    let mut c = page_v1();
+    // A global knob overrides every card that has the key; defaults drop out.
+    c["g"] = json!({"error": "40"});
+    c["p"] = json!([
+        ["easy", {"order": "priority", "error": "25"}, "virtual", ["error", 0, 40, 20]],
+        ["easy", {"order": "shortest", "error": "10"}, "virtual"],
+        ["pv-easy", {}, "last", ["error", 0, 40, 20]]
+    ]);
+    let err = decode(&v1(&c)).unwrap_err().0;
+    assert!(err.contains("field `p[2]`") || err.contains("experiment"), "{err}");
+    c["p"][2] = json!(["pv-easy", {}, "virtual", ["error", 0, 40, 20]]);
+    let e = decode(&v1(&c)).unwrap().experiment;
+    let labels: Vec<String> = e.runs.iter().map(RunSpec::label).collect();
+    assert_eq!(labels, ["easy@virtual", "easy:order=shortest,error=40@virtual", "pv-easy@virtual"]);
+    let s = e.sweep.unwrap();
+    assert_eq!((s.param.as_str(), s.runs), ("error", Some(vec![0, 2])));
+    assert_eq!(s.values, SweepValues::Range { from: 0.0, to: 40.0, step: 20.0 });
+    // Two different sweeps cannot become one: refused, naming the card.
+    c["p"][2] = json!(["pv-easy", {}, "virtual", ["error", 0, 50, 25]]);
+    let err = decode(&v1(&c)).unwrap_err().0;
+    assert!(err.starts_with("field `p[2]` (policy 3)") || err.starts_with("field `p[2]`: policy 3"), "{err}");
+}
+
+#[test]
+fn both_alphabets_with_and_without_padding() {
+    // Chosen so that its base64 holds `-` and `_` (`+` and `/`).
+    let mut c = page_v1();
+    c["t"] = json!(["f", "trace ?>~.swf", "ab".repeat(32)]);
+    let url = v1(&c);
+    assert!(url.contains('-') || url.contains('_'), "{url}");
+    let std = standard(&url);
+    assert!(std.contains('+') || std.contains('/'), "{std}");
+    let want = decode(&url).unwrap();
+    assert_eq!(decode(&std).unwrap(), want);
+    assert_eq!(decode(&format!("v1={}", std[3..].replace('=', "%3D"))).unwrap(), want);
+    assert_eq!(decode(std.trim_end_matches('=')).unwrap(), want);
+}
+
+#[test]
+fn refusals_name_the_field() {
+    let cases: Vec<(String, &str)> = vec![
+        ("v1=%%%not-base64".into(), "not base64 (`%` at position 1)"),
+        (format!("v1={}", "A".repeat(20_000)), "too long (20000 characters; at most 16000)"),
+        ("nonsense".into(), "not a Schedlab experiment"),
+        (format!("v1={}", base64url(b"\xff\xfe")), "not UTF-8"),
+        (format!("v1={}", base64url(b"[1,2")), "not valid JSON"),
+        (
+            v1(&json!({"p": [["<img src=x>", {}, ""]]})),
+            "field `p[0]` (policy 1): the link names a policy this page does not know",
+        ),
+        (v1(&json!({"p": [["easy", {"order": "<b>"}, "estimate"]]})), "`order`: `<b>` is not one of"),
+        (v1(&json!({"p": [["easy", {"ordr": "x"}, "estimate"]]})), "field `p[0]` (policy 1): unknown parameter `ordr`"),
+        (
+            v1(&json!({"t": ["u", "javascript:alert(1)"], "p": [["easy", {}, "estimate"]]})),
+            "trace.url: the trace URL must be an http or https URL",
+        ),
+        (v1(&json!({"t": ["f", "x.swf", "zz"], "p": [["easy", {}, "estimate"]]})), "trace.sha256"),
+        (
+            v1(&json!({"p": [["easy", {}, "estimate"]], "x": "no-such-preset"})),
+            "preset: the link names a preset that does not exist",
+        ),
+        (v1(&json!({"p": [["easy", {}, "estimate"]], "r": 0})), "field `r`"),
+        (v1(&json!({"p": [["easy", {}, "estimate"]], "w": [0, -1, 0, [], 0]})), "field `w[1]`: load factor"),
+        (v1(&json!({"p": [["easy", {}, "estimate"]], "g": {"x": "1"}})), "field `g.x`: not a global knob"),
+        (v1(&json!({"p": []})), "field `p`"),
+        (v1(&json!({"p": [["easy", {}, "estimate"]], "z": 1})), "field `z`: unknown"),
+        (
+            format!("v2={}", base64url(br#"{"experiment":{"runs":[]}}"#)),
+            "experiment: an experiment needs at least one run",
+        ),
+        (format!("v2={}", base64url(br#"{"experiment":{"runs":[{"policy":"easy"}],"sed":1}}"#)), "unknown field `sed`"),
+        (
+            format!("v2={}", base64url(br#"{"experiment":{"runs":[{"policy":"easy"}],"seed":9007199254740991}}"#)),
+            "experiment.seed",
+        ),
+    ];
+    for (fragment, message) in cases {
+        let e = decode(&fragment).unwrap_err().0;
+        assert!(e.contains(message), "{}: {e}\n  expected: {message}", &fragment[..fragment.len().min(40)]);
+    }
+}
+
+#[test]
+fn a_link_names_its_format_version() {
+    let link = Link { trace: None, experiment: Experiment::of(vec![RunSpec::parse("easy").unwrap()]), preset: None };
+    let text = encode(&link).unwrap();
+    assert!(text.starts_with("v2=") && text[3..].bytes().all(|b| ALPHABET.contains(&b)), "{text}");
+    assert_eq!(decode(&text).unwrap(), link);
+}
+
+fn run_spec() -> impl Strategy<Value = RunSpec> {
+    prop_oneof![
+        Just("fcfs"),
+        Just("easy"),
+        Just("easy:order=shortest@virtual"),
+        Just("easy@last"),
+        Just("cbf@exact"),
+        Just("pv-easy:mode=checkpoint,cost=60"),
+        Just("slack:sf=3"),
+        Just("dbf:fraction=0.4"),
+    ]
+    .prop_map(|s| RunSpec::parse(s).unwrap())
+}
+
+fn trace_ref() -> impl Strategy<Value = Option<TraceRef>> {
+    prop_oneof![
+        Just(None),
+        "[a-z0-9-]{1,20}".prop_map(|id| Some(TraceRef::Sample { id })),
+        (1u32..5000, 1u32..5000, 1u32..100, 0u64..1000).prop_map(|(procs, jobs, l, seed)| Some(TraceRef::Generated {
+            procs,
+            jobs,
+            load: f64::from(l) / 10.0,
+            seed
+        })),
+        "[a-z]{1,10}".prop_map(|p| Some(TraceRef::Url { url: format!("https://example.org/{p}.swf") })),
+        ("[a-zA-Z0-9 ._<>&'\"é-]{1,30}", "[0-9a-f]{64}")
+            .prop_map(|(name, sha256)| Some(TraceRef::File { name, sha256 })),
+    ]
+}
+
+proptest! {
+    #[test]
+    fn encode_then_decode_gives_the_link_back(
+        runs in proptest::collection::vec(run_spec(), 1..6),
+        repeat in 1u32..20,
+        seed in 0u64..1_000_000,
+        error in proptest::option::of(0u32..50),
+        first in proptest::option::of(1usize..5000),
+        load in proptest::option::of(1u32..30),
+        trace in trace_ref(),
+        preset in proptest::option::of(proptest::sample::select(crate::PRESETS.iter().map(|p| p.id).collect::<Vec<_>>())),
+    ) {
+        let mut experiment = Experiment { repeat, seed, ..Experiment::of(runs) };
+        experiment.workload.window = first.map(schedlab_workload::Window::FirstJobs);
+        experiment.workload.load_factor = load.map(|l| f64::from(l) / 10.0);
+        let virtual_run = RunSpec::parse("easy@virtual").unwrap();
+        if let Some(top) = error {
+            experiment.runs.push(virtual_run);
+            experiment.sweep = Some(Sweep {
+                param: "error".into(),
+                values: SweepValues::Range { from: 0.0, to: f64::from(top), step: 2.5 },
+                runs: None,
+            });
+        }
+        let link = Link { trace, experiment, preset: preset.map(str::to_owned) };
+        let text = encode(&link).unwrap();
+        prop_assert_eq!(decode(&text).unwrap(), link.clone());
+        prop_assert_eq!(decode(&standard(&text)).unwrap(), link);
+    }
+}

@@ -1,0 +1,414 @@
+//! A checked experiment and its points (see docs/semantics.md,
+//! "Experiments").
+//!
+//! A point is (run, sweep value, repetition). Points are numbered run-major,
+//! then by sweep value, then by repetition; a run the sweep does not apply
+//! to has one cell (no value). A shard `I/N` (1-based) takes the points
+//! whose number is I−1 modulo N, which spreads the expensive runs over the
+//! shards. The plan counts its points arithmetically and makes a point only
+//! when asked, so a shard of a huge grid costs memory for its own points
+//! only.
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::experiment::{SweepError, MAX_REPEAT, MAX_RUNS};
+use crate::{resolve, Experiment, RunSettings, SpecError};
+
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum GridError {
+    #[error("--shard `{0}`: expected I/N with 1 <= I <= N")]
+    Shard(String),
+    #[error("an experiment needs at least one run")]
+    NoRun,
+    #[error("an experiment has at most {MAX_RUNS} runs, got {0}")]
+    TooManyRuns(usize),
+    #[error("repeat must be between 1 and {MAX_REPEAT}, got {0}")]
+    Repeat(u32),
+    #[error("{0}")]
+    Spec(#[from] SpecError),
+    #[error("{0}")]
+    Sweep(#[from] SweepError),
+    #[error("run `{label}`{at}: {message}")]
+    Run { label: String, at: String, message: String },
+    #[error("sweep parameter `{0}` is not a parameter of any run")]
+    SweepUnknown(String),
+    #[error("sweep.runs: run {index} is not a run of the experiment (it has {runs})")]
+    SweepRunIndex { index: usize, runs: usize },
+    #[error("sweep.runs: run `{label}` has no parameter `{param}` to sweep")]
+    SweepRunUnused { label: String, param: String },
+    #[error("parameter `{param}` is swept and also set {place}; give it one way")]
+    SweepConflict { param: String, place: String },
+    #[error("--param {0}: no run of the experiment has a parameter `{0}`")]
+    ParamUnknown(String),
+}
+
+/// Which slice of the points to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(deny_unknown_fields)]
+pub struct Shard {
+    /// 1-based.
+    pub index: u32,
+    pub count: u32,
+}
+
+impl Shard {
+    pub fn parse(text: &str) -> Result<Self, GridError> {
+        let bad = || GridError::Shard(text.into());
+        let (i, n) = text.split_once('/').ok_or_else(bad)?;
+        let (index, count) = (i.trim().parse::<u32>().map_err(|_| bad())?, n.trim().parse::<u32>().map_err(|_| bad())?);
+        let shard = Shard { index, count };
+        shard.check().map_err(|_| bad())?;
+        Ok(shard)
+    }
+
+    /// 1 ≤ index ≤ count.
+    pub fn check(&self) -> Result<(), GridError> {
+        if self.index == 0 || self.count == 0 || self.index > self.count {
+            return Err(GridError::Shard(format!("{}/{}", self.index, self.count)));
+        }
+        Ok(())
+    }
+
+    pub fn contains(&self, point: u64) -> bool {
+        point % u64::from(self.count) == u64::from(self.index - 1)
+    }
+}
+
+/// One point of the plan.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(deny_unknown_fields)]
+pub struct Point {
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub index: u64,
+    pub run: usize,
+    /// Index into the sweep's values; `null` for a run the sweep does not
+    /// apply to (or without a sweep).
+    pub value: Option<usize>,
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
+    pub seed: u64,
+}
+
+/// A checked experiment: every run and every value it takes resolved
+/// before anything runs, so a typo fails at once and not after an hour.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    experiment: Experiment,
+    /// Per run: whether the sweep applies to it.
+    swept: Vec<bool>,
+    /// Per run: the number of its first point.
+    first: Vec<u64>,
+    total: u64,
+    values: usize,
+}
+
+impl Plan {
+    pub fn new(experiment: Experiment) -> Result<Self, GridError> {
+        let e = &experiment;
+        match e.runs.len() {
+            0 => return Err(GridError::NoRun),
+            n if n > MAX_RUNS => return Err(GridError::TooManyRuns(n)),
+            _ => {}
+        }
+        if !(1..=MAX_REPEAT).contains(&e.repeat) {
+            return Err(GridError::Repeat(e.repeat));
+        }
+        for (key, _) in e.params.iter() {
+            if !e.runs.iter().any(|r| r.uses(key)) {
+                return Err(GridError::ParamUnknown(key.to_owned()));
+            }
+        }
+        let swept: Vec<bool> = match &e.sweep {
+            Some(s) => (0..e.runs.len()).map(|r| s.applies_to(r, e.runs[r].uses(&s.param))).collect(),
+            None => vec![false; e.runs.len()],
+        };
+        let values = match &e.sweep {
+            Some(s) => check_sweep(e, s, &swept)?,
+            None => 0,
+        };
+        let cells = |run: usize| if swept[run] { values as u64 } else { 1 };
+        let mut first = Vec::with_capacity(e.runs.len());
+        let mut total = 0u64;
+        for run in 0..e.runs.len() {
+            first.push(total);
+            total += cells(run) * u64::from(e.repeat);
+        }
+        let plan = Plan { experiment, swept, first, total, values };
+        plan.check_runs()?;
+        Ok(plan)
+    }
+
+    /// Resolves every run at the values that decide whether it is valid:
+    /// every value of a list, the first, second and last of a range (its
+    /// values are evenly spaced, so these catch a bound or a fraction).
+    fn check_runs(&self) -> Result<(), GridError> {
+        for run in 0..self.experiment.runs.len() {
+            let probes: Vec<Option<usize>> = match (&self.experiment.sweep, self.swept[run]) {
+                (Some(s), true) => match s.values {
+                    crate::SweepValues::List(_) => (0..self.values).map(Some).collect(),
+                    crate::SweepValues::Range { .. } => {
+                        let mut p = vec![Some(0), Some(1.min(self.values - 1)), Some(self.values - 1)];
+                        p.dedup();
+                        p
+                    }
+                },
+                _ => vec![None],
+            };
+            for value in probes {
+                self.resolve_at(run, value, self.experiment.seed)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn resolve_at(&self, run: usize, value: Option<usize>, seed: u64) -> Result<RunSettings, GridError> {
+        let text = self.value_text(value);
+        let request = self.experiment.request(run, text.as_deref(), seed);
+        resolve(&request).map_err(|e| GridError::Run {
+            label: self.label(run),
+            at: match (&self.experiment.sweep, &text) {
+                (Some(s), Some(v)) => format!(" at {}={v}", s.param),
+                _ => String::new(),
+            },
+            message: e.to_string(),
+        })
+    }
+
+    pub fn experiment(&self) -> &Experiment {
+        &self.experiment
+    }
+
+    /// How many points the plan has.
+    pub fn len(&self) -> u64 {
+        self.total
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.total == 0
+    }
+
+    /// The label of run `run` (its spec text).
+    pub fn label(&self, run: usize) -> String {
+        self.experiment.runs[run].label()
+    }
+
+    pub fn labels(&self) -> Vec<String> {
+        (0..self.experiment.runs.len()).map(|r| self.label(r)).collect()
+    }
+
+    /// Whether the sweep applies to run `run`.
+    pub fn is_swept(&self, run: usize) -> bool {
+        self.swept[run]
+    }
+
+    /// The text of sweep value `value`.
+    pub fn value_text(&self, value: Option<usize>) -> Option<String> {
+        match (&self.experiment.sweep, value) {
+            (Some(s), Some(v)) => Some(s.value(v)),
+            _ => None,
+        }
+    }
+
+    /// Point number `index`, computed (`None` past the end).
+    pub fn point(&self, index: u64) -> Option<Point> {
+        if index >= self.total {
+            return None;
+        }
+        let run = self.first.partition_point(|&f| f <= index) - 1;
+        let offset = index - self.first[run];
+        let repeat = u64::from(self.experiment.repeat);
+        let value = self.swept[run].then(|| (offset / repeat) as usize);
+        let seed = self.experiment.seed.wrapping_add(offset % repeat);
+        Some(Point { index, run, value, seed })
+    }
+
+    /// The points of one shard (all of them without a shard), made one at
+    /// a time.
+    pub fn points(&self, shard: Option<Shard>) -> impl Iterator<Item = Point> + '_ {
+        let (start, step) = stride(shard);
+        (0..self.shard_len(shard)).filter_map(move |k| self.point(start + k * step))
+    }
+
+    /// How many points a shard holds.
+    pub fn shard_len(&self, shard: Option<Shard>) -> u64 {
+        let (start, step) = stride(shard);
+        if start >= self.total {
+            0
+        } else {
+            (self.total - start).div_ceil(step)
+        }
+    }
+
+    /// Checked settings of a point.
+    pub fn settings(&self, point: &Point) -> Result<RunSettings, GridError> {
+        self.resolve_at(point.run, point.value, point.seed)
+    }
+
+    /// The (run, value) cells in point order: what the summaries have rows for.
+    pub fn cells(&self) -> impl Iterator<Item = (usize, Option<usize>)> + '_ {
+        (0..self.experiment.runs.len()).flat_map(move |run| {
+            let values: Box<dyn Iterator<Item = Option<usize>>> =
+                if self.swept[run] { Box::new((0..self.values).map(Some)) } else { Box::new(std::iter::once(None)) };
+            values.map(move |v| (run, v))
+        })
+    }
+
+    /// The numbers of the points of cell (run, value).
+    pub fn cell_range(&self, run: usize, value: Option<usize>) -> std::ops::Range<u64> {
+        let repeat = u64::from(self.experiment.repeat);
+        let start = self.first[run] + value.map_or(0, |v| v as u64) * repeat;
+        start..start + repeat
+    }
+
+    /// A point's label for progress and errors: `RUN [PARAM=VALUE] seed S`.
+    pub fn point_label(&self, p: &Point) -> String {
+        let value = match (&self.experiment.sweep, self.value_text(p.value)) {
+            (Some(s), Some(v)) => format!(" {}={v}", s.param),
+            _ => String::new(),
+        };
+        format!("{}{value} seed {}", self.label(p.run), p.seed)
+    }
+}
+
+/// A shard's first point and step (every point without a shard; an
+/// unchecked shard of index 0 or count 0 is read as 1).
+fn stride(shard: Option<Shard>) -> (u64, u64) {
+    shard.map_or((0, 1), |s| (u64::from(s.index.max(1) - 1), u64::from(s.count.max(1))))
+}
+
+/// The sweep's value count, after checking which runs it applies to and
+/// that the swept parameter is not also set another way.
+fn check_sweep(e: &Experiment, s: &crate::Sweep, swept: &[bool]) -> Result<usize, GridError> {
+    let values = s.count()?;
+    if let Some(runs) = &s.runs {
+        for &index in runs {
+            let run = e.runs.get(index).ok_or(GridError::SweepRunIndex { index, runs: e.runs.len() })?;
+            if !run.uses(&s.param) {
+                return Err(GridError::SweepRunUnused { label: run.label(), param: s.param.clone() });
+            }
+        }
+    }
+    if !swept.iter().any(|&w| w) {
+        return Err(GridError::SweepUnknown(s.param.clone()));
+    }
+    if e.params.contains(&s.param) {
+        return Err(GridError::SweepConflict { param: s.param.clone(), place: "with --param (params)".into() });
+    }
+    for (run, spec) in e.runs.iter().enumerate() {
+        if swept[run] && spec.params.contains(&s.param) {
+            return Err(GridError::SweepConflict {
+                param: s.param.clone(),
+                place: format!("in run `{}`", spec.label()),
+            });
+        }
+    }
+    Ok(values)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{RunSpec, Sweep};
+
+    fn runs(specs: &[&str]) -> Vec<RunSpec> {
+        specs.iter().map(|s| RunSpec::parse(s).unwrap()).collect()
+    }
+
+    #[test]
+    fn shards_partition_the_points() {
+        let shards: Vec<Shard> = (1..=3).map(|i| Shard::parse(&format!("{i}/3")).unwrap()).collect();
+        for p in 0..20 {
+            assert_eq!(shards.iter().filter(|s| s.contains(p)).count(), 1);
+        }
+        for bad in ["0/3", "4/3", "1/0", "a/b", "1", "1/2/3"] {
+            assert!(Shard::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn points_are_numbered_run_major_and_computed_on_demand() {
+        let e = Experiment {
+            repeat: 3,
+            seed: 5,
+            sweep: Some(Sweep::parse("error=0:20:10").unwrap()),
+            ..Experiment::of(runs(&["easy@virtual", "fcfs", "pv-easy@virtual"]))
+        };
+        let plan = Plan::new(e.clone()).unwrap();
+        // easy: 3 values × 3; fcfs takes no error: 1 cell × 3; pv-easy: 9.
+        assert_eq!(plan.len(), 9 + 3 + 9);
+        assert_eq!(plan.point(4), Some(Point { index: 4, run: 0, value: Some(1), seed: 6 }));
+        assert_eq!(plan.point(10), Some(Point { index: 10, run: 1, value: None, seed: 6 }));
+        assert_eq!(plan.point(12), Some(Point { index: 12, run: 2, value: Some(0), seed: 5 }));
+        assert_eq!(plan.point(21), None);
+        let all: Vec<u64> = plan.points(None).map(|p| p.index).collect();
+        assert_eq!(all, (0..21).collect::<Vec<_>>());
+        let shard: Vec<u64> = plan.points(Some(Shard { index: 2, count: 4 })).map(|p| p.index).collect();
+        assert_eq!(shard, [1, 5, 9, 13, 17]);
+        assert_eq!(plan.shard_len(Some(Shard { index: 2, count: 4 })), 5);
+        assert_eq!(plan.cells().count(), 3 + 1 + 3);
+        let bad = Experiment { sweep: Some(Sweep::parse("error=0:200:100").unwrap()), ..e };
+        let err = Plan::new(bad).unwrap_err().to_string();
+        assert!(err.contains("at error=200") && err.contains("outside"), "{err}");
+    }
+
+    #[test]
+    fn a_huge_grid_is_counted_not_listed() {
+        // 10,000 repetitions × 10,000 values: 10^8 points, no allocation.
+        let e = Experiment {
+            repeat: 10_000,
+            sweep: Some(Sweep::parse("error=0:99.99:0.01").unwrap()),
+            ..Experiment::of(runs(&["easy@virtual"]))
+        };
+        let plan = Plan::new(e).unwrap();
+        assert_eq!(plan.len(), 100_000_000);
+        let shard = Some(Shard { index: 1, count: u32::MAX });
+        assert_eq!(plan.points(shard).map(|p| p.index).collect::<Vec<_>>(), [0]);
+        let last = plan.point(99_999_999).unwrap();
+        assert_eq!((last.value, last.seed), (Some(9_999), 9_999));
+        assert_eq!(plan.value_text(last.value).as_deref(), Some("99.99"));
+    }
+
+    #[test]
+    fn a_sweep_that_overrides_a_given_parameter_is_refused() {
+        let sweep = Some(Sweep::parse("error=0:20:10").unwrap());
+        let in_spec = Experiment { sweep: sweep.clone(), ..Experiment::of(runs(&["easy:error=5@virtual"])) };
+        let e = Plan::new(in_spec).unwrap_err().to_string();
+        assert_eq!(e, "parameter `error` is swept and also set in run `easy:error=5@virtual`; give it one way");
+        let mut shared = Experiment { sweep, ..Experiment::of(runs(&["easy@virtual"])) };
+        shared.params.set("error", "5");
+        assert!(Plan::new(shared).unwrap_err().to_string().contains("also set with --param"));
+    }
+
+    #[test]
+    fn sweeps_and_shared_params_must_reach_a_run() {
+        let e = Experiment { sweep: Some(Sweep::parse("nope=1,2").unwrap()), ..Experiment::of(runs(&["easy"])) };
+        assert_eq!(Plan::new(e).unwrap_err(), GridError::SweepUnknown("nope".into()));
+        let mut e = Experiment::of(runs(&["easy"]));
+        e.params.set("sf", "3");
+        assert_eq!(Plan::new(e).unwrap_err(), GridError::ParamUnknown("sf".into()));
+        let mut sweep = Sweep::parse("error=1,2").unwrap();
+        sweep.runs = Some(vec![1]);
+        let e = Experiment { sweep: Some(sweep.clone()), ..Experiment::of(runs(&["easy@virtual", "fcfs"])) };
+        assert!(Plan::new(e).unwrap_err().to_string().contains("run `fcfs` has no parameter `error`"));
+        sweep.runs = Some(vec![7]);
+        let e = Experiment { sweep: Some(sweep), ..Experiment::of(runs(&["easy@virtual"])) };
+        assert!(Plan::new(e).unwrap_err().to_string().contains("run 7 is not a run"));
+        assert_eq!(Plan::new(Experiment::default()).unwrap_err(), GridError::NoRun);
+        let e = Experiment { repeat: 0, ..Experiment::of(runs(&["easy"])) };
+        assert_eq!(Plan::new(e).unwrap_err(), GridError::Repeat(0));
+    }
+
+    #[test]
+    fn a_sweep_limited_to_some_runs_leaves_the_others_unswept() {
+        let mut sweep = Sweep::parse("error=0,50").unwrap();
+        sweep.runs = Some(vec![1]);
+        let e = Experiment { sweep: Some(sweep), ..Experiment::of(runs(&["easy@virtual", "easy@virtual"])) };
+        let plan = Plan::new(e).unwrap();
+        assert_eq!(plan.len(), 3);
+        assert!(!plan.is_swept(0) && plan.is_swept(1));
+        assert_eq!(plan.settings(&plan.point(0).unwrap()).unwrap().source_params.number("error"), 10.0, "the default");
+        assert_eq!(plan.settings(&plan.point(2).unwrap()).unwrap().source_params.number("error"), 50.0);
+    }
+}

@@ -1,0 +1,146 @@
+//! Experiments and presets as the page sees them, in plain Rust so they
+//! are tested natively too. The page's workers run the points (each worker
+//! keeps its session, so the trace is parsed once); the core plans them,
+//! summarises them, draws their figures and writes their share links,
+//! exactly as the command line does.
+
+use schedlab_charts::Figure;
+use schedlab_experiment::link::{self, Link};
+use schedlab_experiment::{
+    preset, Experiment, ExperimentResult, Plan, Point, PointResult, Preset, Section, WorkloadOptions, PRESETS,
+};
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::session::Error;
+
+/// Most points `plan` lists: a page runs an experiment in its own
+/// workers, and 100,000 runs is already days of a browser's time.
+pub const MAX_LISTED_POINTS: u64 = 100_000;
+
+/// `presets()`: every preset of the core (`schedlab reproduce`).
+pub fn presets() -> &'static [Preset] {
+    PRESETS
+}
+
+fn find(id: &str) -> Result<&'static Preset, Error> {
+    preset(id).ok_or_else(|| {
+        let known: Vec<&str> = PRESETS.iter().map(|p| p.id).collect();
+        Error(format!("unknown preset `{id}` (known: {})", known.join(", ")))
+    })
+}
+
+fn section(p: &'static Preset, index: usize) -> Result<&'static Section, Error> {
+    p.sections.get(index).ok_or_else(|| Error(format!("preset `{}` has {} sections", p.id, p.sections.len())))
+}
+
+/// `preset_experiment(id, section, workload)`: a preset section's
+/// experiment on a trace read with the user's workload options (the
+/// section's load factor multiplies theirs).
+pub fn preset_experiment(id: &str, index: usize, workload: &WorkloadOptions) -> Result<Experiment, Error> {
+    Ok(section(find(id)?, index)?.experiment(workload))
+}
+
+/// `plan(experiment)`: the run labels and every point.
+#[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct PlanView {
+    pub labels: Vec<String>,
+    /// Whether the sweep applies to each run.
+    pub swept: Vec<bool>,
+    pub points: Vec<Point>,
+}
+
+pub fn plan(experiment: Experiment) -> Result<PlanView, Error> {
+    let plan = Plan::new(experiment)?;
+    if plan.len() > MAX_LISTED_POINTS {
+        return Err(Error(format!(
+            "the experiment has {} runs; the page runs at most {MAX_LISTED_POINTS} (use `schedlab sweep --shard` on a cluster)",
+            plan.len()
+        )));
+    }
+    let swept = (0..plan.experiment().runs.len()).map(|r| plan.is_swept(r)).collect();
+    Ok(PlanView { labels: plan.labels(), swept, points: plan.points(None).collect() })
+}
+
+/// `experiment_result(experiment, trace_identity, points)`: the points'
+/// summaries (mean and 95 % interval per run and sweep value).
+pub fn experiment_result(
+    experiment: Experiment,
+    trace: Value,
+    points: Vec<PointResult>,
+) -> Result<ExperimentResult, Error> {
+    let plan = Plan::new(experiment)?;
+    Ok(ExperimentResult::new(&plan, trace, None, points))
+}
+
+/// `figures(result)`: the charts of an experiment the form ran.
+pub fn figures(result: &ExperimentResult) -> Vec<Figure> {
+    schedlab_charts::figures(result)
+}
+
+/// `preset_figures(id, section, result)`: a preset section's figures.
+pub fn preset_figures(id: &str, index: usize, result: &ExperimentResult) -> Result<Vec<Figure>, Error> {
+    let p = find(id)?;
+    section(p, index)?;
+    Ok(schedlab_charts::preset_figures(p, index, result))
+}
+
+/// `encode_link(link)`: the fragment (without `#`) of a share link.
+pub fn encode_link(l: &Link) -> Result<String, Error> {
+    link::encode(l).map_err(|e| Error(e.0))
+}
+
+/// `decode_link(fragment)`: a share link's experiment, trace and preset
+/// (`#v2=` links and the first page's `#v1=` links), checked.
+pub fn decode_link(fragment: &str) -> Result<Link, Error> {
+    link::decode(fragment).map_err(|e| Error(e.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::TraceOptions;
+    use crate::session::Session;
+    use schedlab_engine::Control;
+
+    #[test]
+    fn presets_and_their_experiments() {
+        let all = serde_json::to_value(presets()).unwrap();
+        assert_eq!(all.as_array().unwrap().len(), PRESETS.len());
+        let fa = all.as_array().unwrap().iter().find(|p| p["id"] == "fairness-audit").unwrap();
+        assert_eq!(fa["figures"], serde_json::json!([]));
+        assert_eq!(fa["sections"][0]["runs"], serde_json::json!(["easy", "easy@last"]));
+        assert_eq!(fa["sections"][0]["columns"][1], "fairness.delayed");
+        let user = WorkloadOptions { load_factor: Some(2.0), ..WorkloadOptions::default() };
+        let high = preset_experiment("selective", 1, &user).unwrap();
+        assert_eq!(high.workload.load_factor, Some(2.0 * 1.3));
+        assert!(preset_experiment("selective", 2, &user).unwrap_err().0.contains("has 2 sections"));
+        assert!(preset_experiment("nope", 0, &user).unwrap_err().0.starts_with("unknown preset `nope`"));
+    }
+
+    #[test]
+    fn a_plan_run_point_by_point_gives_the_experiment_result() {
+        let experiment = preset_experiment("fairness-audit", 0, &WorkloadOptions::default()).unwrap();
+        let p = plan(experiment.clone()).unwrap();
+        assert_eq!(p.labels, ["easy", "easy@last"]);
+        let kth: &[u8] = include_bytes!("../../../samples/kth-sp2-first3000.swf");
+        let mut s = Session::open(kth, "kth.swf".into(), TraceOptions::default()).unwrap();
+        let points = p
+            .points
+            .iter()
+            .map(|pt| s.run_point(&experiment, pt.index, &mut |_, _| Control::Continue).unwrap())
+            .collect();
+        let r = experiment_result(experiment.clone(), serde_json::json!({}), points).unwrap();
+        assert_eq!(r.summary.len(), 2);
+        // EASY delays 55 blocked jobs past their fair start on the sample
+        // (the strict-fairness audit, as `schedlab run --policy easy` prints).
+        assert_eq!(r.summary[0].mean["fairness"]["delayed"], serde_json::json!(55.0));
+        assert!(preset_figures("fairness-audit", 0, &r).unwrap().is_empty(), "a table only");
+        let bad = Experiment { runs: vec![schedlab_experiment::RunSpec::parse("nope").unwrap()], ..experiment.clone() };
+        assert!(plan(bad).is_err());
+        let other =
+            Experiment { workload: WorkloadOptions { machine_size: Some(50), ..Default::default() }, ..experiment };
+        assert!(s.run_point(&other, 0, &mut |_, _| Control::Continue).unwrap_err().0.contains("workload"));
+    }
+}

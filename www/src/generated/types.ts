@@ -1,0 +1,674 @@
+// Generated from the Rust types by crates/schedlab-wasm/src/types.rs (ts-rs):
+// do not edit. `SCHEDLAB_BLESS=1 cargo test -p schedlab-wasm --lib types` rewrites it.
+/* eslint-disable */
+
+/** The shape of `T` with every number a 95 % half-width, or `null` (one repetition). */
+export type Intervals<T> = T extends number
+  ? number | null
+  : T extends Array<infer U>
+    ? Array<Intervals<U>>
+    : T extends object
+      ? { [K in keyof T]: Intervals<T[K]> }
+      : T;
+
+/** A summary's `ci95`: the metrics document's shape, half-widths for numbers. */
+export type MetricsIntervals = Intervals<Metrics>;
+
+export type Registry = { policies: Array<PolicyInfo>, predictors: Array<SourceInfo>, 
+/**
+ * The result document's schema (`schedlab-run/1`).
+ */
+schema: string, 
+/**
+ * Events between two progress reports of a run.
+ */
+progress_every: number, 
+/**
+ * Points of `wait_ecdf` at most (plus the two ends).
+ */
+ecdf_pixels: number, 
+/**
+ * The charts' Okabe–Ito colours as CSS, in series order.
+ */
+palette: Array<string>, 
+/**
+ * Version of the core.
+ */
+version: string, 
+/**
+ * The column catalogue: every metric's label, unit, digits and
+ * explanation, and whether tables show it by default.
+ */
+columns: Array<Column>, };
+
+export type PolicyInfo = { 
+/**
+ * Stable identifier (`--policy ID`, share links, result documents).
+ */
+id: string, name: string, 
+/**
+ * One paragraph for the page and `schedlab policies`.
+ */
+description: string, params: Array<ParamSpec>, 
+/**
+ * Whether the policy reads runtimes at all (FCFS does not).
+ */
+uses_runtime_source: boolean, 
+/**
+ * The runtime source used when none is chosen.
+ */
+default_source: string, };
+
+export type ParamSpec = { 
+/**
+ * The key used in `--param KEY=VALUE` and in share links.
+ */
+key: string, 
+/**
+ * A short label for forms.
+ */
+name: string, description: string, 
+/**
+ * The unit of a number ("s", "%"), if it has one.
+ */
+unit: string | null, } & ({ "type": "choice", options: Array<string>, default: string, } | { "type": "int", min: number, max: number, default: number, } | { "type": "float", min: number, max: number, default: number, });
+
+export type ParamKind = { "type": "choice", options: Array<string>, default: string, } | { "type": "int", min: number, max: number, default: number, } | { "type": "float", min: number, max: number, default: number, };
+
+export type ParamValue = string | number | number;
+
+export type SourceInfo = { id: string, name: string, description: string, params: Array<ParamSpec>, };
+
+export type Column = { 
+/**
+ * Path into the metrics document.
+ */
+key: string, label: string, 
+/**
+ * `s`, `processors`, or none for counts and ratios.
+ */
+unit: string | null, 
+/**
+ * Decimals a table prints.
+ */
+digits: number, description: string, 
+/**
+ * Whether a results table shows it before "more columns".
+ */
+shown: boolean, };
+
+export type Summary = { identity: TraceIdentity, header: Header, 
+/**
+ * The first bad lines (at most `schedlab_workload::MAX_BAD_LINES_KEPT`);
+ * `identity.cleaning.bad_lines` counts them all.
+ */
+bad_lines: Array<BadLineInfo>, warnings: Array<string>, 
+/**
+ * Uncompressed bytes and lines read.
+ */
+bytes: number, lines: number, };
+
+export type BadLineInfo = { line: number, field: number | null, field_name: string | null, message: string, text: string, };
+
+export type Header = { 
+/**
+ * `MaxProcs`, the leading integer of its value.
+ */
+max_procs: number | null, 
+/**
+ * `MaxNodes`, the leading integer of its value.
+ */
+max_nodes: number | null, 
+/**
+ * `UnixStartTime`: the epoch second that submit time 0 stands for.
+ */
+unix_start_time: number | null, 
+/**
+ * `TimeZoneString`, e.g. `Europe/Stockholm`.
+ */
+time_zone_string: string | null, 
+/**
+ * `Computer`.
+ */
+computer: string | null, 
+/**
+ * `Installation`.
+ */
+installation: string | null, 
+/**
+ * Every `Note`, with its continuation lines joined by newlines.
+ */
+notes: Array<string>, 
+/**
+ * `Version`.
+ */
+version: string | null, 
+/**
+ * Every other `Key: value` pair, in file order. The numeric keys above are
+ * also kept here verbatim, so text after a number ("338 (batch
+ * partition; 512 total)") is not lost.
+ */
+other: Array<[string, string]>, 
+/**
+ * Comment lines that are not `Key: value` pairs.
+ */
+comments: Array<string>, };
+
+export type TraceIdentity = { name: string, 
+/**
+ * SHA-256 of the uncompressed bytes, lowercase hex.
+ */
+sha256: string, 
+/**
+ * Jobs after cleaning, the ones the run replayed.
+ */
+jobs: number, procs: number, 
+/**
+ * The workload options the trace was read with.
+ */
+options: ReadOptions, 
+/**
+ * Counts by cleaning rule, in the order the rules apply.
+ */
+cleaning: Record<string, number>, stats: TraceStats, 
+/**
+ * What the reader warned about (a machine size it had to guess, an
+ * unusable header entry, duplicate job numbers, …), so that every
+ * result carries the caveats of its trace.
+ */
+warnings: Array<string>, };
+
+export type ReadOptions = { 
+/**
+ * Refuse input whose uncompressed size exceeds this many bytes.
+ */
+max_bytes: number, 
+/**
+ * Refuse input holding more than this many jobs (counted while
+ * reading, after the per-line rules), which bounds memory where
+ * `max_bytes` cannot: a small compressed file of one repeated line.
+ * Not serialized: it can only refuse a trace, never change how one is
+ * read, and hosts differ in it (the browser's is lower), so it is no
+ * part of a result's identity.
+ */
+max_jobs: number, 
+/**
+ * Machine size to simulate, overriding the header (e.g. 430 for CTC).
+ */
+machine_size: number | null, 
+/**
+ * Drop or clamp jobs larger than the machine.
+ */
+oversize: Oversize, 
+/**
+ * Keep only jobs in these queues (field 15); `None` keeps all.
+ */
+queues: Array<number> | null, 
+/**
+ * Keep only jobs in these partitions (field 16); `None` keeps all.
+ */
+partitions: Array<number> | null, 
+/**
+ * Drop jobs whose status (field 11) is one of these.
+ */
+drop_status: Array<number>, 
+/**
+ * Which part of the trace to keep.
+ */
+window: Window, 
+/**
+ * Divide inter-arrival times by this factor (> 0): 1.2 offers 20 % more load.
+ */
+load_factor: number, };
+
+export type Oversize = "drop" | "clamp";
+
+export type Window = "all" | { "first_jobs": number } | { "time_range": { 
+/**
+ * First second kept (inclusive).
+ */
+from: number, 
+/**
+ * First second no longer kept (exclusive).
+ */
+to: number, } };
+
+export type TraceStats = { 
+/**
+ * Number of jobs.
+ */
+jobs: number, 
+/**
+ * Machine size P.
+ */
+procs: number, 
+/**
+ * Distinct known user ids (field 12 ≥ 0).
+ */
+users: number, 
+/**
+ * Distinct known queues (field 15 ≥ 0).
+ */
+queues: number, 
+/**
+ * The same figures for the jobs as the simulation replays them, and
+ * what cleaning changed to get them.
+ */
+simulated: Simulated, 
+/**
+ * Earliest submit time, seconds.
+ */
+first_submit: number, 
+/**
+ * Latest submit time, seconds.
+ */
+last_submit: number, 
+/**
+ * last_submit − first_submit, seconds.
+ */
+duration: number, 
+/**
+ * Σ(runtime × size) / (P × duration), a fraction (0.7 = 70 %). `None`
+ * (JSON `null`) when every job is submitted in the same second: the
+ * work then arrives at once and has no rate to compare with the
+ * machine's (see `docs/decisions.md`).
+ */
+offered_load: number | null, 
+/**
+ * Mean job size, processors.
+ */
+mean_parallelism: number, 
+/**
+ * Mean run time, seconds.
+ */
+mean_runtime: number, 
+/**
+ * Mean of runtime / estimate (1 = perfect estimates; an unknown
+ * estimate counts as perfect).
+ */
+mean_estimate_accuracy: number, 
+/**
+ * Σ runtime × size, processor-seconds. Summed exactly, reported as a
+ * float so that JSON and JavaScript read it as a plain number (exact
+ * up to 2^53 processor-seconds, far beyond any real log).
+ */
+total_work: number, };
+
+export type RunMessage = { policy: string, 
+/**
+ * Policy and predictor parameters (`--param KEY=VALUE`).
+ */
+params?: { [key in string]?: ParamText }, 
+/**
+ * Runtime source id; the policy's default when absent.
+ */
+predictor?: string, seed?: number, 
+/**
+ * Bounded-slowdown threshold, seconds (10).
+ */
+bsd_threshold?: number, 
+/**
+ * Leave out the first and last X % of jobs from the metrics (0).
+ */
+skip_percent?: number, 
+/**
+ * Category limits: short runtime (3600 s) and narrow size (8).
+ */
+short_runtime?: number, narrow_size?: number, 
+/**
+ * Skip the run checker (it runs by default, as on the command line).
+ */
+no_check?: boolean, };
+
+export type ParamText = string | number;
+
+export type RunResult = { wait_ecdf: Array<[number, number]>, schema: string, policy: string, 
+/**
+ * The policy's parameters (defaults filled in) and, for the virtual
+ * predictor, its `error`.
+ */
+params: { [key in string]?: ParamValue }, predictor: string, seed: number, trace: TraceIdentity, 
+/**
+ * Wall time of the run as measured by the host; absent where the host
+ * has no clock it trusts. The only field that differs between two runs
+ * of the same inputs.
+ */
+elapsed_ms?: number, events: number, passes: number, 
+/**
+ * "passed" when the run checker ran, "skipped" otherwise.
+ */
+check: string, 
+/**
+ * Figures of the CBF calibration run the policy took its defaults
+ * from (slack's AWT, selective's thresholds), when it needed one.
+ */
+calibration?: Calibration, metrics: Metrics, };
+
+export type ProgressMessage = { 
+/**
+ * What the run is doing: a CBF reference run first for some policies
+ * ("step 1 of 2: calibration (CBF reference run)"), then the run.
+ */
+phase: Phase, completed: number, jobs: number, events: number, 
+/**
+ * Simulated time, seconds.
+ */
+now: number, };
+
+export type GenerateMessage = { procs?: number, jobs?: number, load?: number, seed?: number, estimate_factor?: number, };
+
+export type RunDocument = { schema: string, policy: string, 
+/**
+ * The policy's parameters (defaults filled in) and, for the virtual
+ * predictor, its `error`.
+ */
+params: { [key in string]?: ParamValue }, predictor: string, seed: number, trace: TraceIdentity, 
+/**
+ * Wall time of the run as measured by the host; absent where the host
+ * has no clock it trusts. The only field that differs between two runs
+ * of the same inputs.
+ */
+elapsed_ms?: number, events: number, passes: number, 
+/**
+ * "passed" when the run checker ran, "skipped" otherwise.
+ */
+check: string, 
+/**
+ * Figures of the CBF calibration run the policy took its defaults
+ * from (slack's AWT, selective's thresholds), when it needed one.
+ */
+calibration?: Calibration, metrics: Metrics, };
+
+export type Calibration = { 
+/**
+ * `cbf@estimate` or `cbf@exact`.
+ */
+reference: string, 
+/**
+ * Mean wait of all jobs, seconds (slack's AWT).
+ */
+mean_wait: number, 
+/**
+ * Mean bounded slowdown of the well-estimated jobs (runtime at least
+ * half the estimate; every job with `exact`): Sel's threshold.
+ */
+well_estimated_bsd: number, 
+/**
+ * The same per category SN, SW, LN, LW (jobs classified by their
+ * planned runtime, as the policy sees them): Sel-D's thresholds. A
+ * category without well-estimated jobs gets the overall value.
+ */
+well_estimated_bsd_by_category: [number, number, number, number], };
+
+export type Metrics = { 
+/**
+ * Jobs measured (after `skip_percent`).
+ */
+jobs: number, mbs: number, mwbs: number, mean_wait: number, median_wait: number, p95_wait: number, max_wait: number, mean_turnaround: number, mean_slowdown: number, max_slowdown: number, mean_stretch: number, max_stretch: number, utilization: number, makespan: number, backfilled: number, blocked: number, 
+/**
+ * MBS and MWBS of blocked jobs: "big" (size > P/4), "small", then
+ * power-of-two size bins.
+ */
+blocked_groups: Array<BlockedGroup>, 
+/**
+ * SN, SW, LN, LW.
+ */
+categories: Array<Category>, fairness: Fairness, 
+/**
+ * Strict fairness over every job that waited (see
+ * [`crate::fairness_audit`]).
+ */
+fairness_all: FairnessAll, reservation_violations: ReservationViolations, 
+/**
+ * DBF's deadline metrics, for policies that report deadlines.
+ */
+deadline?: DeadlineMetrics, 
+/**
+ * The fair-slowdown table (selective-reservation table 9), when asked for.
+ */
+fair_slowdown?: FairSlowdownTable, 
+/**
+ * What the runtime predictions were worth, for policies that use them.
+ */
+predictions: PredictionMetrics | null, preempted: number, preemption_rate: number, mkt: number, mean_rtw: number, total_load: number, wasted_load: number, };
+
+export type BlockedGroup = { group: string, min_size: number, max_size: number, jobs: number, mbs: number, mwbs: number, };
+
+export type Category = { name: string, jobs: number, mbs: number, mean_turnaround: number, mean_wait: number, };
+
+export type Fairness = { blocked: number, delayed: number, 
+/**
+ * Mean delay of the delayed jobs, seconds.
+ */
+mean_delay: number, max_delay: number, };
+
+export type PreemptionMetrics = { preempted: number, preemption_rate: number, mkt: number, mean_rtw: number, total_load: number, wasted_load: number, };
+
+export type ReservationViolations = { count: number, mean_victim_size: number, mean_dtr: number, max_dtr: number, mean_si: number, max_si: number, };
+
+export type DeadlineMetrics = { 
+/**
+ * Deadline-driven jobs measured.
+ */
+jobs: number, violations: number, mean_usage: number, mean_usage_delayed: number, regular_jobs: number, regular_mean_wait: number, regular_mean_stretch: number, regular_max_stretch: number, deadline_mean_wait: number, deadline_mean_stretch: number, };
+
+export type FairSlowdownTable = { 
+/**
+ * The reference run, e.g. `cbf@estimate`.
+ */
+reference: string, jobs: number, rows: Array<FairSlowdownRow>, };
+
+export type FairSlowdownRow = { 
+/**
+ * "<=1", "1-1.5", "1.5-2", "2-4", ">4" (times the fair slowdown).
+ */
+range: string, jobs: number, percent: number, };
+
+export type Phase = { 
+/**
+ * 1-based.
+ */
+step: number, steps: number, 
+/**
+ * "calibration (CBF reference run)", "fair-slowdown reference (CBF run)" or "run".
+ */
+label: string, };
+
+export type Experiment = { runs: Array<RunSpec>, 
+/**
+ * Parameters given to every run that takes them (and does not set
+ * them itself).
+ */
+params: Record<string, string>, repeat: number, seed: number, sweep?: Sweep, workload: WorkloadOptions, metrics: MetricSettings, 
+/**
+ * Keep the wait-time ECDF of the first repetition of every (run,
+ * value), for the ECDF figure.
+ */
+wait_ecdf?: boolean, };
+
+export type RunSpec = { 
+/**
+ * A policy id of the registry.
+ */
+policy: string, 
+/**
+ * Policy and predictor parameters, as text.
+ */
+params: Record<string, string>, 
+/**
+ * A runtime source id; the policy's default when absent.
+ */
+predictor?: string, };
+
+export type Sweep = { param: string, values: SweepValues, runs?: Array<number>, };
+
+export type SweepValues = { from: number, to: number, step: number, } | Array<string>;
+
+export type WorkloadOptions = { max_bytes?: number, 
+/**
+ * The host's job limit (default: the reader's; the browser's is
+ * lower). Read, never written: it never changes a result, so no
+ * experiment, share link or result document records it.
+ */
+max_jobs?: number, machine_size?: number, oversize?: "drop" | "clamp", queues?: Array<number>, partitions?: Array<number>, drop_status?: Array<number>, 
+/**
+ * `"all"`, `{ "first_jobs": N }` or `{ "time_range": { "from": S, "to": S } }`.
+ */
+window?: "all" | { first_jobs: number } | { time_range: { from: number, to: number } }, 
+/**
+ * Divides inter-arrival times (1: the trace as recorded).
+ */
+load_factor?: number, };
+
+export type MetricSettings = { 
+/**
+ * τ of the bounded slowdown, seconds (10).
+ */
+bsd_threshold: number, 
+/**
+ * Leave the first and last X % of jobs out of per-job averages (0).
+ */
+skip_percent: number, 
+/**
+ * Jobs running at most this many seconds are short (3600).
+ */
+short_runtime: number, 
+/**
+ * Jobs of at most this many processors are narrow (8).
+ */
+narrow_size: number, 
+/**
+ * Run the run checker (true).
+ */
+check: boolean, };
+
+export type Shard = { 
+/**
+ * 1-based.
+ */
+index: number, count: number, };
+
+export type Point = { index: number, run: number, 
+/**
+ * Index into the sweep's values; `null` for a run the sweep does not
+ * apply to (or without a sweep).
+ */
+value: number | null, seed: number, };
+
+export type PointResult = { events: number, 
+/**
+ * Host-measured; ignored when comparing results.
+ */
+elapsed_ms?: number, 
+/**
+ * The metrics document of the run (`schedlab run --json`'s `metrics`).
+ */
+metrics: Metrics, 
+/**
+ * `[wait, fraction]` pairs thinned to about [`ECDF_PIXELS`] points: the
+ * first repetition of each cell of an experiment with `wait_ecdf`.
+ */
+wait_ecdf?: Array<[number, number]>, index: number, run: number, 
+/**
+ * Index into the sweep's values; `null` for a run the sweep does not
+ * apply to (or without a sweep).
+ */
+value: number | null, seed: number, };
+
+export type SummaryRow = { run: number, label: string, 
+/**
+ * The sweep value (text); `null` for a run the sweep does not apply to.
+ */
+value: string | null, seeds: Array<number>, 
+/**
+ * The metrics document, each number replaced by its mean.
+ */
+mean: Metrics, 
+/**
+ * The same shape, each number the half-width of its 95 % interval;
+ * `null` everywhere for a single repetition.
+ */
+ci95: MetricsIntervals, };
+
+export type ExperimentResult = { schema: string, experiment: Experiment, labels: Array<string>, 
+/**
+ * The trace's identity (name, sha256, jobs, procs, options, cleaning,
+ * statistics): `TraceIdentity` as the run document has it.
+ */
+trace: TraceIdentity, shard?: Shard, points: Array<PointResult>, summary: Array<SummaryRow>, };
+
+export type PlanView = { labels: Array<string>, 
+/**
+ * Whether the sweep applies to each run.
+ */
+swept: Array<boolean>, points: Array<Point>, };
+
+export type Preset = { id: string, title: string, 
+/**
+ * The paper's figures and tables this preset reproduces.
+ */
+reproduces: string, 
+/**
+ * The figures of every section, the way the paper draws them (none:
+ * a table only).
+ */
+figures: Array<PresetFigure>, 
+/**
+ * Prefixes of the shared traces the paper itself used (and the machine
+ * size it simulated them on, 0 for the header's).
+ */
+paper_traces: Array<[string, number]>, sections: Array<Section>, };
+
+export type Section = { title: string, runs: Array<string>, 
+/**
+ * Swept parameter and its values.
+ */
+sweep: [string, Array<string>] | null, repeat: number, 
+/**
+ * Divides inter-arrival times (docs/semantics.md, "Reading a trace"):
+ * 1 is the trace as recorded. It multiplies the user's load factor.
+ */
+load_factor: number, 
+/**
+ * Paths into the metrics document (`fairness.delayed`,
+ * `categories.0.mbs`), labelled by the column catalogue.
+ */
+columns: Array<string>, };
+
+export type PresetFigure = { "kind": "bars", columns: Array<string>, } | { "kind": "curves", columns: Array<string>, } | { "kind": "categories", metric: string, } | { "kind": "blocked_groups", metric: string, };
+
+export type Link = { trace?: TraceRef, experiment: Experiment, 
+/**
+ * The id of the preset last run, if any.
+ */
+preset?: string, };
+
+export type TraceRef = { "kind": "sample", id: string, } | { "kind": "generated", procs: number, jobs: number, load: number, seed: number, } | { "kind": "url", url: string, } | { "kind": "file", name: string, sha256: string, };
+
+export type Figure = { id: string, title: string, spec: ChartSpec, };
+
+export type ChartSpec = { "kind": "bars" } & BarChart | { "kind": "ecdf" } & EcdfChart | { "kind": "sweep" } & SweepChart;
+
+export type BarChart = { title: string, x_label?: string, y_label?: string, groups: Array<string>, series: Array<BarSeries>, 
+/**
+ * A log10 value axis (values ≤ 0 are not drawn): for bars whose
+ * values span orders of magnitude.
+ */
+log_y?: boolean, };
+
+export type BarSeries = { name: string, values: Array<number | null>, 
+/**
+ * Optional interval per group, `[low, high]` (e.g. a 95 % confidence
+ * interval over repetitions), drawn as a whisker.
+ */
+intervals?: Array<[number, number] | null> | null, };
+
+export type EcdfChart = { title: string, x_label?: string, y_label?: string, curves: Array<EcdfCurve>, };
+
+export type EcdfCurve = { name: string, points: Array<[number, number]>, };
+
+export type SweepChart = { title: string, x_label?: string, y_label?: string, log_x?: boolean, log_y?: boolean, lines: Array<SweepLine>, };
+
+export type SweepLine = { name: string, points: Array<SweepPoint>, };
+
+export type SweepPoint = { x: number, y: number, low?: number | null, high?: number | null, };
