@@ -223,38 +223,83 @@ impl Skyline {
     /// Moves the cursor forward to the first entry, at or after it and
     /// before `limit`, whose running total is below `level` (`below`) or
     /// at least `level`; returns it, or `None` (cursor at `limit` or the
-    /// end) if there is none.
+    /// end) if there is none. Within a chunk the entries are read in turn;
+    /// past it, the segment tree leads straight to the next chunk that holds
+    /// an entry of interest, so a search costs O(CHUNK + log n) however far
+    /// it goes.
     pub fn find(&self, cur: &mut Cursor, below: bool, level: i64, limit: Time) -> Option<(Time, i64)> {
-        while let Some(ch) = self.chunks.get(cur.c) {
-            let n = ch.keys.len();
-            // A whole chunk before the limit with no entry of interest is
-            // passed at once.
-            let whole = cur.k == 0 && n > 0 && ch.keys[n - 1] < limit;
-            let s = self.tree[self.leaves + cur.c];
-            let none = if below { cur.before + s.min >= level } else { cur.before + s.max < level };
-            if !(whole && none) {
-                // Entries compare with the level less what comes before.
-                let rest = level - cur.before;
-                for k in cur.k..n {
-                    if ch.keys[k] >= limit {
-                        cur.k = k;
-                        return None;
-                    }
-                    if (ch.totals[k] < rest) == below {
-                        cur.k = k;
-                        return Some((ch.keys[k], cur.before + ch.totals[k]));
-                    }
+        let Some(first) = self.chunks.get(cur.c) else { return None };
+        if cur.k == 0 && !Self::holds(&self.tree[self.leaves + cur.c], cur.before, below, level) {
+            cur.k = first.keys.len();
+        }
+        loop {
+            let ch = &self.chunks[cur.c];
+            // Entries compare with the level less what comes before.
+            let rest = level - cur.before;
+            for k in cur.k..ch.keys.len() {
+                if ch.keys[k] >= limit {
+                    cur.k = k;
+                    return None;
+                }
+                if (ch.totals[k] < rest) == below {
+                    cur.k = k;
+                    return Some((ch.keys[k], cur.before + ch.totals[k]));
                 }
             }
-            if cur.c + 1 == self.chunks.len() {
-                cur.k = n;
-                return None;
+            let after = cur.before + ch.totals.last().copied().unwrap_or(0);
+            match self.next_chunk(cur.c + 1, after, below, level) {
+                Some((c, before)) => *cur = Cursor { c, k: 0, before },
+                None => {
+                    *cur = self.end();
+                    return None;
+                }
             }
-            cur.before += ch.totals.last().copied().unwrap_or(0);
-            cur.c += 1;
-            cur.k = 0;
         }
-        None
+    }
+
+    /// Whether a run of entries summarised by `s`, after a running total of
+    /// `before`, holds an entry whose total is below `level` (`below`) or at
+    /// least `level`.
+    fn holds(s: &Totals, before: i64, below: bool, level: i64) -> bool {
+        if below {
+            before.saturating_add(s.min) < level
+        } else {
+            before.saturating_add(s.max) >= level
+        }
+    }
+
+    /// The first chunk at or after `from` that holds an entry of interest
+    /// (see [`Skyline::holds`]), with the running total before it, given
+    /// the total `before` chunk `from`: up the segment tree from `from`'s
+    /// leaf through the subtrees to its right, then down into the first that
+    /// holds one. O(log n).
+    fn next_chunk(&self, from: usize, mut before: i64, below: bool, level: i64) -> Option<(usize, i64)> {
+        if from >= self.chunks.len() {
+            return None;
+        }
+        let mut i = self.leaves + from;
+        while !Self::holds(&self.tree[i], before, below, level) {
+            before += self.tree[i].sum;
+            // To the next subtree on the right: up while a right child.
+            while i & 1 == 1 {
+                i /= 2;
+                if i <= 1 {
+                    return None;
+                }
+            }
+            i += 1;
+        }
+        while i < self.leaves {
+            let left = &self.tree[2 * i];
+            if Self::holds(left, before, below, level) {
+                i *= 2;
+            } else {
+                before += left.sum;
+                i = 2 * i + 1;
+            }
+        }
+        let c = i - self.leaves;
+        (c < self.chunks.len()).then_some((c, before))
     }
 
     /// The greatest running total of the entries from the cursor on that
