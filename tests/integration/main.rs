@@ -8,7 +8,8 @@
 //! - `determinism`: the same inputs give the same bytes;
 //! - `full_traces`: every trace in `$SCHEDLAB_TRACES` under every policy;
 //! - `limits`: traces at and past the reader's time and size limits;
-//! - `profile`: the availability profile against a naive model.
+//! - `profile`: the availability profile against a naive model;
+//! - `treap`: the queue indexes' treap against an ordered map.
 
 mod checker;
 mod dbf;
@@ -26,6 +27,7 @@ mod schedules;
 mod selective;
 mod slack;
 mod support;
+mod treap;
 
 /// The shipped real sample (first 3000 jobs of KTH-SP2), cleaned with
 /// default options.
