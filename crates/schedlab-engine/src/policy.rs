@@ -38,12 +38,6 @@ pub struct Happened {
     /// Running jobs that outlived their prediction; their expected end is now
     /// their start plus their estimate (docs/semantics.md, "Runtime predictors").
     pub overdue: Vec<JobIdx>,
-    /// Waiting jobs whose prediction may have changed since the previous
-    /// pass: those of users whose completed job changed what the runtime
-    /// source predicts (`last`, `tsafrir`; never for the others). A job may
-    /// appear more than once. Policies that index waiting jobs by
-    /// prediction refresh these.
-    pub repredicted: Vec<JobIdx>,
 }
 
 impl Happened {
@@ -52,7 +46,6 @@ impl Happened {
         self.arrived.clear();
         self.timers.clear();
         self.overdue.clear();
-        self.repredicted.clear();
     }
 }
 

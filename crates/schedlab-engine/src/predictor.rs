@@ -46,6 +46,15 @@ impl RuntimeSource {
     }
 }
 
+impl RuntimeSource {
+    /// Whether a waiting job's prediction can change while it waits (the
+    /// sources that learn from the jobs completed so far: `last`,
+    /// `tsafrir`).
+    pub fn learns(&self) -> bool {
+        matches!(self, Self::Last | Self::Tsafrir)
+    }
+}
+
 /// What the engine expects of a running job that has outlived its runtime
 /// prediction (a parameter of the sources that predict: `last`, `tsafrir`,
 /// `virtual`). The engine applies it before each pass and reports the job in
@@ -159,39 +168,13 @@ impl Predictor {
         Some((clamped, raised))
     }
 
-    /// Records that `job` completed after `runtime` seconds of useful work;
-    /// says whether that may change the predictions of the same user's
-    /// other jobs (never for sources that do not learn from history; for
-    /// `last`, only when the accuracy it scales estimates by changes; for
-    /// `tsafrir`, only when the mean it predicts changes).
-    pub fn completed(&mut self, jobs: &[Job], job: JobIdx, runtime: Time) -> bool {
+    /// Records that `job` completed after `runtime` seconds of useful work.
+    pub fn completed(&mut self, jobs: &[Job], job: JobIdx, runtime: Time) {
         let h = &mut self.history[self.user_of[job as usize] as usize];
-        let before = *h;
         h.previous = h.newest;
         h.newest = runtime;
         h.newest_estimate = jobs[job as usize].estimate.max(1);
         h.completed = h.completed.saturating_add(1).min(2);
-        match self.source {
-            RuntimeSource::Last => before.accuracy() != h.accuracy(),
-            RuntimeSource::Tsafrir => before.mean() != h.mean(),
-            _ => false,
-        }
-    }
-
-    /// Whether predictions depend on the history of completed jobs.
-    pub fn learns(&self) -> bool {
-        matches!(self.source, RuntimeSource::Last | RuntimeSource::Tsafrir)
-    }
-
-    /// The dense user number of `job` (users in order of first appearance
-    /// of their id; unknown users share one).
-    pub fn user(&self, job: JobIdx) -> usize {
-        self.user_of[job as usize] as usize
-    }
-
-    /// How many dense user numbers there are.
-    pub fn users(&self) -> usize {
-        self.history.len()
     }
 
     fn last_model(&self, job: JobIdx, j: &Job) -> Time {
@@ -225,37 +208,6 @@ impl Predictor {
             _ => (h.newest + h.previous + 1) / 2,
         }
     }
-}
-
-impl History {
-    /// The Last model's accuracy runtime' / estimate' as a reduced pair
-    /// (1/1 without history, which predicts the estimate itself: the
-    /// model's rounding of estimate × 1 is the estimate).
-    fn accuracy(&self) -> (i128, i128) {
-        if self.completed == 0 {
-            return (1, 1);
-        }
-        let (n, d) = (i128::from(self.newest), i128::from(self.newest_estimate));
-        let g = gcd(n.abs(), d.abs()).max(1);
-        (n / g, d / g)
-    }
-
-    /// What Tsafrir's predictor predicts before clamping (`None`: the
-    /// estimate).
-    fn mean(&self) -> Option<Time> {
-        match self.completed {
-            0 => None,
-            1 => Some(self.newest),
-            _ => Some((self.newest + self.previous + 1) / 2),
-        }
-    }
-}
-
-fn gcd(mut a: i128, mut b: i128) -> i128 {
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a
 }
 
 /// Maps SWF user ids to 0..users in order of first appearance. Unknown

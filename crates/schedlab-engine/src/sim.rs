@@ -83,9 +83,6 @@ pub struct Sim<'a> {
     state: Vec<State>,
     /// Waiting jobs in priority order.
     waiting: BTreeSet<JobIdx>,
-    /// Per dense user, their waiting jobs, kept only when predictions learn
-    /// from history (to tell policies whose predictions changed).
-    waiting_by_user: Vec<BTreeSet<JobIdx>>,
     /// Running jobs keyed by expected end.
     running: BTreeSet<(Time, JobIdx)>,
     /// Running jobs in priority order.
@@ -213,7 +210,6 @@ impl<'a> Sim<'a> {
         if !self.waiting.remove(&j) {
             return Err(EngineError::NotWaiting { time: self.now, job: job.id });
         }
-        self.leave_user_queue(j);
         let rec = &mut self.records[j as usize];
         if let Some(head) = head.filter(|&h| h != j && !rec.backfilled) {
             rec.backfilled = true;
@@ -266,22 +262,8 @@ impl<'a> Sim<'a> {
         self.segments.push(Segment { job: j, start: rec.start, end: self.now });
         self.live[j as usize] = 0;
         self.state[j as usize] = State::Waiting;
-        self.enqueue(j);
-        Ok(())
-    }
-
-    /// Puts `j` in the waiting queue (and its user's, when kept).
-    fn enqueue(&mut self, j: JobIdx) {
         self.waiting.insert(j);
-        if !self.waiting_by_user.is_empty() {
-            self.waiting_by_user[self.predictor.user(j)].insert(j);
-        }
-    }
-
-    fn leave_user_queue(&mut self, j: JobIdx) {
-        if !self.waiting_by_user.is_empty() {
-            self.waiting_by_user[self.predictor.user(j)].remove(&j);
-        }
+        Ok(())
     }
 
     /// Releases a running job's processors and bookkeeping (completion or
@@ -386,8 +368,6 @@ fn validate(jobs: &[Job], procs: u32) -> Result<(), EngineError> {
 
 fn new_sim<'a>(jobs: &'a [Job], config: &RunConfig, preemption: Preemption) -> Sim<'a> {
     let n = jobs.len();
-    let predictor = Predictor::new(config.source, jobs, config.seed);
-    let by_user = if predictor.learns() { vec![BTreeSet::new(); predictor.users()] } else { Vec::new() };
     Sim {
         jobs,
         procs: config.procs,
@@ -395,7 +375,6 @@ fn new_sim<'a>(jobs: &'a [Job], config: &RunConfig, preemption: Preemption) -> S
         free: config.procs,
         state: vec![State::Pending; n],
         waiting: BTreeSet::new(),
-        waiting_by_user: by_user,
         running: BTreeSet::new(),
         running_by_priority: BTreeSet::new(),
         expected_end: vec![0; n],
@@ -405,7 +384,7 @@ fn new_sim<'a>(jobs: &'a [Job], config: &RunConfig, preemption: Preemption) -> S
         live: vec![0; n],
         segments: Vec::new(),
         held: Fenwick::new(n),
-        predictor,
+        predictor: Predictor::new(config.source, jobs, config.seed),
         records: vec![JobRecord::UNSTARTED; n],
         reservation: vec![NO_RESERVATION; n],
         reservations: ReservationLog::default(),
@@ -437,14 +416,14 @@ fn apply_events(sim: &mut Sim<'_>, happened: &mut Happened) {
         sim.completions.pop();
         // The completion of a segment that was preempted is no event.
         if sim.live[j as usize] == seq {
-            complete(sim, j, happened);
+            complete(sim, j);
             happened.completed.push(j);
         }
     }
     while sim.next_arrival < sim.jobs.len() && sim.jobs[sim.next_arrival].submit == now {
         let j = sim.next_arrival as JobIdx;
         sim.state[j as usize] = State::Waiting;
-        sim.enqueue(j);
+        sim.waiting.insert(j);
         sim.next_arrival += 1;
         sim.events += 1;
         happened.arrived.push(j);
@@ -460,14 +439,12 @@ fn apply_events(sim: &mut Sim<'_>, happened: &mut Happened) {
     correct_overdue(sim, happened);
 }
 
-fn complete(sim: &mut Sim<'_>, j: JobIdx, happened: &mut Happened) {
+fn complete(sim: &mut Sim<'_>, j: JobIdx) {
     let job = sim.jobs[j as usize];
     sim.stop(j);
     sim.live[j as usize] = 0;
     sim.state[j as usize] = State::Done;
-    if sim.predictor.completed(sim.jobs, j, job.runtime) {
-        happened.repredicted.extend(sim.waiting_by_user[sim.predictor.user(j)].iter().copied());
-    }
+    sim.predictor.completed(sim.jobs, j, job.runtime);
     let rec = &mut sim.records[j as usize];
     rec.end = sim.now;
     rec.completions += 1;

@@ -46,7 +46,7 @@ enum Order {
 fn build(s: &PolicySettings) -> Box<dyn Policy> {
     let order = if s.params.choice("order") == "shortest" { Order::Shortest } else { Order::Priority };
     let orders = Orders { by_priority: order == Order::Priority, by_prediction: order == Order::Shortest };
-    Box::new(Easy { order, upper_bound: s.source.is_upper_bound(), queue: QueueIndex::new(orders) })
+    Box::new(Easy { order, upper_bound: s.source.is_upper_bound(), queue: QueueIndex::new(orders, s.source) })
 }
 
 struct Easy {

@@ -92,7 +92,7 @@ fn build(s: &PolicySettings) -> Box<dyn Policy> {
         preemption: preemption(&s.params),
         upper_bound: s.source.is_upper_bound(),
         fill_in_priority_order: s.params.choice("venture") != "off",
-        queue: QueueIndex::new(Orders { by_priority: true, by_prediction: true }),
+        queue: QueueIndex::new(Orders { by_priority: true, by_prediction: true }, s.source),
     })
 }
 

@@ -18,17 +18,26 @@
 //! - by (prediction, job), for shortest-first orders: "the next job in that
 //!   order with at most f processors", O(log q).
 //!
-//! Predictions of waiting jobs change only when a job of the same user
-//! completes and the runtime source learns from history (`last`,
-//! `tsafrir`); the engine lists those jobs in `Happened::repredicted` and
-//! [`QueueIndex::refresh`] re-files them, O(log q) each. With `estimate`,
-//! `exact` and `virtual`, predictions never change and nothing is re-filed.
+//! Predictions of waiting jobs change while they wait only when the
+//! runtime source learns from history (`last`, `tsafrir`): every completion
+//! may change the predictions of all the waiting jobs of its user, and
+//! re-filing them would cost that user's whole queue at each completion (on
+//! HPC2N, 25 times the cost of the old scan). For those sources the index
+//! is *live*: it files each job with the least possible prediction (one
+//! second), so subtrees are pruned by size only, and the walk by priority
+//! tests each job it reaches with its current prediction; a pass walks at
+//! most the queue once per size class, as the scan did. The order by
+//! prediction is then a sorted snapshot of the waiting jobs, taken at the
+//! first query after the queue changed by more than starts (arrivals,
+//! preemptions: once per pass at most), O(q log q) as the scan's sort was.
+//! With `estimate`, `exact` and `virtual` predictions never change, and
+//! every query is as costed above.
 //!
 //! The policy removes the jobs it starts. As a safeguard, a job a query
 //! finds that is no longer waiting is dropped and the query goes on.
 
 use schedlab_engine::treap::{Search, Summary, Treap};
-use schedlab_engine::{Happened, JobIdx, Sim, Time};
+use schedlab_engine::{Happened, JobIdx, RuntimeSource, Sim, Time};
 
 /// What the index keeps of a waiting job.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,17 +68,31 @@ impl Summary<Entry> for Least {
 /// A query over the index by priority: `accept(size, prediction)` decides
 /// for one job; `enter(least size, least prediction)` must hold for every
 /// subtree that holds a job `accept` takes (it prunes the walk).
+/// With `live`, a job is tested with its current prediction, not the
+/// filed one.
 struct Where<'a> {
     enter: &'a dyn Fn(u32, Time) -> bool,
     accept: &'a dyn Fn(u32, Time) -> bool,
+    live: Option<&'a Sim<'a>>,
 }
 
-impl<K> Search<K, Entry, Least> for Where<'_> {
+impl Search<JobIdx, Entry, Least> for Where<'_> {
     fn enter(&self, _: &Least, s: &Least) -> bool {
         (self.enter)(s.size, s.prediction)
     }
 
-    fn accept(&self, _: &Least, _: &K, e: &Entry) -> bool {
+    fn accept(&self, _: &Least, j: &JobIdx, e: &Entry) -> bool {
+        let prediction = self.live.map_or(e.prediction, |sim| sim.prediction(*j));
+        (self.accept)(e.size, prediction)
+    }
+}
+
+impl Search<(Time, JobIdx), Entry, Least> for Where<'_> {
+    fn enter(&self, _: &Least, s: &Least) -> bool {
+        (self.enter)(s.size, s.prediction)
+    }
+
+    fn accept(&self, _: &Least, _: &(Time, JobIdx), e: &Entry) -> bool {
         (self.accept)(e.size, e.prediction)
     }
 }
@@ -89,6 +112,12 @@ pub(crate) struct QueueIndex {
     /// One treap per size class, keyed by job.
     classes: Vec<Treap<JobIdx, Entry, Least>>,
     by_prediction: Treap<(Time, JobIdx), Entry, Least>,
+    /// Predictions change while jobs wait (see the module doc).
+    live: bool,
+    /// With `live`: waiting jobs by (current prediction, job), and whether
+    /// jobs joined the queue since it was taken.
+    snapshot: Vec<(Time, JobIdx)>,
+    stale: bool,
 }
 
 /// The size class of `size`: floor(log2(size)).
@@ -97,38 +126,45 @@ fn class_of(size: u32) -> usize {
 }
 
 impl QueueIndex {
-    pub fn new(orders: Orders) -> Self {
-        Self { orders, filed: Vec::new(), classes: Vec::new(), by_prediction: Treap::default() }
+    pub fn new(orders: Orders, source: RuntimeSource) -> Self {
+        Self {
+            orders,
+            filed: Vec::new(),
+            classes: Vec::new(),
+            by_prediction: Treap::default(),
+            live: source.learns(),
+            snapshot: Vec::new(),
+            stale: true,
+        }
     }
 
-    /// Files the jobs that arrived and re-files those whose prediction may
-    /// have changed; call at the start of every pass.
+    /// Files the jobs that arrived; call at the start of every pass.
     pub fn refresh(&mut self, sim: &Sim<'_>, happened: &Happened) {
         if self.filed.is_empty() {
             self.filed = vec![None; sim.jobs().len()];
             self.classes = (0..=class_of(sim.procs())).map(|_| Treap::default()).collect();
         }
-        for &j in &happened.repredicted {
-            if self.filed[j as usize].is_some() && sim.is_waiting(j) {
-                self.insert(sim, j);
-            }
-        }
         for &j in &happened.arrived {
             self.insert(sim, j);
         }
+        // Completions may have changed live predictions.
+        self.stale = true;
     }
 
-    /// Files waiting job `j` (again) with its current prediction.
+    /// Files waiting job `j` (again) with its current prediction (one
+    /// second, the least, when live).
     pub fn insert(&mut self, sim: &Sim<'_>, j: JobIdx) {
         self.remove(j);
-        let e = Entry { size: sim.job(j).size, prediction: sim.prediction(j) };
+        let prediction = if self.live { 1 } else { sim.prediction(j) };
+        let e = Entry { size: sim.job(j).size, prediction };
         if self.orders.by_priority {
             self.classes[class_of(e.size)].insert(j, e);
         }
-        if self.orders.by_prediction {
+        if self.orders.by_prediction && !self.live {
             self.by_prediction.insert((e.prediction, j), e);
         }
         self.filed[j as usize] = Some(e);
+        self.stale = true;
     }
 
     pub fn remove(&mut self, j: JobIdx) {
@@ -136,7 +172,7 @@ impl QueueIndex {
             if self.orders.by_priority {
                 self.classes[class_of(e.size)].remove(&j);
             }
-            if self.orders.by_prediction {
+            if self.orders.by_prediction && !self.live {
                 self.by_prediction.remove(&(e.prediction, j));
             }
         }
@@ -173,14 +209,16 @@ impl QueueIndex {
         enter: &dyn Fn(u32, Time) -> bool,
         accept: &dyn Fn(u32, Time) -> bool,
     ) -> Option<JobIdx> {
-        let query = Where { enter, accept };
+        let query = Where { enter, accept, live: None };
+        let live = Where { enter, accept, live: Some(sim) };
+        let query = if self.live { &live } else { &query };
         loop {
             let mut best: Option<JobIdx> = None;
             for (c, tree) in self.classes.iter().enumerate() {
                 if (1u64 << c) > u64::from(max_size) {
                     break;
                 }
-                if let Some((j, _)) = tree.first_after(after.as_ref(), &query) {
+                if let Some((j, _)) = tree.first_after(after.as_ref(), query) {
                     best = Some(best.map_or(j, |b| b.min(j)));
                 }
             }
@@ -200,8 +238,11 @@ impl QueueIndex {
         after: Option<(Time, JobIdx)>,
         free: u32,
     ) -> Option<(Time, JobIdx)> {
+        if self.live {
+            return self.next_in_snapshot(sim, after, free);
+        }
         let fits = |size: u32, _: Time| size <= free;
-        let query = Where { enter: &fits, accept: &fits };
+        let query = Where { enter: &fits, accept: &fits, live: None };
         loop {
             let (key, _) = self.by_prediction.first_after(after.as_ref(), &query)?;
             if sim.is_waiting(key.1) {
@@ -209,5 +250,19 @@ impl QueueIndex {
             }
             self.remove(key.1);
         }
+    }
+
+    /// [`QueueIndex::next_by_prediction`] with live predictions: from a
+    /// sorted snapshot of the waiting jobs, retaken when jobs joined the
+    /// queue or completions may have changed predictions.
+    fn next_in_snapshot(&mut self, sim: &Sim<'_>, after: Option<(Time, JobIdx)>, free: u32) -> Option<(Time, JobIdx)> {
+        if self.stale {
+            self.snapshot.clear();
+            self.snapshot.extend(sim.waiting().iter().map(|&j| (sim.prediction(j), j)));
+            self.snapshot.sort_unstable();
+            self.stale = false;
+        }
+        let from = after.map_or(0, |a| self.snapshot.partition_point(|&e| e <= a));
+        self.snapshot[from..].iter().copied().find(|&(_, j)| sim.is_waiting(j) && sim.job(j).size <= free)
     }
 }

@@ -104,7 +104,7 @@ fn build(s: &PolicySettings) -> Box<dyn Policy> {
         upper_bound: s.source.is_upper_bound(),
         book: Book::compressing(),
         reserved: Vec::new(),
-        unreserved: QueueIndex::new(Orders { by_priority: true, by_prediction: false }),
+        unreserved: QueueIndex::new(Orders { by_priority: true, by_prediction: false }, s.source),
         order: Vec::new(),
     })
 }
