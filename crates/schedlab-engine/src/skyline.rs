@@ -228,7 +228,7 @@ impl Skyline {
     /// an entry of interest, so a search costs O(CHUNK + log n) however far
     /// it goes.
     pub fn find(&self, cur: &mut Cursor, below: bool, level: i64, limit: Time) -> Option<(Time, i64)> {
-        let Some(first) = self.chunks.get(cur.c) else { return None };
+        let first = self.chunks.get(cur.c)?;
         if cur.k == 0 && !Self::holds(&self.tree[self.leaves + cur.c], cur.before, below, level) {
             cur.k = first.keys.len();
         }
