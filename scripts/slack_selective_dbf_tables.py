@@ -193,6 +193,9 @@ def dbf_tables():
     print()
 
 
+print("# Slack, selective, DBF: regenerated tables\n")
+print("Written by `bash scripts/reproduce.sh` (through `scripts/reproduce_slack_selective_dbf.sh`); "
+      "the discussion is in [slack-selective-dbf.md](slack-selective-dbf.md).\n")
 slack_tables()
 selective_tables()
 dbf_tables()
