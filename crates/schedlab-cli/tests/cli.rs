@@ -293,6 +293,38 @@ fn header_warnings_reach_every_command_and_the_result_document() {
 }
 
 #[test]
+fn runs_say_when_the_papers_simulate_the_trace_on_another_machine() {
+    // A copy of the sample named like the PWA's CTC-SP2 file: the
+    // PV-EASY papers simulate CTC-SP2 on 430 processors, the header
+    // says 100 (the sample is KTH's), so a plain run says which size it
+    // used; a run given a size says nothing.
+    let dir = temp_dir("paper-machine");
+    let ctc = dir.join("CTC-SP2-copy.swf");
+    std::fs::copy(sample(), &ctc).expect("copy");
+    let ctc = ctc.display().to_string();
+    let note = "simulated on 100 processors (the header's); the PV-EASY and selective-reservation papers \
+                simulate its 430 batch processors (give a machine size of 430 to match them)";
+    let o = schedlab(&["run", &ctc, "--policy", "fcfs"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains(&format!("schedlab: note: CTC-SP2-copy.swf: {note}")), "{}", stderr(&o));
+    let doc = json(&["run", &ctc, "--policy", "fcfs", "--json"]);
+    assert!(doc["trace"]["warnings"].as_array().expect("warnings").iter().any(|w| w.as_str() == Some(note)), "{doc}");
+    let o = schedlab(&["run", &ctc, "--policy", "fcfs", "--procs", "430"]);
+    assert!(!stderr(&o).contains("note"), "{}", stderr(&o));
+    // The slack paper's KTH-SP2 has 128 processors: its preset uses them
+    // on the sample (KTH's first 3000 jobs) unless told otherwise.
+    let o = schedlab(&["reproduce", "slack-factor", &sample(), "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("simulated on 128 processors, the paper's machine"), "{}", stderr(&o));
+    let doc: Value = serde_json::from_str(&stdout(&o)).expect("json");
+    assert_eq!(doc["sections"][0]["result"]["trace"]["procs"], 128);
+    let o = schedlab(&["reproduce", "slack-factor", &sample(), "--json", "--procs", "100"]);
+    let doc: Value = serde_json::from_str(&stdout(&o)).expect("json");
+    assert_eq!(doc["sections"][0]["result"]["trace"]["procs"], 100);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn compressed_and_cr_only_traces_read_like_the_plain_sample_head() {
     let dir = temp_dir("formats");
     let sample_text = std::fs::read_to_string(sample()).expect("sample");
