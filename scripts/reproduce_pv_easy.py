@@ -9,6 +9,7 @@ simulated on 430 processors as the papers do). Every number in the report is
 produced by this script; nothing is typed in by hand except the papers' own
 figures, which are quoted from pv-easy-conference and pv-easy-journal.
 """
+import functools
 import json
 import subprocess
 import sys
@@ -25,7 +26,9 @@ def procs_args(trace):
     return ["--procs", "430"] if trace.name.startswith("CTC-SP2") else []
 
 
+@functools.lru_cache(maxsize=None)
 def run(trace, policy, params=(), predictor=None, repeat=1, seed=0):
+    """One `schedlab run`, remembered: the tables share many runs."""
     cmd = [BIN, "run", str(trace), "--policy", policy, "--json", "--quiet", "--seed", str(seed)]
     cmd += procs_args(trace)
     for p in params:
@@ -36,6 +39,11 @@ def run(trace, policy, params=(), predictor=None, repeat=1, seed=0):
         cmd += ["--repeat", str(repeat)]
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     return json.loads(out)
+
+
+def three(trace):
+    """EASY, EASY-Last and PV-EASY on a trace: the papers' three policies."""
+    return run(trace, "easy"), run(trace, "easy", predictor="last"), run(trace, "pv-easy")
 
 
 def short(trace):
@@ -63,9 +71,7 @@ w("The papers simulate CTC-SP2 (430 batch processors), SDSC-BLUE and SDSC-DS; of
 w("Unless a table says otherwise: EASY uses user estimates, EASY-Last and PV-EASY the Last model, kill/restart preemption, bounded slowdown with τ = 10 s.\n")
 
 # Table 1 and 2 and 4, 5, 6 on CTC -------------------------------------------------
-easy = run(CTC, "easy")
-easy_last = run(CTC, "easy", predictor="last")
-pv = run(CTC, "pv-easy")
+easy, easy_last, pv = three(CTC)
 m_e, m_l, m_p = easy["metrics"], easy_last["metrics"], pv["metrics"]
 
 w("## Strict-fairness delays of EASY (journal table 1)\n")
@@ -88,7 +94,7 @@ w("The papers audit the first waiting job only (table 1 above). Under the full d
 w("| trace | EASY delayed / waited | EASY mean delay | PV-EASY delayed / waited | PV-EASY mean delay | PV-EASY culprits |")
 w("|---|---:|---:|---:|---:|---:|")
 for t in ALL:
-    a, c = (run(t, "easy"), run(t, "pv-easy")) if t != CTC else (easy, pv)
+    a, _, c = three(t)
     fa, fc = a["metrics"]["fairness_all"], c["metrics"]["fairness_all"]
     w(f"| {short(t)} | {fa['delayed']} / {fa['blocked']} | {minutes(fa['mean_delay'])} | {fc['delayed']} / {fc['blocked']} | {minutes(fc['mean_delay'])} | {fc['culprits']} |")
 w("")
@@ -126,7 +132,7 @@ w("## MBS and MWBS: EASY, EASY-Last, PV-EASY (journal figures 5, 6)\n")
 w("| trace | EASY MBS | EASY-Last MBS | PV-EASY MBS | EASY MWBS | EASY-Last MWBS | PV-EASY MWBS |")
 w("|---|---:|---:|---:|---:|---:|---:|")
 for t in ALL:
-    a, b, c = (run(t, "easy"), run(t, "easy", predictor="last"), run(t, "pv-easy")) if t != CTC else (easy, easy_last, pv)
+    a, b, c = three(t)
     ma, mb, mc = a["metrics"], b["metrics"], c["metrics"]
     w(f"| {short(t)} | {fmt(ma['mbs'])} | {fmt(mb['mbs'])} | {fmt(mc['mbs'])} | {fmt(ma['mwbs'])} | {fmt(mb['mwbs'])} | {fmt(mc['mwbs'])} |")
 w("")
@@ -136,9 +142,9 @@ w("What EASY expects of a running job that has outlived its Last-model predictio
 w("| trace | EASY | EASY-Last, estimate | EASY-Last, stale | EASY-Last, double | PV-EASY |")
 w("|---|---:|---:|---:|---:|---:|")
 for t in ALL:
-    a, b, c = (run(t, "easy"), run(t, "easy", predictor="last"), run(t, "pv-easy")) if t != CTC else (easy, easy_last, pv)
-    stale = run(t, "easy", params=["overrun=stale"], predictor="last")["metrics"]["mbs"]
-    double = run(t, "easy", params=["overrun=double"], predictor="last")["metrics"]["mbs"]
+    a, b, c = three(t)
+    stale = run(t, "easy", params=("overrun=stale",), predictor="last")["metrics"]["mbs"]
+    double = run(t, "easy", params=("overrun=double",), predictor="last")["metrics"]["mbs"]
     w(f"| {short(t)} | {fmt(a['metrics']['mbs'])} | {fmt(b['metrics']['mbs'])} | {fmt(stale)} | {fmt(double)} | {fmt(c['metrics']['mbs'])} |")
 w("")
 
@@ -159,18 +165,18 @@ w("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 w(f"| PV-EASY | 10172 | {m_p['preempted']} | 1.72 | {fmt(m_p['mkt'], 3)} | 2.48 % | {fmt(100 * m_p['wasted_load'])} % | {fmt(m_p['mbs'])} | {fmt(m_p['mwbs'])} |")
 for mode, papers, label in (("checkpoint", PAPER_CP, "CP"), ("suspend", PAPER_VM, "VM")):
     for cost, (sp, smpt, sw) in papers.items():
-        m = run(CTC, "pv-easy", params=[f"mode={mode}", f"cost={cost}"])["metrics"]
+        m = run(CTC, "pv-easy", params=(f"mode={mode}", f"cost={cost}"))["metrics"]
         w(f"| {label}-PV-EASY, {cost} s | {sp} | {m['preempted']} | {smpt} | {fmt(m['mkt'], 3)} | {sw} % | {fmt(100 * m['wasted_load'])} % | {fmt(m['mbs'])} | {fmt(m['mwbs'])} |")
 w("")
 
 # Figure 4 ----------------------------------------------------------------------------
 w("## Prediction-error sweep on CTC (journal and conference figure 4)\n")
 w("The virtual predictor with maximum error x (runtime × (1 + U(−x, x))), 10 repetitions (seeds 0–9) per point; mean ± 95 % interval half-width. PV-EASY (kill) with and without venture backfilling\'s step 4 (the priority-order fill of idle processors, `venture=off`), FCFS-EASY and SJF-EASY, all using the same predictions. The realised error is the mean |prediction − runtime| / runtime of PV-EASY\'s run, after clamping to [1 s, estimate].\n")
-RUNS = (("pv", "pv-easy", []), ("pv4", "pv-easy", ["venture=off"]), ("fcfs", "easy", []), ("sjf", "easy", ["order=shortest"]))
+RUNS = (("pv", "pv-easy", ()), ("pv4", "pv-easy", ("venture=off",)), ("fcfs", "easy", ()), ("sjf", "easy", ("order=shortest",)))
 w("| x | realised error | PV-EASY MBS | PV-EASY, no step 4 MBS | FCFS-EASY MBS | SJF-EASY MBS | PV-EASY MWBS | PV-EASY, no step 4 MWBS | FCFS-EASY MWBS | SJF-EASY MWBS |")
 w("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 for x in range(0, 101, 10):
-    cells = {name: run(CTC, policy, params=params + [f"error={x}"], predictor="virtual", repeat=10) for name, policy, params in RUNS}
+    cells = {name: run(CTC, policy, params=params + (f"error={x}",), predictor="virtual", repeat=10) for name, policy, params in RUNS}
     def c(name, key):
         d = cells[name]
         return f"{fmt(d['mean'][key])} ± {fmt(d['ci95'][key])}"
