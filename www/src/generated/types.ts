@@ -531,7 +531,7 @@ fair_slowdown?: FairSlowdownTable,
 /**
  * What the runtime predictions were worth, for policies that use them.
  */
-predictions: PredictionMetrics | null, preempted: number, preemption_rate: number, mkt: number, mean_rtw: number, total_load: number, wasted_load: number, };
+predictions?: PredictionMetrics, preempted: number, preemption_rate: number, mkt: number, mean_rtw: number, total_load: number, wasted_load: number, };
 
 export type BlockedGroup = { group: string, min_size: number, max_size: number, jobs: number, mbs: number, mwbs: number, };
 
@@ -569,7 +569,7 @@ source: string,
 /**
  * The virtual predictor's maximum error x, percent.
  */
-error_pct: number | null, mean_abs_error_pct: number, mean_abs_error_s: number, underpredicted: number, clamped_to_estimate: number | null, raised_to_one: number | null, };
+error_pct?: number, mean_abs_error_pct: number, mean_abs_error_s: number, underpredicted: number, clamped_to_estimate?: number, raised_to_one?: number, };
 
 export type PreemptionMetrics = { preempted: number, preemption_rate: number, mkt: number, mean_rtw: number, total_load: number, wasted_load: number, };
 
