@@ -24,6 +24,12 @@ pub struct JobRecord {
     /// after a preemption. (A count rather than a time keeps the record
     /// small: it fits in padding.)
     pub backfilled_on_start: u32,
+    /// At its first backfill, the first waiting job held a reservation and
+    /// this job was predicted to end after it: it ventured past the promise
+    /// (PV-EASY's step 4; EASY's backfill on the extra processors), relying
+    /// on processors the reservation does not need. (A bool fits in
+    /// padding.)
+    pub ventured: bool,
     /// Was the first waiting job at the end of a scheduling pass, that is,
     /// could not start at once.
     pub blocked: bool,
@@ -51,6 +57,7 @@ impl JobRecord {
         backfilled: false,
         backfilled_behind: None,
         backfilled_on_start: 0,
+        ventured: false,
         blocked: false,
         fair_start: None,
         first_reservation: None,
@@ -129,20 +136,37 @@ impl ReservationLog {
 
     /// The changes in the order they were made.
     pub fn iter(&self) -> impl Iterator<Item = ReservationChange> + '_ {
-        let mut at = 0;
-        let mut last: (JobIdx, Time) = (0, 0);
+        self.iter_from(LogPosition::default()).map(|(_, change)| change)
+    }
+
+    /// The changes from `position` on (a position [`iter_from`] gave), each
+    /// with its own position, so that an index can come back to a change
+    /// without decoding the log from its beginning.
+    ///
+    /// [`iter_from`]: ReservationLog::iter_from
+    pub fn iter_from(&self, position: LogPosition) -> impl Iterator<Item = (LogPosition, ReservationChange)> + '_ {
+        let LogPosition { mut at, mut last } = position;
         std::iter::from_fn(move || {
             if at >= self.bytes.len() {
                 return None;
             }
+            let here = LogPosition { at, last };
             let job = (i64::from(last.0) + unzigzag(take(&self.bytes, &mut at))) as JobIdx;
             let time = last.1.wrapping_add(take(&self.bytes, &mut at) as Time);
             let wait = take(&self.bytes, &mut at) as u32;
             let start = time.wrapping_add(unzigzag(take(&self.bytes, &mut at)));
             last = (job, time);
-            Some(ReservationChange { job, wait, time, start })
+            Some((here, ReservationChange { job, wait, time, start }))
         })
     }
+}
+
+/// Where a change starts in a [`ReservationLog`]: its byte offset and the
+/// change before it, the base of its differences.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LogPosition {
+    at: usize,
+    last: (JobIdx, Time),
 }
 
 impl Serialize for ReservationLog {
@@ -223,6 +247,11 @@ mod tests {
         }
         assert_eq!(log.len(), 5);
         assert_eq!(log.iter().collect::<Vec<_>>(), changes);
+        // Reading on from any change's position gives the rest of the log.
+        let positions: Vec<LogPosition> = log.iter_from(LogPosition::default()).map(|(p, _)| p).collect();
+        for (k, &p) in positions.iter().enumerate() {
+            assert_eq!(log.iter_from(p).map(|(_, c)| c).collect::<Vec<_>>(), changes[k..]);
+        }
         // A typical change (a neighbouring job, the same second, a start
         // 100 s away) takes five bytes.
         let before = log.encoded_bytes();
