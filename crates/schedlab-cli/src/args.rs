@@ -177,6 +177,14 @@ pub struct RunArgs {
     /// Write the simulated schedule as SWF to FILE (field 3 = simulated wait).
     #[arg(long, value_name = "FILE")]
     pub swf_out: Option<PathBuf>,
+    /// Write the schedule view (a Gantt chart of the processors, with
+    /// utilisation, queue length and the first job's wait below) as SVG to FILE.
+    #[arg(long, value_name = "FILE.svg")]
+    pub gantt: Option<PathBuf>,
+    /// The time window of --gantt, FROM:TO in the trace's seconds, with an
+    /// optional unit s, m, h, d or w (e.g. 10d:17d) [default: the whole run].
+    #[arg(long, value_name = "FROM:TO")]
+    pub window: Option<String>,
     #[command(flatten)]
     pub output: OutputArgs,
     #[command(flatten)]

@@ -26,6 +26,7 @@ pub mod layout;
 mod replay;
 mod runs;
 pub mod series;
+mod window;
 
 use schedlab_engine::{JobIdx, RunRecord, Time};
 use schedlab_metrics::{fairness_audit, DelayedJob};
@@ -40,6 +41,7 @@ pub use layout::{Band, Layout};
 pub use replay::{HeadReservation, QueuedJob, ReplayState};
 pub use runs::{run_of, Run, RunId};
 pub use series::{Grid, SeriesData, MAX_BUCKETS};
+pub use window::{parse_window, WindowError};
 
 use inspect::ReservationIndex;
 
