@@ -48,7 +48,9 @@ mod schedule;
 mod sweep;
 
 pub use figures::{figures, preset_figures, short_labels, wants_log, Figure, LOG_RATIO};
-pub use schedule::{schedule_chart, BoxKind, GanttBox, ScheduleChart, ScheduleChartOptions, SeriesStrip, StripUnit};
+pub use schedule::{
+    schedule_chart, BoxKind, GanttBox, ScheduleChart, ScheduleChartOptions, SeriesStrip, StripUnit, MAX_CHART_BOXES,
+};
 
 use plotters::coord::Shift;
 use plotters::prelude::*;

@@ -87,6 +87,11 @@ pub struct SeriesStrip {
     pub values: Vec<f64>,
 }
 
+/// The most runs a chart (an SVG file or export) draws one by one; a
+/// window holding more is drawn as utilisation per column: a file of that
+/// many boxes is megabytes and no clearer at print size.
+pub const MAX_CHART_BOXES: usize = 20_000;
+
 /// What [`schedule_chart`] draws.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ScheduleChartOptions {

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use anyhow::Result;
 use indicatif::ProgressBar;
-use schedlab_charts::{schedule_chart, ChartSpec, ScheduleChartOptions};
+use schedlab_charts::{schedule_chart, ChartSpec, ScheduleChartOptions, MAX_CHART_BOXES};
 use schedlab_engine::{Control, Progress};
 use schedlab_experiment::{
     resolve, schedule_comments, write_jobs_csv, write_schedule_swf, RepeatSummary, RunDocument, RunOutcome, RunRequest,
@@ -98,16 +98,11 @@ fn gantt_svg(
         from,
         to,
         columns: GANTT_SIZE.0,
-        max_boxes: GANTT_MAX_BOXES,
+        max_boxes: MAX_CHART_BOXES,
     };
     let chart = schedule_chart(&view, &trace.jobs, &options)?;
     Ok(schedlab_charts::try_to_svg(&ChartSpec::Schedule(chart), GANTT_SIZE.0, GANTT_SIZE.1)?)
 }
-
-/// The most runs an SVG draws one by one; a window holding more is drawn
-/// as utilisation per column (a file of that many boxes is megabytes and
-/// no clearer at print size).
-const GANTT_MAX_BOXES: usize = 20_000;
 
 /// The metric options of the flags (checked by `resolve`).
 pub(super) fn metrics_options(m: &MetricArgs) -> MetricsOptions {
