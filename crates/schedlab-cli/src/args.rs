@@ -40,6 +40,9 @@ pub enum Command {
     /// One benchmark measurement in a fresh process (used by `bench`).
     #[command(hide = true)]
     BenchOne(BenchOneArgs),
+    /// The schedule view's costs on one trace: layout, memory, query times.
+    #[command(hide = true)]
+    BenchSchedule(BenchScheduleArgs),
 }
 
 /// How a trace is read and cleaned (docs/semantics.md, "Reading a trace"); shared by every command that
@@ -255,6 +258,16 @@ pub struct BenchArgs {
     /// No progress on stderr.
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct BenchScheduleArgs {
+    pub trace: PathBuf,
+    /// Policy spec ID[:KEY=VALUE,...][@PREDICTOR].
+    #[arg(long, default_value = "easy")]
+    pub policy: String,
+    #[command(flatten)]
+    pub workload: WorkloadArgs,
 }
 
 #[derive(Debug, Args)]
