@@ -281,7 +281,7 @@ impl ScheduleView {
             + self.reservations.heap_bytes();
         let record = self.record.jobs.capacity() * std::mem::size_of::<schedlab_engine::JobRecord>()
             + self.record.segments.capacity() * std::mem::size_of::<schedlab_engine::Segment>()
-            + self.record.reservations.encoded_bytes();
+            + self.record.reservations.allocated_bytes();
         (view, record)
     }
 }
