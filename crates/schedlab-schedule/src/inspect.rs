@@ -71,11 +71,9 @@ pub struct JobDetails {
     pub blocked: bool,
     /// Head-only strict-fairness audit: when it first could have started.
     pub fair_start: Option<Time>,
-    /// Every reservation it held, in the order they were made; empty when
-    /// `reservations_recorded` is false.
+    /// Every reservation it held, in the order they were made (the run
+    /// record's reservation history).
     pub reservations: Vec<ReservationHeld>,
-    /// Whether the run kept its reservation history.
-    pub reservations_recorded: bool,
     pub preemptions: Vec<Preempted>,
     /// The processors of its last run.
     pub bands: Vec<Band>,
@@ -210,18 +208,11 @@ impl ScheduleView {
             blocked: rec.blocked,
             fair_start: rec.fair_start,
             reservations: self.reservations.of(&self.record, j),
-            reservations_recorded: self.reservations_recorded(),
             preemptions: self.preemptions(j),
             bands: self.layout.bands(j).to_vec(),
             delayed,
             delayed_jobs: self.delayed_by[whom].iter().map(|p| JobRef::new(jobs, p.1)).collect(),
         })
-    }
-
-    /// Whether the run kept its reservation history: a run whose policy
-    /// makes reservations always records some.
-    pub(crate) fn reservations_recorded(&self) -> bool {
-        !self.record.reservations.is_empty() || self.record.jobs.iter().all(|r| r.first_reservation.is_none())
     }
 
     fn preemptions(&self, j: JobIdx) -> Vec<Preempted> {

@@ -5,6 +5,9 @@ use schedlab_engine::Time;
 use schedlab_schedule::{Grid, Measure, ScatterRect};
 use wasm_bindgen::prelude::*;
 
+use schedlab_workload::Job;
+
+use crate::schedules::Schedules;
 use crate::{decode, encode, Session};
 
 /// A time or count from JavaScript: a whole number within ±2^53.
@@ -59,9 +62,7 @@ impl Session {
         slot: u32,
         #[wasm_bindgen(unchecked_param_type = "Grid")] grid: JsValue,
     ) -> Result<JsValue, JsError> {
-        let grid: Grid = decode(grid, "grid")?;
-        let (schedules, jobs) = self.inner.schedules();
-        encode(&schedules.series(jobs, slot, &grid)?)
+        self.on_grid(grid, |schedules, jobs, grid| schedules.series(jobs, slot, grid))
     }
 
     /// The inspector's view of job index `job`.
@@ -116,8 +117,19 @@ impl Session {
         slot: u32,
         #[wasm_bindgen(unchecked_param_type = "Grid")] grid: JsValue,
     ) -> Result<JsValue, JsError> {
+        self.on_grid(grid, |schedules, jobs, grid| schedules.chart(jobs, slot, grid))
+    }
+}
+
+impl Session {
+    /// Decodes a grid, asks `query` and encodes its answer.
+    fn on_grid<T: serde::Serialize>(
+        &self,
+        grid: JsValue,
+        query: impl FnOnce(&Schedules, &[Job], &Grid) -> Result<T, crate::session::Error>,
+    ) -> Result<JsValue, JsError> {
         let grid: Grid = decode(grid, "grid")?;
         let (schedules, jobs) = self.inner.schedules();
-        encode(&schedules.chart(jobs, slot, &grid)?)
+        encode(&query(schedules, jobs, &grid)?)
     }
 }

@@ -813,14 +813,10 @@ blocked: boolean,
  */
 fair_start: number | null, 
 /**
- * Every reservation it held, in the order they were made; empty when
- * `reservations_recorded` is false.
+ * Every reservation it held, in the order they were made (the run
+ * record's reservation history).
  */
-reservations: Array<ReservationHeld>, 
-/**
- * Whether the run kept its reservation history.
- */
-reservations_recorded: boolean, preemptions: Array<Preempted>, 
+reservations: Array<ReservationHeld>, preemptions: Array<Preempted>, 
 /**
  * The processors of its last run.
  */
