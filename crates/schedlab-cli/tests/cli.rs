@@ -107,6 +107,16 @@ fn bad_input_gives_one_line_and_an_exit_code() {
             "is also the output of --jobs-csv",
         ),
         (vec!["run", &s, "--policy", "easy", "-o", &s], 2, "--output"),
+        (vec!["run", &s, "--policy", "easy", "--gantt", &s], 2, "is the input"),
+        (vec!["run", &s, "--policy", "easy", "--window", "0:1d"], 2, "--gantt"),
+        (vec!["run", &s, "--policy", "easy", "--gantt", &dir_o, "--window", "3d:1d"], 2, "its end must come after"),
+        (vec!["run", &s, "--policy", "easy", "--gantt", &dir_o, "--window", "1d"], 2, "write FROM:TO"),
+        (vec!["run", &s, "--policy", "easy", "--gantt", &dir_o, "--window", "1y:2y"], 2, "`1y` is not a time"),
+        (
+            vec!["run", &s, "--policy", "easy", "--gantt", &dir_o, "--repeat", "2"],
+            2,
+            "cannot be combined with --repeat",
+        ),
         (vec!["compare", &s, "--policy", "easy", "--output", &s], 2, "is the input"),
         (vec!["stats", &s, "--output", &s], 2, "is the input"),
         (vec!["stats", &s, "--load-factor", "1e-12"], 2, "load factor 1e-12 stretches the 3621984 s"),
@@ -743,4 +753,30 @@ fn a_preset_reproduces_with_its_structure() {
         "{}",
         stderr(&unknown)
     );
+}
+
+/// `--gantt` writes the schedule view as SVG: the same bytes every time,
+/// text inside, one box per run for a short window, columns for a long one.
+#[test]
+fn gantt_writes_the_schedule_view_as_svg() {
+    let dir = temp_dir("gantt");
+    let (s, day, all) = (sample(), dir.join("day.svg"), dir.join("all.svg"));
+    let (day_s, all_s) = (day.display().to_string(), all.display().to_string());
+    ok(&["run", &s, "--policy", "pv-easy", "--gantt", &day_s, "--window", "10d:11d", "-q"]);
+    let svg = std::fs::read_to_string(&day).expect("svg");
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    for text in ["PV-EASY on kth-sp2-first3000.swf", "processors", "utilisation", "waiting jobs", "d10"] {
+        assert!(svg.contains(text), "{text}");
+    }
+    // Runs of the day as boxes in the four class colours (blue, orange,
+    // green, vermillion), each also in the legend.
+    for colour in ["#0072B2", "#E69F00", "#009E73", "#D55E00"] {
+        assert!(svg.matches(&format!("fill=\"{colour}\"")).count() > 1, "{colour}");
+    }
+    ok(&["run", &s, "--policy", "pv-easy", "--gantt", &all_s, "--window", "864000:950400", "-q"]);
+    assert_eq!(std::fs::read_to_string(&all).expect("svg"), svg, "the same window in seconds, the same bytes");
+    // The whole run: 3000 jobs are drawn one by one (under the limit).
+    ok(&["run", &s, "--policy", "easy", "--gantt", &all_s, "-q"]);
+    let whole = std::fs::read_to_string(&all).expect("svg");
+    assert!(whole.matches("<rect").count() > 3000);
 }
