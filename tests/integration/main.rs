@@ -9,7 +9,10 @@
 //! - `full_traces`: every trace in `$SCHEDLAB_TRACES` under every policy;
 //! - `limits`: traces at and past the reader's time and size limits;
 //! - `profile`: the availability profile against a naive model;
-//! - `treap`: the queue indexes' treap against an ordered map.
+//! - `treap`: the queue indexes' treap against an ordered map;
+//! - `schedule_view`: the schedule as data (layout, buckets, series,
+//!   inspector, comparison, replay) on hand-computed schedules, invariants
+//!   on random runs and a 250,000-job trace.
 
 mod checker;
 mod dbf;
@@ -23,6 +26,7 @@ mod preemption;
 mod profile;
 mod properties;
 mod reference;
+mod schedule_view;
 mod schedules;
 mod selective;
 mod slack;

@@ -77,7 +77,8 @@ export interface TraceStats {
 
 export interface SimulatedStats {
   duration?: number;
-  offered_load?: number;
+  /** null when every job is submitted in the same second (no arrival rate). */
+  offered_load?: number | null;
   mean_parallelism?: number;
   mean_runtime?: number;
   mean_estimate_accuracy?: number;

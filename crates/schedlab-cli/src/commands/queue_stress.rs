@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use serde::Serialize;
 
-use super::bench::{check_policy, list_traces, mb, measurement, procs_for, BenchProgress, BUILTIN_PROCS};
+use super::bench::{check_policy, list_traces, mb, measurement, procs_for, BenchProgress};
 use super::bench_one::Measurement;
 use crate::args::BenchArgs;
 use crate::output::{self, fixed, grouped, Table};
@@ -170,7 +170,8 @@ fn trace_dir(args: &BenchArgs) -> Option<PathBuf> {
 /// unless it is HPC2N and that case is already in the series.
 fn add_trace_cases(dir: &Path, load_factors: &[f64], cases: &mut Vec<Case>, notes: &mut Vec<String>) -> Result<()> {
     let traces = list_traces(dir)?;
-    let builtin: Vec<(String, u32)> = BUILTIN_PROCS.iter().map(|(p, n)| ((*p).to_owned(), *n)).collect();
+    let builtin: Vec<(String, u32)> =
+        schedlab_workload::PAPER_MACHINES.iter().map(|m| (m.trace.to_owned(), m.procs)).collect();
     let name = |p: &Path| crate::trace_input::trace_name(p);
     let series = traces.iter().find(|p| name(p).starts_with(SERIES_TRACE));
     match series {
