@@ -25,6 +25,7 @@ mod plan;
 mod presets;
 mod repeat;
 mod result;
+mod scope;
 mod settings;
 mod spec;
 
@@ -37,9 +38,12 @@ pub use experiment::{
 pub use merge::{merge, read_shard, MergeError, MAX_SHARD_BYTES};
 pub use output::{schedule_comments, write_jobs_csv, write_schedule_swf};
 pub use plan::{GridError, Plan, Point, Shard};
-pub use presets::{metric_at, preset, Preset, PresetFigure, Section, PRESETS};
+pub use presets::{metric_at, preset, Preset, PresetFigure, Reproduction, Section, SectionResult, PRESETS};
 pub use repeat::{summarise, t975, RepeatSummary};
-pub use result::{run_point, ExperimentResult, PointError, PointResult, SummaryRow, ECDF_PIXELS, EXPERIMENT_SCHEMA};
+pub use result::{
+    point_result, run_point, ExperimentResult, PointError, PointResult, SummaryRow, ECDF_PIXELS, EXPERIMENT_SCHEMA,
+};
+pub use scope::{scope, Ignored, ParamState, RunScope, Scope, SharedScope, ValueFrom, KNOBS};
 pub use settings::{resolve, ConfigError, RunRequest, RunSettings, RUN_PARAMS};
 pub use spec::{split_param, PolicySpec, SpecError};
 

@@ -298,6 +298,38 @@ pub fn preset(id: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|p| p.id == id)
 }
 
+/// A preset's result as `schedlab reproduce --json` prints it and the page
+/// exports it: the preset and each section's experiment result.
+#[derive(Debug, Serialize)]
+pub struct Reproduction<'a> {
+    pub preset: &'a Preset,
+    pub sections: Vec<SectionResult<'a>>,
+}
+
+/// One section of a [`Reproduction`].
+#[derive(Debug, Serialize)]
+pub struct SectionResult<'a> {
+    pub title: &'a str,
+    pub load_factor: f64,
+    pub result: crate::ExperimentResult,
+}
+
+impl<'a> Reproduction<'a> {
+    /// The reproduction of `preset` from its sections' results, in order;
+    /// `None` unless there is one result per section.
+    pub fn new(preset: &'a Preset, results: Vec<crate::ExperimentResult>) -> Option<Self> {
+        (results.len() == preset.sections.len()).then(|| Reproduction {
+            preset,
+            sections: preset
+                .sections
+                .iter()
+                .zip(results)
+                .map(|(s, result)| SectionResult { title: s.title, load_factor: s.load_factor, result })
+                .collect(),
+        })
+    }
+}
+
 /// Follows a dotted path (`fairness.delayed`, `categories.0.mbs`) into a
 /// metrics document; `None` where the path leads nowhere.
 pub fn metric_at<'a>(metrics: &'a serde_json::Value, path: &str) -> Option<&'a serde_json::Value> {

@@ -79,6 +79,7 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
     default_source: "estimate",
     build,
     needs_calibration: never_calibrate,
+    conditions: &[],
 };
 
 fn build(s: &PolicySettings) -> Box<dyn Policy> {

@@ -34,6 +34,7 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
     default_source: "estimate",
     build,
     needs_calibration: crate::never_calibrate,
+    conditions: &[],
 };
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -28,7 +28,7 @@ use schedlab_engine::params::{ParamKind, ParamSpec, Params};
 use schedlab_engine::{EngineError, Guarantee, Happened, JobIdx, Policy, Preemption, Sim, Time};
 
 use crate::common::start_in_order;
-use crate::{PolicyInfo, PolicySettings};
+use crate::{ParamCondition, PolicyInfo, PolicySettings};
 
 pub(crate) const INFO: PolicyInfo = PolicyInfo {
     id: "pv-easy",
@@ -72,6 +72,11 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
     default_source: "last",
     build,
     needs_calibration: crate::never_calibrate,
+    conditions: &[
+        ParamCondition { param: "interval", when: "mode", is: &["checkpoint"] },
+        ParamCondition { param: "cost", when: "mode", is: &["checkpoint", "suspend"] },
+        ParamCondition { param: "slowdown", when: "mode", is: &["suspend"] },
+    ],
 };
 
 fn build(s: &PolicySettings) -> Box<dyn Policy> {

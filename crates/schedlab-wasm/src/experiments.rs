@@ -7,7 +7,8 @@
 use schedlab_charts::Figure;
 use schedlab_experiment::link::{self, Link};
 use schedlab_experiment::{
-    preset, Experiment, ExperimentResult, Plan, Point, PointResult, Preset, Section, WorkloadOptions, PRESETS,
+    preset, Experiment, ExperimentResult, Plan, Point, PointResult, Preset, Reproduction, Scope, Section,
+    WorkloadOptions, PRESETS,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -74,6 +75,43 @@ pub fn experiment_result(
     Ok(ExperimentResult::new(&plan, trace, None, points))
 }
 
+/// `experiment_result_json(experiment, identity_json, points_json)`: the
+/// result as the text `schedlab sweep --json` writes, from the JSON texts
+/// of the trace's identity and of the points. Texts, not JavaScript
+/// objects, so that every number keeps its JSON form (`100.0` stays a
+/// float, which a JavaScript number would turn into `100`) and the page's
+/// export equals the command line's byte for byte.
+pub fn experiment_result_json(experiment: Experiment, identity: &str, points: &[String]) -> Result<String, Error> {
+    let trace: Value = serde_json::from_str(identity)?;
+    let points = points.iter().map(|p| serde_json::from_str(p)).collect::<Result<Vec<PointResult>, _>>()?;
+    pretty(&experiment_result(experiment, trace, points)?)
+}
+
+/// `reproduction_json(id, sections)`: the text `schedlab reproduce --json`
+/// writes, from the JSON texts of the preset's section results (as
+/// `experiment_result_json` gave them).
+pub fn reproduction_json(id: &str, sections: &[String]) -> Result<String, Error> {
+    let p = find(id)?;
+    let results = sections.iter().map(|s| serde_json::from_str(s)).collect::<Result<Vec<ExperimentResult>, _>>()?;
+    let got = results.len();
+    let doc = Reproduction::new(p, results)
+        .ok_or_else(|| Error(format!("preset `{id}` has {} sections, not {got}", p.sections.len())))?;
+    pretty(&doc)
+}
+
+/// Pretty JSON and a newline, as the command line writes it.
+fn pretty<T: Serialize>(value: &T) -> Result<String, Error> {
+    let mut text = serde_json::to_string_pretty(value)?;
+    text.push('\n');
+    Ok(text)
+}
+
+/// `param_scope(experiment)`: which parameters reach which runs (the
+/// forms' fields and global knobs).
+pub fn param_scope(experiment: &Experiment) -> Scope {
+    schedlab_experiment::scope(experiment)
+}
+
 /// `figures(result)`: the charts of an experiment the form ran.
 pub fn figures(result: &ExperimentResult) -> Vec<Figure> {
     schedlab_charts::figures(result)
@@ -117,6 +155,33 @@ mod tests {
         assert_eq!(high.workload.load_factor, Some(2.0 * 1.3));
         assert!(preset_experiment("selective", 2, &user).unwrap_err().0.contains("has 2 sections"));
         assert!(preset_experiment("nope", 0, &user).unwrap_err().0.starts_with("unknown preset `nope`"));
+    }
+
+    /// The texts the page exports are the command line's: the result of
+    /// the points' JSON texts prints as the result computed directly, a
+    /// whole float such as a utilisation of 1.0 keeping its decimal point.
+    #[test]
+    fn results_from_json_texts_print_as_the_command_line_prints_them() {
+        let experiment = preset_experiment("fairness-audit", 0, &WorkloadOptions::default()).unwrap();
+        let kth: &[u8] = include_bytes!("../../../samples/kth-sp2-first3000.swf");
+        let mut s = Session::open(kth, "kth.swf".into(), TraceOptions::default()).unwrap();
+        let plan = Plan::new(experiment.clone()).unwrap();
+        let points: Vec<PointResult> =
+            (0..plan.len()).map(|i| s.run_point(&experiment, i, &mut |_, _| Control::Continue).unwrap()).collect();
+        let texts: Vec<String> = points.iter().map(|p| serde_json::to_string(p).unwrap()).collect();
+        let identity = serde_json::to_string(s.identity()).unwrap();
+        let trace = serde_json::to_value(s.identity()).unwrap();
+        let direct = ExperimentResult::new(&plan, trace, None, points);
+        let want = format!("{}\n", serde_json::to_string_pretty(&direct).unwrap());
+        let text = experiment_result_json(experiment, &identity, &texts).unwrap();
+        assert_eq!(text, want);
+        assert!(text.contains(".0,\n") || text.contains(".0\n"), "whole floats keep their decimal point");
+        let doc = reproduction_json("fairness-audit", std::slice::from_ref(&text)).unwrap();
+        let want = Reproduction::new(preset("fairness-audit").unwrap(), vec![direct]).unwrap();
+        assert_eq!(doc, format!("{}\n", serde_json::to_string_pretty(&want).unwrap()));
+        assert!(reproduction_json("fairness-audit", &[]).unwrap_err().0.contains("has 1 sections, not 0"));
+        // The point kept its run: the per-job table of the last point.
+        assert_eq!(s.jobs_csv().unwrap().lines().count(), 3001);
     }
 
     #[test]

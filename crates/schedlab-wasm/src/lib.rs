@@ -35,9 +35,15 @@
 //!   `experiment_result(experiment, identity, points): ExperimentResult`,
 //!   `figures(result): Figure[]`, `preset_figures(id, section, result):
 //!   Figure[]`: the experiment pipeline of `schedlab reproduce`/`sweep`.
-//! - `run_params(run: RunSpec): ParamSpec[]`: every parameter a run takes
-//!   (the one answer to "does this run take X"); `t975(df)`: the core's
-//!   exact t quantile.
+//! - `param_scope(experiment): Scope`: every run's parameters (value,
+//!   where it comes from, whether it matters with the run's other values)
+//!   and which runs each shared parameter reaches (the forms, the knobs).
+//! - `session.run_point_json`, `session.identity_json()`,
+//!   `experiment_result_json(experiment, identity_json, points_json)`,
+//!   `reproduction_json(id, sections_json)`: the same as JSON text, so that
+//!   the page's exports equal `schedlab sweep --json` and `schedlab
+//!   reproduce --json` byte for byte (a JavaScript number forgets that
+//!   `100.0` was a float).
 //! - `encode_link(link: Link): string`, `decode_link(fragment): Link`:
 //!   share links (`#v2=`, and the first page's `#v1=`).
 //! - `generate_lublin(params): Uint8Array`: a Lublin–Feitelson trace.
@@ -168,8 +174,30 @@ impl Session {
         encode(self.inner.identity())
     }
 
+    /// The trace's identity as JSON text (for `experiment_result_json`).
+    pub fn identity_json(&self) -> Result<String, JsError> {
+        Ok(serde_json::to_string(self.inner.identity())?)
+    }
+
+    /// As `run_point`, but the result as JSON text (for
+    /// `experiment_result_json`, which keeps every number's form).
+    pub fn run_point_json(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "Experiment")] experiment: JsValue,
+        index: f64,
+        #[wasm_bindgen(unchecked_param_type = "(p: ProgressMessage) => boolean | void")] on_progress: Option<Function>,
+    ) -> Result<String, JsValue> {
+        let experiment: Experiment = decode(experiment, "experiment")?;
+        let index = point_index(index)?;
+        let mut observer = Observer::new(on_progress);
+        let result = self.inner.run_point(&experiment, index, &mut |phase, p| observer.report(phase, p));
+        observer.rethrow()?;
+        Ok(serde_json::to_string(&result.map_err(JsError::from)?).map_err(JsError::from)?)
+    }
+
     /// Point `index` of `experiment` (its `workload` must be this
-    /// session's options). `on_progress` as for `run`.
+    /// session's options). `on_progress` as for `run`. The point's run is
+    /// kept for `jobs_csv` and `schedule_swf`.
     #[wasm_bindgen(unchecked_return_type = "PointResult")]
     pub fn run_point(
         &mut self,
@@ -306,20 +334,37 @@ pub fn decode_link(fragment: &str) -> Result<JsValue, JsError> {
     encode(&experiments::decode_link(fragment)?)
 }
 
-/// Every parameter a run takes (its policy's, its runtime source's and the
-/// run parameters): the one answer to "does this run take parameter X",
-/// for the forms and global knobs.
-#[wasm_bindgen(unchecked_return_type = "Array<ParamSpec>")]
-pub fn run_params(#[wasm_bindgen(unchecked_param_type = "RunSpec")] run: JsValue) -> Result<JsValue, JsError> {
-    let run: schedlab_experiment::RunSpec = decode(run, "run")?;
-    encode(&run.params_taken())
+/// Which parameters reach which runs of an experiment: every run's
+/// parameters with the value it uses and where it comes from, whether each
+/// matters with the run's other values, and for each shared parameter (the
+/// global knobs first) the runs it reaches, overrides and misses.
+#[wasm_bindgen(unchecked_return_type = "Scope")]
+pub fn param_scope(
+    #[wasm_bindgen(unchecked_param_type = "Experiment")] experiment: JsValue,
+) -> Result<JsValue, JsError> {
+    let experiment = decode(experiment, "experiment")?;
+    encode(&experiments::param_scope(&experiment))
 }
 
-/// The exact Student-t quantile t(0.975, df) of the core's 95 % intervals,
-/// for the page's own tables until they read the core's summaries.
+/// An experiment's result as the text `schedlab sweep --json` writes
+/// (pretty JSON and a newline), from the JSON texts of the trace's
+/// identity (`session.identity_json()`) and of the points
+/// (`session.run_point_json`).
 #[wasm_bindgen]
-pub fn t975(df: u32) -> f64 {
-    schedlab_experiment::t975(df as usize)
+pub fn experiment_result_json(
+    #[wasm_bindgen(unchecked_param_type = "Experiment")] experiment: JsValue,
+    identity_json: &str,
+    points_json: Vec<String>,
+) -> Result<String, JsError> {
+    let experiment = decode(experiment, "experiment")?;
+    Ok(experiments::experiment_result_json(experiment, identity_json, &points_json)?)
+}
+
+/// A preset's result as the text `schedlab reproduce --json` writes, from
+/// the JSON texts of its sections' results (`experiment_result_json`).
+#[wasm_bindgen]
+pub fn reproduction_json(id: &str, sections_json: Vec<String>) -> Result<String, JsError> {
+    Ok(experiments::reproduction_json(id, &sections_json)?)
 }
 
 /// A point number from JavaScript: a whole number ≥ 0 within 2^53.

@@ -4,25 +4,11 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{anyhow, Result};
-use schedlab_experiment::{preset, ExperimentResult, Plan, Preset, Section, PRESETS};
-use serde::Serialize;
+use schedlab_experiment::{preset, ExperimentResult, Plan, Reproduction, Section, PRESETS};
 
 use crate::args::ReproduceArgs;
 use crate::output::{self, summary_cell, Table};
 use crate::outputs::{self, Outputs};
-
-#[derive(Serialize)]
-struct SectionResult<'a> {
-    title: &'a str,
-    load_factor: f64,
-    result: ExperimentResult,
-}
-
-#[derive(Serialize)]
-struct Reproduction<'a> {
-    preset: &'a Preset,
-    sections: Vec<SectionResult<'a>>,
-}
 
 pub fn main(args: &ReproduceArgs) -> Result<ExitCode> {
     let preset = preset(&args.preset).ok_or_else(|| {
@@ -32,16 +18,16 @@ pub fn main(args: &ReproduceArgs) -> Result<ExitCode> {
     let (outputs, report) = Outputs::for_report([args.trace.as_path()], &args.output)?;
     let base = super::experiment::workload_options(&args.workload)?;
     let metrics = super::experiment::metric_settings(&args.metrics);
-    let mut sections = Vec::new();
+    let mut results = Vec::new();
     for s in preset.sections {
         let mut e = s.experiment(&base);
         e.metrics = metrics.clone();
         let plan = Plan::new(e)?;
         let (loaded, identity) = super::experiment::load(&args.trace, plan.experiment(), &args.workload)?;
         let result = super::experiment::run_plan(&loaded.trace, identity, &plan, None, args.metrics.quiet)?;
-        sections.push(SectionResult { title: s.title, load_factor: s.load_factor, result });
+        results.push(result);
     }
-    let doc = Reproduction { preset, sections };
+    let doc = Reproduction::new(preset, results).expect("one result per section");
     if args.json {
         outputs::emit(&outputs, report, outputs::json(&doc))?;
     } else {

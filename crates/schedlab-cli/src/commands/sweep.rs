@@ -17,7 +17,8 @@ pub fn main(args: &SweepArgs) -> Result<ExitCode> {
     let mut e = super::experiment::experiment(runs, &args.params, &args.metrics, &args.workload)?;
     e.repeat = args.repeat;
     e.seed = args.seed;
-    e.sweep = Some(Sweep::parse(&args.sweep)?);
+    e.sweep = args.sweep.as_deref().map(Sweep::parse).transpose()?;
+    e.wait_ecdf = args.wait_ecdf;
     let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
     let plan = Plan::new(e)?;
     let (outputs, report) = Outputs::for_report([args.trace.as_path()], &args.output)?;
