@@ -28,6 +28,7 @@ mod result;
 mod scope;
 mod settings;
 mod spec;
+mod table;
 
 pub use calibration::{calibrate, reference_run, Reference};
 pub use document::{RunDocument, TraceIdentity, SCHEMA};
@@ -46,6 +47,7 @@ pub use result::{
 pub use scope::{scope, Ignored, ParamState, RunScope, Scope, SharedScope, ValueFrom, KNOBS};
 pub use settings::{resolve, ConfigError, RunRequest, RunSettings, RUN_PARAMS};
 pub use spec::{split_param, PolicySpec, SpecError};
+pub use table::{summary_cell, summary_table, SummaryTable, TableCell, TableRow};
 
 use schedlab_engine::{check, CheckError, Control, EngineError, Progress, RunConfig, RunRecord};
 use schedlab_metrics::{deadline_metrics, fair_slowdown_table, Metrics};

@@ -35,6 +35,9 @@
 //!   `experiment_result(experiment, identity, points): ExperimentResult`,
 //!   `figures(result): Figure[]`, `preset_figures(id, section, result):
 //!   Figure[]`: the experiment pipeline of `schedlab reproduce`/`sweep`.
+//! - `summary_table(result_json, columns?): SummaryTable`: a result as the
+//!   command line's tables print it (the column catalogue's labels, the
+//!   mean ± 95 % half-width with the column's digits).
 //! - `param_scope(experiment): Scope`: every run's parameters (value,
 //!   where it comes from, whether it matters with the run's other values)
 //!   and which runs each shared parameter reaches (the forms, the knobs).
@@ -358,6 +361,16 @@ pub fn experiment_result_json(
 ) -> Result<String, JsError> {
     let experiment = decode(experiment, "experiment")?;
     Ok(experiments::experiment_result_json(experiment, identity_json, &points_json)?)
+}
+
+/// An experiment result (its JSON text) as a table: the given columns
+/// (metric paths), or every catalogue column some row has a number for;
+/// each cell's text as the command line's tables print it.
+#[wasm_bindgen(unchecked_return_type = "SummaryTable")]
+pub fn summary_table(result_json: &str, columns: Option<Vec<String>>) -> Result<JsValue, JsError> {
+    let result: ExperimentResult =
+        serde_json::from_str(result_json).map_err(|e| JsError::new(&format!("result: {e}")))?;
+    encode(&schedlab_experiment::summary_table(&result, columns.as_deref()))
 }
 
 /// A preset's result as the text `schedlab reproduce --json` writes, from

@@ -629,6 +629,28 @@ export type PlanView = { labels: Array<string>,
  */
 swept: Array<boolean>, points: Array<Point>, };
 
+export type SummaryTable = { 
+/**
+ * The swept parameter, whose values the rows carry.
+ */
+sweep: string | null, columns: Array<Column>, rows: Array<TableRow>, };
+
+export type TableRow = { run: number, label: string, 
+/**
+ * The sweep value; `None` for a run the sweep does not apply to.
+ */
+value: string | null, cells: Array<TableCell>, };
+
+export type TableCell = { 
+/**
+ * "12.345", "12.345 ± 0.678", or "–" for a missing value.
+ */
+text: string, mean: number | null, 
+/**
+ * The 95 % half-width; `None` for one repetition.
+ */
+ci95: number | null, };
+
 export type Scope = { runs: Array<RunScope>, 
 /**
  * The global knobs ([`KNOBS`]), then every other key the experiment shares.

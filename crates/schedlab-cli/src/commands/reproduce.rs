@@ -4,10 +4,10 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{anyhow, Result};
-use schedlab_experiment::{preset, ExperimentResult, Plan, Reproduction, Section, PRESETS};
+use schedlab_experiment::{preset, summary_table, ExperimentResult, Plan, Reproduction, Section, PRESETS};
 
 use crate::args::ReproduceArgs;
-use crate::output::{self, summary_cell, Table};
+use crate::output::{self, Table};
 use crate::outputs::{self, Outputs};
 
 pub fn main(args: &ReproduceArgs) -> Result<ExitCode> {
@@ -57,20 +57,18 @@ fn write_text(out: &mut dyn Write, doc: &Reproduction<'_>) -> std::io::Result<()
 /// One row per (run, sweep value); a cell is the mean, with its 95 %
 /// interval when the runs were repeated. Column labels from the catalogue.
 fn section_table(section: &Section, r: &ExperimentResult) -> Table {
-    let columns: Vec<schedlab_metrics::Column> =
-        section.columns.iter().filter_map(|path| schedlab_metrics::column(path)).collect();
+    let paths: Vec<String> = section.columns.iter().map(|p| (*p).to_owned()).collect();
+    let t = summary_table(r, Some(&paths));
     let mut headers = vec!["run".to_owned()];
-    if let Some((param, _)) = section.sweep {
-        headers.push(param.to_owned());
-    }
-    headers.extend(columns.iter().map(output::header));
+    headers.extend(t.sweep.clone());
+    headers.extend(t.columns.iter().map(output::header));
     let mut table = Table::new(&headers);
-    for row in &r.summary {
-        let mut cells = vec![row.label.clone()];
-        if section.sweep.is_some() {
-            cells.push(row.value.clone().unwrap_or_default());
+    for row in t.rows {
+        let mut cells = vec![row.label];
+        if t.sweep.is_some() {
+            cells.push(row.value.unwrap_or_default());
         }
-        cells.extend(columns.iter().map(|c| summary_cell(&row.mean, &row.ci95, c)));
+        cells.extend(row.cells.into_iter().map(|c| c.text));
         table.row(cells);
     }
     table
