@@ -49,6 +49,8 @@ pub struct PlanView {
     pub labels: Vec<String>,
     /// Whether the sweep applies to each run.
     pub swept: Vec<bool>,
+    /// The sweep's values as text (a point's `value` indexes them).
+    pub values: Vec<String>,
     pub points: Vec<Point>,
 }
 
@@ -61,7 +63,9 @@ pub fn plan(experiment: Experiment) -> Result<PlanView, Error> {
         )));
     }
     let swept = (0..plan.experiment().runs.len()).map(|r| plan.is_swept(r)).collect();
-    Ok(PlanView { labels: plan.labels(), swept, points: plan.points(None).collect() })
+    let count = plan.experiment().sweep.as_ref().map_or(Ok(0), schedlab_experiment::Sweep::count)?;
+    let values = (0..count).filter_map(|i| plan.value_text(Some(i))).collect();
+    Ok(PlanView { labels: plan.labels(), swept, values, points: plan.points(None).collect() })
 }
 
 /// `experiment_result(experiment, trace_identity, points)`: the points'
@@ -189,6 +193,11 @@ mod tests {
         let experiment = preset_experiment("fairness-audit", 0, &WorkloadOptions::default()).unwrap();
         let p = plan(experiment.clone()).unwrap();
         assert_eq!(p.labels, ["easy", "easy@last"]);
+        assert!(p.values.is_empty(), "no sweep, no values");
+        // A preset's sweep values, as text, in order.
+        let swept = plan(preset_experiment("prediction-error", 0, &WorkloadOptions::default()).unwrap()).unwrap();
+        let (_, values) = preset("prediction-error").unwrap().sections[0].sweep.unwrap();
+        assert_eq!(swept.values, values);
         let kth: &[u8] = include_bytes!("../../../samples/kth-sp2-first3000.swf");
         let mut s = Session::open(kth, "kth.swf".into(), TraceOptions::default()).unwrap();
         let points = p

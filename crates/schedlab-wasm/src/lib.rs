@@ -38,6 +38,7 @@
 //! - `summary_table(result_json, columns?): SummaryTable`: a result as the
 //!   command line's tables print it (the column catalogue's labels, the
 //!   mean ± 95 % half-width with the column's digits).
+//! - `default_experiment(): Experiment`: no run, every default (the form's start).
 //! - `param_scope(experiment): Scope`: every run's parameters (value,
 //!   where it comes from, whether it matters with the run's other values)
 //!   and which runs each shared parameter reaches (the forms, the knobs).
@@ -128,12 +129,20 @@ fn decode_raw<T: DeserializeOwned>(value: JsValue, what: &str) -> Result<T, JsEr
 
 fn from_json_text<T: DeserializeOwned>(text: Result<js_sys::JsString, JsValue>, what: &str) -> Result<T, JsError> {
     let text: String = text.map_err(|_| JsError::new(&format!("{what}: not JSON data")))?.into();
-    serde_json::from_str(&text).map_err(|e| {
-        // The position in a text the page never sees says nothing: cut it.
-        let message = e.to_string();
-        let message = message.split(" at line ").next().unwrap_or(&message).to_owned();
-        JsError::new(&format!("{what}: {message}"))
-    })
+    let mut reader = serde_json::Deserializer::from_str(&text);
+    serde_path_to_error::deserialize(&mut reader).map_err(|e| JsError::new(&decode_error(what, &e)))
+}
+
+/// "experiment.workload.machine_size: invalid type: …": the field where
+/// decoding failed, and why (without the position in a text the page never
+/// sees).
+fn decode_error(what: &str, e: &serde_path_to_error::Error<serde_json::Error>) -> String {
+    let message = e.inner().to_string();
+    let message = message.split(" at line ").next().unwrap_or(&message);
+    match e.path().to_string().as_str() {
+        "." => format!("{what}: {message}"),
+        path => format!("{what}.{path}: {message}"),
+    }
 }
 
 fn encode<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
@@ -285,6 +294,13 @@ pub fn preset_experiment(
     encode(&experiments::preset_experiment(id, section, &workload)?)
 }
 
+/// An experiment of no run with every default (metric settings, one
+/// repetition, seed 0): what the page's form starts from.
+#[wasm_bindgen(unchecked_return_type = "Experiment")]
+pub fn default_experiment() -> Result<JsValue, JsError> {
+    encode(&Experiment::default())
+}
+
 /// The runs and points of an experiment (checked: a bad value fails here).
 #[wasm_bindgen(unchecked_return_type = "PlanView")]
 pub fn plan(#[wasm_bindgen(unchecked_param_type = "Experiment")] experiment: JsValue) -> Result<JsValue, JsError> {
@@ -423,6 +439,23 @@ pub fn wasm_memory_bytes() -> f64 {
     #[cfg(not(target_arch = "wasm32"))]
     {
         0.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A decoding error names the field, from the value's name down.
+    #[test]
+    fn decode_errors_name_the_field() {
+        let text = r#"{"runs": [{"policy": "easy"}], "workload": {"machine_size": 2.5}}"#;
+        let mut reader = serde_json::Deserializer::from_str(text);
+        let e = serde_path_to_error::deserialize::<_, Experiment>(&mut reader).unwrap_err();
+        assert_eq!(decode_error("experiment", &e), "experiment.workload.machine_size: invalid type: floating point `2.5`, expected u32");
+        let mut reader = serde_json::Deserializer::from_str("[]");
+        let e = serde_path_to_error::deserialize::<_, GenerateMessage>(&mut reader).unwrap_err();
+        assert_eq!(decode_error("params", &e), "params: invalid type: sequence, expected struct GenerateMessage");
     }
 }
 

@@ -40,6 +40,7 @@ from_core!(
     schedlab_workload::SwfError,
     schedlab_experiment::ConfigError,
     schedlab_experiment::GridError,
+    schedlab_experiment::SweepError,
     schedlab_experiment::RunError,
     schedlab_experiment::PointError,
     schedlab_synth::SynthError,

@@ -627,7 +627,11 @@ export type PlanView = { labels: Array<string>,
 /**
  * Whether the sweep applies to each run.
  */
-swept: Array<boolean>, points: Array<Point>, };
+swept: Array<boolean>, 
+/**
+ * The sweep's values as text (a point's `value` indexes them).
+ */
+values: Array<string>, points: Array<Point>, };
 
 export type SummaryTable = { 
 /**
