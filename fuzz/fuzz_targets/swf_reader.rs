@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use schedlab_workload::{read_swf, stats, write_swf, Loaded, Oversize, ReadOptions, SwfRow, Window};
+use schedlab_workload::{read_swf, stats_with_cleaning, write_swf, Loaded, Oversize, ReadOptions, SwfRow, Window};
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(loaded) = read_swf(data, &ReadOptions::default()) {
@@ -47,8 +47,12 @@ fn check(l: &Loaded) {
         assert!(j.runtime >= 0 && j.estimate >= 1 && j.runtime <= j.estimate, "{j:?}");
         assert!(j.size >= 1 && j.size <= t.procs, "{j:?}");
     }
-    let s = stats(t);
-    assert!(s.offered_load.is_none_or(|x| x.is_finite() && x >= 0.0));
+    let s = stats_with_cleaning(t, &l.report);
+    for f in [&s.recorded, &s.simulated.figures] {
+        assert!(f.offered_load.is_none_or(|x| x.is_finite() && x >= 0.0));
+    }
+    // Cleaning only ever cuts runtimes.
+    assert!(s.recorded.mean_runtime >= s.simulated.figures.mean_runtime);
     assert_eq!(l.report.jobs_kept, t.jobs.len() as u64);
     assert!(l.report.bad_lines.len() as u64 <= l.report.bad_lines_total);
 }

@@ -154,12 +154,14 @@ describe("playground", () => {
     for (const id of ["easy", second]) {
       const doc = cli("run", "samples/kth-sp2-first3000.swf", "--policy", id, "--json", "-q");
       const name = reg.policies.find((p) => p.id === id).name;
-      for (const m of ["mbs", "mwbs", "mean_wait", "utilization", "backfilled"]) {
+      const metrics = ["mbs", "mwbs", "mean_wait", "utilization", "backfilled", "fairness_all.delayed", "fairness_all.culprits", "reservation_violations.count"];
+      for (const m of metrics) {
         const v = await tableValue(page, name, m);
+        const want = m.split(".").reduce((o, k) => o[k], doc.metrics);
         assert.ok(v, `${name}: a ${m} cell`);
-        assert.equal(Number(v.value), doc.metrics[m], `${name} ${m}: page ${v.value}, CLI ${doc.metrics[m]}`);
+        assert.equal(Number(v.value), want, `${name} ${m}: page ${v.value}, CLI ${want}`);
         const digits = (v.text.split(".")[1] ?? "").length;
-        assert.equal(v.text, Number.isInteger(doc.metrics[m]) && digits === 0 ? String(doc.metrics[m]) : doc.metrics[m].toFixed(digits), `${name} ${m}: printed digits`);
+        assert.equal(v.text, Number.isInteger(want) && digits === 0 ? String(want) : want.toFixed(digits), `${name} ${m}: printed digits`);
       }
     }
     const ink = await chartInk(page);

@@ -1,7 +1,7 @@
 //! The run checker must catch broken runs: each case corrupts one field of
 //! a correct record and expects the matching complaint.
 
-use schedlab::engine::{check, Guarantee, RunRecord};
+use schedlab::engine::{check, Guarantee, ReservationChange, ReservationLog, RunRecord};
 
 use crate::support::{run, trace, Row};
 
@@ -54,4 +54,31 @@ fn the_checker_catches_each_kind_of_broken_run() {
         assert!(text.contains(expected), "{name}: {text}");
     }
     assert!(check(&t.jobs, &good, &[Guarantee::NoLaterThanFirstReservation]).is_ok());
+}
+
+/// A job preempted and planned afresh must restart by the first reservation
+/// of its new wait. In the SLP schedule (preemption.rs), job 3 (index 2)
+/// starts at 2 without a reservation, is killed at 100, is then the blocked
+/// head, reserved at 200, and restarts at 200. Moving that reservation to
+/// 150 must be caught, although its first start (2) is early.
+#[test]
+fn a_late_restart_after_a_preemption_is_caught() {
+    let t = trace(10, crate::preemption::SLP);
+    let good = run(&t, "pv-easy@estimate").record;
+    let history: Vec<ReservationChange> = good.reservations.iter().collect();
+    assert!(history.iter().any(|c| (c.job, c.wait, c.time, c.start) == (2, 1, 100, 200)), "{history:?}");
+    assert_eq!(good.jobs[2].first_reservation, Some(200), "its first wait had none");
+    let mut bad = good.clone();
+    bad.reservations = ReservationLog::default();
+    for mut c in history {
+        if (c.job, c.wait) == (2, 1) {
+            c.start = 150;
+        }
+        bad.reservations.push(c);
+    }
+    bad.jobs[2].first_reservation = None;
+    let guarantees = [Guarantee::NoLaterThanFirstReservation];
+    let err = check(&t.jobs, &bad, &guarantees).expect_err("a late restart");
+    assert!(err.to_string().contains("restarted at 200 after the first reservation of that wait, at 150"), "{err}");
+    assert!(check(&t.jobs, &good, &guarantees).is_ok());
 }

@@ -101,3 +101,17 @@ proptest! {
         }
     }
 }
+
+/// `share_mode=exact`: exactly round(fraction × jobs) deadline-driven jobs,
+/// the ones whose draws are lowest; `draw` leaves the count to chance.
+#[test]
+fn an_exact_share_picks_exactly_that_many_deadline_jobs() {
+    let t = crate::golden_sample();
+    for (fraction, want) in [("0.2", 600), ("0.333", 999), ("1", 3000), ("0", 0)] {
+        let out = run_seeded(&t, &format!("dbf:fraction={fraction},share_mode=exact"), 5);
+        assert_eq!(out.metrics.deadline.expect("dbf reports deadlines").jobs, want, "fraction {fraction}");
+    }
+    let drawn = run_seeded(&t, "dbf:fraction=0.2", 5).metrics.deadline.expect("deadlines").jobs;
+    let expected = (1..=3000u64).filter(|&id| driven(5, t.jobs[id as usize - 1].id, 0.2)).count();
+    assert_eq!(drawn, expected);
+}

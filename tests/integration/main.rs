@@ -12,6 +12,7 @@
 mod checker;
 mod dbf;
 mod determinism;
+mod fairness;
 mod full_traces;
 mod golden;
 mod identity;

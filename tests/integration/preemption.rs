@@ -2,8 +2,8 @@
 //! hand-computed schedules, and the reservation-violation metric.
 
 use schedlab::engine::{
-    Control, EngineError, Guarantee, Happened, JobIdx, Policy, Preemption, RunConfig, RunRecord, RuntimeSource, Sim,
-    Time,
+    Control, EngineError, Guarantee, Happened, JobIdx, Overrun, Policy, Preemption, RunConfig, RunRecord,
+    RuntimeSource, Sim, Time,
 };
 
 use crate::support::{run, trace, Row};
@@ -48,7 +48,8 @@ impl Policy for Scripted {
 
 fn scripted(model: Preemption, runtime: Time, preempt_at: &[Time]) -> RunRecord {
     let t = trace(1, &[(0, runtime, 1, 100_000, 1)]);
-    let config = RunConfig { procs: 1, source: RuntimeSource::Estimate, seed: 0, progress_every: 0 };
+    let config =
+        RunConfig { procs: 1, source: RuntimeSource::Estimate, overrun: Overrun::Estimate, seed: 0, progress_every: 0 };
     let mut policy = Scripted { model, preempt_at: preempt_at.to_vec(), armed: false };
     let record = schedlab::engine::run(&t.jobs, &config, &mut policy, &mut |_| Control::Continue).expect("runs");
     schedlab::engine::check(&t.jobs, &record, &[]).expect("passes the checker");
@@ -106,7 +107,7 @@ struct Case {
 // processors. At 100, 1 ends: 6 idle + 4 held by lower-priority 3 suffice
 // for 2, so SLP kills 3 and starts 2. 3 is then the blocked head and
 // restarts from scratch when 2 ends at 200.
-const SLP: &[Row] = &[(0, 100, 6, 100, 1), (1, 100, 8, 100, 2), (2, 500, 4, 500, 3)];
+pub(crate) const SLP: &[Row] = &[(0, 100, 6, 100, 1), (1, 100, 8, 100, 2), (2, 500, 4, 500, 3)];
 
 // P = 10, a chain: 3 (2 procs) and 4 (3 procs) venture-start at t=2 and 3
 // while 2 (whole machine) waits for 1. At 100, 5 idle + 2 + 3 suffice: SLP
@@ -145,6 +146,17 @@ const CASES: &[Case] = &[
         rows: VENTURE,
         policy: "pv-easy@exact",
         first_starts: &[0, 100, 2, 2, 92],
+        last_starts: &[0, 100, 2, 2, 200],
+        ends: &[100, 200, 92, 52, 280],
+    },
+    // Without step 4, 5 is not started at 92 (it cannot end by 100); at 100
+    // 2 starts and 5, the head, is reserved at 200, when it starts: the same
+    // end, none of the 8 s × 3 processors wasted on a killed run.
+    Case {
+        name: "venture off",
+        rows: VENTURE,
+        policy: "pv-easy:venture=off@exact",
+        first_starts: &[0, 100, 2, 2, 200],
         last_starts: &[0, 100, 2, 2, 200],
         ends: &[100, 200, 92, 52, 280],
     },

@@ -36,6 +36,10 @@ const SPECS: &[&str] = &[
     "dbf",
     "dbf:fraction=0.8,min_deadline=100,deadline_factor=2",
     "dbf:fraction=0.5,error=30@virtual",
+    "dbf:fraction=0.5,share_mode=exact",
+    "easy:overrun=stale@last",
+    "cbf:overrun=double@tsafrir",
+    "easy:order=shortest,error=60,overrun=double@virtual",
 ];
 
 /// Random traces: bursts of simultaneous arrivals, jobs up to the whole
@@ -113,10 +117,11 @@ proptest! {
 
     #[test]
     fn fcfs_never_delays_anyone_unfairly(t in traces()) {
-        // FCFS runs no lower-priority job while a higher one waits, so the
-        // strict-fairness audit must read zero.
+        // FCFS runs no lower-priority job while a higher one waits, so both
+        // strict-fairness audits (the head's and every job's) must read zero.
         let out = run_checked(&t, "fcfs", 0).map_err(TestCaseError::fail)?;
         prop_assert_eq!(out.metrics.fairness.delayed, 0);
+        prop_assert_eq!(out.metrics.fairness_all.delayed, 0);
         prop_assert_eq!(out.metrics.backfilled, 0);
     }
 }
@@ -131,6 +136,9 @@ const PV_EASY: &[&str] = &[
     "pv-easy:mode=checkpoint,interval=100,cost=0@tsafrir",
     "pv-easy:mode=suspend,slowdown=5,cost=9",
     "pv-easy:mode=suspend,slowdown=20,cost=0@exact",
+    "pv-easy:venture=off",
+    "pv-easy:venture=off,mode=checkpoint,interval=40,cost=7@estimate",
+    "pv-easy:overrun=stale@last",
 ];
 
 proptest! {

@@ -189,3 +189,35 @@ fn a_job_is_killed_at_its_estimate() {
         assert_eq!(out.record.jobs[0].end, 100, "{policy}");
     }
 }
+
+// P = 10 under EASY-Last. 1 (1 proc, runs 10 of 100 s) ends at 10: its
+// user ran 10 % of the estimate. 2 (same user, 6 procs, 200 s) starts at
+// 20 predicted 200 × 10 % = 20 s. 3 (8 procs) arrives at 21, blocked with
+// shadow 40. At 50 (the next event) 2 has outlived its prediction, and 4 (4
+// procs, its own user: predicted as its estimate) arrives, fitting the 4
+// idle processors; 2 extra at the shadow time whatever the rule. What EASY
+// expects of 2 decides:
+// - estimate: 2 ends at 20 + 200 = 220: 4 ends by then, backfilled at 50;
+// - double: 2 has run 30 s, expected at 20 + 60 = 80: a 30 s job 4 (ends
+//   80) is backfilled, a 40 s one (ends 90) is not;
+// - stale: 2 may end any second, expected at 51: neither is.
+// 2 really ends at 220; 3 then starts (to 320) and a 4 that was not
+// backfilled starts at 320.
+const OVERRUN_40: &[Row] = &[(0, 10, 1, 100, 1), (20, 200, 6, 200, 1), (21, 100, 8, 100, 2), (50, 40, 4, 40, 3)];
+const OVERRUN_30: &[Row] = &[(0, 10, 1, 100, 1), (20, 200, 6, 200, 1), (21, 100, 8, 100, 2), (50, 30, 4, 30, 3)];
+
+#[test]
+fn the_overrun_rule_decides_what_easy_backfills_around_an_overdue_job() {
+    let cases: &[(&[Row], &str, Time)] = &[
+        (OVERRUN_40, "easy@last", 50),
+        (OVERRUN_40, "easy:overrun=estimate@last", 50),
+        (OVERRUN_40, "easy:overrun=double@last", 320),
+        (OVERRUN_40, "easy:overrun=stale@last", 320),
+        (OVERRUN_30, "easy:overrun=double@last", 50),
+        (OVERRUN_30, "easy:overrun=stale@last", 320),
+    ];
+    for &(rows, spec, job_4) in cases {
+        let out = run(&trace(10, rows), spec);
+        assert_eq!(starts(&out.record), vec![0, 20, 220, job_4], "{spec}");
+    }
+}

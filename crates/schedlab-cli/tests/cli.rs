@@ -288,7 +288,7 @@ fn header_warnings_reach_every_command_and_the_result_document() {
     // Every job at t = 0: the offered load has no rate, so it is null.
     assert_eq!(doc["trace"]["stats"]["offered_load"], Value::Null);
     let text = ok(&["stats", &t]);
-    assert!(text.contains("offered load            undefined (every job is submitted in the same second)"), "{text}");
+    assert!(text.contains("  offered load           undefined (every job is submitted in the same second)"), "{text}");
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -352,12 +352,20 @@ fn stats_json_has_the_required_keys() {
         "mean_estimate_accuracy",
         "users",
         "queues",
+        "simulated",
         "cleaning",
         "bad_lines",
         "warnings",
     ] {
         assert!(v.get(key).is_some(), "missing {key}");
     }
+    // Runtimes are only ever cut: the trace as recorded runs at least as
+    // long as the simulated one, by the seconds cut.
+    let (recorded, simulated) = (&v, &v["simulated"]);
+    let cut = simulated["runtime_cut"].as_f64().expect("runtime_cut");
+    let gap = (recorded["mean_runtime"].as_f64().unwrap() - simulated["mean_runtime"].as_f64().unwrap()) * 3000.0;
+    assert!((gap - cut).abs() < 1e-6, "{gap} {cut}");
+    assert_eq!(simulated["runtime_capped"], v["cleaning"]["runtime_capped"]);
     assert_eq!(v["jobs"], 3000);
     assert_eq!(v["procs"], 100);
     let load = v["offered_load"].as_f64().expect("offered_load");
@@ -408,8 +416,10 @@ fn workload_options_reach_the_reader() {
     assert_eq!(clamped["jobs"], 3000);
     let base = json(&["stats", &s, "--json"]);
     let fast = json(&["stats", &s, "--json", "--load-factor", "2"]);
-    let (d1, d2) = (base["duration"].as_f64().unwrap(), fast["duration"].as_f64().unwrap());
+    // The load factor changes what is simulated, not the trace as recorded.
+    let (d1, d2) = (base["duration"].as_f64().unwrap(), fast["simulated"]["duration"].as_f64().unwrap());
     assert!((d2 - d1 / 2.0).abs() <= 1.0, "{d1} {d2}");
+    assert_eq!((&fast["duration"], &fast["simulated"]["load_factor"]), (&base["duration"], &serde_json::json!(2.0)));
     let range = json(&["stats", &s, "--json", "--time-range", "0:86400"]);
     assert!(range["jobs"].as_u64() < Some(3000));
     let status = json(&["stats", &s, "--json", "--drop-status", "0"]);

@@ -187,12 +187,44 @@ fn check_priority_order(jobs: &[Job], run: &RunRecord, f: &mut Findings) {
     }
 }
 
+/// Each wait of a job ends no later than the first reservation made in it:
+/// its first wait against `first_reservation`, the waits after a preemption
+/// against the reservation history (a preempted job is planned afresh).
 fn check_reservations(jobs: &[Job], run: &RunRecord, f: &mut Findings) {
     for (job, rec) in jobs.iter().zip(&run.jobs) {
         if let Some(r) = rec.first_reservation {
             if rec.first_start > r {
                 f.add(Some(job.id), format!("started at {} after its first reservation at {r}", rec.first_start));
             }
+        }
+    }
+    let segments = segments_by_job(jobs.len(), run);
+    let mut last_wait: Vec<Option<u32>> = vec![None; jobs.len()];
+    for c in run.reservations.iter() {
+        let j = c.job as usize;
+        let (Some(job), Some(rec)) = (jobs.get(j), run.jobs.get(j)) else {
+            f.add(None, format!("a reservation names job index {j}, beyond the trace"));
+            continue;
+        };
+        let first_of_its_wait = last_wait[j].is_none_or(|w| c.wait > w);
+        last_wait[j] = Some(last_wait[j].map_or(c.wait, |w| w.max(c.wait)));
+        if c.wait == 0 || !first_of_its_wait {
+            continue;
+        }
+        let segs = &segments[j];
+        let restart = match (c.wait as usize).cmp(&segs.len()) {
+            std::cmp::Ordering::Less => segs[c.wait as usize].start,
+            std::cmp::Ordering::Equal => rec.start,
+            std::cmp::Ordering::Greater => {
+                f.add(Some(job.id), format!("reserved in its wait {} but started only {} times", c.wait, rec.starts));
+                continue;
+            }
+        };
+        if restart > c.start {
+            f.add(
+                Some(job.id),
+                format!("restarted at {restart} after the first reservation of that wait, at {}", c.start),
+            );
         }
     }
 }

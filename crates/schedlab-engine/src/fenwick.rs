@@ -1,18 +1,19 @@
 /// A Fenwick (binary indexed) tree of processor counts by job priority, so
-/// the fairness audit can ask "how many processors do running jobs of lower
-/// priority than this one hold?" in O(log n) at every pass.
+/// the fairness audits (the engine's, the checker's, the metrics') can ask
+/// "how many processors do running jobs of lower priority than this one
+/// hold?" in O(log n) at every pass.
 #[derive(Clone, Debug)]
-pub(crate) struct Fenwick {
+pub struct Fenwick {
     tree: Vec<i64>,
     total: i64,
 }
 
 impl Fenwick {
-    pub(crate) fn new(n: usize) -> Self {
+    pub fn new(n: usize) -> Self {
         Self { tree: vec![0; n + 1], total: 0 }
     }
 
-    pub(crate) fn add(&mut self, index: usize, delta: i64) {
+    pub fn add(&mut self, index: usize, delta: i64) {
         self.total += delta;
         let mut i = index + 1;
         while i < self.tree.len() {
@@ -33,7 +34,7 @@ impl Fenwick {
     }
 
     /// Sum over indices strictly greater than `index`.
-    pub(crate) fn above(&self, index: usize) -> i64 {
+    pub fn above(&self, index: usize) -> i64 {
         self.total - self.prefix(index)
     }
 }

@@ -24,11 +24,12 @@ mod rng;
 mod sim;
 
 pub use checker::{check, CheckError, Violation};
+pub use fenwick::Fenwick;
 pub use policy::{Guarantee, Happened, Policy};
-pub use predictor::{Predictor, RuntimeSource, SourceInfo, SOURCES};
+pub use predictor::{Overrun, Predictor, RuntimeSource, SourceInfo, SOURCES};
 pub use preemption::Preemption;
 pub use profile::Profile;
-pub use record::{JobRecord, RunRecord, Segment};
+pub use record::{JobRecord, ReservationChange, ReservationLog, RunRecord, Segment};
 pub use rng::SplitMix64;
 pub use sim::{run, Control, EngineError, Progress, RunConfig, Sim};
 

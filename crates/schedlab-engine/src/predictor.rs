@@ -46,6 +46,50 @@ impl RuntimeSource {
     }
 }
 
+/// What the engine expects of a running job that has outlived its runtime
+/// prediction (a parameter of the sources that predict: `last`, `tsafrir`,
+/// `virtual`). The engine applies it before each pass and reports the job in
+/// [`crate::Happened::overdue`]; policies only see the expected end.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Overrun {
+    /// It runs until its estimate (the correction rule, docs/semantics.md, "Runtime predictors").
+    #[default]
+    Estimate,
+    /// Its prediction is stale and it may end at any moment: it is expected
+    /// to end in the next second, at every pass until it does.
+    Stale,
+    /// It has run about half its time: it is expected to run as long again
+    /// as it has run in its current segment, never past its estimate.
+    Double,
+}
+
+impl Overrun {
+    /// The identifiers of the `overrun` parameter, in the order forms list them.
+    pub const IDS: &'static [&'static str] = &["estimate", "stale", "double"];
+
+    pub fn from_id(id: &str) -> Option<Self> {
+        match id {
+            "estimate" => Some(Self::Estimate),
+            "stale" => Some(Self::Stale),
+            "double" => Some(Self::Double),
+            _ => None,
+        }
+    }
+
+    /// The expected end, seen at `now`, of a job whose current segment
+    /// started at `start`, that has outlived its prediction and would reach
+    /// its estimate at `at_estimate`. Always after `now`.
+    pub fn expected_end(self, now: Time, start: Time, at_estimate: Time) -> Time {
+        let end = match self {
+            Self::Estimate => at_estimate,
+            Self::Stale => now + 1,
+            Self::Double => start.saturating_add(2 * (now - start)).min(at_estimate),
+        };
+        end.max(now + 1)
+    }
+}
+
 /// The last two completed runtimes of one user, newest first, with the
 /// newest one's estimate (for the Last model's accuracy).
 #[derive(Clone, Copy, Debug, Default)]
@@ -97,6 +141,22 @@ impl Predictor {
             RuntimeSource::Virtual { .. } => self.virtual_runtime[job as usize],
         };
         raw.clamp(1, j.estimate.max(1))
+    }
+
+    /// For the virtual predictor, how many of `jobs`' draws (a subset of the
+    /// run's jobs, by index range) exceeded the job's estimate and so were
+    /// clamped to it, and how many fell below one second and were raised to
+    /// it. `None` for the other sources.
+    pub fn virtual_clamps(&self, jobs: &[Job], range: std::ops::Range<usize>) -> Option<(u64, u64)> {
+        if self.virtual_runtime.is_empty() {
+            return None;
+        }
+        let (mut clamped, mut raised) = (0, 0);
+        for (draw, job) in self.virtual_runtime[range.clone()].iter().zip(&jobs[range]) {
+            clamped += u64::from(*draw > job.estimate.max(1));
+            raised += u64::from(*draw < 1);
+        }
+        Some((clamped, raised))
     }
 
     /// Records that `job` completed after `runtime` seconds of useful work.
@@ -214,6 +274,23 @@ mod tests {
         let zero = Predictor::new(RuntimeSource::Virtual { error_pct: 0.0 }, &jobs, 1);
         assert!((0..500).all(|i| zero.predict(&jobs, i) == 1000));
     }
+
+    #[test]
+    fn virtual_clamps_count_draws_outside_one_second_and_the_estimate() {
+        // Runtime 1000, estimate 1100, error 100 %: draws spread over
+        // [0, 2000]; a draw above 1100 is clamped, one below 1 raised. A job
+        // of runtime 0 always draws 0.
+        let mut jobs: Vec<Job> = (1..=400).map(|i| job(i, 1, 1000, 1100)).collect();
+        jobs.push(job(401, 1, 0, 10));
+        let p = Predictor::new(RuntimeSource::Virtual { error_pct: 100.0 }, &jobs, 3);
+        let (clamped, raised) = p.virtual_clamps(&jobs, 0..jobs.len()).expect("virtual");
+        let above = (0..400).filter(|&i| p.virtual_runtime[i] > 1100).count() as u64;
+        assert_eq!(clamped, above);
+        assert!((140..220).contains(&clamped), "about 45 % of 400 draws land above 1100: {clamped}");
+        assert_eq!(raised, 1 + (0..400).filter(|&i| p.virtual_runtime[i] < 1).count() as u64);
+        assert_eq!(p.virtual_clamps(&jobs, 400..401), Some((0, 1)));
+        assert_eq!(Predictor::new(RuntimeSource::Last, &jobs, 3).virtual_clamps(&jobs, 0..401), None);
+    }
 }
 
 /// A runtime source as the front ends list it: id, label, description and
@@ -235,27 +312,39 @@ pub const SOURCES: &[SourceInfo] = &[
         id: "last",
         name: "Last model",
         description: "This job's estimate times the accuracy (runtime / estimate) of the same user's most recently completed job; the estimate while the user has none.",
-        params: &[],
+        params: &[OVERRUN],
     },
     SourceInfo {
         id: "tsafrir",
         name: "Tsafrir (EASY++)",
         description: "The mean runtime of the same user's last two completed jobs, capped at the estimate; the estimate while the user has none.",
-        params: &[],
+        params: &[OVERRUN],
     },
     SourceInfo {
         id: "virtual",
         name: "Virtual predictor",
         description: "The runtime times (1 + u), u uniform in [-error, +error], drawn once per job from the run's seed.",
-        params: &[crate::params::ParamSpec {
-            key: "error",
-            name: "Prediction error",
-            description: "Maximum relative error of the virtual predictor.",
-            kind: crate::params::ParamKind::Float { min: 0.0, max: 100.0, default: 10.0 },
-            unit: Some("%"),
-        }],
+        params: &[
+            crate::params::ParamSpec {
+                key: "error",
+                name: "Prediction error",
+                description: "Maximum relative error of the virtual predictor.",
+                kind: crate::params::ParamKind::Float { min: 0.0, max: 100.0, default: 10.0 },
+                unit: Some("%"),
+            },
+            OVERRUN,
+        ],
     },
 ];
+
+/// The `overrun` parameter of the sources whose predictions can fall short.
+const OVERRUN: crate::params::ParamSpec = crate::params::ParamSpec {
+    key: "overrun",
+    name: "After an overrun",
+    description: "What is expected of a running job that has outlived its prediction: estimate (it runs until its estimate), stale (it may end at any moment: expected in the next second, pass after pass), double (as long again as it has run, at most its estimate).",
+    kind: crate::params::ParamKind::Choice { options: Overrun::IDS, default: "estimate" },
+    unit: None,
+};
 
 impl RuntimeSource {
     /// Builds a source from its id and its checked parameters.
@@ -268,5 +357,13 @@ impl RuntimeSource {
             "virtual" => Self::Virtual { error_pct: params.number("error") },
             _ => return None,
         })
+    }
+}
+
+impl Overrun {
+    /// The rule a source's checked parameters choose (`estimate` for the
+    /// sources without the parameter, whose predictions never fall short).
+    pub fn from_params(params: &crate::params::Params) -> Self {
+        Self::from_id(params.choice("overrun")).unwrap_or_default()
     }
 }

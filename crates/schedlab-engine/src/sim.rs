@@ -6,8 +6,8 @@ use thiserror::Error;
 
 use crate::fenwick::Fenwick;
 use crate::policy::{Happened, Policy};
-use crate::predictor::{Predictor, RuntimeSource};
-use crate::record::{JobRecord, RunRecord, Segment};
+use crate::predictor::{Overrun, Predictor, RuntimeSource};
+use crate::record::{JobRecord, ReservationChange, ReservationLog, RunRecord, Segment};
 use crate::{JobIdx, Preemption, Time};
 
 /// Everything one run needs besides the jobs and the policy.
@@ -15,6 +15,8 @@ use crate::{JobIdx, Preemption, Time};
 pub struct RunConfig {
     pub procs: u32,
     pub source: RuntimeSource,
+    /// What is expected of a running job that has outlived its prediction.
+    pub overrun: Overrun,
     /// Seeds every random draw of the run (the virtual predictor's).
     pub seed: u64,
     /// Call the observer after about this many events (0: never).
@@ -61,6 +63,9 @@ pub enum EngineError {
     Cancelled { time: Time },
 }
 
+/// A job without a reservation in its current wait.
+const NO_RESERVATION: Time = Time::MIN;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {
     Pending,
@@ -83,6 +88,7 @@ pub struct Sim<'a> {
     /// Running jobs in priority order.
     running_by_priority: BTreeSet<JobIdx>,
     expected_end: Vec<Time>,
+    overrun: Overrun,
     preemption: Preemption,
     /// Progress each job had saved when its current segment started.
     saved: Vec<Time>,
@@ -94,6 +100,9 @@ pub struct Sim<'a> {
     held: Fenwick,
     predictor: Predictor,
     records: Vec<JobRecord>,
+    /// Each job's reservation in its current wait (`NO_RESERVATION` if none).
+    reservation: Vec<Time>,
+    reservations: ReservationLog,
     completions: BinaryHeap<Reverse<(Time, u64, JobIdx)>>,
     timers: BinaryHeap<Reverse<(Time, u64, u64)>>,
     next_arrival: usize,
@@ -204,6 +213,7 @@ impl<'a> Sim<'a> {
         if pos > 0 && !rec.backfilled {
             rec.backfilled = true;
             rec.backfilled_behind = Some(head);
+            rec.backfilled_on_start = rec.starts;
         }
         let resumed = rec.starts > 0;
         if !resumed {
@@ -213,15 +223,20 @@ impl<'a> Sim<'a> {
         rec.prediction = prediction;
         rec.starts += 1;
         self.waiting.remove(pos);
+        self.reservation[j as usize] = NO_RESERVATION;
         self.state[j as usize] = State::Running;
         self.free -= job.size;
         self.held.add(j as usize, i64::from(job.size));
         self.running_by_priority.insert(j);
         let saved = self.saved[j as usize];
-        // A prediction the job has already outlived says nothing more: expect
-        // it to run until its estimate (the correction rule).
-        let target = if prediction > saved { prediction } else { job.estimate };
-        let expected = self.now + self.preemption.wall(saved, target, resumed).max(1);
+        // A prediction the job has already outlived says nothing more: the
+        // run's overrun rule decides (by default: until its estimate).
+        let expected = if prediction > saved {
+            self.now + self.preemption.wall(saved, prediction, resumed).max(1)
+        } else {
+            let at_estimate = self.now + self.preemption.wall(saved, job.estimate, resumed);
+            self.overrun.expected_end(self.now, self.now, at_estimate)
+        };
         self.expected_end[j as usize] = expected;
         self.running.insert((expected, j));
         self.seq += 1;
@@ -265,10 +280,16 @@ impl<'a> Sim<'a> {
     }
 
     /// Records a reservation the policy made for `j` (its planned start).
+    /// Only a change is kept in the history: a policy may repeat a
+    /// reservation at every pass.
     pub fn reserve(&mut self, j: JobIdx, at: Time) {
         let rec = &mut self.records[j as usize];
         if rec.first_reservation.is_none() {
             rec.first_reservation = Some(at);
+        }
+        if self.reservation[j as usize] != at {
+            self.reservation[j as usize] = at;
+            self.reservations.push(ReservationChange { job: j, wait: rec.starts, time: self.now, start: at });
         }
     }
 
@@ -328,6 +349,7 @@ pub fn run(
         preemption: sim.preemption,
         jobs: sim.records,
         segments: sim.segments,
+        reservations: sim.reservations,
         events: sim.events,
         passes: sim.passes,
     })
@@ -357,6 +379,7 @@ fn new_sim<'a>(jobs: &'a [Job], config: &RunConfig, preemption: Preemption) -> S
         running: BTreeSet::new(),
         running_by_priority: BTreeSet::new(),
         expected_end: vec![0; n],
+        overrun: config.overrun,
         preemption,
         saved: vec![0; n],
         live: vec![0; n],
@@ -364,6 +387,8 @@ fn new_sim<'a>(jobs: &'a [Job], config: &RunConfig, preemption: Preemption) -> S
         held: Fenwick::new(n),
         predictor: Predictor::new(config.source, jobs, config.seed),
         records: vec![JobRecord::UNSTARTED; n],
+        reservation: vec![NO_RESERVATION; n],
+        reservations: ReservationLog::default(),
         completions: BinaryHeap::new(),
         timers: BinaryHeap::new(),
         next_arrival: 0,
@@ -429,7 +454,8 @@ fn complete(sim: &mut Sim<'_>, j: JobIdx) {
 }
 
 /// A running job still running at its predicted end has outlived its
-/// prediction; from now on it is expected to run until its estimate.
+/// prediction; from now on the run's overrun rule says when it is expected
+/// to end (by default: at its estimate).
 fn correct_overdue(sim: &mut Sim<'_>, happened: &mut Happened) {
     while let Some(&(end, j)) = sim.running.first() {
         if end > sim.now {
@@ -439,7 +465,7 @@ fn correct_overdue(sim: &mut Sim<'_>, happened: &mut Happened) {
         let job = &sim.jobs[j as usize];
         let rec = &sim.records[j as usize];
         let wall = sim.preemption.wall(sim.saved[j as usize], job.estimate, rec.starts > 1);
-        let corrected = (rec.start + wall).max(sim.now + 1);
+        let corrected = sim.overrun.expected_end(sim.now, rec.start, rec.start + wall);
         sim.expected_end[j as usize] = corrected;
         sim.running.insert((corrected, j));
         happened.overdue.push(j);

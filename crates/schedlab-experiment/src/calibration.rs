@@ -19,7 +19,7 @@
 //!   `exact`) and its size, as the policy classifies it. A category with no
 //!   such job gets the overall value.
 
-use schedlab_engine::{Control, EngineError, Progress, RunConfig, RunRecord, RuntimeSource};
+use schedlab_engine::{Control, EngineError, Overrun, Progress, RunConfig, RunRecord, RuntimeSource};
 use schedlab_policies::{Calibration, Categories, PolicySettings};
 use schedlab_workload::{Job, Trace};
 
@@ -45,7 +45,14 @@ pub fn reference_run(
     let policy_settings =
         PolicySettings { params, source, seed: settings.seed, calibration: None, categories: settings.categories() };
     let mut policy = (cbf.build)(&policy_settings);
-    let config = RunConfig { procs: trace.procs, source, seed: settings.seed, progress_every: crate::PROGRESS_EVERY };
+    // Estimates and exact runtimes never fall short: no overrun to handle.
+    let config = RunConfig {
+        procs: trace.procs,
+        source,
+        overrun: Overrun::Estimate,
+        seed: settings.seed,
+        progress_every: crate::PROGRESS_EVERY,
+    };
     let record = schedlab_engine::run(&trace.jobs, &config, policy.as_mut(), observer)?;
     Ok(Reference { name: format!("cbf@{}", source.id()), source, record })
 }

@@ -3,7 +3,7 @@ use std::collections::BTreeMap;
 
 use schedlab_metrics::Metrics;
 use schedlab_policies::Calibration;
-use schedlab_workload::{stats, Loaded, ReadOptions, TraceStats};
+use schedlab_workload::{stats_with_cleaning, Loaded, ReadOptions, TraceStats};
 use serde::Serialize;
 
 use crate::{RunOutcome, RunSettings};
@@ -44,7 +44,7 @@ impl TraceIdentity {
             procs: loaded.trace.procs,
             options: options.clone(),
             cleaning: loaded.report.counts().into_iter().collect(),
-            stats: stats(&loaded.trace),
+            stats: stats_with_cleaning(&loaded.trace, &loaded.report),
             warnings: loaded.report.warnings.clone(),
         }
     }

@@ -295,6 +295,12 @@ pub struct WorkloadOptions {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional, type = "number"))]
     pub max_bytes: Option<u64>,
+    /// The host's job limit (default: the reader's; the browser's is
+    /// lower). Read, never written: it never changes a result, so no
+    /// experiment, share link or result document records it.
+    #[serde(skip_serializing)]
+    #[cfg_attr(feature = "ts", ts(optional, type = "number"))]
+    pub max_jobs: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub machine_size: Option<u32>,
@@ -336,9 +342,7 @@ impl WorkloadOptions {
             drop_status: self.drop_status.clone().unwrap_or(d.drop_status),
             window: self.window.unwrap_or(d.window),
             load_factor: self.load_factor.unwrap_or(d.load_factor),
-            // The job limit is the host's (`--max-jobs`, the browser's own):
-            // no option of an experiment, since it never changes a result.
-            max_jobs: d.max_jobs,
+            max_jobs: self.max_jobs.unwrap_or(d.max_jobs),
         }
     }
 
@@ -348,6 +352,7 @@ impl WorkloadOptions {
         let d = ReadOptions::default();
         WorkloadOptions {
             max_bytes: (o.max_bytes != d.max_bytes).then_some(o.max_bytes),
+            max_jobs: None,
             machine_size: o.machine_size,
             oversize: (o.oversize != d.oversize).then_some(o.oversize),
             queues: o.queues.clone(),
@@ -528,7 +533,7 @@ mod tests {
         assert!(uses("pv-easy", "cost"));
         assert!(!uses("nope", "order"));
         let keys: Vec<&str> = RunSpec::parse("easy@virtual").unwrap().params_taken().iter().map(|p| p.key).collect();
-        assert_eq!(keys, ["order", "error", "fair_slowdown"]);
+        assert_eq!(keys, ["order", "error", "overrun", "fair_slowdown"]);
     }
 
     #[test]

@@ -50,7 +50,7 @@ pub use spec::{split_param, PolicySpec, SpecError};
 pub use table::{summary_cell, summary_table, SummaryTable, TableCell, TableRow};
 
 use schedlab_engine::{check, CheckError, Control, EngineError, Progress, RunConfig, RunRecord};
-use schedlab_metrics::{deadline_metrics, fair_slowdown_table, Metrics};
+use schedlab_metrics::{deadline_metrics, fair_slowdown_table, prediction_metrics, Metrics};
 use schedlab_workload::Trace;
 use serde::Serialize;
 use thiserror::Error;
@@ -125,8 +125,13 @@ pub fn run_phased(
     // table needs it; memory per job stays that of one run otherwise.
     let reference = reference.filter(|_| settings.fair_slowdown);
     let mut policy = settings.build_policy_with(calibration.clone());
-    let config =
-        RunConfig { procs: trace.procs, source: settings.source, seed: settings.seed, progress_every: PROGRESS_EVERY };
+    let config = RunConfig {
+        procs: trace.procs,
+        source: settings.source,
+        overrun: settings.overrun,
+        seed: settings.seed,
+        progress_every: PROGRESS_EVERY,
+    };
     let phase = Phase { step: steps, steps, label: "run" };
     let record = schedlab_engine::run(&trace.jobs, &config, policy.as_mut(), &mut |p| observer(phase, p))?;
     if settings.check {
@@ -135,6 +140,9 @@ pub fn run_phased(
     let mut metrics = schedlab_metrics::compute(&trace.jobs, &record, &settings.metrics);
     let skip = settings.metrics.skip_percent;
     metrics.deadline = policy.deadlines().map(|d| deadline_metrics(&trace.jobs, &record, &d, skip));
+    if settings.policy.uses_runtime_source {
+        metrics.predictions = Some(prediction_metrics(&trace.jobs, &record, settings.seed, skip));
+    }
     if settings.fair_slowdown {
         if let Some(r) = &reference {
             metrics.fair_slowdown = Some(fair_slowdown_table(&trace.jobs, &record, &r.record, &r.name, skip));

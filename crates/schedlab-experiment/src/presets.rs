@@ -172,8 +172,8 @@ pub const PRESETS: &[Preset] = &[
         figures: &[PresetFigure::Curves { columns: &["mbs", "mwbs"] }],
         paper_traces: &[("CTC-SP2", 430)],
         sections: &[Section {
-            title: "virtual predictor, maximum error x %, 10 repetitions",
-            runs: &["pv-easy@virtual", "easy@virtual", "easy:order=shortest@virtual"],
+            title: "virtual predictor, maximum error x %, 10 repetitions; PV-EASY with and without step 4",
+            runs: &["pv-easy@virtual", "pv-easy:venture=off@virtual", "easy@virtual", "easy:order=shortest@virtual"],
             sweep: Some(("error", &["0", "10", "20", "30", "40", "50", "60", "70", "80", "90", "100"])),
             repeat: 10,
             load_factor: 1.0,

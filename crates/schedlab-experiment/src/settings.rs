@@ -1,5 +1,5 @@
 use schedlab_engine::params::{ParamError, ParamKind, ParamSpec, Params};
-use schedlab_engine::{Policy, RuntimeSource, SOURCES};
+use schedlab_engine::{Overrun, Policy, RuntimeSource, SOURCES};
 use schedlab_metrics::{MetricsError, MetricsOptions};
 use schedlab_policies::{Calibration, Categories, PolicyInfo, PolicySettings, REGISTRY};
 use thiserror::Error;
@@ -25,6 +25,9 @@ pub struct RunSettings {
     pub policy_params: Params,
     pub source: RuntimeSource,
     pub source_params: Params,
+    /// What is expected of a running job that outlived its prediction (the
+    /// source's `overrun` parameter).
+    pub overrun: Overrun,
     pub seed: u64,
     pub metrics: MetricsOptions,
     pub check: bool,
@@ -86,6 +89,7 @@ pub fn resolve(req: &RunRequest) -> Result<RunSettings, ConfigError> {
         policy,
         policy_params,
         source,
+        overrun: Overrun::from_params(&source_params),
         source_params,
         seed: req.seed,
         metrics: req.metrics.clone(),

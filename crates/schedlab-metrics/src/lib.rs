@@ -13,9 +13,12 @@
 //!   makespan = last end − first submit (over all jobs of the run);
 //! - categories: short if runtime ≤ the runtime limit (1 h), narrow if
 //!   size ≤ the size limit (8), as in selective-reservation §4;
-//! - strict fairness: delay = first start − fair start for blocked jobs; a
-//!   blocked job whose fairness condition first held in the very pass it
-//!   started has no recorded fair start and a delay of zero.
+//! - strict fairness (`fairness`, the first waiting job only, pv-easy
+//!   table 1): delay = first start − fair start for blocked jobs; a blocked
+//!   job whose fairness condition first held in the very pass it started has
+//!   no recorded fair start and a delay of zero;
+//! - full strict fairness (`fairness_all`, every job that waited): see
+//!   [`fairness_audit`].
 //!
 //! Averages are over the measured jobs: all jobs, unless the first and last
 //! `skip_percent` % (by submit order) are left out to avoid warm-up and
@@ -25,6 +28,8 @@ mod catalogue;
 mod deadline;
 mod ecdf;
 mod fair_slowdown;
+mod fairness;
+mod predictions;
 mod preemption;
 mod summary;
 mod violations;
@@ -33,6 +38,8 @@ pub use catalogue::{column, columns, format_cell, glossary_markdown, Column, CAT
 pub use deadline::{deadline_metrics, DeadlineMetrics};
 pub use ecdf::{downsample_ecdf, wait_ecdf};
 pub use fair_slowdown::{fair_slowdown_table, fair_starts, FairSlowdownRow, FairSlowdownTable};
+pub use fairness::{fairness_audit, DelayedJob, FairnessAll, FairnessAudit};
+pub use predictions::{prediction_metrics, PredictionMetrics};
 pub use preemption::PreemptionMetrics;
 pub use summary::{
     compute, measured_waits, BlockedGroup, Category, CategoryLimits, Fairness, Metrics, MetricsError, MetricsOptions,

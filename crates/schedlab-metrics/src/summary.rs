@@ -87,6 +87,9 @@ pub struct Metrics {
     /// SN, SW, LN, LW.
     pub categories: Vec<Category>,
     pub fairness: Fairness,
+    /// Strict fairness over every job that waited (see
+    /// [`crate::fairness_audit`]).
+    pub fairness_all: crate::FairnessAll,
     #[serde(flatten)]
     pub preemption: crate::preemption::PreemptionMetrics,
     pub reservation_violations: crate::violations::ReservationViolations,
@@ -98,6 +101,9 @@ pub struct Metrics {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub fair_slowdown: Option<crate::FairSlowdownTable>,
+    /// What the runtime predictions were worth, for policies that use them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub predictions: Option<crate::PredictionMetrics>,
 }
 
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -197,6 +203,7 @@ pub fn compute(jobs: &[Job], run: &RunRecord, opts: &MetricsOptions) -> Metrics 
         blocked_groups: blocked_groups(&pairs, &figs, run.procs),
         categories: categories(&pairs, &figs, opts.categories),
         fairness: fairness(&pairs),
+        fairness_all: crate::fairness_audit(jobs, run).summary(measured(jobs.len(), opts.skip_percent)),
         preemption: crate::preemption::preemption_metrics(&pairs, jobs, run),
         reservation_violations: crate::violations::reservation_violations(
             jobs,
@@ -206,6 +213,7 @@ pub fn compute(jobs: &[Job], run: &RunRecord, opts: &MetricsOptions) -> Metrics 
         ),
         deadline: None,
         fair_slowdown: None,
+        predictions: None,
     }
 }
 

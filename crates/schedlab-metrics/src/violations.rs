@@ -1,18 +1,27 @@
-//! Reservation violations (pv-easy-conference §3, table 2; docs/semantics.md, "Metrics").
+//! Reservation violations (pv-easy-conference §3, table 2; docs/semantics.md, "Metrics"),
+//! judged against the reservation in force when the offending job was
+//! backfilled.
 //!
-//! A blocked job `h` with a reservation `r` (the first one recorded for it)
-//! suffers a violation when it starts after `r` *and* at `r` the idle
-//! processors plus those held by jobs backfilled while `h` was the first
-//! waiting job would have sufficed for it. When they would not have, `h` was
-//! delayed by its predecessors outliving their predictions: the paper's
-//! "benign" case, not counted. "At `r`" means after the jobs ending at `r`
-//! have released their processors and before anything starts at `r`.
+//! A job `k` backfilled while `h` was the first waiting job (its first
+//! backfill, `JobRecord::backfilled_behind` and `backfilled_on_start`) is
+//! judged against `r`, the reservation `h` held at that moment: the last
+//! change of `h`'s reservation made at or before it, in the same wait of
+//! `h` (the run record's reservation history). `h` suffers a violation of `r` when
+//! the wait ends (`h` starts) after `r` *and* at `r` the idle processors
+//! plus those still held by the jobs backfilled behind `h` under `r` would
+//! have sufficed for it. When they would not have, `h` was delayed by its
+//! predecessors outliving their predictions: the paper's "benign" case, not
+//! counted. "At `r`" means after the jobs ending at `r` have released their
+//! processors and before anything starts at `r`.
 //!
-//! Reported: count, mean size of the victims, mean and maximum delay from
-//! reservation DTR = start − r, and mean and maximum slowdown increment
-//! SI = DTR / max(runtime, τ).
+//! A job counts once, against the first of its reservations (in the order
+//! they were made) that it suffered a violation of; its delay from
+//! reservation is DTR = start − r, with the start that ended that wait.
+//!
+//! Reported: count, mean size of the victims, mean and maximum DTR, and
+//! mean and maximum slowdown increment SI = DTR / max(runtime, τ).
 
-use schedlab_engine::{JobIdx, RunRecord, Time};
+use schedlab_engine::{JobIdx, ReservationChange, RunRecord, Time};
 use schedlab_workload::Job;
 use serde::Serialize;
 
@@ -75,32 +84,34 @@ pub(crate) fn reservation_violations(
     measured: std::ops::Range<usize>,
     tau: Time,
 ) -> ReservationViolations {
-    let candidate = |h: usize| {
-        let rec = &run.jobs[h];
-        rec.first_reservation.is_some_and(|r| rec.blocked && rec.first_start > r)
-    };
-    // Most runs with estimates have no late start at all: skip the sweep
-    // structures, which cost more memory than the run itself.
-    if !measured.clone().any(candidate) {
+    // Most runs with estimates have no offender waiting past its promise:
+    // skip the sweep structures, which cost more memory than the run itself.
+    let mut judged = offenders_by_reservation(run);
+    judged.retain(|o| measured.contains(&(o.victim as usize)) && o.start_after > o.reservation);
+    if judged.is_empty() {
         return ReservationViolations::default();
     }
     let usage = Usage::new(jobs, run);
     let mut segments: Vec<(JobIdx, Time, Time)> = run.segments.iter().map(|s| (s.job, s.start, s.end)).collect();
     segments.sort_unstable();
-    let mut behind: Vec<(JobIdx, JobIdx)> =
-        run.jobs.iter().enumerate().filter_map(|(k, r)| r.backfilled_behind.map(|h| (h, k as JobIdx))).collect();
-    behind.sort_unstable();
     let mut v = ReservationViolations::default();
     let (mut size_sum, mut dtr_sum, mut si_sum) = (0.0, 0.0, 0.0);
-    for h in measured {
-        let (job, rec) = (&jobs[h], &run.jobs[h]);
-        let Some(r) = rec.first_reservation.filter(|&r| rec.blocked && rec.first_start > r) else { continue };
-        let idle = i64::from(run.procs) - usage.at(r);
-        let backfilled = held_by_backfilled(jobs, run, &segments, &behind, h as JobIdx, r);
-        if idle + backfilled < i64::from(job.size) {
-            continue;
-        }
-        let dtr = rec.first_start - r;
+    // Grouped by victim, its reservations in the order they were made.
+    for group in judged.chunk_by(|a, b| a.victim == b.victim) {
+        let h = group[0].victim as usize;
+        let job = &jobs[h];
+        let violated = group.iter().find(|o| {
+            let idle = i64::from(run.procs) - usage.at(o.reservation);
+            let held: i64 = o
+                .offenders
+                .iter()
+                .filter(|&&k| holds_at(run, &segments, k, o.reservation))
+                .map(|&k| i64::from(jobs[k as usize].size))
+                .sum();
+            idle + held >= i64::from(job.size)
+        });
+        let Some(o) = violated else { continue };
+        let dtr = o.start_after - o.reservation;
         let si = dtr as f64 / job.runtime.max(tau) as f64;
         v.count += 1;
         size_sum += f64::from(job.size);
@@ -118,22 +129,112 @@ pub(crate) fn reservation_violations(
     v
 }
 
-/// Processors held at `t` by jobs first backfilled while `h` was first.
-fn held_by_backfilled(
-    jobs: &[Job],
-    run: &RunRecord,
-    segments: &[(JobIdx, Time, Time)],
-    behind: &[(JobIdx, JobIdx)],
-    h: JobIdx,
-    t: Time,
-) -> i64 {
-    let from = behind.partition_point(|&(b, _)| b < h);
-    behind[from..]
+/// One reservation of a victim with the jobs backfilled behind it while it
+/// was in force.
+struct Judged {
+    victim: JobIdx,
+    /// Its position in the run's reservation history (the order made).
+    change: usize,
+    reservation: Time,
+    /// The start that ended the wait the reservation belongs to.
+    start_after: Time,
+    offenders: Vec<JobIdx>,
+}
+
+/// Every reservation some job was backfilled under, with those jobs, by
+/// victim and then in the order the reservations were made. One walk over
+/// the history in time order, merged with the backfills in time order,
+/// keeping each job's latest change.
+fn offenders_by_reservation(run: &RunRecord) -> Vec<Judged> {
+    let starts = Starts::new(run);
+    let mut backfills: Vec<(Time, JobIdx, JobIdx)> = run
+        .jobs
         .iter()
-        .take_while(|&&(b, _)| b == h)
-        .filter(|&&(_, k)| holds_at(run, segments, k, t))
-        .map(|&(_, k)| i64::from(jobs[k as usize].size))
-        .sum()
+        .enumerate()
+        .filter_map(|(k, r)| {
+            let h = r.backfilled_behind?;
+            Some((starts.nth(k as JobIdx, r.backfilled_on_start)?, h, k as JobIdx))
+        })
+        .collect();
+    if backfills.is_empty() {
+        return Vec::new();
+    }
+    backfills.sort_unstable();
+    // Only the heads jobs were backfilled behind need their latest change.
+    let mut victims: Vec<JobIdx> = backfills.iter().map(|b| b.1).collect();
+    victims.sort_unstable();
+    victims.dedup();
+    let mut latest: Vec<Option<(usize, ReservationChange)>> = vec![None; victims.len()];
+    let mut history = run.reservations.iter().enumerate().peekable();
+    let mut found: Vec<(usize, ReservationChange, JobIdx)> = Vec::new();
+    for (at, h, k) in backfills {
+        while let Some((i, c)) = history.next_if(|(_, c)| c.time <= at) {
+            if let Ok(v) = victims.binary_search(&c.job) {
+                latest[v] = Some((i, c));
+            }
+        }
+        // The reservation in force must belong to the wait `h` was in.
+        let wait = starts.count_until(h, at);
+        let in_force = victims.binary_search(&h).ok().and_then(|v| latest[v]);
+        if let Some((i, c)) = in_force.filter(|(_, c)| c.wait == wait) {
+            found.push((i, c, k));
+        }
+    }
+    found.sort_unstable_by_key(|&(i, _, k)| (i, k));
+    let mut judged: Vec<Judged> = found
+        .chunk_by(|a, b| a.0 == b.0)
+        .filter_map(|group| {
+            let (change, c, _) = group[0];
+            Some(Judged {
+                victim: c.job,
+                change,
+                reservation: c.start,
+                start_after: starts.nth(c.job, c.wait)?,
+                offenders: group.iter().map(|g| g.2).collect(),
+            })
+        })
+        .collect();
+    judged.sort_by_key(|j| (j.victim, j.change));
+    judged
+}
+
+/// The starts of each job: those of its preempted segments, then its last.
+struct Starts<'a> {
+    run: &'a RunRecord,
+    /// (job, start) of every preempted segment, sorted.
+    segments: Vec<(JobIdx, Time)>,
+}
+
+impl<'a> Starts<'a> {
+    fn new(run: &'a RunRecord) -> Self {
+        let mut segments: Vec<(JobIdx, Time)> = run.segments.iter().map(|s| (s.job, s.start)).collect();
+        segments.sort_unstable();
+        Starts { run, segments }
+    }
+
+    fn of(&self, j: JobIdx) -> &[(JobIdx, Time)] {
+        let from = self.segments.partition_point(|s| s.0 < j);
+        let to = self.segments.partition_point(|s| s.0 <= j);
+        &self.segments[from..to]
+    }
+
+    /// Job `j`'s `k`-th start (0 for its first).
+    fn nth(&self, j: JobIdx, k: u32) -> Option<Time> {
+        let own = self.of(j);
+        match (k as usize).cmp(&own.len()) {
+            std::cmp::Ordering::Less => Some(own[k as usize].1),
+            std::cmp::Ordering::Equal => Some(self.run.jobs[j as usize].start),
+            std::cmp::Ordering::Greater => None,
+        }
+    }
+
+    /// How many times job `j` has started at or before `t`.
+    fn count_until(&self, j: JobIdx, t: Time) -> u32 {
+        let own = self.of(j);
+        let segments = own.partition_point(|s| s.1 <= t);
+        let last = usize::from(segments == own.len() && self.run.jobs[j as usize].start <= t);
+        (segments + last) as u32
+    }
 }
 
 /// Whether job `k` holds processors at `t`, in its last run or in one of

@@ -69,6 +69,9 @@ impl Policy for Cbf {
             let start = self.book.place(sim, j, sim.now());
             sim.reserve(j, start);
         }
+        if changes.overcommitted || changes.early {
+            crate::common::reserve_planned(sim, &self.book, &self.order);
+        }
         self.book.start_due(sim)?;
         self.book.set_wake(sim)
     }

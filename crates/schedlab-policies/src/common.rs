@@ -1,7 +1,9 @@
 //! Steps several policies share. They only read and act through `Sim`, so
 //! sharing them does not couple one policy to another.
 
-use schedlab_engine::{EngineError, Guarantee, Sim, Time};
+use schedlab_engine::{EngineError, Guarantee, JobIdx, Sim, Time};
+
+use crate::book::Book;
 
 /// Starts waiting jobs in priority order while the first one fits.
 pub(crate) fn start_in_order(sim: &mut Sim<'_>) -> Result<(), EngineError> {
@@ -46,5 +48,17 @@ pub(crate) fn reservation_guarantee(upper_bound: bool) -> Vec<Guarantee> {
         vec![Guarantee::NoLaterThanFirstReservation]
     } else {
         Vec::new()
+    }
+}
+
+/// Records the planned start of each of `jobs` that has a slot as its
+/// reservation, after a compression or a rebuild may have moved them; the
+/// engine keeps only the changes, so the run record holds every reservation
+/// a job held and when it moved.
+pub(crate) fn reserve_planned(sim: &mut Sim<'_>, book: &Book, jobs: &[JobIdx]) {
+    for &j in jobs {
+        if let Some(slot) = book.slot(j) {
+            sim.reserve(j, slot.start);
+        }
     }
 }

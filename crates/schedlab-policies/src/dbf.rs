@@ -27,10 +27,14 @@
 //! gives back its slot and takes the earliest one now free, which is never
 //! later, so compression keeps both L0's guarantee and L1's deadlines.
 //!
-//! Which jobs are deadline-driven: job number `id` is when
-//! SplitMix64(seed ⊕ id × φ64) draws below `fraction` — one draw per job,
-//! keyed by the seed and the job's number, so filtering a trace does not
-//! reshuffle the others. Deadline = submit + max(`min_deadline`,
+//! Which jobs are deadline-driven: each job number `id` gets one draw,
+//! SplitMix64(seed ⊕ id × φ64), keyed by the seed and the job's number, so
+//! filtering a trace does not reshuffle the others. With `share_mode=draw`
+//! (the default) a job is deadline-driven when its draw is below
+//! `fraction`, so the share varies around `fraction` from seed to seed;
+//! with `share_mode=exact` the round(`fraction` × jobs) jobs with the
+//! lowest draws are (ties by priority), exactly the share the paper's
+//! table states. Deadline = submit + max(`min_deadline`,
 //! `deadline_factor` × estimate) (paper §5: 24 h and 10).
 //!
 //! Guarantee (with `estimate` or `exact`): no job starts later than its
@@ -74,6 +78,13 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
             kind: ParamKind::Float { min: 0.0, max: 1e6, default: 10.0 },
             unit: None,
         },
+        ParamSpec {
+            key: "share_mode",
+            name: "Share",
+            description: "draw: each job is deadline-driven with probability `fraction` (one draw per job); exact: exactly round(fraction × jobs) jobs are, those with the lowest draws.",
+            kind: ParamKind::Choice { options: &["draw", "exact"], default: "draw" },
+            unit: None,
+        },
     ],
     uses_runtime_source: true,
     default_source: "estimate",
@@ -89,6 +100,7 @@ fn build(s: &PolicySettings) -> Box<dyn Policy> {
             min_deadline: s.params.number("min_deadline") as Time,
             factor: s.params.number("deadline_factor"),
             seed: s.seed,
+            exact_share: s.params.choice("share_mode") == "exact",
         },
         upper_bound: s.source.is_upper_bound(),
         deadlines: Vec::new(),
@@ -99,6 +111,14 @@ fn build(s: &PolicySettings) -> Box<dyn Policy> {
     })
 }
 
+/// What the deadline rule reads of a job.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct JobTimes {
+    pub id: u64,
+    pub submit: Time,
+    pub estimate: Time,
+}
+
 /// Which jobs are deadline-driven, and their deadlines.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct DeadlineRule {
@@ -106,17 +126,39 @@ pub(crate) struct DeadlineRule {
     pub min_deadline: Time,
     pub factor: f64,
     pub seed: u64,
+    /// Exactly round(fraction × jobs) deadline-driven jobs, rather than
+    /// each job with probability `fraction`.
+    pub exact_share: bool,
 }
 
 impl DeadlineRule {
-    /// The deadline of job number `id`, or `None` for a regular job.
-    pub fn deadline(&self, id: u64, submit: Time, estimate: Time) -> Option<Time> {
-        let key = self.seed ^ id.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        if SplitMix64::new(key).next_f64() >= self.fraction {
-            return None;
-        }
-        let scaled = (self.factor * estimate as f64).ceil().min(1e15) as Time;
-        Some(submit.saturating_add(self.min_deadline.max(scaled)))
+    /// Job number `id`'s draw in [0, 1).
+    fn draw(&self, id: u64) -> f64 {
+        SplitMix64::new(self.seed ^ id.wrapping_mul(0x9E37_79B9_7F4A_7C15)).next_f64()
+    }
+
+    /// The deadline of a deadline-driven job.
+    fn deadline_of(&self, job: &JobTimes) -> Time {
+        let scaled = (self.factor * job.estimate as f64).ceil().min(1e15) as Time;
+        job.submit.saturating_add(self.min_deadline.max(scaled))
+    }
+
+    /// Per job (in priority order), its deadline, or `None` for a regular job.
+    pub fn deadlines(&self, jobs: &[JobTimes]) -> Vec<Option<Time>> {
+        let draws: Vec<f64> = jobs.iter().map(|j| self.draw(j.id)).collect();
+        let driven: Vec<bool> = if self.exact_share {
+            let wanted = (self.fraction * jobs.len() as f64).round() as usize;
+            let mut order: Vec<usize> = (0..jobs.len()).collect();
+            order.sort_unstable_by(|&a, &b| draws[a].total_cmp(&draws[b]).then(a.cmp(&b)));
+            let mut driven = vec![false; jobs.len()];
+            for &k in order.iter().take(wanted) {
+                driven[k] = true;
+            }
+            driven
+        } else {
+            draws.iter().map(|&d| d < self.fraction).collect()
+        };
+        jobs.iter().zip(driven).map(|(j, d)| d.then(|| self.deadline_of(j))).collect()
     }
 }
 
@@ -145,6 +187,9 @@ impl Policy for Dbf {
         } else if changes.early {
             self.compress(sim);
         }
+        if changes.overcommitted || changes.early {
+            self.reserve_definitive(sim);
+        }
         for &j in &happened.arrived {
             self.arrive(sim, j);
         }
@@ -164,7 +209,9 @@ impl Policy for Dbf {
 
 impl Dbf {
     fn assign_deadlines(&mut self, sim: &Sim<'_>) {
-        self.deadlines = sim.jobs().iter().map(|j| self.rule.deadline(j.id, j.submit, j.estimate)).collect();
+        let jobs: Vec<JobTimes> =
+            sim.jobs().iter().map(|j| JobTimes { id: j.id, submit: j.submit, estimate: j.estimate }).collect();
+        self.deadlines = self.rule.deadlines(&jobs);
     }
 
     fn misses_deadline(&self, j: JobIdx) -> bool {
@@ -254,6 +301,15 @@ impl Dbf {
         self.book.compress(sim, &self.order);
     }
 
+    /// Records the slots of the definitive (L0) jobs, which a compression
+    /// or a rebuild may have moved; tentative (L1) jobs hold no reservation.
+    fn reserve_definitive(&mut self, sim: &mut Sim<'_>) {
+        self.order.clear();
+        let l1 = &self.l1;
+        self.order.extend(sim.waiting().iter().copied().filter(|j| l1.binary_search(j).is_err()));
+        crate::common::reserve_planned(sim, &self.book, &self.order);
+    }
+
     /// After an overcommitment (runtimes that fall short): L0 jobs in
     /// priority order, then L1 jobs, are placed again from scratch.
     fn rebuild(&mut self, sim: &mut Sim<'_>) {
@@ -276,16 +332,31 @@ fn insert_sorted(list: &mut Vec<JobIdx>, j: JobIdx) {
 mod tests {
     use super::*;
 
+    fn job(id: u64, submit: Time, estimate: Time) -> JobTimes {
+        JobTimes { id, submit, estimate }
+    }
+
     #[test]
     fn deadlines_follow_the_rule_and_the_share() {
-        let rule = DeadlineRule { fraction: 1.0, min_deadline: 86_400, factor: 10.0, seed: 7 };
+        let rule = DeadlineRule { fraction: 1.0, min_deadline: 86_400, factor: 10.0, seed: 7, exact_share: false };
         // max(24 h, 10 × 3600) = 86,400; max(24 h, 10 × 36,000) = 360,000.
-        assert_eq!(rule.deadline(1, 100, 3600), Some(86_500));
-        assert_eq!(rule.deadline(2, 100, 36_000), Some(360_100));
+        assert_eq!(rule.deadlines(&[job(1, 100, 3600), job(2, 100, 36_000)]), vec![Some(86_500), Some(360_100)]);
         let none = DeadlineRule { fraction: 0.0, ..rule };
-        assert_eq!(none.deadline(1, 100, 3600), None);
+        assert_eq!(none.deadlines(&[job(1, 100, 3600)]), vec![None]);
+        let jobs: Vec<JobTimes> = (1..=10_000u64).map(|id| job(id, 0, 1)).collect();
         let fifth = DeadlineRule { fraction: 0.2, ..rule };
-        let chosen = (1..=10_000u64).filter(|&id| fifth.deadline(id, 0, 1).is_some()).count();
+        let drawn = fifth.deadlines(&jobs);
+        let chosen = drawn.iter().filter(|d| d.is_some()).count();
         assert!((1800..2200).contains(&chosen), "{chosen} of 10,000");
+        assert_ne!(chosen, 2000, "this seed's draws do not give exactly the share");
+        // Exact share: 2000 jobs, those with the lowest draws, so every job
+        // drawn below 0.2 is among them or every chosen job is.
+        let exact = DeadlineRule { exact_share: true, ..fifth }.deadlines(&jobs);
+        assert_eq!(exact.iter().filter(|d| d.is_some()).count(), 2000);
+        let both = drawn.iter().zip(&exact).filter(|(a, b)| a.is_some() && b.is_some()).count();
+        assert_eq!(both, chosen.min(2000));
+        // round(0.25 × 7) = 2 of 7.
+        let seven = DeadlineRule { fraction: 0.25, exact_share: true, ..rule }.deadlines(&jobs[..7]);
+        assert_eq!(seven.iter().filter(|d| d.is_some()).count(), 2);
     }
 }

@@ -147,6 +147,9 @@ impl Policy for Selective {
         } else if changes.early {
             self.compress(sim);
         }
+        if changes.overcommitted || changes.early {
+            crate::common::reserve_planned(sim, &self.book, &self.order);
+        }
         for &j in &happened.arrived {
             self.arrive(sim, j)?;
         }

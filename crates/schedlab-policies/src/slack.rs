@@ -20,7 +20,9 @@
 //! - **Price of a schedule** (§2.1) in which the new job `j` starts at `te`
 //!   and jobs `j1 … jk` move by `t1 … tk` seconds (negative = earlier):
 //!   `price = (te − now)^θt × n_j^θu + Σ cost(ji, ti, j)`, infinite if any
-//!   `ti > si` (a slack would be overdrawn; such a schedule is rejected).
+//!   delay overdraws a slack (`ti > 0` and `ti > si`; such a schedule is
+//!   rejected). Staying put or moving earlier is always allowed, even for a
+//!   job whose slack a rebuild has driven negative (see below).
 //! - **Cost** (§2.3): `cost(ji, ti, j) = sign(ti) × ni^θu × |ti|^θt ×
 //!   (pi / pj)^θp × (s0i / si)^θf`. Our reading of the garbled formula:
 //!   the four weights θu, θt, θp, θf ∈ [0, 1] are *exponents* — with a
@@ -251,10 +253,17 @@ pub(crate) struct Moved {
     pub slack: f64,
 }
 
-/// `cost(ji, ti, j)`; `None` (infinite) if `ti` overdraws the slack.
-/// `newcomer` is `pj`, or `None` for the remove step's dummy job.
+/// `cost(ji, ti, j)`; `None` (infinite) if `ti` is a delay that overdraws
+/// the slack. `newcomer` is `pj`, or `None` for the remove step's dummy job.
+///
+/// Only a delay (`ti > 0`) can overdraw a slack: a job that stays or moves
+/// earlier is always allowed, even when its slack is already negative (a
+/// rebuild after a running job outlived its prediction charges moves that
+/// no price accepted). Refusing those would drop every candidate holding
+/// such a job, compression after an early end included, and leave the
+/// machine idle.
 pub(crate) fn move_cost(m: &Moved, t: Time, newcomer: Option<f64>, w: &Weights) -> Option<f64> {
-    if t as f64 > m.slack {
+    if t > 0 && t as f64 > m.slack {
         return None;
     }
     if t == 0 {
@@ -581,7 +590,9 @@ impl Slack {
 
     /// After an overcommitment (runtimes that fall short): every waiting
     /// job is placed again in planned-start order; slacks are charged for
-    /// the moves (no guarantee is claimed for such sources).
+    /// the moves (no guarantee is claimed for such sources), which can leave
+    /// a slack negative: that job may then no longer be delayed, but may
+    /// still stay or move earlier.
     fn rebuild(&mut self, sim: &Sim<'_>) {
         let mut order: Vec<(Time, JobIdx)> =
             sim.waiting().iter().filter_map(|&j| self.book.slot(j).map(|s| (s.start, j))).collect();
@@ -640,5 +651,17 @@ mod tests {
         assert!((c - 16.0 * 2f64.sqrt()).abs() < 1e-9, "{c}");
         // The newcomer's own term: (te − now) × n = 30 × 5.
         assert_eq!(own_cost(30, 5, &ONE), 150.0);
+    }
+
+    #[test]
+    fn a_negative_slack_refuses_only_delays() {
+        // A rebuild charged 50 s more than the slack had: s = −50, s0 = 600.
+        let m = Moved { size: 4, priority: 1.0 / 3.0, initial_slack: 600.0, slack: -50.0 };
+        assert_eq!(move_cost(&m, 0, Some(1.0 / 6.0), &ONE), Some(0.0), "staying put is free");
+        // 10 s earlier: 4 × 10 × 2 × (600 / max(−50, 1) = 600) = 48,000, a profit.
+        let earlier = move_cost(&m, -10, Some(1.0 / 6.0), &ONE).expect("an earlier start is allowed");
+        assert!((earlier + 48_000.0).abs() < 1e-6, "{earlier}");
+        assert!(move_cost(&m, -10, None, &ONE).is_some(), "compression (remove step) is allowed");
+        assert_eq!(move_cost(&m, 1, Some(1.0 / 6.0), &ONE), None, "any delay overdraws it");
     }
 }

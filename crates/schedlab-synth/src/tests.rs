@@ -42,11 +42,11 @@ fn the_reader_takes_it_as_it_is_and_the_load_is_hit() {
         assert_eq!(loaded.header.max_procs, Some(procs));
         assert!(loaded.header.notes[0].contains("Lublin–Feitelson 1999 model, seed 1, load"));
         let s = stats(&loaded.trace);
-        let offered = s.offered_load.expect("jobs arrive over time");
+        let offered = s.recorded.offered_load.expect("jobs arrive over time");
         assert!((offered - load).abs() < 0.05 * load, "load {offered} for target {load}");
         assert!((offered - load).abs() < 0.002 * load, "load {offered} for target {load}");
         assert!(loaded.trace.jobs.iter().all(|j| (1..=procs).contains(&j.size) && j.runtime >= 1));
-        assert!((s.mean_estimate_accuracy - 1.0).abs() < 1e-12);
+        assert!((s.recorded.mean_estimate_accuracy - 1.0).abs() < 1e-12);
     }
 }
 
@@ -103,7 +103,7 @@ fn estimates_follow_the_factor() {
     let bytes = generate_swf(&p).unwrap();
     let loaded = read_swf(&bytes[..], &ReadOptions::default()).unwrap();
     let s = stats(&loaded.trace);
-    assert!((s.mean_estimate_accuracy - 1.0 / 3.0).abs() < 1e-9);
+    assert!((s.recorded.mean_estimate_accuracy - 1.0 / 3.0).abs() < 1e-9);
     // Same jobs and arrivals as with exact estimates.
     let exact = generate_jobs(&LublinParams { estimate_factor: 1.0, ..p }).unwrap();
     assert!(exact.iter().zip(&jobs).all(|(a, b)| a.submit == b.submit && a.runtime == b.runtime));

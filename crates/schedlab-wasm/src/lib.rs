@@ -452,10 +452,13 @@ mod tests {
         let text = r#"{"runs": [{"policy": "easy"}], "workload": {"machine_size": 2.5}}"#;
         let mut reader = serde_json::Deserializer::from_str(text);
         let e = serde_path_to_error::deserialize::<_, Experiment>(&mut reader).unwrap_err();
-        assert_eq!(decode_error("experiment", &e), "experiment.workload.machine_size: invalid type: floating point `2.5`, expected u32");
-        let mut reader = serde_json::Deserializer::from_str("[]");
+        assert_eq!(
+            decode_error("experiment", &e),
+            "experiment.workload.machine_size: invalid type: floating point `2.5`, expected u32"
+        );
+        let mut reader = serde_json::Deserializer::from_str(r#""x""#);
         let e = serde_path_to_error::deserialize::<_, GenerateMessage>(&mut reader).unwrap_err();
-        assert_eq!(decode_error("params", &e), "params: invalid type: sequence, expected struct GenerateMessage");
+        assert_eq!(decode_error("params", &e), "params: invalid type: string \"x\", expected struct GenerateMessage");
     }
 }
 

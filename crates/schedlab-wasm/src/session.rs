@@ -60,9 +60,11 @@ pub struct Session {
 
 impl Session {
     /// Reads a trace (plain or compressed) with the given options, at most
-    /// [`BROWSER_MAX_JOBS`] jobs.
+    /// [`BROWSER_MAX_JOBS`] jobs or fewer if the options say so.
     pub fn open(bytes: impl Read, name: String, options: TraceOptions) -> Result<Session, Error> {
-        let read = ReadOptions { max_jobs: BROWSER_MAX_JOBS, ..options.read_options() };
+        // The options may lower the browser's job limit, never raise it.
+        let max_jobs = options.max_jobs.map_or(BROWSER_MAX_JOBS, |n| n.min(BROWSER_MAX_JOBS));
+        let read = ReadOptions { max_jobs, ..options.read_options() };
         let loaded = read_swf(bytes, &read)?;
         let identity = TraceIdentity::new(name, &loaded, &read);
         Ok(Session { options, loaded, identity, last: None })

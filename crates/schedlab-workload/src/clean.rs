@@ -64,6 +64,53 @@ pub struct CleaningReport {
     pub bad_lines: Vec<BadLine>,
     /// Things the user should know that are not counts (e.g. machine size guessed).
     pub warnings: Vec<String>,
+    /// The kept jobs as the log records them, before the rules that change
+    /// jobs (sizes clamped, estimates filled in, runtimes capped, the load
+    /// factor), for the statistics of the trace as recorded.
+    pub as_recorded: AsRecorded,
+}
+
+/// Sums over the kept jobs as recorded (after the rules that drop or
+/// select jobs, before those that change them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct AsRecorded {
+    pub jobs: u64,
+    /// Σ runtime, seconds.
+    pub runtime: f64,
+    /// Σ size, processors.
+    pub size: f64,
+    /// Σ runtime × size, processor-seconds.
+    pub work: f64,
+    /// Σ runtime / estimate, an unknown estimate counting as a perfect one.
+    pub accuracy: f64,
+    pub first_submit: i64,
+    pub last_submit: i64,
+    /// The load factor applied afterwards.
+    pub load_factor: f64,
+}
+
+impl AsRecorded {
+    /// The sums over `jobs`, summed exactly and reported as floats (exact
+    /// up to 2^53, far beyond any real log).
+    pub(crate) fn of<'a>(jobs: impl Iterator<Item = &'a Job>, load_factor: f64) -> Self {
+        let mut r = AsRecorded { load_factor, first_submit: i64::MAX, last_submit: i64::MIN, ..AsRecorded::default() };
+        let (mut runtime, mut size, mut work) = (0u128, 0u128, 0u128);
+        for job in jobs {
+            let rt = job.runtime.max(0).unsigned_abs();
+            runtime += u128::from(rt);
+            size += u128::from(job.size);
+            work += u128::from(rt) * u128::from(job.size);
+            r.accuracy += rt as f64 / filled_estimate(job) as f64;
+            r.first_submit = r.first_submit.min(job.submit);
+            r.last_submit = r.last_submit.max(job.submit);
+            r.jobs += 1;
+        }
+        (r.runtime, r.size, r.work) = (runtime as f64, size as f64, work as f64);
+        if r.jobs == 0 {
+            (r.first_submit, r.last_submit) = (0, 0);
+        }
+        r
+    }
 }
 
 impl CleaningReport {
@@ -169,6 +216,7 @@ pub(crate) fn clean_rows(
     }
     report.unsorted = sort_rows(rows);
     report.window_filtered = apply_window(rows, opts.window);
+    report.as_recorded = AsRecorded::of(rows.iter().map(|r| &r.0), opts.load_factor);
     if opts.oversize == Oversize::Clamp {
         report.oversized_clamped = clamp_sizes(rows, machine);
     }
@@ -268,11 +316,20 @@ fn clamp_sizes(rows: &mut [Row], machine: u32) -> u64 {
     clamped
 }
 
+/// A job's estimate, an unknown one (≤ 0) becoming max(runtime, 1).
+fn filled_estimate(job: &Job) -> i64 {
+    if job.estimate <= 0 {
+        job.runtime.max(1)
+    } else {
+        job.estimate
+    }
+}
+
 /// Unknown estimates become max(runtime, 1); runtimes are cut to estimates.
 fn fix_estimates(rows: &mut [Row], report: &mut CleaningReport) {
     for (job, _) in rows.iter_mut() {
         if job.estimate <= 0 {
-            job.estimate = job.runtime.max(1);
+            job.estimate = filled_estimate(job);
             report.no_estimate += 1;
         }
         if job.runtime > job.estimate {

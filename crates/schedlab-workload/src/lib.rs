@@ -116,7 +116,7 @@ mod read;
 mod stats;
 mod write;
 
-pub use clean::{CleaningReport, MAX_BAD_LINES_KEPT};
+pub use clean::{AsRecorded, CleaningReport, MAX_BAD_LINES_KEPT};
 pub use cleaning_rules::{CleaningRule, Effect, CLEANING_RULES};
 pub use error::{field_name, short_number, BadLine, SwfError, FIELD_NAMES};
 pub use header::Header;
@@ -124,7 +124,7 @@ pub use job::{Job, SwfExtra, Trace};
 pub use limits::{DEFAULT_MAX_JOBS, MAX_HORIZON, MAX_PROCS, MAX_TIME};
 pub use options::{OptionsError, Oversize, ReadOptions, Window, DEFAULT_MAX_BYTES};
 pub use read::{read_swf, Loaded, MAX_LINE_BYTES};
-pub use stats::{stats, TraceStats};
+pub use stats::{stats, stats_with_cleaning, Figures, Simulated, TraceStats};
 pub use write::{write_swf, SwfRow};
 
 #[cfg(test)]

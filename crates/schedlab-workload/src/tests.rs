@@ -583,9 +583,9 @@ fn sample_trace() {
     assert_eq!(l.report.jobs_kept as usize, l.trace.jobs.len());
     let s = stats(&l.trace);
     assert_eq!(s.jobs, l.report.jobs_kept);
-    assert_eq!(s.first_submit, 599850);
-    assert!(s.offered_load.is_some_and(|x| x > 0.0 && x < 2.0), "{s:?}");
-    assert!(s.mean_estimate_accuracy > 0.0 && s.mean_estimate_accuracy <= 1.0);
+    assert_eq!(s.recorded.first_submit, 599850);
+    assert!(s.recorded.offered_load.is_some_and(|x| x > 0.0 && x < 2.0), "{s:?}");
+    assert!(s.recorded.mean_estimate_accuracy > 0.0 && s.recorded.mean_estimate_accuracy <= 1.0);
 }
 
 #[test]

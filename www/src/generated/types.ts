@@ -290,6 +290,19 @@ jobs: number,
  */
 procs: number, 
 /**
+ * Distinct known user ids (field 12 ≥ 0).
+ */
+users: number, 
+/**
+ * Distinct known queues (field 15 ≥ 0).
+ */
+queues: number, 
+/**
+ * The same figures for the jobs as the simulation replays them, and
+ * what cleaning changed to get them.
+ */
+simulated: Simulated, 
+/**
  * Earliest submit time, seconds.
  */
 first_submit: number, 
@@ -317,17 +330,10 @@ mean_parallelism: number,
  */
 mean_runtime: number, 
 /**
- * Mean of runtime / estimate (1 = perfect estimates).
+ * Mean of runtime / estimate (1 = perfect estimates; an unknown
+ * estimate counts as perfect).
  */
 mean_estimate_accuracy: number, 
-/**
- * Distinct known user ids (field 12 ≥ 0).
- */
-users: number, 
-/**
- * Distinct known queues (field 15 ≥ 0).
- */
-queues: number, 
 /**
  * Σ runtime × size, processor-seconds. Summed exactly, reported as a
  * float so that JSON and JavaScript read it as a plain number (exact
@@ -454,7 +460,12 @@ blocked_groups: Array<BlockedGroup>,
 /**
  * SN, SW, LN, LW.
  */
-categories: Array<Category>, fairness: Fairness, reservation_violations: ReservationViolations, 
+categories: Array<Category>, fairness: Fairness, 
+/**
+ * Strict fairness over every job that waited (see
+ * [`crate::fairness_audit`]).
+ */
+fairness_all: FairnessAll, reservation_violations: ReservationViolations, 
 /**
  * DBF's deadline metrics, for policies that report deadlines.
  */
@@ -462,7 +473,11 @@ deadline?: DeadlineMetrics,
 /**
  * The fair-slowdown table (selective-reservation table 9), when asked for.
  */
-fair_slowdown?: FairSlowdownTable, preempted: number, preemption_rate: number, mkt: number, mean_rtw: number, total_load: number, wasted_load: number, };
+fair_slowdown?: FairSlowdownTable, 
+/**
+ * What the runtime predictions were worth, for policies that use them.
+ */
+predictions: PredictionMetrics | null, preempted: number, preemption_rate: number, mkt: number, mean_rtw: number, total_load: number, wasted_load: number, };
 
 export type BlockedGroup = { group: string, min_size: number, max_size: number, jobs: number, mbs: number, mwbs: number, };
 
@@ -536,7 +551,13 @@ export type Sweep = { param: string, values: SweepValues, runs?: Array<number>, 
 
 export type SweepValues = { from: number, to: number, step: number, } | Array<string>;
 
-export type WorkloadOptions = { max_bytes?: number, machine_size?: number, oversize?: "drop" | "clamp", queues?: Array<number>, partitions?: Array<number>, drop_status?: Array<number>, 
+export type WorkloadOptions = { max_bytes?: number, 
+/**
+ * The host's job limit (default: the reader's; the browser's is
+ * lower). Read, never written: it never changes a result, so no
+ * experiment, share link or result document records it.
+ */
+max_jobs?: number, machine_size?: number, oversize?: "drop" | "clamp", queues?: Array<number>, partitions?: Array<number>, drop_status?: Array<number>, 
 /**
  * `"all"`, `{ "first_jobs": N }` or `{ "time_range": { "from": S, "to": S } }`.
  */

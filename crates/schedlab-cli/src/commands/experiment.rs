@@ -72,9 +72,7 @@ pub(super) fn load_trace(
     w: &WorkloadArgs,
 ) -> Result<(schedlab_workload::Loaded, ReadOptions)> {
     let mut options = e.workload.read_options();
-    if let Some(n) = w.max_jobs {
-        options.max_jobs = n;
-    }
+    options.max_jobs = w.max_jobs.unwrap_or(options.max_jobs);
     let loaded = trace_input::load_with_warnings(path, &options)?;
     Ok((loaded, options))
 }

@@ -12,7 +12,7 @@ use schedlab_experiment::{
     resolve, schedule_comments, write_jobs_csv, write_schedule_swf, RepeatSummary, RunDocument, RunOutcome, RunRequest,
     RunSettings, TraceIdentity,
 };
-use schedlab_metrics::{CategoryLimits, MetricsOptions};
+use schedlab_metrics::{CategoryLimits, MetricsOptions, PredictionMetrics};
 use schedlab_workload::{Loaded, Trace};
 
 use crate::args::{split_params, MetricArgs, RunArgs, WorkloadArgs};
@@ -145,6 +145,16 @@ fn write_text(out: &mut dyn Write, doc: &RunDocument, settings: &RunSettings, lo
         fixed(f.mean_delay, 1),
         duration(f.max_delay)
     )?;
+    let a = &m.fairness_all;
+    writeln!(
+        out,
+        "fairness (all)  {} delayed of {} that waited, mean delay {} s, max delay {}, {} lower-priority culprits",
+        a.delayed,
+        a.blocked,
+        fixed(a.mean_delay, 1),
+        duration(a.max_delay),
+        a.culprits
+    )?;
     write_extras(out, doc)?;
     writeln!(out, "check           {}", doc.check)
 }
@@ -190,6 +200,9 @@ fn write_extras(out: &mut dyn Write, doc: &RunDocument) -> std::io::Result<()> {
             fixed(d.regular_mean_stretch, 3)
         )?;
     }
+    if let Some(p) = &m.predictions {
+        writeln!(out, "predictions     {}", predictions_text(p))?;
+    }
     if let Some(c) = &doc.calibration {
         writeln!(
             out,
@@ -200,6 +213,23 @@ fn write_extras(out: &mut dyn Write, doc: &RunDocument) -> std::io::Result<()> {
         )?;
     }
     Ok(())
+}
+
+/// The realised error (beside the virtual predictor's x) and what
+/// predictions fell short or were clamped.
+fn predictions_text(p: &PredictionMetrics) -> String {
+    let nominal = p.error_pct.map_or_else(String::new, |x| format!(" x = {x} %,"));
+    let mut text = format!(
+        "{}{nominal} realised mean absolute error {} % ({} s), {} jobs underpredicted",
+        p.source,
+        fixed(p.mean_abs_error_pct, 2),
+        fixed(p.mean_abs_error_s, 1),
+        grouped(p.underpredicted as u64)
+    );
+    if let (Some(clamped), Some(raised)) = (p.clamped_to_estimate, p.raised_to_one) {
+        text.push_str(&format!(", {} clamped to the estimate, {} raised to 1 s", grouped(clamped), grouped(raised)));
+    }
+    text
 }
 
 /// `--repeat N`: the same run with seeds SEED … SEED+N−1, in parallel, and

@@ -4,7 +4,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use schedlab_workload::{stats, BadLine, CleaningReport, Header, Loaded, TraceStats};
+use schedlab_workload::{stats_with_cleaning, BadLine, CleaningReport, Figures, Header, Loaded, TraceStats};
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 
@@ -18,7 +18,7 @@ pub fn main(args: &StatsArgs) -> Result<ExitCode> {
     // Not `load_with`: the report lists the warnings itself.
     let loaded = trace_input::load(&args.trace, &trace_input::read_options(&args.workload)?)?;
     let name = trace_input::trace_name(&args.trace);
-    let s = stats(&loaded.trace);
+    let s = stats_with_cleaning(&loaded.trace, &loaded.report);
     if args.json {
         outputs::emit(&outputs, report, outputs::json(&StatsJson::new(&name, &loaded, &s)))?;
     } else {
@@ -117,19 +117,44 @@ fn write_identity(out: &mut dyn Write, name: &str, l: &Loaded) -> std::io::Resul
 fn write_stats(out: &mut dyn Write, s: &TraceStats) -> std::io::Result<()> {
     writeln!(out, "jobs                    {}", grouped(s.jobs))?;
     writeln!(out, "procs                   {}", s.procs)?;
-    writeln!(out, "first submit            {} s", s.first_submit)?;
-    writeln!(out, "last submit             {} s", s.last_submit)?;
-    writeln!(out, "duration                {}", duration(s.duration))?;
-    match s.offered_load {
-        Some(load) => writeln!(out, "offered load            {} ({:.1} %)", fixed(load, 4), load * 100.0)?,
-        None => writeln!(out, "offered load            undefined (every job is submitted in the same second)")?,
-    }
-    writeln!(out, "mean parallelism        {} procs", fixed(s.mean_parallelism, 2))?;
-    writeln!(out, "mean runtime            {} s", fixed(s.mean_runtime, 1))?;
-    writeln!(out, "mean estimate accuracy  {}", fixed(s.mean_estimate_accuracy, 4))?;
     writeln!(out, "users                   {}", s.users)?;
     writeln!(out, "queues                  {}", s.queues)?;
-    writeln!(out, "total work              {} processor-seconds", s.total_work)
+    writeln!(out, "as recorded:")?;
+    write_figures(out, &s.recorded)?;
+    let m = &s.simulated;
+    if m.figures == s.recorded {
+        return writeln!(out, "as simulated: the same (cleaning changed no job)");
+    }
+    writeln!(out, "as simulated:")?;
+    write_figures(out, &m.figures)?;
+    if m.runtime_capped > 0 {
+        let (jobs, cut) = (grouped(m.runtime_capped), grouped(m.runtime_cut as u64));
+        writeln!(out, "  runtimes cut           {jobs} jobs, {cut} s in all")?;
+    }
+    if m.no_estimate > 0 {
+        writeln!(out, "  estimates filled in    {} jobs", grouped(m.no_estimate))?;
+    }
+    if m.oversized_clamped > 0 {
+        writeln!(out, "  sizes clamped          {} jobs", grouped(m.oversized_clamped))?;
+    }
+    if m.load_factor != 1.0 {
+        writeln!(out, "  load factor            {}", m.load_factor)?;
+    }
+    Ok(())
+}
+
+fn write_figures(out: &mut dyn Write, f: &Figures) -> std::io::Result<()> {
+    writeln!(out, "  first submit           {} s", f.first_submit)?;
+    writeln!(out, "  last submit            {} s", f.last_submit)?;
+    writeln!(out, "  duration               {}", duration(f.duration))?;
+    match f.offered_load {
+        Some(load) => writeln!(out, "  offered load           {} ({:.2} %)", fixed(load, 4), load * 100.0)?,
+        None => writeln!(out, "  offered load           undefined (every job is submitted in the same second)")?,
+    }
+    writeln!(out, "  mean parallelism       {} procs", fixed(f.mean_parallelism, 4))?;
+    writeln!(out, "  mean runtime           {} s", fixed(f.mean_runtime, 1))?;
+    writeln!(out, "  mean estimate accuracy {}", fixed(f.mean_estimate_accuracy, 4))?;
+    writeln!(out, "  total work             {} processor-seconds", f.total_work)
 }
 
 fn write_cleaning(out: &mut dyn Write, r: &CleaningReport) -> std::io::Result<()> {

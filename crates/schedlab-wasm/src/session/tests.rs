@@ -140,6 +140,8 @@ fn the_browser_reads_at_most_its_own_job_limit() {
     assert!(BROWSER_MAX_JOBS < ReadOptions::default().max_jobs);
     let s = Session::open(KTH, "k".into(), TraceOptions::default()).unwrap();
     assert_eq!(s.summary().identity.jobs, 3000, "the limit does not touch a normal trace");
+    let lower = TraceOptions { max_jobs: Some(10), ..TraceOptions::default() };
+    assert!(Session::open(KTH, "k".into(), lower).is_err(), "the options lower the limit");
 }
 
 #[test]
