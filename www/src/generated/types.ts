@@ -341,6 +341,106 @@ mean_estimate_accuracy: number,
  */
 total_work: number, };
 
+export type Simulated = { 
+/**
+ * Jobs whose runtime was cut to their estimate.
+ */
+runtime_capped: number, 
+/**
+ * Seconds cut from their runtimes in all.
+ */
+runtime_cut: number, 
+/**
+ * Jobs without an estimate, given max(runtime, 1).
+ */
+no_estimate: number, 
+/**
+ * Jobs larger than the machine, run on the whole machine.
+ */
+oversized_clamped: number, 
+/**
+ * Inter-arrival times were divided by this.
+ */
+load_factor: number, 
+/**
+ * Earliest submit time, seconds.
+ */
+first_submit: number, 
+/**
+ * Latest submit time, seconds.
+ */
+last_submit: number, 
+/**
+ * last_submit − first_submit, seconds.
+ */
+duration: number, 
+/**
+ * Σ(runtime × size) / (P × duration), a fraction (0.7 = 70 %). `None`
+ * (JSON `null`) when every job is submitted in the same second: the
+ * work then arrives at once and has no rate to compare with the
+ * machine's (see `docs/decisions.md`).
+ */
+offered_load: number | null, 
+/**
+ * Mean job size, processors.
+ */
+mean_parallelism: number, 
+/**
+ * Mean run time, seconds.
+ */
+mean_runtime: number, 
+/**
+ * Mean of runtime / estimate (1 = perfect estimates; an unknown
+ * estimate counts as perfect).
+ */
+mean_estimate_accuracy: number, 
+/**
+ * Σ runtime × size, processor-seconds. Summed exactly, reported as a
+ * float so that JSON and JavaScript read it as a plain number (exact
+ * up to 2^53 processor-seconds, far beyond any real log).
+ */
+total_work: number, };
+
+export type Figures = { 
+/**
+ * Earliest submit time, seconds.
+ */
+first_submit: number, 
+/**
+ * Latest submit time, seconds.
+ */
+last_submit: number, 
+/**
+ * last_submit − first_submit, seconds.
+ */
+duration: number, 
+/**
+ * Σ(runtime × size) / (P × duration), a fraction (0.7 = 70 %). `None`
+ * (JSON `null`) when every job is submitted in the same second: the
+ * work then arrives at once and has no rate to compare with the
+ * machine's (see `docs/decisions.md`).
+ */
+offered_load: number | null, 
+/**
+ * Mean job size, processors.
+ */
+mean_parallelism: number, 
+/**
+ * Mean run time, seconds.
+ */
+mean_runtime: number, 
+/**
+ * Mean of runtime / estimate (1 = perfect estimates; an unknown
+ * estimate counts as perfect).
+ */
+mean_estimate_accuracy: number, 
+/**
+ * Σ runtime × size, processor-seconds. Summed exactly, reported as a
+ * float so that JSON and JavaScript read it as a plain number (exact
+ * up to 2^53 processor-seconds, far beyond any real log).
+ */
+total_work: number, };
+
 export type RunMessage = { policy: string, 
 /**
  * Policy and predictor parameters (`--param KEY=VALUE`).
@@ -488,6 +588,34 @@ export type Fairness = { blocked: number, delayed: number,
  * Mean delay of the delayed jobs, seconds.
  */
 mean_delay: number, max_delay: number, };
+
+export type FairnessAll = { 
+/**
+ * Jobs that waited.
+ */
+blocked: number, 
+/**
+ * Jobs delayed by lower-priority jobs.
+ */
+delayed: number, 
+/**
+ * Mean delay of the delayed jobs, seconds.
+ */
+mean_delay: number, max_delay: number, 
+/**
+ * Distinct lower-priority jobs that delayed a measured job.
+ */
+culprits: number, };
+
+export type PredictionMetrics = { 
+/**
+ * The runtime source's id.
+ */
+source: string, 
+/**
+ * The virtual predictor's maximum error x, percent.
+ */
+error_pct: number | null, mean_abs_error_pct: number, mean_abs_error_s: number, underpredicted: number, clamped_to_estimate: number | null, raised_to_one: number | null, };
 
 export type PreemptionMetrics = { preempted: number, preemption_rate: number, mkt: number, mean_rtw: number, total_load: number, wasted_load: number, };
 

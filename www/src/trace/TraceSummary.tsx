@@ -13,9 +13,19 @@ function pct(x: number | null | undefined): string {
   return typeof x === "number" ? `${(x * 100).toFixed(1)} %` : "–";
 }
 
+/** "67.3 % (simulated: 64.1 %)" where cleaning changed a figure, else the figure as recorded. */
+function also(recorded: number | null, simulated: number | null, show: (x: number | null) => string): string {
+  return simulated !== recorded ? `${show(recorded)} (simulated: ${show(simulated)})` : show(recorded);
+}
+
+function secs(x: number | null): string {
+  return x === null ? "–" : `${fmt(Math.round(x))} s`;
+}
+
 function Stats(props: { s: Summary }) {
   const id = props.s.identity;
   const st = id.stats;
+  const sim = st.simulated;
   const h = props.s.header;
   const pairs: [string, string][] = [
     ["Trace", id.name],
@@ -23,10 +33,10 @@ function Stats(props: { s: Summary }) {
     ["Jobs", fmt(id.jobs)],
     ["Processors", fmt(id.procs)],
     ["Span", `${(st.duration / 86400).toFixed(1)} days`],
-    ["Offered load", pct(st.offered_load)],
+    ["Offered load", also(st.offered_load, sim.offered_load, pct)],
     ["Mean parallelism", fmt(st.mean_parallelism, 2)],
-    ["Mean runtime", `${fmt(Math.round(st.mean_runtime))} s`],
-    ["Estimate accuracy", pct(st.mean_estimate_accuracy)],
+    ["Mean runtime", also(st.mean_runtime, sim.mean_runtime, secs)],
+    ["Estimate accuracy", also(st.mean_estimate_accuracy, sim.mean_estimate_accuracy, pct)],
     ["Users", fmt(st.users)],
     ["Queues", fmt(st.queues)],
   ];
