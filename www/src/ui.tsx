@@ -19,11 +19,24 @@ export function Field(props: { label: string; note?: ComponentChildren; children
   );
 }
 
+const serials = new WeakMap<Note, number>();
+let lastSerial = 0;
+
+/** A number for each message shown, so that a reader (a test) can tell a new message from an old one with the same text. */
+function serial(n: Note): number {
+  let k = serials.get(n);
+  if (k === undefined) {
+    k = ++lastSerial;
+    serials.set(n, k);
+  }
+  return k;
+}
+
 /** A status line (`role=status`, polite); hidden when there is nothing to say. */
 export function NoteLine(props: { id: string; note: Note | null; class?: string }) {
   const n = props.note;
   return (
-    <div id={props.id} class={`msg ${n?.kind ?? ""} ${props.class ?? ""}`} role="status" aria-live="polite" hidden={!n}>
+    <div id={props.id} class={`msg ${n?.kind ?? ""} ${props.class ?? ""}`} role="status" aria-live="polite" hidden={!n} data-serial={n ? serial(n) : 0}>
       {n?.text ?? ""}
     </div>
   );

@@ -178,7 +178,7 @@ export function Settings() {
       <h3>Sweep and repetitions</h3>
       <Sweep />
       <Repetitions />
-      <details class="workload-box">
+      <details class="workload-box" id="workload-options">
         <summary>Workload options</summary>
         <Workload />
       </details>

@@ -7,6 +7,7 @@ import { core, errorMessage } from "../core";
 import type { Link } from "../generated/types";
 import { runPreset } from "../presets/PresetsPanel";
 import { startExperiment } from "../runs/experiment-run";
+import { SAMPLES } from "../samples";
 import { banner, form, pendingFile, trace, traceNote } from "../store";
 import { loadGenerated, loadSample, loadUrl, setTrace, whenPendingLoaded } from "../trace/load";
 import { getTrace } from "../trace/stored";
@@ -23,6 +24,15 @@ export async function openLink(fragment: string): Promise<void> {
     link = core().decode_link(fragment);
   } catch (e) {
     banner.value = { kind: "error", text: `This link could not be opened: ${errorMessage(e)}. The page starts with its defaults instead.` };
+    return;
+  }
+  // The samples are the page's own: the core checks the id's form only.
+  if (link.trace?.kind === "sample" && !SAMPLES.some((s) => s.id === (link.trace as { id: string }).id)) {
+    const known = SAMPLES.map((s) => s.id).join(", ");
+    banner.value = {
+      kind: "error",
+      text: `This link could not be opened: trace.id: the link names a sample that does not exist (known: ${known}). The page starts with its defaults instead.`,
+    };
     return;
   }
   banner.value = null;
