@@ -36,7 +36,14 @@ function serial(n: Note): number {
 export function NoteLine(props: { id: string; note: Note | null; class?: string }) {
   const n = props.note;
   return (
-    <div id={props.id} class={`msg ${n?.kind ?? ""} ${props.class ?? ""}`} role="status" aria-live="polite" hidden={!n} data-serial={n ? serial(n) : 0}>
+    <div
+      id={props.id}
+      class={`msg ${n?.kind ?? ""} ${props.class ?? ""}`}
+      role="status"
+      aria-live="polite"
+      hidden={!n}
+      data-serial={n ? serial(n) : 0}
+    >
       {n?.text ?? ""}
     </div>
   );
