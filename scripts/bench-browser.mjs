@@ -10,7 +10,9 @@
 //   native       EASY run REPEAT times in the page against the native
 //                command line on TRACE
 //   [SCHEDLAB_TRACES=DIR] node scripts/bench-browser.mjs [TRACE] [--policy easy] [--repeat 3]
-//        [--only bundle|first-chart|native] [--gen PROCS,JOBS,LOAD,SEED]
+//        [--only bundle|first-chart|native] [--gen PROCS,JOBS,LOAD,SEED] [--dist DIR]
+// --dist serves another build of the page (a copy of an older www/dist, for
+// before/after figures); the default is www/dist.
 // The page is driven through stable element ids (#file-input, #trace-msg,
 // #gen-*, #add-policy, #run, #runs li[data-status], #charts canvas[data-drawn]).
 // Memory: the tab's renderer process (the page and its dedicated workers
@@ -32,6 +34,7 @@ const repeat = Number(option("--repeat", "3"));
 const policy = option("--policy", "easy");
 const only = option("--only", null);
 const [genProcs, genJobs, genLoad, genSeed] = option("--gen", "256,250000,0.7,1").split(",");
+const dist = option("--dist", DIST);
 const trace = args[0] ?? join(process.env.SCHEDLAB_TRACES ?? join(ROOT, "..", "shared", "traces"), "HPC2N-2002-2.2-cln.swf.gz");
 const CLI = join(ROOT, "target", "release", "schedlab");
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -132,7 +135,7 @@ function bundle() {
       const p = join(dir, f);
       if (statSync(p).isDirectory()) walk(p);
       else {
-        const rel = relative(DIST, p);
+        const rel = relative(dist, p);
         const kind = rel.startsWith("samples") ? "samples" : extname(f).slice(1) || "other";
         const raw = readFileSync(p);
         const row = rows.get(kind) ?? { files: 0, raw: 0, gz: 0 };
@@ -143,9 +146,9 @@ function bundle() {
       }
     }
   };
-  walk(DIST);
+  walk(dist);
   const kb = (b) => `${(b / 1024).toFixed(1)} KiB`;
-  console.log("== bundle (www/dist): kind, files, raw, gzip -9");
+  console.log(`== bundle (${relative(ROOT, dist) || dist}): kind, files, raw, gzip -9`);
   let code = { raw: 0, gz: 0 };
   for (const [kind, r] of [...rows].sort()) {
     console.log(`${kind}: ${r.files} file(s), ${kb(r.raw)}, ${kb(r.gz)} gzipped`);
@@ -186,7 +189,7 @@ async function firstChart(server, what, choose) {
 }
 
 async function firstCharts() {
-  const server = await serve();
+  const server = await serve(dist);
   try {
     console.log(`== time to first chart (${policy} alone), a fresh browser each`);
     await firstChart(server, basename(trace), (page) => page.setInputFiles("#file-input", trace));
@@ -220,7 +223,7 @@ async function againstNative() {
     return m ? Number(m[1]) : Number.NaN;
   })();
 
-  const server = await serve();
+  const server = await serve(dist);
   const browser = await launch();
   const { page, cdp } = await openPage(browser, server.url);
   const idleAll = rendererPids().reduce((a, p) => a + pssKiB(p), 0);

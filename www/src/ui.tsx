@@ -69,7 +69,9 @@ function canvasSize(css: number, large: boolean): { width: number; height: numbe
   // the screen (large type), and a narrow chart is drawn taller so that
   // its text stays readable on a phone.
   const narrow = css < 600;
-  const scale = large ? 0.6 : narrow ? 1 : Math.min(window.devicePixelRatio || 1, 2);
+  // A projector-wide window (1800 px and more) is read from afar: larger text too.
+  const far = window.innerWidth >= 1800;
+  const scale = large ? 0.6 : narrow ? 1 : far ? 0.8 : Math.min(window.devicePixelRatio || 1, 2);
   const width = Math.max(200, Math.round(css * scale));
   return { width, height: Math.round(width * (narrow ? 0.9 : 0.625)) };
 }
@@ -80,7 +82,9 @@ function drawOn(canvas: HTMLCanvasElement, f: Figure, large: boolean): string | 
   canvas.height = height;
   canvas.style.aspectRatio = `${width} / ${height}`;
   try {
-    core().draw_chart(canvas, f.spec);
+    // The caption above the canvas carries the title (it wraps on a phone,
+    // where a drawn title would be cut); the SVG export keeps it.
+    core().draw_chart(canvas, { ...f.spec, title: "" });
     canvas.dataset.drawn = "1";
     return null;
   } catch (e) {
