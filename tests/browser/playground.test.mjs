@@ -72,6 +72,16 @@ async function choosePolicies(page, ids) {
   }
 }
 
+/** The form the link tests share: EASY (shortest first, virtual at 25 %) and FCFS, 2 repetitions from seed 5, all 4 runs done. */
+async function assertRestored(page) {
+  assert.equal(await page.inputValue("#p0-order"), "shortest");
+  assert.equal(await page.inputValue("#p0-source"), "virtual");
+  assert.equal(await page.inputValue("#p0-error"), "25");
+  assert.equal(await page.inputValue("#reps"), "2");
+  assert.equal(await page.inputValue("#seed"), "5");
+  assert.equal(await page.$$eval("#runs li[data-status='done']", (l) => l.length), 4);
+}
+
 /** Sets a workload option (the options sit in a folded section). */
 async function workloadField(page, id, value) {
   await page.evaluate(() => {
@@ -330,13 +340,8 @@ describe("playground", () => {
     await p2.goto(link);
     await p2.waitForSelector("body[data-ready='1']");
     await waitRuns(p2);
-    assert.equal(await p2.inputValue("#p0-order"), "shortest");
-    assert.equal(await p2.inputValue("#p0-source"), "virtual");
-    assert.equal(await p2.inputValue("#p0-error"), "25");
-    assert.equal(await p2.inputValue("#reps"), "2");
-    assert.equal(await p2.inputValue("#seed"), "5");
+    await assertRestored(p2);
     assert.equal(await p2.inputValue("#wl-first"), "2000");
-    assert.equal(await p2.$$eval("#runs li", (l) => l.length), 4);
     const v = await tableValue(p2, "fcfs", "jobs");
     assert.equal(v.value, "2000");
     // the same link again gives the same numbers (deterministic runs)
@@ -356,12 +361,7 @@ describe("playground", () => {
     for (const encode of [(b) => b.toString("base64url"), (b) => b.toString("base64")]) {
       const p = await newPage(`#v1=${encode(Buffer.from(JSON.stringify(old)))}`);
       await waitRuns(p);
-      assert.equal(await p.inputValue("#p0-order"), "shortest");
-      assert.equal(await p.inputValue("#p0-source"), "virtual");
-      assert.equal(await p.inputValue("#p0-error"), "25");
-      assert.equal(await p.inputValue("#reps"), "2");
-      assert.equal(await p.inputValue("#seed"), "5");
-      assert.equal(await p.$$eval("#runs li[data-status='done']", (l) => l.length), 4);
+      await assertRestored(p);
       assert.equal((await tableValue(p, "easy:order=shortest,error=25@virtual", "jobs")).value, "2000");
       assert.equal(await p.isHidden("#banner"), true, "no message: the link opened");
       await p.close();
