@@ -139,7 +139,13 @@ fn from_json_text<T: DeserializeOwned>(text: Result<js_sys::JsString, JsValue>, 
 fn decode_error(what: &str, e: &serde_path_to_error::Error<serde_json::Error>) -> String {
     let message = e.inner().to_string();
     let message = message.split(" at line ").next().unwrap_or(&message);
-    match e.path().to_string().as_str() {
+    let mut path = e.path().to_string();
+    // An unknown key's path ends with the key, which the message names:
+    // name the object that holds it instead.
+    if message.starts_with("unknown field") {
+        path = path.rsplit_once('.').map_or_else(|| ".".to_owned(), |(head, _)| head.to_owned());
+    }
+    match path.as_str() {
         "." => format!("{what}: {message}"),
         path => format!("{what}.{path}: {message}"),
     }
@@ -455,6 +461,15 @@ mod tests {
         assert_eq!(
             decode_error("experiment", &e),
             "experiment.workload.machine_size: invalid type: floating point `2.5`, expected u32"
+        );
+        // An unknown key: the object that holds it, and the key.
+        let text = r#"{"runs": [{"policy": "easy", "ordr": "x"}]}"#;
+        let mut reader = serde_json::Deserializer::from_str(text);
+        let e = serde_path_to_error::deserialize::<_, Experiment>(&mut reader).unwrap_err();
+        assert!(
+            decode_error("experiment", &e).starts_with("experiment.runs[0]: unknown field `ordr`"),
+            "{}",
+            decode_error("experiment", &e)
         );
         let mut reader = serde_json::Deserializer::from_str(r#""x""#);
         let e = serde_path_to_error::deserialize::<_, GenerateMessage>(&mut reader).unwrap_err();

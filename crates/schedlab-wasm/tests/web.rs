@@ -155,7 +155,9 @@ fn errors_name_what_is_wrong() {
     assert_eq!(e, "the input holds more than 5 jobs, the job limit (refused at line 9)");
     assert!(load(json!({"machine_size": 0})).unwrap().contains("machine_size must be at least 1"));
     assert!(load(json!({"window": {"first_jobs": 0}})).unwrap().contains("first_jobs"));
-    assert!(load(json!({"load_factor": "fast"})).unwrap().starts_with("options: invalid type: string \"fast\""));
+    assert!(load(json!({"load_factor": "fast"}))
+        .unwrap()
+        .starts_with("options.load_factor: invalid type: string \"fast\""));
     assert_eq!(load(json!({"machine_size": 4, "oversize": "clamp"})), None);
     let e = Session::new(bytes(b"hello\n"), "x".into(), None).err().map(message).unwrap();
     assert!(e.starts_with("no valid job in 1 lines (1 bad lines)"), "{e}");
