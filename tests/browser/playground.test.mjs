@@ -571,6 +571,7 @@ describe("playground", () => {
     assert.match(await page.textContent("#p0-cost >> xpath=.."), /not used: only when mode is checkpoint or suspend/);
     await page.selectOption("#p0-mode", "checkpoint");
     assert.match(await page.textContent("#knob-cost-note"), /^applies to pv-easy:mode=checkpoint$/);
+    await page.evaluate(() => document.getElementById("knobs").scrollIntoView({ block: "center" }));
     await page.screenshot({ path: join(SHOTS, "knobs.png") });
     await page.close();
   });
