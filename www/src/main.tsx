@@ -2,6 +2,7 @@
 // form's first experiment), renders the panels, opens a share link if the
 // address carries one, and registers the offline precache.
 import "./style.css";
+import "./panels.css";
 import { render } from "preact";
 import { App } from "./App";
 import { core, errorMessage, loadCore } from "./core";
