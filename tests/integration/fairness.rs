@@ -258,6 +258,7 @@ fn reversed_backlog(sizes: &[u32]) -> (Vec<Job>, RunRecord) {
                 backfilled: k + 1 < n,
                 backfilled_behind: (k + 1 < n).then_some(0),
                 backfilled_on_start: 0,
+                ventured: false,
                 blocked: false,
                 fair_start: None,
                 first_reservation: None,

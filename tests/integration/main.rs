@@ -7,7 +7,10 @@
 //!   simulator;
 //! - `determinism`: the same inputs give the same bytes;
 //! - `full_traces`: every trace in `$SCHEDLAB_TRACES` under every policy;
-//! - `limits`: traces at and past the reader's time and size limits.
+//! - `limits`: traces at and past the reader's time and size limits;
+//! - `schedule_view`: the schedule as data (layout, buckets, series,
+//!   inspector, comparison, replay) on hand-computed schedules, invariants
+//!   on random runs and a 250,000-job trace.
 
 mod checker;
 mod dbf;
@@ -20,6 +23,7 @@ mod limits;
 mod preemption;
 mod properties;
 mod reference;
+mod schedule_view;
 mod schedules;
 mod selective;
 mod slack;

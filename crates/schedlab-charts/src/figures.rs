@@ -136,6 +136,7 @@ fn chart_title(spec: &ChartSpec) -> String {
         ChartSpec::Bars(c) => c.title.clone(),
         ChartSpec::Ecdf(c) => c.title.clone(),
         ChartSpec::Sweep(c) => c.title.clone(),
+        ChartSpec::Schedule(c) => c.title.clone(),
     }
 }
 

@@ -65,9 +65,40 @@ pub(crate) fn frame<'a, DB: DrawingBackend>(
     x_tick_size: f64,
     x_grid: bool,
 ) -> Result<Frame<'a, DB>, ChartError> {
+    let areas = Areas { y: y_area(&y, look), x: x_area(&x, look, x_tick_size) };
+    frame_in(root, x, y, look, x_tick_size, x_grid, areas)
+}
+
+/// Pixels left of and below the plot for the axes' labels.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Areas {
+    pub y: u32,
+    pub x: u32,
+}
+
+/// Room for the y axis's tick labels and description.
+pub(crate) fn y_area(y: &AxisSpec<'_>, look: Look) -> u32 {
     let widest_y = y.ticks.iter().map(|&t| (y.label)(t).chars().count()).max().unwrap_or(1).max(1);
-    let y_area = (widest_y as f64 * look.tick * 0.62 + look.label * 1.6 + 8.0) as u32;
-    let x_area = (x_tick_size * (1.2 * x.lines.max(1) as f64 + 0.4) + look.label * 1.7 + 4.0) as u32;
+    (widest_y as f64 * look.tick * 0.62 + look.label * 1.6 + 8.0) as u32
+}
+
+/// Room for the x axis's tick labels and description.
+pub(crate) fn x_area(x: &AxisSpec<'_>, look: Look, x_tick_size: f64) -> u32 {
+    (x_tick_size * (1.2 * x.lines.max(1) as f64 + 0.4) + look.label * 1.7 + 4.0) as u32
+}
+
+/// [`frame`] with the label areas given, so that panels stacked on one
+/// time axis line up.
+pub(crate) fn frame_in<'a, DB: DrawingBackend>(
+    root: &'a DrawingArea<DB, Shift>,
+    x: AxisSpec<'_>,
+    y: AxisSpec<'_>,
+    look: Look,
+    x_tick_size: f64,
+    x_grid: bool,
+    areas: Areas,
+) -> Result<Frame<'a, DB>, ChartError> {
+    let (y_area, x_area) = (areas.y, areas.x);
     let mut chart = ChartBuilder::on(root)
         .margin((look.tick * 0.8) as u32)
         .margin_right((look.tick * 1.2) as u32)
@@ -143,7 +174,7 @@ pub(crate) fn with_legend<DB: DrawingBackend>(
 
 /// The legend's entries wrapped to the strip's width, at the largest font
 /// size (down to a floor) at which they all fit its height.
-fn legend_layout(names: &[String], w: u32, h: u32, top: f64, size: f64) -> (f64, Vec<Vec<String>>) {
+pub(crate) fn legend_layout(names: &[String], w: u32, h: u32, top: f64, size: f64) -> (f64, Vec<Vec<String>>) {
     let mut size = size;
     loop {
         let fit = ((f64::from(w) - size * 2.6) / (size * 0.6)).max(4.0) as usize;

@@ -12,6 +12,10 @@
 //! - [`SweepChart`] (`kind: "sweep"`): a metric against a parameter, one line
 //!   per policy, optional intervals, optional log axes.
 //!
+//! - [`ScheduleChart`] (`kind: "schedule"`): the schedule view (Gantt) of
+//!   a time window with its time series strips, built by [`schedule_chart`]
+//!   from a laid-out run.
+//!
 //! [`figures`] and [`preset_figures`] build the specifications of an
 //! experiment result's figures, so the page constructs none itself.
 //!
@@ -40,9 +44,13 @@ mod bars;
 mod ecdf;
 mod figures;
 mod frame;
+mod schedule;
 mod sweep;
 
 pub use figures::{figures, preset_figures, short_labels, wants_log, Figure, LOG_RATIO};
+pub use schedule::{
+    schedule_chart, BoxKind, GanttBox, ScheduleChart, ScheduleChartOptions, SeriesStrip, StripUnit, MAX_CHART_BOXES,
+};
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -60,6 +68,7 @@ pub enum ChartSpec {
     Bars(BarChart),
     Ecdf(EcdfChart),
     Sweep(SweepChart),
+    Schedule(ScheduleChart),
 }
 
 /// Grouped bars: one group per entry of `groups` along the x axis, one bar
@@ -309,6 +318,7 @@ pub fn draw<DB: DrawingBackend>(spec: &ChartSpec, root: &DrawingArea<DB, Shift>)
         ChartSpec::Bars(c) => bars::draw(c, root, look),
         ChartSpec::Ecdf(c) => ecdf::draw(c, root, look),
         ChartSpec::Sweep(c) => sweep::draw(c, root, look),
+        ChartSpec::Schedule(c) => schedule::draw(c, root, look),
     }?;
     root.present().map_err(draw_err)
 }

@@ -385,3 +385,109 @@ fn wrapping_keeps_every_character() {
         assert!(lines.iter().all(|l| l.chars().count() <= fit), "fit {fit}: {lines:?}");
     }
 }
+
+mod schedule {
+    use schedlab_engine::Control;
+    use schedlab_experiment::{resolve, run, PolicySpec};
+    use schedlab_schedule::ScheduleView;
+    use schedlab_workload::{Job, SwfExtra, Trace};
+
+    use super::{assert_inside, texts, well_formed, HOSTILE};
+    use crate::{schedule_chart, to_svg, ChartSpec, ScheduleChart, ScheduleChartOptions};
+
+    /// P = 10 under PV-EASY (kill): 1 (8 procs, 100 s) from 0; 2 (10, 50 s)
+    /// waits for it, reservation 100; 3 (2, 500 s) ventures on the 2 idle
+    /// processors at 2, is preempted at 100 (98 s lost), restarts at 150.
+    fn view() -> (Trace, ScheduleView) {
+        let rows = [(0, 100, 8), (1, 50, 10), (2, 500, 2)];
+        let jobs: Vec<Job> = rows
+            .iter()
+            .enumerate()
+            .map(|(i, &(submit, runtime, size))| Job {
+                id: i as u64 + 1,
+                submit,
+                runtime,
+                size,
+                estimate: runtime,
+                user: i as i32,
+                group: -1,
+                queue: -1,
+                partition: -1,
+                status: 1,
+            })
+            .collect();
+        let trace = Trace { procs: 10, extras: vec![SwfExtra::unknown(-1); jobs.len()], jobs };
+        let settings = resolve(&PolicySpec::parse("pv-easy").unwrap().request()).unwrap();
+        let out = run(&trace, &settings, &mut |_| Control::Continue).unwrap();
+        let view = ScheduleView::new(&trace.jobs, out.record, 10).unwrap();
+        (trace, view)
+    }
+
+    fn chart(from: i64, to: i64, max_boxes: usize, title: &str) -> ScheduleChart {
+        let (t, v) = view();
+        let options = ScheduleChartOptions { title: title.into(), from, to, columns: 200, max_boxes };
+        schedule_chart(&v, &t.jobs, &options).unwrap()
+    }
+
+    fn fills(svg: &str, colour: &str) -> usize {
+        svg.split("<rect").skip(1).filter(|r| r.contains(&format!("fill=\"{colour}\""))).count()
+    }
+
+    #[test]
+    fn a_zoomed_in_window_draws_each_run_by_its_class() {
+        let c = chart(0, 700, 1000, "PV-EASY");
+        // 1 and 2 in order, 3's preempted run and its ventured last run.
+        assert_eq!(c.boxes.len(), 4);
+        assert!(c.columns.is_empty());
+        let svg = to_svg(&ChartSpec::Schedule(c.clone()), 900, 600);
+        well_formed(&svg);
+        assert_inside(&svg, 900, 600);
+        // Blue (in order) boxes for 1 and 2 and the legend, vermillion for
+        // the preempted run and the legend, bluish green for the ventured one.
+        assert_eq!(fills(&svg, "#0072B2"), 3);
+        assert_eq!(fills(&svg, "#D55E00"), 2);
+        assert_eq!(fills(&svg, "#009E73"), 2);
+        // The lost work is hatched: black lines inside the chart.
+        assert!(svg.matches("stroke=\"#000000\"").count() > 3);
+        let text = texts(&svg).concat();
+        for word in ["PV-EASY", "processors", "ventured", "lost work", "reservation", "utilisation", "waiting jobs"] {
+            assert!(text.contains(word), "{word} in {:?}", texts(&svg));
+        }
+        // The same chart gives the same bytes.
+        assert_eq!(svg, to_svg(&ChartSpec::Schedule(c), 900, 600));
+    }
+
+    #[test]
+    fn the_heads_reservation_is_outlined() {
+        // At the window's middle (50), 2 waits with its reservation 100, for
+        // its 50 s on the whole machine: one outline box.
+        let c = chart(0, 100, 1000, "");
+        assert_eq!(c.outline.len(), 1);
+        assert_eq!((c.outline[0].start, c.outline[0].end, c.outline[0].lo, c.outline[0].hi), (100, 150, 0, 10));
+        // After 150 nobody waits.
+        assert!(chart(200, 400, 1000, "").outline.is_empty());
+    }
+
+    #[test]
+    fn a_crowded_window_is_drawn_by_columns() {
+        let c = chart(0, 700, 2, "zoomed out");
+        assert!(c.boxes.is_empty());
+        assert_eq!(c.columns.len(), 200);
+        // The first column, [0, 3.5): 8 of 10 busy until 2, then 10.
+        assert!((c.columns[0] - (8.0 * 2.0 + 10.0 * 1.5) / 35.0).abs() < 1e-12);
+        let svg = to_svg(&ChartSpec::Schedule(c), 800, 500);
+        well_formed(&svg);
+        assert_inside(&svg, 800, 500);
+        assert!(fills(&svg, "#56B4E9") > 100);
+    }
+
+    #[test]
+    fn titles_are_text_and_empty_windows_say_so() {
+        let svg = to_svg(&ChartSpec::Schedule(chart(0, 700, 1000, HOSTILE)), 640, 400);
+        well_formed(&svg);
+        assert!(!svg.contains("<script>"));
+        let empty = ScheduleChart { title: "empty".into(), procs: 10, from: 5, to: 5, ..Default::default() };
+        let svg = to_svg(&ChartSpec::Schedule(empty), 640, 400);
+        assert!(texts(&svg).iter().any(|t| t == "no data"));
+    }
+}

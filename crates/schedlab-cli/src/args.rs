@@ -40,6 +40,9 @@ pub enum Command {
     /// One benchmark measurement in a fresh process (used by `bench`).
     #[command(hide = true)]
     BenchOne(BenchOneArgs),
+    /// The schedule view's costs on one trace: layout, memory, query times.
+    #[command(hide = true)]
+    BenchSchedule(BenchScheduleArgs),
 }
 
 /// How a trace is read and cleaned (docs/semantics.md, "Reading a trace"); shared by every command that
@@ -177,6 +180,14 @@ pub struct RunArgs {
     /// Write the simulated schedule as SWF to FILE (field 3 = simulated wait).
     #[arg(long, value_name = "FILE")]
     pub swf_out: Option<PathBuf>,
+    /// Write the schedule view (a Gantt chart of the processors, with
+    /// utilisation, queue length and the first job's wait below) as SVG to FILE.
+    #[arg(long, value_name = "FILE.svg")]
+    pub gantt: Option<PathBuf>,
+    /// The time window of --gantt, FROM:TO in the trace's seconds, with an
+    /// optional unit s, m, h, d or w (e.g. 10d:17d) [default: the whole run].
+    #[arg(long, value_name = "FROM:TO")]
+    pub window: Option<String>,
     #[command(flatten)]
     pub output: OutputArgs,
     #[command(flatten)]
@@ -247,6 +258,16 @@ pub struct BenchArgs {
     /// No progress on stderr.
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct BenchScheduleArgs {
+    pub trace: PathBuf,
+    /// Policy spec ID[:KEY=VALUE,...][@PREDICTOR].
+    #[arg(long, default_value = "easy")]
+    pub policy: String,
+    #[command(flatten)]
+    pub workload: WorkloadArgs,
 }
 
 #[derive(Debug, Args)]

@@ -138,6 +138,9 @@ pub fn load_with_warnings(path: &Path, opts: &ReadOptions) -> Result<Loaded> {
     for warning in &loaded.report.warnings {
         eprintln!("schedlab: warning: {name}: {}", crate::fail::flatten(warning));
     }
+    if let Some(note) = schedlab_workload::paper_machine_note(&name, loaded.trace.procs, opts) {
+        eprintln!("schedlab: note: {name}: {note}");
+    }
     Ok(loaded)
 }
 

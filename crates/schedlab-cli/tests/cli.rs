@@ -107,6 +107,16 @@ fn bad_input_gives_one_line_and_an_exit_code() {
             "is also the output of --jobs-csv",
         ),
         (vec!["run", &s, "--policy", "easy", "-o", &s], 2, "--output"),
+        (vec!["run", &s, "--policy", "easy", "--gantt", &s], 2, "is the input"),
+        (vec!["run", &s, "--policy", "easy", "--window", "0:1d"], 2, "--gantt"),
+        (vec!["run", &s, "--policy", "easy", "--gantt", &dir_o, "--window", "3d:1d"], 2, "its end must come after"),
+        (vec!["run", &s, "--policy", "easy", "--gantt", &dir_o, "--window", "1d"], 2, "write FROM:TO"),
+        (vec!["run", &s, "--policy", "easy", "--gantt", &dir_o, "--window", "1y:2y"], 2, "`1y` is not a time"),
+        (
+            vec!["run", &s, "--policy", "easy", "--gantt", &dir_o, "--repeat", "2"],
+            2,
+            "cannot be combined with --repeat",
+        ),
         (vec!["compare", &s, "--policy", "easy", "--output", &s], 2, "is the input"),
         (vec!["stats", &s, "--output", &s], 2, "is the input"),
         (vec!["stats", &s, "--load-factor", "1e-12"], 2, "load factor 1e-12 stretches the 3621984 s"),
@@ -289,6 +299,38 @@ fn header_warnings_reach_every_command_and_the_result_document() {
     assert_eq!(doc["trace"]["stats"]["offered_load"], Value::Null);
     let text = ok(&["stats", &t]);
     assert!(text.contains("  offered load           undefined (every job is submitted in the same second)"), "{text}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn runs_say_when_the_papers_simulate_the_trace_on_another_machine() {
+    // A copy of the sample named like the PWA's CTC-SP2 file: the
+    // PV-EASY papers simulate CTC-SP2 on 430 processors, the header
+    // says 100 (the sample is KTH's), so a plain run says which size it
+    // used; a run given a size says nothing.
+    let dir = temp_dir("paper-machine");
+    let ctc = dir.join("CTC-SP2-copy.swf");
+    std::fs::copy(sample(), &ctc).expect("copy");
+    let ctc = ctc.display().to_string();
+    let note = "simulated on 100 processors (the header's); the PV-EASY and selective-reservation papers \
+                simulate its 430 batch processors (give a machine size of 430 to match them)";
+    let o = schedlab(&["run", &ctc, "--policy", "fcfs"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains(&format!("schedlab: note: CTC-SP2-copy.swf: {note}")), "{}", stderr(&o));
+    let doc = json(&["run", &ctc, "--policy", "fcfs", "--json"]);
+    assert!(doc["trace"]["warnings"].as_array().expect("warnings").iter().any(|w| w.as_str() == Some(note)), "{doc}");
+    let o = schedlab(&["run", &ctc, "--policy", "fcfs", "--procs", "430"]);
+    assert!(!stderr(&o).contains("note"), "{}", stderr(&o));
+    // The slack paper's KTH-SP2 has 128 processors: its preset uses them
+    // on the sample (KTH's first 3000 jobs) unless told otherwise.
+    let o = schedlab(&["reproduce", "slack-factor", &sample(), "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("simulated on 128 processors, the paper's machine"), "{}", stderr(&o));
+    let doc: Value = serde_json::from_str(&stdout(&o)).expect("json");
+    assert_eq!(doc["sections"][0]["result"]["trace"]["procs"], 128);
+    let o = schedlab(&["reproduce", "slack-factor", &sample(), "--json", "--procs", "100"]);
+    let doc: Value = serde_json::from_str(&stdout(&o)).expect("json");
+    assert_eq!(doc["sections"][0]["result"]["trace"]["procs"], 100);
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -751,4 +793,30 @@ fn a_preset_reproduces_with_its_structure() {
         "{}",
         stderr(&unknown)
     );
+}
+
+/// `--gantt` writes the schedule view as SVG: the same bytes every time,
+/// text inside, one box per run for a short window, columns for a long one.
+#[test]
+fn gantt_writes_the_schedule_view_as_svg() {
+    let dir = temp_dir("gantt");
+    let (s, day, all) = (sample(), dir.join("day.svg"), dir.join("all.svg"));
+    let (day_s, all_s) = (day.display().to_string(), all.display().to_string());
+    ok(&["run", &s, "--policy", "pv-easy", "--gantt", &day_s, "--window", "10d:11d", "-q"]);
+    let svg = std::fs::read_to_string(&day).expect("svg");
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    for text in ["PV-EASY on kth-sp2-first3000.swf", "processors", "utilisation", "waiting jobs", "d10"] {
+        assert!(svg.contains(text), "{text}");
+    }
+    // Runs of the day as boxes in the four class colours (blue, orange,
+    // green, vermillion), each also in the legend.
+    for colour in ["#0072B2", "#E69F00", "#009E73", "#D55E00"] {
+        assert!(svg.matches(&format!("fill=\"{colour}\"")).count() > 1, "{colour}");
+    }
+    ok(&["run", &s, "--policy", "pv-easy", "--gantt", &all_s, "--window", "864000:950400", "-q"]);
+    assert_eq!(std::fs::read_to_string(&all).expect("svg"), svg, "the same window in seconds, the same bytes");
+    // The whole run: 3000 jobs are drawn one by one (under the limit).
+    ok(&["run", &s, "--policy", "easy", "--gantt", &all_s, "-q"]);
+    let whole = std::fs::read_to_string(&all).expect("svg");
+    assert!(whole.matches("<rect").count() > 3000);
 }

@@ -29,7 +29,7 @@ pub use policy::{Guarantee, Happened, Policy};
 pub use predictor::{Overrun, Predictor, RuntimeSource, SourceInfo, SOURCES};
 pub use preemption::Preemption;
 pub use profile::Profile;
-pub use record::{JobRecord, ReservationChange, ReservationLog, RunRecord, Segment};
+pub use record::{JobRecord, LogPosition, ReservationChange, ReservationLog, RunRecord, Segment};
 pub use rng::SplitMix64;
 pub use sim::{run, Control, EngineError, Progress, RunConfig, Sim};
 

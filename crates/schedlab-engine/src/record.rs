@@ -24,6 +24,12 @@ pub struct JobRecord {
     /// after a preemption. (A count rather than a time keeps the record
     /// small: it fits in padding.)
     pub backfilled_on_start: u32,
+    /// At its first backfill, the first waiting job held a reservation and
+    /// this job was predicted to end after it: it ventured past the promise
+    /// (PV-EASY's step 4; EASY's backfill on the extra processors), relying
+    /// on processors the reservation does not need. (A bool fits in
+    /// padding.)
+    pub ventured: bool,
     /// Was the first waiting job at the end of a scheduling pass, that is,
     /// could not start at once.
     pub blocked: bool,
@@ -51,6 +57,7 @@ impl JobRecord {
         backfilled: false,
         backfilled_behind: None,
         backfilled_on_start: 0,
+        ventured: false,
         blocked: false,
         fair_start: None,
         first_reservation: None,
@@ -94,22 +101,37 @@ pub struct ReservationChange {
 /// the wait, and the promised start from the time it was made (zig-zag
 /// encoded where signed; wrapping arithmetic, so every value round-trips).
 /// About six bytes a change on real traces.
+///
+/// The bytes live in blocks of [`LOG_BLOCK`] bytes that are never moved:
+/// a log grown by doubling one buffer would hold up to three times its
+/// size while it copies, at the moment a run's memory peaks.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ReservationLog {
-    bytes: Vec<u8>,
+    blocks: Vec<Vec<u8>>,
     len: usize,
     /// The last change pushed, the base of the next one's differences.
     last: (JobIdx, Time),
 }
 
+/// Bytes of one block of a [`ReservationLog`].
+pub const LOG_BLOCK: usize = 1 << 16;
+
+/// The longest change: four varints of at most ten bytes.
+const LONGEST_CHANGE: usize = 40;
+
 impl ReservationLog {
     /// Appends a change; `change.time` must not precede the last one's.
     pub fn push(&mut self, change: ReservationChange) {
+        // A change never straddles two blocks.
+        if self.blocks.last().is_none_or(|b| b.len() + LONGEST_CHANGE > LOG_BLOCK) {
+            self.blocks.push(Vec::with_capacity(LOG_BLOCK));
+        }
+        let bytes = self.blocks.last_mut().expect("a block was just ensured");
         let (job, time) = self.last;
-        put(&mut self.bytes, zigzag(i64::from(change.job) - i64::from(job)));
-        put(&mut self.bytes, change.time.wrapping_sub(time) as u64);
-        put(&mut self.bytes, u64::from(change.wait));
-        put(&mut self.bytes, zigzag(change.start.wrapping_sub(change.time)));
+        put(bytes, zigzag(i64::from(change.job) - i64::from(job)));
+        put(bytes, change.time.wrapping_sub(time) as u64);
+        put(bytes, u64::from(change.wait));
+        put(bytes, zigzag(change.start.wrapping_sub(change.time)));
         self.last = (change.job, change.time);
         self.len += 1;
     }
@@ -124,25 +146,52 @@ impl ReservationLog {
 
     /// Bytes the log holds.
     pub fn encoded_bytes(&self) -> usize {
-        self.bytes.len()
+        self.blocks.iter().map(Vec::len).sum()
+    }
+
+    /// Bytes the log has allocated.
+    pub fn allocated_bytes(&self) -> usize {
+        self.blocks.iter().map(Vec::capacity).sum::<usize>() + self.blocks.capacity() * std::mem::size_of::<Vec<u8>>()
     }
 
     /// The changes in the order they were made.
     pub fn iter(&self) -> impl Iterator<Item = ReservationChange> + '_ {
-        let mut at = 0;
-        let mut last: (JobIdx, Time) = (0, 0);
+        self.iter_from(LogPosition::default()).map(|(_, change)| change)
+    }
+
+    /// The changes from `position` on (a position [`iter_from`] gave), each
+    /// with its own position, so that an index can come back to a change
+    /// without decoding the log from its beginning.
+    ///
+    /// [`iter_from`]: ReservationLog::iter_from
+    pub fn iter_from(&self, position: LogPosition) -> impl Iterator<Item = (LogPosition, ReservationChange)> + '_ {
+        let LogPosition { mut block, mut at, mut last } = position;
         std::iter::from_fn(move || {
-            if at >= self.bytes.len() {
-                return None;
+            while self.blocks.get(block as usize).is_some_and(|b| at as usize >= b.len()) {
+                block += 1;
+                at = 0;
             }
-            let job = (i64::from(last.0) + unzigzag(take(&self.bytes, &mut at))) as JobIdx;
-            let time = last.1.wrapping_add(take(&self.bytes, &mut at) as Time);
-            let wait = take(&self.bytes, &mut at) as u32;
-            let start = time.wrapping_add(unzigzag(take(&self.bytes, &mut at)));
+            let bytes = self.blocks.get(block as usize)?;
+            let here = LogPosition { block, at, last };
+            let mut i = at as usize;
+            let job = (i64::from(last.0) + unzigzag(take(bytes, &mut i))) as JobIdx;
+            let time = last.1.wrapping_add(take(bytes, &mut i) as Time);
+            let wait = take(bytes, &mut i) as u32;
+            let start = time.wrapping_add(unzigzag(take(bytes, &mut i)));
+            at = i as u32;
             last = (job, time);
-            Some(ReservationChange { job, wait, time, start })
+            Some((here, ReservationChange { job, wait, time, start }))
         })
     }
+}
+
+/// Where a change starts in a [`ReservationLog`]: its block, its offset in
+/// the block and the change before it, the base of its differences.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LogPosition {
+    block: u32,
+    at: u32,
+    last: (JobIdx, Time),
 }
 
 impl Serialize for ReservationLog {
@@ -223,10 +272,41 @@ mod tests {
         }
         assert_eq!(log.len(), 5);
         assert_eq!(log.iter().collect::<Vec<_>>(), changes);
+        // Reading on from any change's position gives the rest of the log.
+        let positions: Vec<LogPosition> = log.iter_from(LogPosition::default()).map(|(p, _)| p).collect();
+        for (k, &p) in positions.iter().enumerate() {
+            assert_eq!(log.iter_from(p).map(|(_, c)| c).collect::<Vec<_>>(), changes[k..]);
+        }
         // A typical change (a neighbouring job, the same second, a start
         // 100 s away) takes five bytes.
         let before = log.encoded_bytes();
         log.push(ReservationChange { job: JobIdx::MAX - 1, wait: 0, time: Time::MAX, start: Time::MAX - 100 });
         assert_eq!(log.encoded_bytes() - before, 5);
+    }
+
+    /// A log of many blocks reads back whole, from its start and from any
+    /// change's position, and holds no more than its blocks.
+    #[test]
+    fn a_log_spans_blocks_without_moving_them() {
+        let changes: Vec<ReservationChange> = (0..40_000u32)
+            .map(|k| ReservationChange {
+                job: k.wrapping_mul(2_654_435_761) % 1_000_003,
+                wait: k % 3,
+                time: i64::from(k) * 1_000_003,
+                start: i64::from(k) * 1_000_003 + i64::from(k % 977) * 7_919 - 5_000,
+            })
+            .collect();
+        let mut log = ReservationLog::default();
+        for &c in &changes {
+            log.push(c);
+        }
+        assert!(log.blocks.len() > 3, "{} blocks", log.blocks.len());
+        assert!(log.blocks.iter().all(|b| b.len() <= LOG_BLOCK && b.capacity() == LOG_BLOCK));
+        assert_eq!(log.iter().collect::<Vec<_>>(), changes);
+        let positions: Vec<LogPosition> = log.iter_from(LogPosition::default()).map(|(p, _)| p).collect();
+        for k in [0, 1, 6_000, 13_107, 13_108, 39_999] {
+            assert_eq!(log.iter_from(positions[k]).map(|(_, c)| c).collect::<Vec<_>>(), changes[k..], "from {k}");
+        }
+        assert!(log.allocated_bytes() < log.encoded_bytes() + LOG_BLOCK + 64 * std::mem::size_of::<Vec<u8>>());
     }
 }

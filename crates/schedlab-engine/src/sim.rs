@@ -214,6 +214,8 @@ impl<'a> Sim<'a> {
             rec.backfilled = true;
             rec.backfilled_behind = Some(head);
             rec.backfilled_on_start = rec.starts;
+            let promise = self.reservation[head as usize];
+            rec.ventured = promise != NO_RESERVATION && self.now.saturating_add(prediction) > promise;
         }
         let resumed = rec.starts > 0;
         if !resumed {

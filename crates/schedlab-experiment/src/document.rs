@@ -3,7 +3,7 @@ use std::collections::BTreeMap;
 
 use schedlab_metrics::Metrics;
 use schedlab_policies::Calibration;
-use schedlab_workload::{stats_with_cleaning, Loaded, ReadOptions, TraceStats};
+use schedlab_workload::{paper_machine_note, stats_with_cleaning, Loaded, ReadOptions, TraceStats};
 use serde::Serialize;
 
 use crate::{RunOutcome, RunSettings};
@@ -31,12 +31,15 @@ pub struct TraceIdentity {
     pub stats: TraceStats,
     /// What the reader warned about (a machine size it had to guess, an
     /// unusable header entry, duplicate job numbers, …), so that every
-    /// result carries the caveats of its trace.
+    /// result carries the caveats of its trace; and the machine size the
+    /// source papers simulate the trace on, when the run used another.
     pub warnings: Vec<String>,
 }
 
 impl TraceIdentity {
     pub fn new(name: String, loaded: &Loaded, options: &ReadOptions) -> Self {
+        let mut warnings = loaded.report.warnings.clone();
+        warnings.extend(paper_machine_note(&name, loaded.trace.procs, options));
         Self {
             name,
             sha256: loaded.sha256.clone(),
@@ -45,7 +48,7 @@ impl TraceIdentity {
             options: options.clone(),
             cleaning: loaded.report.counts().into_iter().collect(),
             stats: stats_with_cleaning(&loaded.trace, &loaded.report),
-            warnings: loaded.report.warnings.clone(),
+            warnings,
         }
     }
 }

@@ -203,8 +203,9 @@ fn check_point(plan: &Plan, shard: Option<Shard>, p: &PointResult, shapes: &mut 
     }
 }
 
-/// Text is allowed only where the metrics document has labels (`source`:
-/// the runtime source of `predictions`).
+/// Text is allowed only where the metrics document has labels (a
+/// category's name, a group, a reference policy, a range, the runtime
+/// source of the prediction figures).
 const LABEL_KEYS: [&str; 5] = ["name", "group", "reference", "range", "source"];
 
 fn metric_kinds(v: &Value, path: &str) -> Result<(), String> {

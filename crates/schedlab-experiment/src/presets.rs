@@ -7,6 +7,8 @@
 
 use serde::Serialize;
 
+use schedlab_workload::{is_trace, CTC_SP2_BATCH, KTH_SP2_SLACK};
+
 use crate::{Experiment, RunSpec, Sweep, SweepValues, WorkloadOptions};
 
 /// A figure of a preset section, drawn by `schedlab_charts::preset_figures`.
@@ -80,6 +82,9 @@ pub struct Preset {
     pub sections: &'static [Section],
 }
 
+/// CTC-SP2 on the 430 batch processors every paper that uses it simulates.
+const CTC_SP2: (&str, u32) = (CTC_SP2_BATCH.trace, CTC_SP2_BATCH.procs);
+
 const SLOWDOWNS: &[&str] = &["mbs", "mwbs", "mean_wait"];
 
 const BLOCKED: &[&str] = &[
@@ -129,7 +134,7 @@ pub const PRESETS: &[Preset] = &[
             PresetFigure::BlockedGroups { metric: "mbs" },
             PresetFigure::BlockedGroups { metric: "mwbs" },
         ],
-        paper_traces: &[("CTC-SP2", 430)],
+        paper_traces: &[CTC_SP2],
         sections: &[Section {
             title: "EASY (estimates), EASY-Last, PV-EASY (Last model, kill)",
             runs: &["easy", "easy@last", "pv-easy"],
@@ -144,7 +149,7 @@ pub const PRESETS: &[Preset] = &[
         title: "Strict-fairness delays and reservation violations of EASY",
         reproduces: "pv-easy-journal tables 1 and 2",
         figures: &[],
-        paper_traces: &[("CTC-SP2", 430)],
+        paper_traces: &[CTC_SP2],
         sections: &[Section {
             title: "EASY with estimates, EASY-Last",
             runs: &["easy", "easy@last"],
@@ -170,14 +175,17 @@ pub const PRESETS: &[Preset] = &[
         title: "Prediction error: PV-EASY vs FCFS-EASY vs SJF-EASY",
         reproduces: "pv-easy-journal figure 4",
         figures: &[PresetFigure::Curves { columns: &["mbs", "mwbs"] }],
-        paper_traces: &[("CTC-SP2", 430)],
+        paper_traces: &[CTC_SP2],
         sections: &[Section {
             title: "virtual predictor, maximum error x %, 10 repetitions; PV-EASY with and without step 4",
             runs: &["pv-easy@virtual", "pv-easy:venture=off@virtual", "easy@virtual", "easy:order=shortest@virtual"],
             sweep: Some(("error", &["0", "10", "20", "30", "40", "50", "60", "70", "80", "90", "100"])),
             repeat: 10,
             load_factor: 1.0,
-            columns: &["mbs", "mwbs"],
+            // The realised error beside the swept maximum x: the virtual
+            // predictor draws errors up to x (about x/2 on average before
+            // clamping to the estimate, which the next column counts).
+            columns: &["mbs", "mwbs", "predictions.mean_abs_error_pct", "predictions.clamped_to_estimate"],
         }],
     },
     Preset {
@@ -185,7 +193,7 @@ pub const PRESETS: &[Preset] = &[
         title: "CP-PV-EASY: checkpoint cost 60, 120, 180 s",
         reproduces: "pv-easy-journal figure 7, tables 6, 7, 8",
         figures: &[PresetFigure::Bars { columns: &["preempted", "mkt"] }],
-        paper_traces: &[("CTC-SP2", 430)],
+        paper_traces: &[CTC_SP2],
         sections: &[Section {
             title: "PV-EASY (kill) and CP-PV-EASY, hourly checkpoints",
             runs: &[
@@ -205,7 +213,7 @@ pub const PRESETS: &[Preset] = &[
         title: "VM-PV-EASY: resume cost 60, 120, 180 s",
         reproduces: "pv-easy-journal figure 8, tables 9, 10, 11",
         figures: &[PresetFigure::Bars { columns: &["preempted", "mkt"] }],
-        paper_traces: &[("CTC-SP2", 430)],
+        paper_traces: &[CTC_SP2],
         sections: &[Section {
             title: "PV-EASY (kill) and VM-PV-EASY, 5 % virtualisation slowdown",
             runs: &[
@@ -225,7 +233,7 @@ pub const PRESETS: &[Preset] = &[
         title: "Slack-based backfilling: slack factor and heuristics",
         reproduces: "slack-priority-backfilling tables 2 and 5",
         figures: &[PresetFigure::Curves { columns: &["mbs", "mwbs"] }],
-        paper_traces: &[("KTH-SP2", 0)],
+        paper_traces: &[(KTH_SP2_SLACK.trace, KTH_SP2_SLACK.procs)],
         sections: &[
             Section {
                 title: "slack factor 1–11 (AST, equal priorities)",
@@ -256,7 +264,7 @@ pub const PRESETS: &[Preset] = &[
         title: "Selective reservation: Sel, Sel-D, EASY vs CBF by category",
         reproduces: "selective-reservation figures 1–6 and table 9",
         figures: &[PresetFigure::Categories { metric: "mbs" }, PresetFigure::Categories { metric: "mean_turnaround" }],
-        paper_traces: &[("CTC-SP2", 430), ("SDSC-SP2", 0), ("KTH-SP2", 0), ("LANL-CM5", 0)],
+        paper_traces: &[CTC_SP2, ("SDSC-SP2", 0), ("KTH-SP2", 0), ("LANL-CM5", 0)],
         sections: &[
             Section {
                 title: "normal load",
@@ -292,6 +300,16 @@ pub const PRESETS: &[Preset] = &[
         }],
     },
 ];
+
+impl Preset {
+    /// The machine size the paper simulates the trace named `name` (a file
+    /// name) on, when it is one of the paper's traces and the paper's size
+    /// differs from the header (`schedlab reproduce` and the page use it
+    /// unless the user gave a size).
+    pub fn machine_size(&self, name: &str) -> Option<u32> {
+        self.paper_traces.iter().find(|(prefix, procs)| *procs > 0 && is_trace(name, prefix)).map(|(_, procs)| *procs)
+    }
+}
 
 /// Looks a preset up by its identifier.
 pub fn preset(id: &str) -> Option<&'static Preset> {
@@ -357,6 +375,21 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn presets_state_the_papers_machine_sizes() {
+        // The PV-EASY papers' CTC-SP2 has 430 batch processors (journal
+        // table 3); the slack paper's KTH-SP2 has 128 ("the system with
+        // 128 processors", its section 4); the selective-reservation
+        // paper runs KTH on its header's 100 nodes.
+        let size = |id: &str, name: &str| preset(id).unwrap().machine_size(name);
+        assert_eq!(size("pv-easy-vs-easy", "CTC-SP2-1996-3.1-cln.swf.gz"), Some(430));
+        assert_eq!(size("pv-easy-vs-easy", "ctc-sp2.swf"), Some(430));
+        assert_eq!(size("slack-factor", "KTH-SP2-1996-2.1-cln.swf.gz"), Some(128));
+        assert_eq!(size("selective", "KTH-SP2-1996-2.1-cln.swf.gz"), None);
+        assert_eq!(size("selective", "CTC-SP2-1996-3.1-cln.swf.gz"), Some(430));
+        assert_eq!(size("slack-factor", "sample.swf"), None);
     }
 
     #[test]

@@ -27,13 +27,16 @@ pub struct PredictionMetrics {
     pub source: &'static str,
     /// The virtual predictor's maximum error x, percent.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub error_pct: Option<f64>,
     pub mean_abs_error_pct: f64,
     pub mean_abs_error_s: f64,
     pub underpredicted: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub clamped_to_estimate: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub raised_to_one: Option<u64>,
 }
 

@@ -103,6 +103,7 @@ pub struct Metrics {
     pub fair_slowdown: Option<crate::FairSlowdownTable>,
     /// What the runtime predictions were worth, for policies that use them.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub predictions: Option<crate::PredictionMetrics>,
 }
 

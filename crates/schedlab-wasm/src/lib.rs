@@ -54,6 +54,16 @@
 //! - `draw_chart(canvas, spec)`, `chart_svg(spec, width, height): string`:
 //!   charts, on the page's thread only (plotters measures text through the
 //!   DOM, which a worker does not have).
+//! - `session.schedule_open(slot): ScheduleInfo` lays the last `run` out for
+//!   the schedule view in slot 0 or 1 (two runs compared);
+//!   `schedule_window(slot, from, to, limit): WindowJobs`,
+//!   `schedule_buckets(slot, grid): Float64Array`,
+//!   `schedule_series(slot, grid): SeriesData`, `schedule_job(slot, job):
+//!   JobDetails`, `schedule_find(slot, id)`, `schedule_replay(slot, t,
+//!   queue_limit): ReplayState`, `schedule_scatter(measure): Scatter` and
+//!   `schedule_select(measure, rect, limit): Selection` (slot 0 against
+//!   slot 1), `schedule_chart(slot, grid): ChartSpec` (for `chart_svg`),
+//!   `schedule_close(slot)`: the view queries (`schedlab-schedule`).
 //! - `wasm_memory_bytes(): number`: the module's linear memory.
 //!
 //! After a panic the module instance should be dropped: the panic
@@ -61,6 +71,8 @@
 
 pub mod experiments;
 pub mod protocol;
+mod schedule_exports;
+pub mod schedules;
 pub mod session;
 #[cfg(test)]
 mod types;

@@ -10,9 +10,11 @@ use schedlab_experiment::{
     PointResult, RunDocument, RunOutcome, RunSettings, TraceIdentity, ECDF_PIXELS,
 };
 use schedlab_metrics::{downsample_ecdf, measured_waits, wait_ecdf};
-use schedlab_workload::{read_swf, Loaded, ReadOptions};
+use schedlab_schedule::ScheduleView;
+use schedlab_workload::{read_swf, Job, Loaded, ReadOptions};
 
 use crate::protocol::{RunMessage, RunResult, Summary, TraceOptions, BROWSER_MAX_JOBS};
+use crate::schedules::{ScheduleInfo, Schedules};
 
 /// An error as the page shows it: the core's message, unchanged.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,6 +47,7 @@ from_core!(
     schedlab_experiment::PointError,
     schedlab_synth::SynthError,
     schedlab_charts::ChartError,
+    schedlab_schedule::ScheduleError,
     serde_json::Error,
     std::io::Error,
     std::string::FromUtf8Error
@@ -56,6 +59,8 @@ pub struct Session {
     loaded: Loaded,
     identity: TraceIdentity,
     last: Option<(RunSettings, RunOutcome)>,
+    /// Runs laid out for the schedule view, by slot.
+    schedules: Schedules,
 }
 
 impl Session {
@@ -67,7 +72,7 @@ impl Session {
         let read = ReadOptions { max_jobs, ..options.read_options() };
         let loaded = read_swf(bytes, &read)?;
         let identity = TraceIdentity::new(name, &loaded, &read);
-        Ok(Session { options, loaded, identity, last: None })
+        Ok(Session { options, loaded, identity, last: None, schedules: Schedules::default() })
     }
 
     pub fn summary(&self) -> Summary<'_> {
@@ -153,6 +158,24 @@ impl Session {
         let mut out = Vec::new();
         write_schedule_swf(&mut out, &self.loaded.trace, &outcome.record, &comments)?;
         Ok(String::from_utf8(out)?)
+    }
+
+    /// Lays the last run out for the schedule view in `slot` (replacing
+    /// what was there); the queries below read it.
+    pub fn schedule_open(&mut self, slot: u32) -> Result<ScheduleInfo, Error> {
+        let (settings, outcome) = self.last()?;
+        let label = format!("{} ({})", settings.policy.name, settings.source.id());
+        let view = ScheduleView::new(&self.loaded.trace.jobs, outcome.record.clone(), settings.metrics.bsd_threshold)?;
+        self.schedules.put(slot, label, view)
+    }
+
+    /// The laid-out runs, and the trace's jobs their queries take.
+    pub fn schedules(&self) -> (&Schedules, &[Job]) {
+        (&self.schedules, &self.loaded.trace.jobs)
+    }
+
+    pub fn schedule_close(&mut self, slot: u32) -> Result<(), Error> {
+        self.schedules.close(slot)
     }
 }
 

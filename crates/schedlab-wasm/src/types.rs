@@ -10,9 +10,10 @@ use schedlab_charts as charts;
 use schedlab_engine::params;
 use schedlab_experiment as experiment;
 use schedlab_metrics as metrics;
+use schedlab_schedule as schedule;
 use schedlab_workload as workload;
 
-use crate::{experiments, protocol};
+use crate::{experiments, protocol, schedules};
 
 const HEADER: &str = "// Generated from the Rust types by crates/schedlab-wasm/src/types.rs (ts-rs):\n\
 // do not edit. `SCHEDLAB_BLESS=1 cargo test -p schedlab-wasm --lib types` rewrites it.\n\
@@ -98,6 +99,30 @@ fn declarations() -> String {
         charts::SweepChart::decl(),
         charts::SweepLine::decl(),
         charts::SweepPoint::decl(),
+        charts::ScheduleChart::decl(),
+        charts::GanttBox::decl(),
+        charts::BoxKind::decl(),
+        charts::SeriesStrip::decl(),
+        charts::StripUnit::decl(),
+        schedules::ScheduleInfo::decl(),
+        schedule::WindowJobs::decl(),
+        schedule::JobRect::decl(),
+        schedule::Band::decl(),
+        schedule::JobClass::decl(),
+        schedule::JobRef::decl(),
+        schedule::Grid::decl(),
+        schedule::SeriesData::decl(),
+        schedule::JobDetails::decl(),
+        schedule::ReservationHeld::decl(),
+        schedule::Preempted::decl(),
+        schedule::Culprits::decl(),
+        schedule::ReplayState::decl(),
+        schedule::QueuedJob::decl(),
+        schedule::HeadReservation::decl(),
+        schedule::Measure::decl(),
+        schedule::Scatter::decl(),
+        schedule::ScatterRect::decl(),
+        schedule::Selection::decl(),
     ];
     let mut out = HEADER.to_owned();
     for d in decls {

@@ -299,3 +299,42 @@ fn share_links_round_trip_and_old_links_open() {
     let e = decode_link("#v1=%%").err().map(message).unwrap();
     assert!(e.contains("not base64"), "{e}");
 }
+
+#[wasm_bindgen_test]
+fn the_schedule_view_answers_as_javascript_asks() {
+    let mut s = Session::new(bytes(KTH), "kth-sp2-first3000.swf".into(), options(json!({}))).unwrap();
+    s.run(js(json!({"policy": "easy"})), None).unwrap();
+    let info = rust(&s.schedule_open(0).unwrap());
+    assert_eq!((info["jobs"].as_u64(), info["procs"].as_u64()), (Some(3000), Some(100)));
+    let (from, to) = (info["span"][0].as_f64().unwrap(), info["span"][1].as_f64().unwrap());
+    s.run(js(json!({"policy": "fcfs"})), None).unwrap();
+    s.schedule_open(1).unwrap();
+    let grid = json!({"from": from, "to": from + 86400.0, "buckets": 300});
+    assert_eq!(s.schedule_buckets(0, js(grid.clone())).unwrap().len(), 300);
+    let series = rust(&s.schedule_series(1, js(grid.clone())).unwrap());
+    assert_eq!(series["head_wait"].as_array().unwrap().len(), 300);
+    let window = rust(&s.schedule_window(0, from, from + 86400.0, 5000).unwrap());
+    assert_eq!(window["complete"], true);
+    let first = &window["rects"][0];
+    assert!(first["bands"].as_array().is_some_and(|b| !b.is_empty()));
+    let job = rust(&s.schedule_job(0, first["job"].as_f64().unwrap()).unwrap());
+    assert_eq!(job["id"], first["id"]);
+    assert_eq!(s.schedule_find(0, first["id"].as_f64().unwrap()).unwrap(), first["job"].as_u64().map(|j| j as u32));
+    let replay = rust(&s.schedule_replay(0, from + 43200.0, 10).unwrap());
+    assert!(replay["queue"].as_array().unwrap().len() <= 10);
+    let scatter = rust(&s.schedule_scatter(js(json!("bsd"))).unwrap());
+    assert_eq!(scatter["x"].as_array().unwrap().len(), 3000);
+    let rect = json!({"x_min": 1.0, "x_max": 1e12, "y_min": 1.0, "y_max": 1e12});
+    let picked = rust(&s.schedule_select(js(json!("wait")), js(rect), 3).unwrap());
+    assert_eq!((picked["total"].as_u64(), picked["jobs"].as_array().unwrap().len()), (Some(3000), 3));
+    let chart = rust(&s.schedule_chart(0, js(json!({"from": from, "to": to, "buckets": 400}))).unwrap());
+    assert_eq!(chart["kind"], "schedule");
+    // Bad arguments are errors that say what is wrong.
+    assert!(message(s.schedule_window(0, 0.5, 10.0, 10).unwrap_err()).contains("whole number"));
+    assert!(message(s.schedule_buckets(0, js(json!({"from": 0, "to": 10}))).unwrap_err()).contains("buckets"));
+    assert!(message(s.schedule_scatter(js(json!("speed"))).unwrap_err()).contains("measure"));
+    assert!(message(s.schedule_job(0, 1e6).unwrap_err()).contains("the trace has 3000 jobs"));
+    assert!(message(s.schedule_open(5).unwrap_err()).contains("there are 2 slots"));
+    let extra = json!({"from": 0, "to": 10, "buckets": 1, "zoom": 2});
+    assert!(message(s.schedule_series(0, js(extra)).unwrap_err()).contains("zoom"));
+}

@@ -111,6 +111,7 @@ mod input;
 mod job;
 mod limits;
 mod line;
+mod machines;
 mod options;
 mod read;
 mod stats;
@@ -122,6 +123,9 @@ pub use error::{field_name, short_number, BadLine, SwfError, FIELD_NAMES};
 pub use header::Header;
 pub use job::{Job, SwfExtra, Trace};
 pub use limits::{DEFAULT_MAX_JOBS, MAX_HORIZON, MAX_PROCS, MAX_TIME};
+pub use machines::{
+    is_trace, paper_machine, paper_machine_note, PaperMachine, CTC_SP2_BATCH, KTH_SP2_SLACK, PAPER_MACHINES,
+};
 pub use options::{OptionsError, Oversize, ReadOptions, Window, DEFAULT_MAX_BYTES};
 pub use read::{read_swf, Loaded, MAX_LINE_BYTES};
 pub use stats::{stats, stats_with_cleaning, Figures, Simulated, TraceStats};

@@ -221,7 +221,8 @@ cleaning: Record<string, number>, stats: TraceStats,
 /**
  * What the reader warned about (a machine size it had to guess, an
  * unusable header entry, duplicate job numbers, …), so that every
- * result carries the caveats of its trace.
+ * result carries the caveats of its trace; and the machine size the
+ * source papers simulate the trace on, when the run used another.
  */
 warnings: Array<string>, };
 
@@ -577,7 +578,7 @@ fair_slowdown?: FairSlowdownTable,
 /**
  * What the runtime predictions were worth, for policies that use them.
  */
-predictions: PredictionMetrics | null, preempted: number, preemption_rate: number, mkt: number, mean_rtw: number, total_load: number, wasted_load: number, };
+predictions?: PredictionMetrics, preempted: number, preemption_rate: number, mkt: number, mean_rtw: number, total_load: number, wasted_load: number, };
 
 export type BlockedGroup = { group: string, min_size: number, max_size: number, jobs: number, mbs: number, mwbs: number, };
 
@@ -615,7 +616,7 @@ source: string,
 /**
  * The virtual predictor's maximum error x, percent.
  */
-error_pct: number | null, mean_abs_error_pct: number, mean_abs_error_s: number, underpredicted: number, clamped_to_estimate: number | null, raised_to_one: number | null, };
+error_pct?: number, mean_abs_error_pct: number, mean_abs_error_s: number, underpredicted: number, clamped_to_estimate?: number, raised_to_one?: number, };
 
 export type PreemptionMetrics = { preempted: number, preemption_rate: number, mkt: number, mean_rtw: number, total_load: number, wasted_load: number, };
 
@@ -915,7 +916,7 @@ export type TraceRef = { "kind": "sample", id: string, } | { "kind": "generated"
 
 export type Figure = { id: string, title: string, spec: ChartSpec, };
 
-export type ChartSpec = { "kind": "bars" } & BarChart | { "kind": "ecdf" } & EcdfChart | { "kind": "sweep" } & SweepChart;
+export type ChartSpec = { "kind": "bars" } & BarChart | { "kind": "ecdf" } & EcdfChart | { "kind": "sweep" } & SweepChart | { "kind": "schedule" } & ScheduleChart;
 
 export type BarChart = { title: string, x_label?: string, y_label?: string, groups: Array<string>, series: Array<BarSeries>, 
 /**
@@ -940,3 +941,225 @@ export type SweepChart = { title: string, x_label?: string, y_label?: string, lo
 export type SweepLine = { name: string, points: Array<SweepPoint>, };
 
 export type SweepPoint = { x: number, y: number, low?: number | null, high?: number | null, };
+
+export type ScheduleChart = { title: string, procs: number, from: number, to: number, 
+/**
+ * One box per processor band of every run in the window (zoomed in).
+ */
+boxes: Array<GanttBox>, 
+/**
+ * Zoomed out (when there are no boxes): the mean fraction of the
+ * machine busy in each of these equal columns of the window.
+ */
+columns: Array<number>, 
+/**
+ * The first waiting job's reservation, drawn as an outline.
+ */
+outline: Array<GanttBox>, 
+/**
+ * Series under the chart, each with one value per equal column.
+ */
+strips: Array<SeriesStrip>, };
+
+export type GanttBox = { start: number, end: number, lo: number, hi: number, kind: BoxKind, 
+/**
+ * The last seconds of a preempted run whose work was lost (hatched).
+ */
+lost?: number, };
+
+export type BoxKind = "in_order" | "backfilled" | "ventured" | "preempted";
+
+export type SeriesStrip = { name: string, unit: StripUnit, values: Array<number>, };
+
+export type StripUnit = "fraction" | "count" | "seconds";
+
+export type ScheduleInfo = { slot: number, 
+/**
+ * The run's policy and predictor, as the page labels it.
+ */
+label: string, procs: number, jobs: number, 
+/**
+ * Runs of jobs (a preempted job has several).
+ */
+runs: number, 
+/**
+ * Runs drawn on more than one band of processors (a fragmented machine).
+ */
+split_runs: number, 
+/**
+ * The first and last instant of the run, seconds; null for an empty trace.
+ */
+span: [number, number] | null, 
+/**
+ * Bytes the view's indexes hold, and the run record's.
+ */
+view_bytes: number, record_bytes: number, };
+
+export type WindowJobs = { rects: Array<JobRect>, 
+/**
+ * False when more runs met the window than the limit asked for: the
+ * page should draw the window from buckets instead.
+ */
+complete: boolean, };
+
+export type JobRect = { 
+/**
+ * The job's index (priority order), what every query takes.
+ */
+job: number, 
+/**
+ * The job's number in the trace.
+ */
+id: number, start: number, end: number, class: JobClass, 
+/**
+ * This run ended in a preemption (the job ran again later).
+ */
+preempted: boolean, 
+/**
+ * Wall seconds of this run whose work did not survive the preemption
+ * (the whole run when a killed job restarts from scratch; 0 for a run
+ * that completed).
+ */
+lost: number, 
+/**
+ * The processors it is drawn on.
+ */
+bands: Array<Band>, };
+
+export type Band = { lo: number, hi: number, };
+
+export type JobClass = "in_order" | "backfilled" | "ventured";
+
+export type JobRef = { job: number, id: number, };
+
+export type Grid = { from: number, to: number, buckets: number, };
+
+export type SeriesData = { grid: Grid, 
+/**
+ * Mean fraction of the machine busy, per bucket.
+ */
+utilisation: Array<number>, 
+/**
+ * Mean number of waiting jobs.
+ */
+queue_jobs: Array<number>, 
+/**
+ * Mean requested work of the waiting jobs (size × estimate), processor-seconds.
+ */
+queue_work: Array<number>, 
+/**
+ * The longest wait of a first waiting job in the bucket, seconds (0 when none waited).
+ */
+head_wait: Array<number>, };
+
+export type JobDetails = { job: number, id: number, user: number, size: number, submit: number, runtime: number, estimate: number, 
+/**
+ * The runtime prediction it was last started with.
+ */
+prediction: number, first_start: number, 
+/**
+ * Its last start, the one it completed from.
+ */
+start: number, end: number, 
+/**
+ * end − submit − runtime (lost work and overheads included).
+ */
+wait: number, 
+/**
+ * Bounded slowdown with the run's threshold.
+ */
+bsd: number, class: JobClass, 
+/**
+ * The first waiting job when it was first backfilled.
+ */
+backfilled_behind: JobRef | null, 
+/**
+ * Was the first waiting job at the end of a pass (could not start at once).
+ */
+blocked: boolean, 
+/**
+ * Head-only strict-fairness audit: when it first could have started.
+ */
+fair_start: number | null, 
+/**
+ * Every reservation it held, in the order they were made (the run
+ * record's reservation history).
+ */
+reservations: Array<ReservationHeld>, preemptions: Array<Preempted>, 
+/**
+ * The processors of its last run.
+ */
+bands: Array<Band>, 
+/**
+ * Set when the full strict-fairness audit found it delayed.
+ */
+delayed: Culprits | null, 
+/**
+ * The jobs of higher priority whose delay it caused (as a culprit).
+ */
+delayed_jobs: Array<JobRef>, };
+
+export type ReservationHeld = { made: number, start: number, wait: number, };
+
+export type Preempted = { start: number, end: number, 
+/**
+ * Wall seconds whose work did not survive.
+ */
+lost: number, bands: Array<Band>, };
+
+export type Culprits = { 
+/**
+ * The first instant it could have started but for lower-priority running jobs.
+ */
+from: number, 
+/**
+ * From then to the start that ended that wait, seconds.
+ */
+delay: number, 
+/**
+ * The lower-priority running jobs whose processors it would have taken
+ * at `from`, lowest priority first.
+ */
+culprits: Array<JobRef>, };
+
+export type ReplayState = { time: number, 
+/**
+ * The runs holding processors, in start order.
+ */
+running: Array<JobRect>, busy: number, 
+/**
+ * The first waiting jobs in priority order (at most the limit asked for).
+ */
+queue: Array<QueuedJob>, 
+/**
+ * How many jobs wait in all.
+ */
+queue_length: number, head_reservation: HeadReservation | null, 
+/**
+ * The next instant something happens, and the last one before `time`.
+ */
+next: number | null, previous: number | null, };
+
+export type QueuedJob = { job: number, id: number, size: number, estimate: number, submit: number, };
+
+export type HeadReservation = { job: number, id: number, 
+/**
+ * When the reservation was made.
+ */
+made: number, start: number, length: number, bands: Array<Band>, };
+
+export type Measure = "wait" | "bsd";
+
+export type Scatter = { measure: Measure, x: Array<number>, y: Array<number>, size_class: Array<number>, classes: Array<string>, };
+
+export type ScatterRect = { x_min: number, x_max: number, y_min: number, y_max: number, };
+
+export type Selection = { 
+/**
+ * The first jobs inside (at most the limit asked for).
+ */
+jobs: Array<JobRef>, 
+/**
+ * How many jobs are inside in all.
+ */
+total: number, };

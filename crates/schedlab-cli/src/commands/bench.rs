@@ -42,10 +42,6 @@ const DEFAULT_POLICIES: [&str; 14] = [
     "dbf",
 ];
 
-/// Machine sizes the seeds simulate that differ from the header, by file
-/// name prefix: CTC-SP2 has 430 batch processors (pv-easy).
-const BUILTIN_PROCS: [(&str, u32); 1] = [("CTC-SP2", 430)];
-
 /// One output row; `--json` prints the list of them.
 #[derive(Debug, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -166,7 +162,9 @@ fn plan(args: &BenchArgs) -> Result<Plan> {
         check_policy(p)?;
     }
     let mut procs_map = args.procs_map.iter().map(|m| procs_entry(m)).collect::<Result<Vec<_>>>()?;
-    procs_map.extend(BUILTIN_PROCS.iter().map(|(p, n)| ((*p).to_owned(), *n)));
+    // The sizes the source papers agree on (CTC-SP2: 430), after the
+    // user's, so that the user's win.
+    procs_map.extend(schedlab_workload::PAPER_MACHINES.iter().map(|m| (m.trace.to_owned(), m.procs)));
     let accasim = if args.accasim { find_accasim() } else { None };
     Ok(Plan { traces: list_traces(&dir)?, policies, procs_map, accasim, repeat: args.repeat, no_check: args.no_check })
 }

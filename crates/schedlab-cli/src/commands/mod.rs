@@ -3,6 +3,7 @@
 mod accasim;
 mod bench;
 mod bench_one;
+mod bench_schedule;
 mod compare;
 mod experiment;
 mod merge;
@@ -29,5 +30,6 @@ pub fn dispatch(cli: crate::args::Cli) -> Result<ExitCode> {
         Command::Reproduce(a) => reproduce::main(&a),
         Command::Bench(a) => bench::main(&a),
         Command::BenchOne(a) => bench_one::main(&a),
+        Command::BenchSchedule(a) => bench_schedule::main(&a),
     }
 }

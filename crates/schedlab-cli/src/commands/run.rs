@@ -7,12 +7,14 @@ use std::time::Instant;
 
 use anyhow::Result;
 use indicatif::ProgressBar;
+use schedlab_charts::{schedule_chart, ChartSpec, ScheduleChartOptions, MAX_CHART_BOXES};
 use schedlab_engine::{Control, Progress};
 use schedlab_experiment::{
     resolve, schedule_comments, write_jobs_csv, write_schedule_swf, RepeatSummary, RunDocument, RunOutcome, RunRequest,
     RunSettings, TraceIdentity,
 };
 use schedlab_metrics::{CategoryLimits, MetricsOptions, PredictionMetrics};
+use schedlab_schedule::{parse_window, ScheduleView};
 use schedlab_workload::{Loaded, Trace};
 
 use crate::args::{split_params, MetricArgs, RunArgs, WorkloadArgs};
@@ -38,6 +40,11 @@ pub fn main(args: &RunArgs) -> Result<ExitCode> {
     let csv = outputs.declare_optional("--jobs-csv", args.jobs_csv.as_deref())?;
     let swf = outputs.declare_optional("--swf-out", args.swf_out.as_deref())?;
     let report = outputs.declare_optional("--output", args.output.output.as_deref())?;
+    let gantt = outputs.declare_optional("--gantt", args.gantt.as_deref())?;
+    if args.window.is_some() && gantt.is_none() {
+        anyhow::bail!("--window is the time window of --gantt, which is not given");
+    }
+    let window = args.window.as_deref().map(parse_window).transpose()?;
     let loaded = trace_input::load_with(&args.trace, &args.workload)?;
     let identity = identity(&args.trace, &loaded, &args.workload)?;
     let bar = output::job_bar(identity.jobs as u64, settings.policy.id, args.metrics.quiet);
@@ -52,6 +59,10 @@ pub fn main(args: &RunArgs) -> Result<ExitCode> {
         let comments = schedule_comments(&settings, &identity, &loaded.header);
         staged.push(outputs.stage(swf, |out| write_schedule_swf(out, &loaded.trace, &outcome.record, &comments))?);
     }
+    if let Some(gantt) = gantt {
+        let svg = gantt_svg(&loaded.trace, &outcome, &settings, &identity, window)?;
+        staged.push(outputs.stage(gantt, |out| out.write_all(svg.as_bytes()))?);
+    }
     let doc = RunDocument::new(&settings, identity, &outcome, Some(elapsed_ms));
     // The files first, then the report: a report on stdout is only
     // printed once every file it speaks of is in place.
@@ -62,6 +73,35 @@ pub fn main(args: &RunArgs) -> Result<ExitCode> {
         outputs::emit(&outputs, report, |out| write_text(out, &doc, &settings, &loaded))?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Size of the `--gantt` drawing, pixels: a 16:9 figure wide enough for a
+/// day's jobs.
+const GANTT_SIZE: (u32, u32) = (1600, 900);
+
+/// The schedule view of a run over `window` (default: the whole run) as SVG.
+fn gantt_svg(
+    trace: &Trace,
+    outcome: &RunOutcome,
+    settings: &RunSettings,
+    identity: &TraceIdentity,
+    window: Option<(i64, i64)>,
+) -> Result<String> {
+    let view = ScheduleView::new(&trace.jobs, outcome.record.clone(), settings.metrics.bsd_threshold)?;
+    let (from, to) = match window.or_else(|| view.span()) {
+        Some((from, to)) if to > from => (from, to),
+        Some((from, _)) => (from, from + 1),
+        None => (0, 1),
+    };
+    let options = ScheduleChartOptions {
+        title: format!("{} on {}", settings.policy.name, identity.name),
+        from,
+        to,
+        columns: GANTT_SIZE.0,
+        max_boxes: MAX_CHART_BOXES,
+    };
+    let chart = schedule_chart(&view, &trace.jobs, &options)?;
+    Ok(schedlab_charts::try_to_svg(&ChartSpec::Schedule(chart), GANTT_SIZE.0, GANTT_SIZE.1)?)
 }
 
 /// The metric options of the flags (checked by `resolve`).
@@ -236,8 +276,8 @@ fn predictions_text(p: &PredictionMetrics) -> String {
 /// the mean and 95 % interval of every metric: an experiment of one run,
 /// summarised by the core.
 fn repeated(args: &RunArgs) -> Result<ExitCode> {
-    if args.jobs_csv.is_some() || args.swf_out.is_some() {
-        anyhow::bail!("--jobs-csv and --swf-out describe one run; they cannot be combined with --repeat");
+    if args.jobs_csv.is_some() || args.swf_out.is_some() || args.gantt.is_some() {
+        anyhow::bail!("--jobs-csv, --swf-out and --gantt describe one run; they cannot be combined with --repeat");
     }
     let (outputs, report) = Outputs::for_report([args.trace.as_path()], &args.output)?;
     let spec = schedlab_experiment::RunSpec {

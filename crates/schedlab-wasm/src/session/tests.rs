@@ -175,3 +175,40 @@ fn the_registry_lists_policies_and_sources() {
     assert!(r["predictors"].as_array().unwrap().iter().any(|p| p["id"] == "virtual"));
     assert_eq!(r["progress_every"], 16384);
 }
+
+#[test]
+fn two_runs_are_laid_out_side_by_side_and_queried() {
+    use schedlab_schedule::{Grid, Measure, ScatterRect};
+    let mut s = kth();
+    let empty = s.schedules().0.view(0).err().unwrap();
+    assert!(empty.0.contains("slot 0 is empty"), "{empty}");
+    assert!(s.schedule_open(0).unwrap_err().0.contains("no run yet"));
+    s.run(&request("easy"), &mut go).unwrap();
+    let info = s.schedule_open(0).unwrap();
+    assert_eq!((info.slot, info.procs, info.jobs, info.runs), (0, 100, 3000, 3000));
+    assert!(info.label.starts_with("EASY") && info.view_bytes > 0 && info.record_bytes > 0);
+    let (from, to) = info.span.unwrap();
+    s.run(&request("fcfs"), &mut go).unwrap();
+    s.schedule_open(1).unwrap();
+    assert!(s.schedule_open(2).unwrap_err().0.contains("there are 2 slots"));
+    let (schedules, jobs) = s.schedules();
+    let day = schedules.window(jobs, 0, from + 86_400, from + 2 * 86_400, 10_000).unwrap();
+    assert!(day.complete && !day.rects.is_empty());
+    let grid = Grid { from, to, buckets: 500 };
+    assert_eq!(schedules.buckets(0, &grid).unwrap().len(), 500);
+    assert_eq!(schedules.series(jobs, 1, &grid).unwrap().head_wait.len(), 500);
+    let first = schedules.job(jobs, 0, 0).unwrap();
+    assert_eq!(first.id, jobs[0].id);
+    assert_eq!(schedules.find(jobs, 0, jobs[7].id).unwrap(), Some(7));
+    let scatter = schedules.scatter(jobs, Measure::Wait).unwrap();
+    assert_eq!((scatter.x.len(), scatter.y.len()), (3000, 3000));
+    // Every job lies in the whole plane.
+    let all = ScatterRect { x_min: 0.0, x_max: f64::MAX, y_min: 0.0, y_max: f64::MAX };
+    assert_eq!(schedules.select(jobs, Measure::Bsd, &all, 5).unwrap().total, 3000);
+    let chart = schedules.chart(jobs, 0, &Grid { from, to: from + 86_400, buckets: 400 }).unwrap();
+    let svg = schedlab_charts::try_to_svg(&chart, 1200, 700).unwrap();
+    assert!(svg.contains("EASY") && svg.matches("<rect").count() > 10);
+    assert!(schedules.replay(jobs, 1, from + 86_400, 20).unwrap().queue.len() <= 20);
+    s.schedule_close(0).unwrap();
+    assert!(s.schedules().0.scatter(s.schedules().1, Measure::Wait).is_err());
+}

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Prints the markdown tables of docs/reproduction/slack-selective-dbf.md from the result
-documents and per-job CSVs that scripts/reproduce-issue5.sh leaves in
-target/issue5/. Only reads; the simulations are the CLI's."""
+documents and per-job CSVs that scripts/reproduce_slack_selective_dbf.sh leaves in
+target/reproduction/slack-selective-dbf/. Only reads; the simulations are the CLI's."""
 
 import csv
 import glob
@@ -193,6 +193,9 @@ def dbf_tables():
     print()
 
 
+print("# Slack, selective, DBF: regenerated tables\n")
+print("Written by `bash scripts/reproduce.sh` (through `scripts/reproduce_slack_selective_dbf.sh`); "
+      "the discussion is in [slack-selective-dbf.md](slack-selective-dbf.md).\n")
 slack_tables()
 selective_tables()
 dbf_tables()

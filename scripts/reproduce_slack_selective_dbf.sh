@@ -5,17 +5,17 @@
 # al. 2002, figures 1-6, table 9) and DBF at 20-80 % deadline-driven jobs
 # (Gaussier et al. 2018, figures 2, 4, 6, 7) on the shared traces.
 #
-# Usage: scripts/reproduce-issue5.sh [TRACES_DIR] > tables.md
-# Results (JSON and per-job CSV) are kept in target/issue5/.
+# Usage: scripts/reproduce_slack_selective_dbf.sh [TRACES_DIR] > tables.md
+# Results (JSON and per-job CSV) are kept in target/reproduction/slack-selective-dbf/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TRACES="${1:-${SCHEDLAB_TRACES:-../shared/traces}}"
-OUT=target/issue5
+OUT=target/reproduction/slack-selective-dbf
 mkdir -p "$OUT"
 cargo build --release -q -p schedlab-cli
 BIN=target/release/schedlab
 
-# Machine sizes and category limits as the seeds use them: CTC-SP2 on 430
+# Machine sizes and category limits as the papers use them: CTC-SP2 on 430
 # processors; LANL's narrow limit is 64 processors (selective table 2).
 procs() { case "$1" in CTC-SP2*) echo "--procs 430" ;; *) echo "" ;; esac; }
 narrow() { case "$1" in LANL-CM5*) echo "--narrow-size 64" ;; *) echo "--narrow-size 8" ;; esac; }
@@ -78,4 +78,4 @@ for f in "$TRACES"/*.swf.gz; do
   done
 done
 
-python3 scripts/issue5_tables.py "$OUT" "$TRACES"
+python3 scripts/slack_selective_dbf_tables.py "$OUT" "$TRACES"

@@ -1,0 +1,434 @@
+//! The schedule view (Gantt) of a time window: processors up, time along,
+//! each run of a job a box coloured by how it started, or, zoomed out, the
+//! mean utilisation of each column; the first waiting job's reservation as
+//! an outline; the time series in strips below on the same time axis.
+//!
+//! [`schedule_chart`] builds the specification from a laid-out run
+//! (`schedlab-schedule`); the command line's `--gantt` and the page's
+//! export draw it the same way.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use schedlab_schedule::{Grid, JobClass, ScheduleError, ScheduleView};
+use schedlab_workload::Job;
+use serde::{Deserialize, Serialize};
+
+use crate::frame::{frame_in, linear_ticks, spaced_ticks, titled, x_area, y_area, Areas, AxisSpec, Frame};
+use crate::{clean_text, colour, draw_err, duration_label, no_data, short_number, ChartError, Look};
+
+/// A Gantt chart of `[from, to)` on a machine of `procs` processors.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScheduleChart {
+    pub title: String,
+    pub procs: u32,
+    pub from: i64,
+    pub to: i64,
+    /// One box per processor band of every run in the window (zoomed in).
+    #[serde(default)]
+    pub boxes: Vec<GanttBox>,
+    /// Zoomed out (when there are no boxes): the mean fraction of the
+    /// machine busy in each of these equal columns of the window.
+    #[serde(default)]
+    pub columns: Vec<f64>,
+    /// The first waiting job's reservation, drawn as an outline.
+    #[serde(default)]
+    pub outline: Vec<GanttBox>,
+    /// Series under the chart, each with one value per equal column.
+    #[serde(default)]
+    pub strips: Vec<SeriesStrip>,
+}
+
+/// A run of a job on the processors `lo..hi`.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GanttBox {
+    pub start: i64,
+    pub end: i64,
+    pub lo: u32,
+    pub hi: u32,
+    pub kind: BoxKind,
+    /// The last seconds of a preempted run whose work was lost (hatched).
+    #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<i64>", optional))]
+    pub lost: i64,
+}
+
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BoxKind {
+    InOrder,
+    Backfilled,
+    Ventured,
+    Preempted,
+}
+
+/// How a strip's values read.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StripUnit {
+    /// A fraction, shown in percent.
+    Fraction,
+    Count,
+    Seconds,
+}
+
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeriesStrip {
+    pub name: String,
+    pub unit: StripUnit,
+    pub values: Vec<f64>,
+}
+
+/// The most runs a chart (an SVG file or export) draws one by one; a
+/// window holding more is drawn as utilisation per column: a file of that
+/// many boxes is megabytes and no clearer at print size.
+pub const MAX_CHART_BOXES: usize = 20_000;
+
+/// What [`schedule_chart`] draws.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScheduleChartOptions {
+    pub title: String,
+    pub from: i64,
+    pub to: i64,
+    /// Columns of the zoomed-out view and of the strips.
+    pub columns: u32,
+    /// The most runs drawn one by one; a window holding more is drawn by columns.
+    pub max_boxes: usize,
+}
+
+/// The palette slot of each kind of box: blue, orange, bluish green, vermillion.
+fn kind_colour(kind: BoxKind) -> RGBColor {
+    colour(match kind {
+        BoxKind::InOrder => 0,
+        BoxKind::Backfilled => 1,
+        BoxKind::Ventured => 2,
+        BoxKind::Preempted => 3,
+    })
+}
+
+/// The outline's colour (black, the palette's last) and the zoomed-out columns' (sky blue).
+const OUTLINE: usize = 7;
+const COLUMNS: usize = 5;
+
+/// The chart of a window of a laid-out run.
+pub fn schedule_chart(
+    view: &ScheduleView,
+    jobs: &[Job],
+    options: &ScheduleChartOptions,
+) -> Result<ScheduleChart, ScheduleError> {
+    let (from, to) = (options.from, options.to);
+    let grid = Grid { from, to, buckets: options.columns };
+    let window = view.window(jobs, from, to, options.max_boxes)?;
+    let mut chart =
+        ScheduleChart { title: options.title.clone(), procs: view.record().procs, from, to, ..Default::default() };
+    if window.complete {
+        for rect in &window.rects {
+            let kind = match (rect.preempted, rect.class) {
+                (true, _) => BoxKind::Preempted,
+                (false, JobClass::InOrder) => BoxKind::InOrder,
+                (false, JobClass::Backfilled) => BoxKind::Backfilled,
+                (false, JobClass::Ventured) => BoxKind::Ventured,
+            };
+            let boxes = rect.bands.iter().map(|b| GanttBox {
+                start: rect.start,
+                end: rect.end,
+                lo: b.lo,
+                hi: b.hi,
+                kind,
+                lost: rect.lost,
+            });
+            chart.boxes.extend(boxes);
+        }
+    } else {
+        chart.columns = view.utilisation(&grid)?;
+    }
+    // The reservation in force at the middle of the window.
+    if let Some(head) = view.head_reservation(jobs, from + (to - from) / 2) {
+        let end = head.start.saturating_add(head.length);
+        chart.outline = head
+            .bands
+            .iter()
+            .map(|b| GanttBox { start: head.start, end, lo: b.lo, hi: b.hi, kind: BoxKind::InOrder, lost: 0 })
+            .collect();
+    }
+    let series = view.series(jobs, &grid)?;
+    chart.strips = vec![
+        SeriesStrip { name: "utilisation".into(), unit: StripUnit::Fraction, values: series.utilisation },
+        SeriesStrip { name: "waiting jobs".into(), unit: StripUnit::Count, values: series.queue_jobs },
+        SeriesStrip { name: "first job's wait".into(), unit: StripUnit::Seconds, values: series.head_wait },
+    ];
+    Ok(chart)
+}
+
+/// Time ticks: steps of whole minutes, hours or days, at most eight.
+fn time_ticks(from: i64, to: i64) -> Vec<f64> {
+    const STEPS: [i64; 16] = [
+        1, 10, 60, 300, 600, 1800, 3600, 7200, 21_600, 43_200, 86_400, 172_800, 604_800, 2_592_000, 7_776_000,
+        31_536_000,
+    ];
+    let span = (to - from).max(1);
+    let step = STEPS.iter().copied().find(|s| span / s <= 8).unwrap_or(span);
+    let first = from.div_euclid(step) * step + if from.rem_euclid(step) == 0 { 0 } else { step };
+    (0..).map(|k| first + k * step).take_while(|&t| t <= to).map(|t| t as f64).collect()
+}
+
+/// A time as day and clock from the trace's start: `d12 06:30`.
+fn clock_label(t: f64) -> String {
+    let t = t.round() as i64;
+    let (day, rest) = (t.div_euclid(86_400), t.rem_euclid(86_400));
+    if rest == 0 {
+        format!("d{day}")
+    } else {
+        format!("d{day} {:02}:{:02}", rest / 3600, rest % 3600 / 60)
+    }
+}
+
+const LEGEND: [&str; 6] = [
+    "in order",
+    "backfilled",
+    "ventured",
+    "preempted, lost work hatched",
+    "first job's reservation",
+    "busy (zoomed out)",
+];
+
+pub(crate) fn draw<DB: DrawingBackend>(
+    c: &ScheduleChart,
+    root: &DrawingArea<DB, Shift>,
+    look: Look,
+) -> Result<(), ChartError> {
+    if c.to <= c.from || c.procs == 0 {
+        return no_data(root, &c.title, look);
+    }
+    let body = titled(root, &c.title, look)?;
+    let names: Vec<String> = LEGEND.iter().map(|s| s.to_string()).collect();
+    // The legend takes at most a quarter of the width: the time axis needs it more.
+    let (w, _) = body.dim_in_pixel();
+    let widest = names.iter().map(|n| crate::text_width(n, look.legend)).fold(0.0, f64::max);
+    let (main, side) = body.split_horizontally(w - ((widest + look.legend * 2.6).min(f64::from(w) * 0.25) as u32));
+    let (w, h) = main.dim_in_pixel();
+    let ticks =
+        spaced_ticks(&time_ticks(c.from, c.to), &clock_label, look.tick, f64::from(w) * 0.8 / (c.to - c.from) as f64);
+    let time = |labelled: bool| AxisSpec {
+        lo: c.from as f64,
+        hi: c.to as f64,
+        ticks: ticks.clone(),
+        label: if labelled { &clock_label } else { &no_label },
+        desc: if labelled { "time since the trace's start".into() } else { String::new() },
+        lines: 1,
+    };
+    let procs = f64::from(c.procs);
+    let gantt_y = AxisSpec {
+        lo: 0.0,
+        hi: procs,
+        ticks: linear_ticks(0.0, procs, 5),
+        label: &int_label,
+        desc: "processors".into(),
+        lines: 1,
+    };
+    let strips: Vec<Strip> = c.strips.iter().map(Strip::new).collect();
+    let strip_axes: Vec<AxisSpec<'_>> = strips.iter().map(Strip::axis).collect();
+    let y_room = strip_axes.iter().map(|a| y_area(a, look)).fold(y_area(&gantt_y, look), u32::max);
+    let x_room = x_area(&time(true), look, look.tick);
+    // The Gantt gets most of the height, each strip a band, the last one
+    // also the time axis's labels.
+    let plots = h.saturating_sub(x_room);
+    let strip_h = if strips.is_empty() { 0 } else { plots * 3 / 20 };
+    let gantt_h = plots - strip_h * strips.len() as u32;
+    let mut rest = main.clone();
+    let last = strips.len();
+    let (gantt, below) = rest.split_vertically(gantt_h + if last == 0 { x_room } else { 0 });
+    rest = below;
+    let areas = |labelled: bool| Areas { y: y_room, x: if labelled { x_room } else { 0 } };
+    let mut chart = frame_in(&gantt, time(last == 0), gantt_y, look, look.tick, false, areas(last == 0))?;
+    draw_boxes(c, &mut chart, look)?;
+    for (k, (strip, axis)) in strips.iter().zip(strip_axes).enumerate() {
+        let labelled = k + 1 == last;
+        let (panel, below) = rest.split_vertically(if labelled { strip_h + x_room } else { strip_h });
+        rest = below;
+        let mut chart = frame_in(&panel, time(labelled), axis, look, look.tick, false, areas(labelled))?;
+        strip.draw(c, &mut chart, look)?;
+    }
+    legend(&side, &names, look)
+}
+
+fn no_label(_: f64) -> String {
+    String::new()
+}
+
+fn int_label(v: f64) -> String {
+    format!("{}", v.round() as i64)
+}
+
+/// The boxes (or columns) and the outline.
+fn draw_boxes<DB: DrawingBackend>(c: &ScheduleChart, chart: &mut Frame<'_, DB>, look: Look) -> Result<(), ChartError> {
+    let procs = f64::from(c.procs);
+    let (from, to) = (c.from as f64, c.to as f64);
+    let clip = |s: i64, e: i64| ((s as f64).max(from), (e as f64).min(to));
+    if c.boxes.is_empty() {
+        let n = c.columns.len().max(1) as f64;
+        let fill = colour(COLUMNS).filled();
+        let columns = c.columns.iter().enumerate().filter(|(_, u)| u.is_finite() && **u > 0.0).map(|(k, &u)| {
+            let (a, b) = (from + (to - from) * k as f64 / n, from + (to - from) * (k + 1) as f64 / n);
+            Rectangle::new([(a, 0.0), (b, u.min(1.0) * procs)], fill)
+        });
+        chart.draw_series(columns).map_err(draw_err)?;
+    }
+    // Borders tell neighbouring runs apart while they are few enough to see.
+    let border = c.boxes.len() <= 400;
+    for b in &c.boxes {
+        let (s, e) = clip(b.start, b.end);
+        if e <= s {
+            continue;
+        }
+        let corners = [(s, f64::from(b.lo)), (e, f64::from(b.hi))];
+        chart.draw_series([Rectangle::new(corners, kind_colour(b.kind).filled())]).map_err(draw_err)?;
+        if border {
+            chart.draw_series([Rectangle::new(corners, WHITE.stroke_width(1))]).map_err(draw_err)?;
+        }
+        if b.kind == BoxKind::Preempted && b.lost > 0 {
+            hatch(chart, (e - b.lost as f64).max(s), e, f64::from(b.lo), f64::from(b.hi))?;
+        }
+    }
+    for b in &c.outline {
+        let (s, e) = clip(b.start, b.end);
+        if e > s {
+            let corners = [(s, f64::from(b.lo)), (e, f64::from(b.hi))];
+            chart
+                .draw_series([Rectangle::new(corners, colour(OUTLINE).stroke_width(look.line + 1))])
+                .map_err(draw_err)?;
+        }
+    }
+    Ok(())
+}
+
+/// A strip's values, cleaned, and its value axis: from 0 to a round top.
+struct Strip<'s> {
+    spec: &'s SeriesStrip,
+    values: Vec<f64>,
+    top: f64,
+    label: Box<dyn Fn(f64) -> String>,
+}
+
+impl<'s> Strip<'s> {
+    fn new(spec: &'s SeriesStrip) -> Self {
+        let values: Vec<f64> = spec.values.iter().map(|v| if v.is_finite() { v.max(0.0) } else { 0.0 }).collect();
+        let top = match spec.unit {
+            StripUnit::Fraction => 1.0,
+            _ => round_up(values.iter().copied().fold(0.0, f64::max)),
+        };
+        let label: Box<dyn Fn(f64) -> String> = match spec.unit {
+            StripUnit::Fraction => Box::new(|v: f64| format!("{:.0} %", v * 100.0)),
+            StripUnit::Count => Box::new(short_number),
+            StripUnit::Seconds => Box::new(duration_label),
+        };
+        Strip { spec, values, top, label }
+    }
+
+    fn axis(&self) -> AxisSpec<'_> {
+        AxisSpec {
+            lo: 0.0,
+            hi: self.top,
+            ticks: vec![0.0, self.top],
+            label: &*self.label,
+            desc: String::new(),
+            lines: 1,
+        }
+    }
+
+    /// The values as steps, and the strip's name inside its top left corner.
+    fn draw<DB: DrawingBackend>(
+        &self,
+        c: &ScheduleChart,
+        chart: &mut Frame<'_, DB>,
+        look: Look,
+    ) -> Result<(), ChartError> {
+        let n = self.values.len().max(1) as f64;
+        let (from, to) = (c.from as f64, c.to as f64);
+        let mut path = Vec::with_capacity(2 * self.values.len());
+        for (k, &v) in self.values.iter().enumerate() {
+            path.push((from + (to - from) * k as f64 / n, v));
+            path.push((from + (to - from) * (k + 1) as f64 / n, v));
+        }
+        chart.draw_series([PathElement::new(path, colour(0).stroke_width(look.line))]).map_err(draw_err)?;
+        let style = Look::font(look.tick).pos(Pos::new(HPos::Left, VPos::Top));
+        let area = chart.plotting_area().strip_coord_spec();
+        area.draw(&Text::new(clean_text(&self.spec.name), (4, 2), style)).map_err(draw_err)
+    }
+}
+
+/// 1, 2 or 5 times a power of ten, at least `v` (and at least 1).
+fn round_up(v: f64) -> f64 {
+    let v = v.max(1.0);
+    let mag = 10f64.powf(v.log10().floor());
+    [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * mag).find(|&s| s >= v).unwrap_or(10.0 * mag)
+}
+
+/// Diagonal lines over `[a, b] × [lo, hi]`, about 45° and 8 pixels apart
+/// on screen, clipped to the box.
+fn hatch<DB: DrawingBackend>(chart: &mut Frame<'_, DB>, a: f64, b: f64, lo: f64, hi: f64) -> Result<(), ChartError> {
+    let (x0, y0) = chart.backend_coord(&(a, lo));
+    let (x1, y1) = chart.backend_coord(&(b, hi));
+    let (px_w, px_h) = (f64::from((x1 - x0).abs().max(1)), f64::from((y0 - y1).abs().max(1)));
+    let sec_per_px = (b - a) / px_w;
+    // A line rises the box's height over as many pixels along time.
+    let run = px_h * sec_per_px;
+    let gap = 8.0 * sec_per_px;
+    let mut lines = Vec::new();
+    let mut x = a - run;
+    while x < b {
+        // The line from (x, lo) to (x + run, hi), clipped to a..b.
+        let t0 = ((a - x) / run).max(0.0);
+        let t1 = ((b - x) / run).min(1.0);
+        if t1 > t0 {
+            lines.push(PathElement::new(
+                vec![(x + run * t0, lo + (hi - lo) * t0), (x + run * t1, lo + (hi - lo) * t1)],
+                BLACK.stroke_width(1),
+            ));
+        }
+        x += gap.max(f64::MIN_POSITIVE);
+    }
+    chart.draw_series(lines).map_err(draw_err)?;
+    Ok(())
+}
+
+/// The legend: a box per kind (the preempted one hatched), an outline for
+/// the reservation, a box for the zoomed-out columns.
+fn legend<DB: DrawingBackend>(side: &DrawingArea<DB, Shift>, names: &[String], look: Look) -> Result<(), ChartError> {
+    let (w, h) = side.dim_in_pixel();
+    let top = look.title * 1.6;
+    let (size, lines) = crate::frame::legend_layout(names, w, h, top, look.legend);
+    let k = (size * 0.45) as i32;
+    let style = Look::font(size).pos(Pos::new(HPos::Left, VPos::Center));
+    let mut y = top;
+    for (i, entry) in lines.iter().enumerate() {
+        let yi = y as i32;
+        let corners = [(k, yi - k), (3 * k, yi + k)];
+        match i {
+            0..=3 => {
+                let kind = [BoxKind::InOrder, BoxKind::Backfilled, BoxKind::Ventured, BoxKind::Preempted][i];
+                side.draw(&Rectangle::new(corners, kind_colour(kind).filled())).map_err(draw_err)?;
+                if i == 3 {
+                    side.draw(&PathElement::new(vec![(k, yi + k), (3 * k, yi - k)], BLACK.stroke_width(1)))
+                        .map_err(draw_err)?;
+                }
+            }
+            4 => side.draw(&Rectangle::new(corners, colour(OUTLINE).stroke_width(look.line))).map_err(draw_err)?,
+            _ => side.draw(&Rectangle::new(corners, colour(COLUMNS).filled())).map_err(draw_err)?,
+        }
+        for line in entry {
+            side.draw(&Text::new(line.clone(), (4 * k, y as i32), style.clone())).map_err(draw_err)?;
+            y += size * 1.25;
+        }
+        y += size * 0.35;
+    }
+    Ok(())
+}

@@ -1,0 +1,185 @@
+//! The processor layout: which processor indices each run of a job is drawn
+//! on.
+//!
+//! Processors are interchangeable in the model, so the layout is a
+//! presentation choice, recomputed from the run record alone. The runs are
+//! replayed in time order, at each second the runs that end first, then
+//! the runs of no length that start (the engine completes a job of zero
+//! length in a batch of its own within the second, so it may have held
+//! processors a later start of that second takes), then the other runs
+//! that start, in priority order (job index). A starting run takes
+//! the smallest free interval of processor indices that holds it whole
+//! (best fit, the lowest index among equals), which keeps wide holes for
+//! wide jobs; when no free interval is wide enough (a fragmented machine)
+//! it takes the widest free intervals, widest first, the last one from its
+//! low end, and is drawn as several bands. A run that ends at the second it
+//! starts holds nothing and is released at once.
+//!
+//! The free intervals are kept twice, by first index (to merge a released
+//! interval with its neighbours) and by (width, first index) (to find the
+//! best fit), so a run costs O(k log P) for k bands.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use schedlab_engine::RunRecord;
+use schedlab_workload::Job;
+
+use crate::runs::{run_of, RunId};
+use crate::ScheduleError;
+
+/// Processor indices `lo..hi`.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+pub struct Band {
+    pub lo: u32,
+    pub hi: u32,
+}
+
+impl Band {
+    pub fn width(&self) -> u32 {
+        self.hi - self.lo
+    }
+}
+
+/// The bands of every run, by run id.
+#[derive(Clone, Debug, Default)]
+pub struct Layout {
+    /// Where each run's bands begin in `bands`; one more entry than runs.
+    first: Vec<u32>,
+    bands: Vec<Band>,
+}
+
+impl Layout {
+    /// Lays out every run of `record`; fails only on a record that holds
+    /// more processors than the machine has at some instant (a run that
+    /// was not checked).
+    pub fn new(jobs: &[Job], record: &RunRecord) -> Result<Layout, ScheduleError> {
+        let runs = record.jobs.len() + record.segments.len();
+        let mut by_start: Vec<RunId> = (0..runs as RunId).collect();
+        by_start.sort_by_key(|&r| {
+            let run = run_of(record, r);
+            (run.start, run.end > run.start, run.job, r)
+        });
+        let mut by_end: Vec<RunId> =
+            by_start.iter().copied().filter(|&r| run_of(record, r).end > run_of(record, r).start).collect();
+        by_end.sort_by_key(|&r| (run_of(record, r).end, r));
+        let mut machine = Machine::new(record.procs);
+        // Bands in start order first, then moved to run-id order.
+        let mut placed: Vec<(u32, u32)> = vec![(0, 0); runs];
+        let mut bands: Vec<Band> = Vec::with_capacity(runs + runs / 8);
+        let mut ended = 0;
+        for &r in &by_start {
+            let run = run_of(record, r);
+            while let Some(&e) = by_end.get(ended).filter(|&&e| run_of(record, e).end <= run.start) {
+                let (at, len) = placed[e as usize];
+                machine.release(&bands[at as usize..(at + len) as usize]);
+                ended += 1;
+            }
+            let size = jobs[run.job as usize].size;
+            let at = bands.len();
+            machine
+                .take(size, &mut bands)
+                .ok_or(ScheduleError::Overcommitted { time: run.start, job: jobs[run.job as usize].id })?;
+            bands[at..].sort_unstable();
+            placed[r as usize] = (at as u32, (bands.len() - at) as u32);
+            if run.end <= run.start {
+                machine.release(&bands[at..]);
+            }
+        }
+        Ok(Layout::in_run_order(&placed, &bands))
+    }
+
+    fn in_run_order(placed: &[(u32, u32)], bands: &[Band]) -> Layout {
+        let mut first = Vec::with_capacity(placed.len() + 1);
+        let mut ordered = Vec::with_capacity(bands.len());
+        for &(at, len) in placed {
+            first.push(ordered.len() as u32);
+            ordered.extend_from_slice(&bands[at as usize..(at + len) as usize]);
+        }
+        first.push(ordered.len() as u32);
+        Layout { first, bands: ordered }
+    }
+
+    /// The bands of run `r`, lowest indices first.
+    pub fn bands(&self, r: RunId) -> &[Band] {
+        &self.bands[self.first[r as usize] as usize..self.first[r as usize + 1] as usize]
+    }
+
+    /// Runs drawn on more than one band.
+    pub fn split_runs(&self) -> usize {
+        self.first.windows(2).filter(|w| w[1] - w[0] > 1).count()
+    }
+
+    pub fn heap_bytes(&self) -> usize {
+        self.first.capacity() * 4 + self.bands.capacity() * std::mem::size_of::<Band>()
+    }
+}
+
+/// The free processor intervals of the machine.
+struct Machine {
+    by_lo: BTreeMap<u32, u32>,
+    by_width: BTreeSet<(u32, u32)>,
+    free: u32,
+}
+
+impl Machine {
+    fn new(procs: u32) -> Self {
+        let mut m = Machine { by_lo: BTreeMap::new(), by_width: BTreeSet::new(), free: 0 };
+        m.insert(Band { lo: 0, hi: procs });
+        m
+    }
+
+    fn insert(&mut self, b: Band) {
+        if b.hi > b.lo {
+            self.by_lo.insert(b.lo, b.hi);
+            self.by_width.insert((b.width(), b.lo));
+            self.free += b.width();
+        }
+    }
+
+    fn remove(&mut self, b: Band) {
+        self.by_lo.remove(&b.lo);
+        self.by_width.remove(&(b.width(), b.lo));
+        self.free -= b.width();
+    }
+
+    /// Takes `size` processors, appending their bands to `out`; `None` if
+    /// fewer are free.
+    fn take(&mut self, size: u32, out: &mut Vec<Band>) -> Option<()> {
+        if size > self.free {
+            return None;
+        }
+        let mut left = size;
+        while left > 0 {
+            // The best fit if one interval holds what is left, else the widest.
+            let &(width, lo) = self.by_width.range((left, 0)..).next().or_else(|| self.by_width.last())?;
+            self.remove(Band { lo, hi: lo + width });
+            let used = width.min(left);
+            out.push(Band { lo, hi: lo + used });
+            self.insert(Band { lo: lo + used, hi: lo + width });
+            left -= used;
+        }
+        Some(())
+    }
+
+    /// Gives bands back, merged with their free neighbours.
+    fn release(&mut self, bands: &[Band]) {
+        for &b in bands {
+            let mut merged = b;
+            if let Some((&lo, &hi)) = self.by_lo.range(..b.lo).next_back().filter(|(_, &hi)| hi == b.lo) {
+                self.remove(Band { lo, hi });
+                merged.lo = lo;
+            }
+            if let Some(&hi) = self.by_lo.get(&b.hi) {
+                self.remove(Band { lo: b.hi, hi });
+                merged.hi = hi;
+            }
+            self.insert(merged);
+        }
+    }
+}
+
+/// How many processors `bands` cover.
+pub fn width_of(bands: &[Band]) -> u32 {
+    bands.iter().map(Band::width).sum()
+}
