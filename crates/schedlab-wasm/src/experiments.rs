@@ -35,11 +35,28 @@ fn section(p: &'static Preset, index: usize) -> Result<&'static Section, Error> 
     p.sections.get(index).ok_or_else(|| Error(format!("preset `{}` has {} sections", p.id, p.sections.len())))
 }
 
-/// `preset_experiment(id, section, workload)`: a preset section's
-/// experiment on a trace read with the user's workload options (the
-/// section's load factor multiplies theirs).
-pub fn preset_experiment(id: &str, index: usize, workload: &WorkloadOptions) -> Result<Experiment, Error> {
-    Ok(section(find(id)?, index)?.experiment(workload))
+/// `preset_experiment(id, section, workload, trace_name?)`: a preset
+/// section's experiment on a trace read with the user's workload options
+/// (the section's load factor multiplies theirs), on the paper's machine
+/// size when the trace is the paper's and the user gave none.
+pub fn preset_experiment(
+    id: &str,
+    index: usize,
+    workload: &WorkloadOptions,
+    trace_name: Option<&str>,
+) -> Result<Experiment, Error> {
+    let preset = find(id)?;
+    let (workload, _) = preset.workload_for(trace_name.unwrap_or(""), workload);
+    Ok(section(preset, index)?.experiment(&workload))
+}
+
+/// `preset_notes(id, trace_name, workload)`: what the page says beside a
+/// preset run on that trace: the paper's machine size applied, and another
+/// trace than the paper's, in that order.
+pub fn preset_notes(id: &str, trace_name: &str, workload: &WorkloadOptions) -> Result<Vec<String>, Error> {
+    let preset = find(id)?;
+    let (_, size) = preset.workload_for(trace_name, workload);
+    Ok(size.into_iter().map(|n| format!("{trace_name}: {n}.")).chain(preset.paper_note(trace_name)).collect())
 }
 
 /// `plan(experiment)`: the run labels and every point.
@@ -155,10 +172,10 @@ mod tests {
         assert_eq!(fa["sections"][0]["runs"], serde_json::json!(["easy", "easy@last"]));
         assert_eq!(fa["sections"][0]["columns"][1], "fairness.delayed");
         let user = WorkloadOptions { load_factor: Some(2.0), ..WorkloadOptions::default() };
-        let high = preset_experiment("selective", 1, &user).unwrap();
+        let high = preset_experiment("selective", 1, &user, None).unwrap();
         assert_eq!(high.workload.load_factor, Some(2.0 * 1.3));
-        assert!(preset_experiment("selective", 2, &user).unwrap_err().0.contains("has 2 sections"));
-        assert!(preset_experiment("nope", 0, &user).unwrap_err().0.starts_with("unknown preset `nope`"));
+        assert!(preset_experiment("selective", 2, &user, None).unwrap_err().0.contains("has 2 sections"));
+        assert!(preset_experiment("nope", 0, &user, None).unwrap_err().0.starts_with("unknown preset `nope`"));
     }
 
     /// The texts the page exports are the command line's: the result of
@@ -166,7 +183,7 @@ mod tests {
     /// whole float such as a utilisation of 1.0 keeping its decimal point.
     #[test]
     fn results_from_json_texts_print_as_the_command_line_prints_them() {
-        let experiment = preset_experiment("fairness-audit", 0, &WorkloadOptions::default()).unwrap();
+        let experiment = preset_experiment("fairness-audit", 0, &WorkloadOptions::default(), None).unwrap();
         let kth: &[u8] = include_bytes!("../../../samples/kth-sp2-first3000.swf");
         let mut s = Session::open(kth, "kth.swf".into(), TraceOptions::default()).unwrap();
         let plan = Plan::new(experiment.clone()).unwrap();
@@ -190,12 +207,12 @@ mod tests {
 
     #[test]
     fn a_plan_run_point_by_point_gives_the_experiment_result() {
-        let experiment = preset_experiment("fairness-audit", 0, &WorkloadOptions::default()).unwrap();
+        let experiment = preset_experiment("fairness-audit", 0, &WorkloadOptions::default(), None).unwrap();
         let p = plan(experiment.clone()).unwrap();
         assert_eq!(p.labels, ["easy", "easy@last"]);
         assert!(p.values.is_empty(), "no sweep, no values");
         // A preset's sweep values, as text, in order.
-        let swept = plan(preset_experiment("prediction-error", 0, &WorkloadOptions::default()).unwrap()).unwrap();
+        let swept = plan(preset_experiment("prediction-error", 0, &WorkloadOptions::default(), None).unwrap()).unwrap();
         let (_, values) = preset("prediction-error").unwrap().sections[0].sweep.unwrap();
         assert_eq!(swept.values, values);
         let kth: &[u8] = include_bytes!("../../../samples/kth-sp2-first3000.swf");

@@ -30,8 +30,9 @@
 //!   rethrows.
 //! - `session.jobs_csv()`, `session.schedule_swf()`: the last `run`'s
 //!   per-job table and simulated schedule.
-//! - `presets(): Preset[]`, `preset_experiment(id, section, workload):
-//!   Experiment`, `plan(experiment): PlanView`,
+//! - `presets(): Preset[]`, `preset_experiment(id, section, workload,
+//!   trace_name?): Experiment` (on the paper's machine size for the
+//!   paper's trace), `preset_notes(id, trace_name, workload): string[]`, `plan(experiment): PlanView`,
 //!   `experiment_result(experiment, identity, points): ExperimentResult`,
 //!   `figures(result): Figure[]`, `preset_figures(id, section, result):
 //!   Figure[]`: the experiment pipeline of `schedlab reproduce`/`sweep`.
@@ -307,9 +308,21 @@ pub fn preset_experiment(
     id: &str,
     section: usize,
     #[wasm_bindgen(unchecked_param_type = "WorkloadOptions")] workload: JsValue,
+    trace_name: Option<String>,
 ) -> Result<JsValue, JsError> {
     let workload: WorkloadOptions = decode(workload, "workload")?;
-    encode(&experiments::preset_experiment(id, section, &workload)?)
+    encode(&experiments::preset_experiment(id, section, &workload, trace_name.as_deref())?)
+}
+
+/// The notes beside a preset run on the trace named `trace_name`.
+#[wasm_bindgen(unchecked_return_type = "Array<string>")]
+pub fn preset_notes(
+    id: &str,
+    trace_name: &str,
+    #[wasm_bindgen(unchecked_param_type = "WorkloadOptions")] workload: JsValue,
+) -> Result<JsValue, JsError> {
+    let workload: WorkloadOptions = decode(workload, "workload")?;
+    encode(&experiments::preset_notes(id, trace_name, &workload)?)
 }
 
 /// An experiment of no run with every default (metric settings, one

@@ -7,7 +7,7 @@ import { errorMessage } from "../core";
 import type { Note } from "../store";
 import { formNote, presetRun, trace, useTick } from "../store";
 import { ChartFigure, download, NoteLine, Panel } from "../ui";
-import { allPresets, cancelPreset, type PresetRun, paperNote, presetJson, type SectionRun, startPreset } from "./preset-run";
+import { allPresets, cancelPreset, type PresetRun, presetNotes, presetJson, type SectionRun, startPreset } from "./preset-run";
 
 const presetNote = signal<Note | null>(null);
 
@@ -23,7 +23,7 @@ function PresetList() {
     <div class="preset-list" id="preset-list">
       {allPresets().map((p) => {
         const runs = p.sections.reduce((n, s) => n + s.runs.length * (s.sweep ? s.sweep[1].length : 1) * s.repeat, 0);
-        const note = t ? paperNote(p, t.name) : null;
+        const notes = t ? presetNotes(p, t.name) : [];
         return (
           <article class="preset" data-preset={p.id} key={p.id}>
             <header>
@@ -47,7 +47,11 @@ function PresetList() {
                 {runs === 1 ? "" : "s"}
               </span>
             </p>
-            {note ? <p class="muted note">{note}</p> : null}
+            {notes.map((n) => (
+              <p class="muted note" key={n}>
+                {n}
+              </p>
+            ))}
           </article>
         );
       })}
@@ -122,7 +126,7 @@ function SectionView(props: { run: PresetRun; s: SectionRun; index: number }) {
 function Results(props: { run: PresetRun }) {
   useTick();
   const run = props.run;
-  const note = paperNote(run.preset, run.traceName);
+  const notes = presetNotes(run.preset, run.traceName);
   const exportJson = () => {
     try {
       download(`schedlab-${run.preset.id}.json`, presetJson(run), "application/json");
@@ -136,9 +140,9 @@ function Results(props: { run: PresetRun }) {
       <p class="muted">
         Reproduces {run.preset.reproduces} — on {run.traceName}.
       </p>
-      {note ? (
-        <p class="msg info" id="preset-seed-note">
-          {note}
+      {notes.length ? (
+        <p class="msg info" id="preset-paper-note">
+          {notes.join(" ")}
         </p>
       ) : null}
       {run.sections.map((s, i) => (

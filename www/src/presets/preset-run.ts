@@ -34,12 +34,9 @@ export function allPresets(): Preset[] {
   return presets;
 }
 
-/** "The paper used CTC-SP2 (430 processors), not X": when the loaded trace is not one the paper used. */
-export function paperNote(p: Preset, traceName: string): string | null {
-  const n = traceName.toUpperCase();
-  if (p.paper_traces.some(([prefix]) => n.startsWith(prefix.toUpperCase()))) return null;
-  const used = p.paper_traces.map(([t, procs]) => (procs ? `${t} (${procs} processors)` : t)).join(", ");
-  return `The paper used ${used}, not ${traceName}: expect other numbers than the paper's.`;
+/** The core's notes beside a preset on the trace named `traceName`: the paper's machine size applied, another trace than the paper's. */
+export function presetNotes(p: Preset, traceName: string): string[] {
+  return core().preset_notes(p.id, traceName, theForm().workload);
 }
 
 function summarise(run: PresetRun, s: SectionRun, index: number): void {
@@ -72,7 +69,7 @@ export function startPreset(id: string): string | null {
   const run: PresetRun = { id: ++serial, preset: p, traceName: t.name, sections: [], complete: false, error: null };
   try {
     p.sections.forEach((section, index) => {
-      const experiment = core().preset_experiment(p.id, index, theForm().workload);
+      const experiment = core().preset_experiment(p.id, index, theForm().workload, t.name);
       const plan = core().plan(experiment);
       // Points report from the workers, after `s` is set.
       let s: SectionRun | null = null;

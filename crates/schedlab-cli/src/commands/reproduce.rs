@@ -16,15 +16,10 @@ pub fn main(args: &ReproduceArgs) -> Result<ExitCode> {
         anyhow!("unknown preset `{}` (known: {})", args.preset, known.join(", "))
     })?;
     let (outputs, report) = Outputs::for_report([args.trace.as_path()], &args.output)?;
-    let mut base = super::experiment::workload_options(&args.workload)?;
     let name = crate::trace_input::trace_name(&args.trace);
-    if base.machine_size.is_none() {
-        if let Some(procs) = preset.machine_size(&name) {
-            eprintln!(
-                "schedlab: note: {name}: simulated on {procs} processors, the paper's machine (change with --procs)"
-            );
-            base.machine_size = Some(procs);
-        }
+    let (base, note) = preset.workload_for(&name, &super::experiment::workload_options(&args.workload)?);
+    if let Some(note) = note {
+        eprintln!("schedlab: note: {name}: {note}");
     }
     let metrics = super::experiment::metric_settings(&args.metrics);
     let mut results = Vec::new();
