@@ -215,9 +215,9 @@ fn presets_list_every_preset_and_give_their_experiments() {
     assert_eq!(pe["figures"][0]["kind"], "curves");
     assert_eq!(pe["sections"][0]["sweep"][0], "error");
     assert_eq!(pe["sections"][0]["repeat"], 10);
-    let e = rust(&preset_experiment("prediction-error", 0, js(json!({}))).unwrap());
+    let e = rust(&preset_experiment("prediction-error", 0, js(json!({})), None).unwrap());
     assert_eq!(e["sweep"]["values"].as_array().unwrap().len(), 11);
-    let high = rust(&preset_experiment("selective", 1, js(json!({"load_factor": 2.0}))).unwrap());
+    let high = rust(&preset_experiment("selective", 1, js(json!({"load_factor": 2.0})), None).unwrap());
     assert!((high["workload"]["load_factor"].as_f64().unwrap() - 2.6).abs() < 1e-12);
 }
 

@@ -7,7 +7,7 @@ import { errorMessage } from "../core";
 import type { Note } from "../store";
 import { formNote, presetRun, trace, useTick } from "../store";
 import { ChartFigure, download, NoteLine, Panel } from "../ui";
-import { allPresets, cancelPreset, type PresetRun, presetNotes, presetJson, type SectionRun, startPreset } from "./preset-run";
+import { allPresets, cancelPreset, type PresetRun, presetJson, presetNotes, type SectionRun, startPreset } from "./preset-run";
 
 const presetNote = signal<Note | null>(null);
 
