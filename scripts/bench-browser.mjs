@@ -1,42 +1,60 @@
 #!/usr/bin/env node
-// Browser benchmark: one EASY run on a large trace in the playground (system
-// Chromium, headless), through the page and its run worker, against the
-// native command line on the same trace. Prints the figures for
-// BENCHMARKS.md. Needs www/dist (cd www && npm run build) and
-// target/release/schedlab.
-//   node scripts/bench-browser.mjs [TRACE] [--policy easy]
-// Memory: the tab's renderer process (the page and its workers share it) is
-// sampled from /proc every 50 ms (peak PSS, /proc/PID/smaps_rollup), plus the page's JS heap from
-// CDP Performance.getMetrics (performance.measureUserAgentSpecificMemory is
-// unavailable headless).
+// Browser benchmark of the playground (system Chromium, headless). Prints the
+// figures for BENCHMARKS.md. Needs www/dist (cd www && npm run build) and
+// target/release/schedlab. Three parts, all by default (`--only PART` for one):
+//   bundle       the built site's sizes (raw and gzip) by kind of file
+//   first-chart  time to first chart, each case in a fresh browser profile:
+//                the trace chosen (the TRACE file, then a generated
+//                250,000-job trace), EASY alone, Run, until the first chart
+//                is drawn; the tab's memory meanwhile and after
+//   native       EASY run REPEAT times in the page against the native
+//                command line on TRACE
+//   [SCHEDLAB_TRACES=DIR] node scripts/bench-browser.mjs [TRACE] [--policy easy] [--repeat 3]
+//        [--only bundle|first-chart|native] [--gen PROCS,JOBS,LOAD,SEED] [--dist DIR]
+// --dist serves another build of the page (a copy of an older www/dist, for
+// before/after figures); the default is www/dist.
+// The page is driven through stable element ids (#file-input, #trace-msg,
+// #gen-*, #add-policy, #run, #runs li[data-status], #charts canvas[data-drawn]).
+// Memory: the tab's renderer process (the page and its dedicated workers
+// share it) is sampled from /proc every 50 ms (PSS, /proc/PID/smaps_rollup),
+// plus the page's JS heap from CDP Performance.getMetrics
+// (performance.measureUserAgentSpecificMemory is unavailable headless).
 import { execFileSync, spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { basename, join } from "node:path";
-import { launch, ROOT, serve } from "../tests/browser/harness.mjs";
+import { basename, extname, join, relative } from "node:path";
+import { gzipSync } from "node:zlib";
+import { DIST, launch, ROOT, serve } from "../tests/browser/harness.mjs";
 
 const args = process.argv.slice(2);
-const repeatAt = args.indexOf("--repeat");
-const repeat = repeatAt >= 0 ? Number(args.splice(repeatAt, 2)[1]) : 3;
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const policyAt = args.indexOf("--policy");
-const policy = policyAt >= 0 ? args.splice(policyAt, 2)[1] : "easy";
-const trace = args[0] ?? join(ROOT, "..", "shared", "traces", "HPC2N-2002-2.2-cln.swf.gz");
+function option(name, fallback) {
+  const at = args.indexOf(name);
+  return at >= 0 ? args.splice(at, 2)[1] : fallback;
+}
+const repeat = Number(option("--repeat", "3"));
+const policy = option("--policy", "easy");
+const only = option("--only", null);
+const [genProcs, genJobs, genLoad, genSeed] = option("--gen", "256,250000,0.7,1").split(",");
+const dist = option("--dist", DIST);
+const trace = args[0] ?? join(process.env.SCHEDLAB_TRACES ?? join(ROOT, "..", "shared", "traces"), "HPC2N-2002-2.2-cln.swf.gz");
 const CLI = join(ROOT, "target", "release", "schedlab");
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const mib = (kib) => (kib / 1024).toFixed(0);
+const secs = (ms) => `${(ms / 1000).toFixed(2)} s`;
 
-function rendererPids(profile) {
+function rendererPids() {
   const pids = [];
   for (const d of readdirSync("/proc")) {
     if (!/^\d+$/.test(d)) continue;
     try {
       const cmd = readFileSync(`/proc/${d}/cmdline`, "utf8");
-      if (cmd.includes("--type=renderer") && cmd.includes(profile)) pids.push(Number(d));
+      if (cmd.includes("--type=renderer") && cmd.includes("schedlab-chromium-")) pids.push(Number(d));
     } catch {}
   }
   return pids;
 }
 
 /** Proportional set size (shared pages divided among their users), KiB. */
-function rssKiB(pid) {
+function pssKiB(pid) {
   try {
     const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"));
     return m ? Number(m[1]) : 0;
@@ -45,128 +63,228 @@ function rssKiB(pid) {
   }
 }
 
-const mib = (kib) => (kib / 1024).toFixed(0);
-
-// ---- native
-let doc;
-const nativeRuns = [];
-const nativeTotals = [];
-for (let i = 0; i < repeat; i++) {
-  const t0 = process.hrtime.bigint();
-  doc = JSON.parse(execFileSync(CLI, ["run", trace, "--policy", policy, "--json", "-q"], { maxBuffer: 256 << 20 }).toString());
-  nativeTotals.push(Number(process.hrtime.bigint() - t0) / 1e6);
-  nativeRuns.push(doc.elapsed_ms);
-}
-const nativeTotal = median(nativeTotals);
-doc.elapsed_ms = median(nativeRuns);
-const nativeRss = (() => {
-  const r = spawnSync("/usr/bin/time", ["-f", "%M", CLI, "run", trace, "--policy", policy, "-q"], { stdio: ["ignore", "ignore", "pipe"] });
-  const m = /(\d+)\s*$/.exec(String(r.stderr ?? ""));
-  return m ? Number(m[1]) : Number.NaN;
-})();
-
-// ---- browser
-const server = await serve();
-const browser = await launch();
-const profile = browser.context._options?.userDataDir ?? "";
-const page = await browser.context.newPage();
-const cdp = await browser.context.newCDPSession(page);
-await cdp.send("Performance.enable");
-await page.goto(server.url);
-await page.waitForSelector("body[data-ready='1']");
-const pidsIdle = rendererPids("schedlab-chromium-");
-const idleRss = pidsIdle.reduce((a, p) => a + rssKiB(p), 0);
-const idleEach = pidsIdle.map((p) => `${p}: ${mib(rssKiB(p))} MiB`).join(", ");
-
-let peak = 0;
-const peakEach = new Map();
-let peakHeap = 0;
-let sampling = true;
-const sampler = (async () => {
-  while (sampling) {
-    let rss = 0;
-    for (const p of rendererPids("schedlab-chromium-")) {
-      const k = rssKiB(p);
-      rss += k;
-      peakEach.set(p, Math.max(peakEach.get(p) ?? 0, k));
+/** Samples the renderers' PSS and the page's JS heap until `stop()`. */
+function memorySampler(cdp) {
+  const state = { peakTab: 0, peakAll: 0, peakHeap: 0, sampling: true };
+  const pss = (async () => {
+    while (state.sampling) {
+      let all = 0;
+      for (const p of rendererPids()) {
+        const k = pssKiB(p);
+        all += k;
+        state.peakTab = Math.max(state.peakTab, k);
+      }
+      state.peakAll = Math.max(state.peakAll, all);
+      await new Promise((r) => setTimeout(r, 50));
     }
-    peak = Math.max(peak, rss);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-})();
-const heapSampler = (async () => {
-  while (sampling) {
-    try {
-      const { metrics } = await cdp.send("Performance.getMetrics");
-      const used = metrics.find((m) => m.name === "JSHeapUsedSize")?.value ?? 0;
-      peakHeap = Math.max(peakHeap, used);
-    } catch {}
-    await new Promise((r) => setTimeout(r, 100));
-  }
-})();
-
-const tLoad = Date.now();
-await page.setInputFiles("#file-input", trace);
-await page.waitForFunction(() => /^(Loaded|.* could not be read)/.test(document.getElementById("trace-msg")?.textContent ?? ""), null, { timeout: 600_000 });
-const loadMs = Date.now() - tLoad;
-const loadMsg = await page.textContent("#trace-msg");
-while ((await page.$$(".card")).length > 0) await page.click(".card button[id$='-remove']");
-await page.selectOption("#add-policy", policy);
-await page.click("#add-policy-btn");
-// longest main-thread stall while the run goes on (the page must not freeze)
-await page.evaluate(() => {
-  window.__maxGap = 0;
-  let last = performance.now();
-  const tick = () => {
-    const now = performance.now();
-    window.__maxGap = Math.max(window.__maxGap, now - last);
-    last = now;
-    window.__ticker = requestAnimationFrame(tick);
+  })();
+  const heap = (async () => {
+    while (state.sampling) {
+      try {
+        const { metrics } = await cdp.send("Performance.getMetrics");
+        state.peakHeap = Math.max(state.peakHeap, metrics.find((m) => m.name === "JSHeapUsedSize")?.value ?? 0);
+      } catch {}
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  return {
+    state,
+    async stop() {
+      state.sampling = false;
+      await Promise.all([pss, heap]);
+      return state;
+    },
   };
-  window.__ticker = requestAnimationFrame(tick);
-});
-const runs = [];
-let wallMs = 0;
-let li;
-for (let i = 0; i < repeat; i++) {
-  const tRun = Date.now();
-  await page.click("#run");
-  await page.waitForSelector("#runs li[data-status='done'], #runs li[data-status='error']", { timeout: 600_000 });
-  wallMs = Date.now() - tRun;
-  li = await page.$eval("#runs li", (l) => ({ status: l.dataset.status, elapsed: Number(l.dataset.elapsed), parse: Number(l.dataset.parse), text: l.textContent }));
-  if (li.status !== "done") break;
-  runs.push(li.elapsed);
 }
-li.elapsed = median(runs);
-await page.waitForSelector("#results-table");
-const maxGap = await page.evaluate(() => {
-  cancelAnimationFrame(window.__ticker);
-  return window.__maxGap;
-});
-const mbsPage = await page.$eval("#results-table td[data-metric='mbs']", (td) => Number(td.dataset.value));
-await new Promise((r) => setTimeout(r, 300));
-sampling = false;
-await Promise.all([sampler, heapSampler]);
-const { metrics } = await cdp.send("Performance.getMetrics");
-const heapAfter = metrics.find((m) => m.name === "JSHeapUsedSize")?.value ?? 0;
-await browser.close();
-await server.close();
 
-if (li.status !== "done") {
-  console.error(`browser run failed: ${li.text}`);
-  process.exit(1);
+/** The busiest renderer's PSS now (the tab), KiB. */
+function tabNow() {
+  return Math.max(0, ...rendererPids().map(pssKiB));
 }
-const ratio = li.elapsed / doc.elapsed_ms;
-console.log(`trace: ${basename(trace)} (${(statSync(trace).size / 1048576).toFixed(1)} MiB on disk), ${doc.trace.jobs} jobs, ${doc.trace.procs} processors, policy ${policy}`);
-console.log(`page loaded the trace (read + summary in a worker): ${(loadMs / 1000).toFixed(2)} s — ${loadMsg}`);
-console.log(`browser run (worker, engine + checker + metrics): ${(li.elapsed / 1000).toFixed(3)} s; reading the trace in the run worker: ${(li.parse / 1000).toFixed(3)} s; click to result: ${(wallMs / 1000).toFixed(2)} s`);
-console.log(`native run (elapsed_ms of schedlab run): ${(doc.elapsed_ms / 1000).toFixed(3)} s; whole native command incl. reading: ${(nativeTotal / 1000).toFixed(2)} s`);
-console.log(`browser / native (run, median of ${repeat}): ${ratio.toFixed(2)}x (target: within 2x); browser runs ${runs.map((x) => x.toFixed(0)).join(", ")} ms, native ${nativeRuns.map((x) => x.toFixed(0)).join(", ")} ms`);
-console.log(`same result: MBS page ${mbsPage} vs native ${doc.metrics.mbs} -> ${mbsPage === doc.metrics.mbs ? "identical" : "DIFFERENT"}`);
-console.log(`longest page-thread frame gap during the run: ${maxGap.toFixed(0)} ms`);
-console.log(`tab memory (renderer processes' PSS, page + workers): idle ${mib(idleRss)} MiB, peak ${mib(peak)} MiB (target: under 300 MB for 250,000 jobs) [renderers idle: ${idleEach}]`);
-const tab = Math.max(...peakEach.values());
-console.log(`busiest renderer process (the tab: page + its workers): peak PSS ${mib(tab)} MiB`);
-console.log(`page JS heap (CDP JSHeapUsedSize): peak ${(peakHeap / 1048576).toFixed(1)} MiB, after ${(heapAfter / 1048576).toFixed(1)} MiB`);
-console.log(`native peak RSS (/usr/bin/time): ${Number.isFinite(nativeRss) ? `${mib(nativeRss)} MiB` : "n/a"}`);
-void profile;
+
+async function openPage(browser, url) {
+  const page = await browser.context.newPage();
+  const cdp = await browser.context.newCDPSession(page);
+  await cdp.send("Performance.enable");
+  await page.goto(url);
+  await page.waitForSelector("body[data-ready='1']", { timeout: 60_000 });
+  return { page, cdp };
+}
+
+async function waitLoaded(page) {
+  await page.waitForFunction(
+    () => /^(Loaded|.* could not be read)/.test(document.getElementById("trace-msg")?.textContent ?? ""),
+    null,
+    { timeout: 900_000 },
+  );
+  return page.textContent("#trace-msg");
+}
+
+async function chooseOnly(page, id) {
+  while ((await page.$$(".card")).length > 0) await page.click(".card button[id$='-remove']");
+  await page.selectOption("#add-policy", id);
+  await page.click("#add-policy-btn");
+}
+
+// ---------------------------------------------------------------- bundle
+
+function bundle() {
+  const rows = new Map();
+  const walk = (dir) => {
+    for (const f of readdirSync(dir)) {
+      const p = join(dir, f);
+      if (statSync(p).isDirectory()) walk(p);
+      else {
+        const rel = relative(dist, p);
+        const kind = rel.startsWith("samples") ? "samples" : extname(f).slice(1) || "other";
+        const raw = readFileSync(p);
+        const row = rows.get(kind) ?? { files: 0, raw: 0, gz: 0 };
+        row.files += 1;
+        row.raw += raw.length;
+        row.gz += gzipSync(raw, { level: 9 }).length;
+        rows.set(kind, row);
+      }
+    }
+  };
+  walk(dist);
+  const kb = (b) => `${(b / 1024).toFixed(1)} KiB`;
+  console.log(`== bundle (${relative(ROOT, dist) || dist}): kind, files, raw, gzip -9`);
+  let code = { raw: 0, gz: 0 };
+  for (const [kind, r] of [...rows].sort()) {
+    console.log(`${kind}: ${r.files} file(s), ${kb(r.raw)}, ${kb(r.gz)} gzipped`);
+    if (kind === "js" || kind === "css" || kind === "html") code = { raw: code.raw + r.raw, gz: code.gz + r.gz };
+  }
+  console.log(`page code (js + css + html, without the wasm core and samples): ${kb(code.raw)}, ${kb(code.gz)} gzipped`);
+}
+
+// ---------------------------------------------------------------- first chart
+
+/** Loads a trace (`choose` does it), runs `policy` alone, times the first chart. */
+async function firstChart(server, what, choose) {
+  const browser = await launch();
+  try {
+    const { page, cdp } = await openPage(browser, server.url);
+    const idle = tabNow();
+    const mem = memorySampler(cdp);
+    const t0 = Date.now();
+    await choose(page);
+    const msg = await waitLoaded(page);
+    const loaded = Date.now() - t0;
+    await chooseOnly(page, policy);
+    const t1 = Date.now();
+    await page.click("#run");
+    await page.waitForSelector("#charts canvas[data-drawn='1']", { timeout: 900_000 });
+    const charted = Date.now() - t1;
+    await new Promise((r) => setTimeout(r, 500));
+    const after = tabNow();
+    const { peakTab, peakAll, peakHeap } = await mem.stop();
+    console.log(`${what}: ${msg}`);
+    console.log(`  trace chosen -> "Loaded": ${secs(loaded)}; Run -> first chart drawn: ${secs(charted)}; time to first chart: ${secs(loaded + charted)}`);
+    console.log(
+      `  tab (busiest renderer, page + workers) PSS: idle ${mib(idle)} MiB, peak ${mib(peakTab)} MiB, after ${mib(after)} MiB; all renderers peak ${mib(peakAll)} MiB; page JS heap peak ${(peakHeap / 1048576).toFixed(1)} MiB`,
+    );
+  } finally {
+    await browser.close();
+  }
+}
+
+async function firstCharts() {
+  const server = await serve(dist);
+  try {
+    console.log(`== time to first chart (${policy} alone), a fresh browser each`);
+    await firstChart(server, basename(trace), (page) => page.setInputFiles("#file-input", trace));
+    await firstChart(server, `generated ${genJobs} jobs on ${genProcs} processors, load ${genLoad}, seed ${genSeed}`, async (page) => {
+      await page.fill("#gen-procs", genProcs);
+      await page.fill("#gen-jobs", genJobs);
+      await page.fill("#gen-load", genLoad);
+      await page.fill("#gen-seed", genSeed);
+      await page.click("#gen-run");
+    });
+  } finally {
+    await server.close();
+  }
+}
+
+// ---------------------------------------------------------------- against native
+
+async function againstNative() {
+  let doc;
+  const nativeRuns = [];
+  const nativeTotals = [];
+  for (let i = 0; i < repeat; i++) {
+    const t0 = process.hrtime.bigint();
+    doc = JSON.parse(execFileSync(CLI, ["run", trace, "--policy", policy, "--json", "-q"], { maxBuffer: 256 << 20 }).toString());
+    nativeTotals.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    nativeRuns.push(doc.elapsed_ms);
+  }
+  const nativeRss = (() => {
+    const r = spawnSync("/usr/bin/time", ["-f", "%M", CLI, "run", trace, "--policy", policy, "-q"], { stdio: ["ignore", "ignore", "pipe"] });
+    const m = /(\d+)\s*$/.exec(String(r.stderr ?? ""));
+    return m ? Number(m[1]) : Number.NaN;
+  })();
+
+  const server = await serve(dist);
+  const browser = await launch();
+  const { page, cdp } = await openPage(browser, server.url);
+  const idleAll = rendererPids().reduce((a, p) => a + pssKiB(p), 0);
+  const mem = memorySampler(cdp);
+  const tLoad = Date.now();
+  await page.setInputFiles("#file-input", trace);
+  const loadMsg = await waitLoaded(page);
+  const loadMs = Date.now() - tLoad;
+  await chooseOnly(page, policy);
+  // longest main-thread stall while the runs go on (the page must not freeze)
+  await page.evaluate(() => {
+    window.__maxGap = 0;
+    let last = performance.now();
+    const tick = () => {
+      const now = performance.now();
+      window.__maxGap = Math.max(window.__maxGap, now - last);
+      last = now;
+      window.__ticker = requestAnimationFrame(tick);
+    };
+    window.__ticker = requestAnimationFrame(tick);
+  });
+  const runs = [];
+  const walls = [];
+  let li;
+  for (let i = 0; i < repeat; i++) {
+    const tRun = Date.now();
+    await page.click("#run");
+    await page.waitForSelector("#runs li[data-status='done'], #runs li[data-status='error']", { timeout: 600_000 });
+    await page.waitForSelector("#results[data-complete='1']", { timeout: 600_000 });
+    walls.push(Date.now() - tRun);
+    li = await page.$eval("#runs li", (l) => ({ status: l.dataset.status, elapsed: Number(l.dataset.elapsed), text: l.textContent }));
+    if (li.status !== "done") break;
+    runs.push(li.elapsed);
+  }
+  const maxGap = await page.evaluate(() => {
+    cancelAnimationFrame(window.__ticker);
+    return window.__maxGap;
+  });
+  const mbsPage = await page.$eval("#results-table td[data-metric='mbs']", (td) => Number(td.dataset.value));
+  await new Promise((r) => setTimeout(r, 300));
+  const { peakTab, peakAll, peakHeap } = await mem.stop();
+  await browser.close();
+  await server.close();
+  if (li.status !== "done") {
+    console.error(`browser run failed: ${li.text}`);
+    process.exit(1);
+  }
+  const browserRun = median(runs);
+  const nativeRun = median(nativeRuns);
+  console.log(`== ${policy} in the page against the native command line, median of ${repeat}`);
+  console.log(`trace: ${basename(trace)} (${(statSync(trace).size / 1048576).toFixed(1)} MiB on disk), ${doc.trace.jobs} jobs, ${doc.trace.procs} processors`);
+  console.log(`page loaded the trace: ${secs(loadMs)} — ${loadMsg}`);
+  console.log(`browser run (worker: engine + checker + metrics): ${(browserRun / 1000).toFixed(3)} s (${runs.map((x) => x.toFixed(0)).join(", ")} ms); click to results: ${secs(median(walls))}`);
+  console.log(`native run (elapsed_ms of schedlab run): ${(nativeRun / 1000).toFixed(3)} s (${nativeRuns.map((x) => x.toFixed(0)).join(", ")} ms); whole command incl. reading: ${secs(median(nativeTotals))}`);
+  console.log(`browser / native: ${(browserRun / nativeRun).toFixed(2)}x (target: within 2x)`);
+  console.log(`same result: MBS page ${mbsPage} vs native ${doc.metrics.mbs} -> ${mbsPage === doc.metrics.mbs ? "identical" : "DIFFERENT"}`);
+  console.log(`longest page-thread frame gap during the runs: ${maxGap.toFixed(0)} ms`);
+  console.log(`tab memory (PSS): busiest renderer peak ${mib(peakTab)} MiB; all renderers idle ${mib(idleAll)} MiB, peak ${mib(peakAll)} MiB; page JS heap peak ${(peakHeap / 1048576).toFixed(1)} MiB`);
+  console.log(`native peak RSS (/usr/bin/time): ${Number.isFinite(nativeRss) ? `${mib(nativeRss)} MiB` : "n/a"}`);
+}
+
+if (!only || only === "bundle") bundle();
+if (!only || only === "first-chart") await firstCharts();
+if (!only || only === "native") await againstNative();

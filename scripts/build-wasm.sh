@@ -15,7 +15,16 @@ export PATH="$HOME/.cargo/bin:$PATH"
 rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown \
   || rustup target add wasm32-unknown-unknown
 if [ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
-  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+  # A one-time step: say what it is and what it costs before it starts.
+  if command -v cargo-binstall >/dev/null 2>&1; then
+    echo "== one-time set-up: wasm-bindgen-cli $WASM_BINDGEN_VERSION (cargo binstall: a prebuilt binary, under a minute)"
+    cargo binstall -y --version "$WASM_BINDGEN_VERSION" wasm-bindgen-cli \
+      || cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+  else
+    echo "== one-time set-up: compiling wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 3 to 8 minutes; later runs skip it;"
+    echo "   with cargo-binstall installed, a prebuilt binary is fetched instead)"
+    cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+  fi
 fi
 
 cargo build --release --target wasm32-unknown-unknown -p schedlab-wasm

@@ -2,7 +2,9 @@
 # The playground in one command: sets up what is missing (the wasm target,
 # wasm-bindgen-cli, the npm packages), builds the core to WebAssembly and the
 # page into www/dist/, and serves it on localhost, printing the address.
-# Safe to run again: every step is skipped when already done.
+# Safe to run again: every step is skipped when already done. The first run
+# also compiles the Rust core for WebAssembly (a few minutes) and, when it is
+# missing, wasm-bindgen-cli (announced with its rough duration).
 #   PORT=8080 HOST=127.0.0.1 bash scripts/serve.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,4 +23,6 @@ echo
 echo "Schedlab playground: http://$HOST:$PORT/"
 echo "(Ctrl-C stops the server; www/dist/ is a static site any web server can host)"
 cd www
-exec npx vite preview --host "$HOST" --port "$PORT" --strictPort
+# exec node itself (not npx, which would keep a child): killing this script's
+# PID, e.g. of `bash scripts/serve.sh &`, stops the server.
+exec node node_modules/vite/bin/vite.js preview --host "$HOST" --port "$PORT" --strictPort

@@ -11,6 +11,12 @@ import { after, before } from "node:test";
 
 export const ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
 export const DIST = join(ROOT, "www", "dist");
+/**
+ * Where the tests' screenshots go: outside the tracked tree unless
+ * `SCHEDLAB_SHOTS` says otherwise (scripts/screenshots.sh points it at
+ * docs/screenshots, the only way those are refreshed).
+ */
+export const SHOTS = resolve(process.env.SCHEDLAB_SHOTS ?? join(ROOT, "target", "screenshots"));
 const require = createRequire(join(ROOT, "www", "package.json"));
 const { chromium } = require("playwright-core");
 
@@ -42,7 +48,14 @@ export function serve(dir = DIST) {
       res.writeHead(404, { "content-type": "text/plain" }).end("not found");
       return;
     }
-    res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-cache" });
+    // Cross-origin isolated, as `vite preview` serves it (www/vite.config.ts):
+    // the page then cancels a run through a flag shared with its worker.
+    res.writeHead(200, {
+      "content-type": TYPES[extname(file)] ?? "application/octet-stream",
+      "cache-control": "no-cache",
+      "cross-origin-opener-policy": "same-origin",
+      "cross-origin-embedder-policy": "require-corp",
+    });
     createReadStream(file).pipe(res);
   });
   return new Promise((ok) =>

@@ -1,20 +1,21 @@
 // End-to-end tests of the playground in a real browser (system Chromium via
 // playwright-core): upload, runs in workers, results equal to the command
-// line's, charts drawn, cancel, share links, malformed files, hostile links.
+// line's (byte for byte in the export), charts drawn, cancel, share links
+// (today's and the first page's), malformed files, hostile links, what Run
+// and the knobs say before a run, the results table's columns and glossary.
 // Run by scripts/test-browser.sh after `npm run build` (serves www/dist).
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { launch, ROOT, sharedSession } from "./harness.mjs";
+import { launch, ROOT, SHOTS, sharedSession } from "./harness.mjs";
 
 const SAMPLE = join(ROOT, "samples", "kth-sp2-first3000.swf");
 const SAMPLE_GZ = join(ROOT, "tests", "fixtures", "kth-sp2-first3000.swf.gz");
 const BAD_FIELD = join(ROOT, "tests", "fixtures", "bad-field.swf");
 const EMPTY = join(ROOT, "tests", "fixtures", "empty.swf");
 const SAMPLE_SHA = "ebb7dc7da59da0f41d7a64c9aebdb46ed6207a3adf6f6fb326d37000264a47b4";
-const SHOTS = join(ROOT, "docs", "screenshots");
 const session = sharedSession(SHOTS);
 const CLI = join(ROOT, "target", "release", "schedlab");
 
@@ -37,20 +38,28 @@ async function newPage(hash = "") {
   return page;
 }
 
+/** The number of the trace message shown before an action, so waitLoaded waits for a newer one. */
+const seenSerial = new WeakMap();
+
+async function markMessage(page) {
+  seenSerial.set(page, Number((await page.getAttribute("#trace-msg", "data-serial")) ?? 0));
+}
+
 async function upload(page, file) {
-  // forget the previous message, so waitLoaded waits for this file's
-  await page.evaluate(() => {
-    const m = document.getElementById("trace-msg");
-    if (m) m.textContent = "";
-  });
+  await markMessage(page);
   await page.setInputFiles("#file-input", file);
 }
 
 async function waitLoaded(page) {
-  await page.waitForFunction(() => {
-    const m = document.getElementById("trace-msg");
-    return m && !m.hidden && /^(Loaded|.* could not be read|Refused)/.test(m.textContent ?? "");
-  }, null, { timeout: 60_000 });
+  await page.waitForFunction(
+    (seen) => {
+      const m = document.getElementById("trace-msg");
+      return m && !m.hidden && Number(m.dataset.serial) > seen && /^(Loaded|.* could not be read|Refused)/.test(m.textContent ?? "");
+    },
+    seenSerial.get(page) ?? 0,
+    { timeout: 60_000 },
+  );
+  seenSerial.set(page, Number(await page.getAttribute("#trace-msg", "data-serial")));
   return page.textContent("#trace-msg");
 }
 
@@ -61,6 +70,25 @@ async function choosePolicies(page, ids) {
     await page.selectOption("#add-policy", id);
     await page.click("#add-policy-btn");
   }
+}
+
+/** The form the link tests share: EASY (shortest first, virtual at 25 %) and FCFS, 2 repetitions from seed 5, all 4 runs done. */
+async function assertRestored(page) {
+  assert.equal(await page.inputValue("#p0-order"), "shortest");
+  assert.equal(await page.inputValue("#p0-source"), "virtual");
+  assert.equal(await page.inputValue("#p0-error"), "25");
+  assert.equal(await page.inputValue("#reps"), "2");
+  assert.equal(await page.inputValue("#seed"), "5");
+  assert.equal(await page.$$eval("#runs li[data-status='done']", (l) => l.length), 4);
+}
+
+/** Sets a workload option (the options sit in a folded section). */
+async function workloadField(page, id, value) {
+  await page.evaluate(() => {
+    document.getElementById("workload-options").open = true;
+  });
+  await page.fill(id, value);
+  await page.dispatchEvent(id, "change");
 }
 
 async function runAndWait(page, timeout = 120_000) {
@@ -81,12 +109,14 @@ async function waitRuns(page, timeout = 120_000) {
   await page.waitForFunction(() => [...document.querySelectorAll("#charts canvas")].every((c) => c.dataset.drawn), null, { timeout: 30_000 });
 }
 
+/** A cell of the results table (every column shown), by the start of its row's label. */
 async function tableValue(page, labelStart, metric) {
+  if (!(await page.isChecked("#more-columns"))) await page.check("#more-columns");
   return page.evaluate(
     ([l, m]) => {
       const row = [...document.querySelectorAll("#results-table tbody tr")].find((r) => (r.dataset.label ?? "").startsWith(l));
       const td = row?.querySelector(`td[data-metric='${m}']`);
-      return td ? { text: td.firstChild?.textContent ?? "", value: td.dataset.value ?? "" } : null;
+      return td ? { text: td.textContent ?? "", value: td.dataset.value ?? "" } : null;
     },
     [labelStart, metric],
   );
@@ -153,7 +183,8 @@ describe("playground", () => {
     await runAndWait(page);
     for (const id of ["easy", second]) {
       const doc = cli("run", "samples/kth-sp2-first3000.swf", "--policy", id, "--json", "-q");
-      const name = reg.policies.find((p) => p.id === id).name;
+      // A row is labelled by the run's spec, as the command line labels it.
+      const name = id;
       const metrics = ["mbs", "mwbs", "mean_wait", "utilization", "backfilled", "fairness_all.delayed", "fairness_all.culprits", "reservation_violations.count"];
       for (const m of metrics) {
         const v = await tableValue(page, name, m);
@@ -192,7 +223,7 @@ describe("playground", () => {
     await choosePolicies(page, ["easy"]);
     await runAndWait(page);
     const doc = cli("run", "tests/fixtures/kth-sp2-first3000.swf.gz", "--policy", "easy", "--json", "-q");
-    const v = await tableValue(page, "EASY", "mbs");
+    const v = await tableValue(page, "easy", "mbs");
     assert.equal(Number(v.value), doc.metrics.mbs);
     await page.close();
   });
@@ -218,17 +249,18 @@ describe("playground", () => {
     await page.selectOption("#p0-source", "virtual");
     await page.fill("#reps", "3");
     await page.dispatchEvent("#reps", "change");
-    await page.selectOption("#p0-sweep", "error");
-    await page.fill("#p0-sweep-from", "0");
-    await page.fill("#p0-sweep-to", "40");
-    await page.fill("#p0-sweep-step", "20");
-    await page.dispatchEvent("#p0-sweep-step", "change");
+    await page.selectOption("#sweep-param", "error");
+    for (const [id, v] of [["#sweep-from", "0"], ["#sweep-to", "40"], ["#sweep-step", "20"]]) {
+      await page.fill(id, v);
+      await page.dispatchEvent(id, "change");
+    }
     await runAndWait(page);
     assert.equal(await page.$$eval("#runs li", (l) => l.length), 9);
     const cis = await page.$$eval("#results-table td[data-metric='mbs']", (tds) => tds.map((t) => t.dataset.ci));
     assert.equal(cis.length, 3);
     assert.ok(cis.every((c) => c !== undefined));
-    assert.ok(await page.$("#chart-sweep-0"), "a sweep chart");
+    assert.deepEqual(await page.$$eval("#results-table tbody tr", (rs) => rs.map((r) => r.dataset.value)), ["0", "20", "40"]);
+    assert.ok(await page.$("#chart-sweep-mbs"), "a sweep chart");
     const ink = await chartInk(page);
     for (const c of ink) assert.ok(c.ink > c.size * 0.01, `${c.id} drawn`);
     await page.screenshot({ path: join(SHOTS, "sweep.png"), fullPage: true });
@@ -248,6 +280,10 @@ describe("playground", () => {
     await choosePolicies(page, [slow]);
     await page.click("#run");
     await page.waitForSelector("#runs li[data-status='running']", { timeout: 30_000 });
+    // the phase and its progress, as the core reports them
+    await page.waitForFunction(() => /run, \d+ %/.test(document.querySelector("#runs li .status")?.textContent ?? ""), null, { timeout: 30_000 });
+    // the page is cross-origin isolated: cancelling sets the worker's flag, which the core reads
+    assert.equal(await page.evaluate(() => crossOriginIsolated), true);
     // the page's thread is free while the worker runs
     const t0 = Date.now();
     await page.evaluate(() => new Promise((r) => setTimeout(r, 10)));
@@ -257,6 +293,11 @@ describe("playground", () => {
     await page.waitForSelector("#runs li[data-status='cancelled']", { timeout: 2_000 });
     assert.ok(Date.now() - t1 < 2000, "cancelled at once");
     assert.match(await page.textContent("#runs li"), /cancelled/);
+    // the workers are still usable: a small run on the same trace finishes
+    await workloadField(page, "#wl-first", "2000");
+    await choosePolicies(page, ["fcfs"]);
+    await runAndWait(page);
+    assert.equal((await tableValue(page, "fcfs", "jobs")).value, "2000");
     await page.close();
   });
 
@@ -264,7 +305,7 @@ describe("playground", () => {
     const page = await newPage();
     await upload(page, BAD_FIELD);
     const msg = await waitLoaded(page);
-    assert.match(msg, /^Loaded bad-field\.swf/);
+    assert.match(msg, /^Loaded bad-field\.swf: \d+ jobs on 100 processors; 1 malformed line skipped \(see below\)\.$/);
     const bad = await page.textContent("#bad-lines");
     assert.match(bad, /line 7/);
     await upload(page, EMPTY);
@@ -288,11 +329,10 @@ describe("playground", () => {
     await page.dispatchEvent("#reps", "change");
     await page.fill("#seed", "5");
     await page.dispatchEvent("#seed", "change");
-    await page.fill("#wl-first", "2000");
-    await page.dispatchEvent("#wl-first", "change");
+    await workloadField(page, "#wl-first", "2000");
     await page.click("#copy-link");
     const link = await page.inputValue("#share-url");
-    assert.match(link, /#v1=[A-Za-z0-9_-]+$/);
+    assert.match(link, /#v2=[A-Za-z0-9_-]+$/);
     await page.close();
 
     const p2 = await session.browser.context.newPage();
@@ -300,22 +340,32 @@ describe("playground", () => {
     await p2.goto(link);
     await p2.waitForSelector("body[data-ready='1']");
     await waitRuns(p2);
-    assert.equal(await p2.inputValue("#p0-order"), "shortest");
-    assert.equal(await p2.inputValue("#p0-source"), "virtual");
-    assert.equal(await p2.inputValue("#p0-error"), "25");
-    assert.equal(await p2.inputValue("#reps"), "2");
-    assert.equal(await p2.inputValue("#seed"), "5");
+    await assertRestored(p2);
     assert.equal(await p2.inputValue("#wl-first"), "2000");
-    assert.equal(await p2.$$eval("#runs li", (l) => l.length), 4);
-    const v = await tableValue(p2, "FCFS", "jobs");
+    const v = await tableValue(p2, "fcfs", "jobs");
     assert.equal(v.value, "2000");
     // the same link again gives the same numbers (deterministic runs)
-    const mbs = (await tableValue(p2, "EASY", "mbs")).value;
+    const mbs = (await tableValue(p2, "easy", "mbs")).value;
     await p2.reload();
     await p2.waitForSelector("body[data-ready='1']");
     await waitRuns(p2);
-    assert.equal((await tableValue(p2, "EASY", "mbs")).value, mbs);
+    assert.equal((await tableValue(p2, "easy", "mbs")).value, mbs);
     await p2.close();
+  });
+
+  test("a link made by the first page (#v1=) still opens and runs", async () => {
+    // What the first page's encodeExperiment wrote for: the sample, first
+    // 2000 jobs, EASY (shortest first, virtual predictor at 25 %) and FCFS,
+    // 2 repetitions from seed 5 (every card carries its parameters).
+    const old = { t: ["s", "kth-sp2-first3000"], w: [0, 0, 2000, [], 0], p: [["easy", { order: "shortest", error: "25" }, "virtual"], ["fcfs", {}, ""]], r: 2, s: 5 };
+    for (const encode of [(b) => b.toString("base64url"), (b) => b.toString("base64")]) {
+      const p = await newPage(`#v1=${encode(Buffer.from(JSON.stringify(old)))}`);
+      await waitRuns(p);
+      await assertRestored(p);
+      assert.equal((await tableValue(p, "easy:order=shortest,error=25@virtual", "jobs")).value, "2000");
+      assert.equal(await p.isHidden("#banner"), true, "no message: the link opened");
+      await p.close();
+    }
   });
 
   test("open by URL: HTTP and network errors are clear; URL and generated traces travel in links", async () => {
@@ -351,7 +401,7 @@ describe("playground", () => {
       await p.goto(link);
       await p.waitForSelector("body[data-ready='1']");
       await waitRuns(p);
-      assert.equal((await tableValue(p, "EASY", "jobs")).value, jobs);
+      assert.equal((await tableValue(p, "easy", "jobs")).value, jobs);
       await p.close();
     }
   });
@@ -380,12 +430,19 @@ describe("playground", () => {
       await p3.goto(link);
       await p3.waitForSelector("body[data-ready='1']");
       assert.match(await p3.textContent("#trace-msg"), /This link was made with the file "kth-sp2-first3000\.swf\.gz"/);
+      assert.match(await p3.textContent("#banner"), /The link needs the file "kth-sp2-first3000\.swf\.gz": choose it in section 1/);
+      assert.equal(await p3.getAttribute("#run", "aria-disabled"), "true");
+      assert.match(await p3.textContent("#run-why"), /Choose the file "kth-sp2-first3000\.swf\.gz" in section 1 first/);
       await upload(p3, BAD_FIELD);
       const refused = await waitLoaded(p3);
       assert.match(refused, /^Refused: the link needs "kth-sp2-first3000\.swf\.gz"/);
       await p3.setInputFiles("#file-input", SAMPLE);
       await waitRuns(p3);
       assert.equal(await p3.$$eval("#runs li[data-status='done']", (l) => l.length), 1);
+      // resolved: the banner and the reason on Run are gone
+      assert.equal(await p3.isHidden("#banner"), true);
+      assert.equal(await p3.getAttribute("#run", "aria-disabled"), null);
+      assert.equal(await p3.isHidden("#run-why"), true);
     } finally {
       await other.close();
     }
@@ -396,13 +453,14 @@ describe("playground", () => {
     const evil = "<img src=x onerror=\"window.__pwned=1\">";
     const cases = [
       [`#v1=${b64({ t: ["f", `${evil}.swf`, "a".repeat(64)], p: [["easy", {}, "estimate"]] })}`, new RegExp(`This link was made with the file "${evil.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\.swf"`), "#trace-msg"],
-      ["#v1=%%%not-base64", /This link could not be opened: the link's data is not base64url/, "#banner"],
-      [`#v1=${b64({ p: [[evil, {}, ""]] })}`, /This link could not be opened: the link names a policy this page does not know/, "#banner"],
-      [`#v1=${b64({ p: [["easy", { order: evil }, "estimate"]] })}`, /This link could not be opened: EASY: Backfill order: ".*" is not one of/, "#banner"],
-      [`#v1=${b64({ t: ["u", "javascript:alert(1)"], p: [["easy", {}, "estimate"]] })}`, /the trace URL must be http or https/, "#banner"],
-      [`#v1=${b64({ t: ["s", "../../etc/passwd"], p: [["easy", {}, "estimate"]] })}`, /names a sample that does not exist/, "#banner"],
-      ["#v1=" + "A".repeat(20000), /too long/, "#banner"],
-      ["#nonsense", /not a Schedlab experiment/, "#banner"],
+      ["#v1=%%%not-base64", /^This link could not be opened: the link's data is not base64 \(`%` at position 1\)\. The page starts with its defaults instead\.$/, "#banner"],
+      [`#v1=${b64({ p: [[evil, {}, ""]] })}`, /^This link could not be opened: field `p\[0\]` \(policy 1\): the link names a policy this page does not know/, "#banner"],
+      [`#v1=${b64({ p: [["easy", { order: evil }, "estimate"]] })}`, /^This link could not be opened: .*`order`: `<img src=x onerror="window.__pwned=1">` is not one of/, "#banner"],
+      [`#v1=${b64({ t: ["u", "javascript:alert(1)"], p: [["easy", {}, "estimate"]] })}`, /^This link could not be opened: trace\.url: the trace URL must be an http or https URL/, "#banner"],
+      [`#v1=${b64({ t: ["s", "../../etc/passwd"], p: [["easy", {}, "estimate"]] })}`, /^This link could not be opened: trace\.id: the link names a sample that does not exist \(known: kth-sp2-first3000, kth-sp2-first3000-gz\)/, "#banner"],
+      [`#v2=${b64({ experiment: { runs: [{ policy: "easy" }], sed: 1 } })}`, /^This link could not be opened: .*unknown field `sed`/, "#banner"],
+      ["#v1=" + "A".repeat(20000), /^This link could not be opened: the link is too long \(20000 characters; at most 16000\)/, "#banner"],
+      ["#nonsense", /^This link could not be opened: the link is not a Schedlab experiment \(expected #v2=… or #v1=…\)/, "#banner"],
     ];
     for (const [hash, re, where] of cases) {
       const page = await newPage(hash);
@@ -421,7 +479,7 @@ describe("playground", () => {
     const page = await newPage();
     const unlabelled = await page.evaluate(() =>
       [...document.querySelectorAll("input, select, button")]
-        .filter((el) => !el.closest(".hidden"))
+        .filter((el) => !el.closest("[hidden]"))
         .filter((el) => {
           const aria = el.getAttribute("aria-label");
           const lab = el.closest("label") || (el.id && document.querySelector(`label[for='${el.id}']`));
@@ -475,6 +533,103 @@ describe("playground", () => {
     await page.uncheck("#opt-large");
     await page.uncheck("#opt-present");
     await page.close();
+  });
+
+  test("before a run: Run says why it cannot start; the knobs say which runs they reach", async () => {
+    const page = await newPage();
+    assert.equal(await page.getAttribute("#run", "aria-disabled"), "true");
+    assert.equal(await page.textContent("#run-why"), "Load a trace in section 1 first.");
+    // Run stays focusable and clickable (aria-disabled), which Playwright counts as not enabled.
+    await page.click("#run", { force: true });
+    assert.equal(await page.textContent("#exp-msg"), "Load a trace in section 1 first.");
+    await page.click("#sample-load");
+    await waitLoaded(page);
+    // the reason and the error are gone once a trace is loaded
+    assert.equal(await page.getAttribute("#run", "aria-disabled"), null);
+    assert.equal(await page.isHidden("#run-why"), true);
+    assert.equal(await page.isHidden("#exp-msg"), true);
+
+    // The virtual-error knob: no run takes it until one uses the Virtual predictor, which the note offers.
+    await choosePolicies(page, ["easy", "fcfs"]);
+    assert.match(await page.textContent("#knob-error-note"), /a policy takes it only with the Virtual predictor runtime source/);
+    await page.click("#knob-error-switch");
+    assert.equal(await page.inputValue("#p0-source"), "virtual");
+    assert.equal(await page.$("#p1-source"), null, "FCFS reads no runtime");
+    assert.match(await page.textContent("#knob-error-note"), /^applies to easy@virtual$/);
+    // A value the core refuses is named next to Run, and Run waits.
+    await page.fill("#knob-error", "-5");
+    assert.equal(await page.getAttribute("#run", "aria-disabled"), "true");
+    assert.match(await page.textContent("#run-why"), /error/);
+    await page.fill("#knob-error", "");
+
+    // The checkpoint-cost knob does not claim PV-EASY in kill mode.
+    await choosePolicies(page, ["pv-easy"]);
+    assert.equal(await page.inputValue("#p0-mode"), "kill");
+    const killNote = await page.textContent("#knob-cost-note");
+    assert.doesNotMatch(killNote, /applies to/);
+    assert.match(killNote, /^ignored by pv-easy \(only when mode is checkpoint or suspend\)$/);
+    assert.match(await page.textContent("#p0-cost >> xpath=.."), /not used: only when mode is checkpoint or suspend/);
+    await page.selectOption("#p0-mode", "checkpoint");
+    assert.match(await page.textContent("#knob-cost-note"), /^applies to pv-easy:mode=checkpoint$/);
+    await page.evaluate(() => document.getElementById("knobs").scrollIntoView({ block: "center" }));
+    await page.screenshot({ path: join(SHOTS, "knobs.png") });
+    await page.close();
+  });
+
+  test("results: key columns first, more columns, a tooltip per header, a glossary; cleaning lines say what they mean", async () => {
+    const page = await newPage();
+    await page.click("#sample-load");
+    await waitLoaded(page);
+    const capped = await page.textContent("#cleaning li[data-rule='runtime_capped']");
+    assert.match(capped, /^changed: runtime capped: 35 jobs/);
+    assert.match(capped, /run time is cut to the request/);
+    await choosePolicies(page, ["easy"]);
+    await runAndWait(page);
+    const headers = () => page.$$eval("#results-table thead th[data-metric]", (ths) => ths.map((t) => ({ key: t.dataset.metric, title: t.title, text: t.textContent })));
+    const key = await headers();
+    assert.ok(key.length >= 5 && key.length <= 14, `a few key columns by default (${key.length})`);
+    assert.ok(key.some((h) => h.key === "mbs"));
+    await page.check("#more-columns");
+    const all = await headers();
+    assert.ok(all.length > key.length + 10, `more columns (${all.length})`);
+    for (const h of all) assert.ok(h.title.length > 20, `${h.key}: a tooltip that explains it`);
+    await page.click("#view-glossary");
+    const glossary = await page.$$eval("#glossary > div", (ds) => ds.map((d) => ({ key: d.dataset.metric, dt: d.querySelector("dt").textContent, dd: d.querySelector("dd").textContent })));
+    for (const h of all) {
+      const g = glossary.find((x) => x.key === h.key);
+      assert.ok(g, `${h.key} is in the glossary`);
+      assert.equal(g.dd, h.title, `${h.key}: the same explanation`);
+      assert.equal(g.dt, h.text, `${h.key}: the same label`);
+    }
+    await page.screenshot({ path: join(SHOTS, "glossary.png") });
+    await page.click("#view-summary");
+    await page.close();
+  });
+
+  test("the results export equals `schedlab sweep --json` byte for byte (a hand-built experiment)", async () => {
+    const page = await newPage();
+    await page.click("#sample-load");
+    await waitLoaded(page);
+    await choosePolicies(page, ["easy", "cbf", "pv-easy"]);
+    await page.selectOption("#p0-order", "shortest");
+    await page.selectOption("#p2-mode", "checkpoint");
+    await page.fill("#knob-cost", "120");
+    await page.fill("#reps", "2");
+    await page.dispatchEvent("#reps", "change");
+    await page.fill("#seed", "3");
+    await page.dispatchEvent("#seed", "change");
+    await workloadField(page, "#wl-first", "1500");
+    await runAndWait(page);
+    const [dl] = await Promise.all([page.waitForEvent("download"), page.click("#export-json")]);
+    const fromPage = Buffer.concat(await (await dl.createReadStream()).toArray()).toString();
+    await page.close();
+    if (!existsSync(CLI)) execFileSync("cargo", ["build", "--release", "-q", "-p", "schedlab-cli"], { cwd: ROOT, stdio: "inherit" });
+    const args = ["sweep", "samples/kth-sp2-first3000.swf", "--policy", "easy:order=shortest", "--policy", "cbf", "--policy", "pv-easy:mode=checkpoint"];
+    const fromCli = execFileSync(CLI, [...args, "--param", "cost=120", "--repeat", "2", "--seed", "3", "--first", "1500", "--wait-ecdf", "--json", "-q"], { cwd: ROOT, maxBuffer: 64 << 20 }).toString();
+    // Only the host-measured run times differ.
+    const strip = (t) => t.replace(/\n *"elapsed_ms": [0-9.e+-]+,/g, "").trimEnd();
+    assert.ok(strip(fromPage).length > 10_000);
+    assert.equal(strip(fromPage), strip(fromCli));
   });
 
   test("no page error anywhere", () => {

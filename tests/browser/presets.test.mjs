@@ -1,17 +1,17 @@
 // The presets panel in a real browser: every preset of the command line is
 // listed; `fairness-audit` and `checkpoint-cost` run on the bundled sample
 // give the section tables of `schedlab reproduce PRESET TRACE --json` to the
-// printed digits, the figure is drawn, and a share link restores and runs a
-// preset (a link naming an unknown preset is refused).
+// printed digits, the export equals its JSON byte for byte, the figures are
+// drawn, and a share link restores and runs a preset (a link naming an
+// unknown preset is refused).
 // Run by scripts/test-browser.sh after `npm run build` (serves www/dist).
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { ROOT, sharedSession } from "./harness.mjs";
+import { ROOT, SHOTS, sharedSession } from "./harness.mjs";
 
-const SHOTS = join(ROOT, "docs", "screenshots");
 const session = sharedSession(SHOTS);
 const CLI = join(ROOT, "target", "release", "schedlab");
 const SAMPLE = "samples/kth-sp2-first3000.swf";
@@ -22,9 +22,18 @@ function ensureCli() {
   if (!existsSync(CLI)) execFileSync("cargo", ["build", "--release", "-q", "-p", "schedlab-cli"], { cwd: ROOT, stdio: "inherit" });
 }
 
-function reproduce(preset) {
+function reproduceText(preset) {
   ensureCli();
-  return JSON.parse(execFileSync(CLI, ["reproduce", preset, SAMPLE, "--json", "--quiet"], { cwd: ROOT, maxBuffer: 64 << 20 }).toString());
+  return execFileSync(CLI, ["reproduce", preset, SAMPLE, "--json", "--quiet"], { cwd: ROOT, maxBuffer: 64 << 20 }).toString();
+}
+
+function reproduce(preset) {
+  return JSON.parse(reproduceText(preset));
+}
+
+/** The JSON text without the host-measured run times (the only part that differs between runs). */
+function stripTimes(text) {
+  return text.replace(/\n *"elapsed_ms": [0-9.e+-]+,/g, "").trimEnd();
 }
 
 /** The preset ids the command line knows (from its unknown-preset message). */
@@ -82,8 +91,14 @@ async function checkTables(page, id) {
         const c = cells[i].cells[k];
         assert.equal(c.path, path);
         assert.equal(Number(c.mean), mean, `${id} ${row.label} ${path}: page ${c.mean}, CLI ${mean}`);
-        const printed = section.repeat > 1 ? `${mean.toFixed(3)} ± ${metricAt(row.ci95, path).toFixed(3)}` : Number.isInteger(mean) ? mean.toFixed(0) : mean.toFixed(3);
-        assert.equal(c.text, printed, `${id} ${row.label} ${path}: printed digits`);
+        // The printed mean is the CLI's mean rounded to the digits shown; "± half-width" when repeated.
+        const [shown, half] = c.text.split(" ± ");
+        const digits = (shown.split(".")[1] ?? "").length;
+        assert.ok(Math.abs(Number(shown) - mean) <= 0.5 * 10 ** -digits + 1e-12, `${id} ${row.label} ${path}: ${c.text} is ${mean} rounded`);
+        if (section.repeat > 1) {
+          const ci = metricAt(row.ci95, path);
+          assert.ok(half !== undefined && Math.abs(Number(half) - ci) <= 0.5 * 10 ** -digits + 1e-12, `${id} ${row.label} ${path}: ± ${ci}`);
+        } else assert.equal(half, undefined);
       }
     }
   }
@@ -116,9 +131,12 @@ describe("presets", () => {
     assert.equal(await page.$eval("#preset-run-fairness-audit", (b) => b.disabled), true, "disabled without a trace");
     await loadSample(page);
     assert.equal(await page.$eval("#preset-run-fairness-audit", (b) => b.disabled), false);
-    // the paper used CTC-SP2: a note; slack-factor's paper used KTH-SP2: none
+    // the paper used CTC-SP2: a note; slack-factor's paper used KTH-SP2
+    // (the sample is KTH's) on 128 processors, which the preset applies
     assert.match(await page.textContent(".preset[data-preset='fairness-audit']"), /paper used CTC-SP2/);
-    assert.equal(await page.$(".preset[data-preset='slack-factor'] .note"), null);
+    const slack = await page.textContent(".preset[data-preset='slack-factor']");
+    assert.match(slack, /simulated on 128 processors, the paper's machine/);
+    assert.doesNotMatch(slack, /paper used/);
     await page.close();
   });
 
@@ -128,8 +146,11 @@ describe("presets", () => {
     await page.click("#preset-run-fairness-audit");
     await waitPreset(page, "fairness-audit");
     await checkTables(page, "fairness-audit");
-    assert.match(await page.textContent("#preset-seed-note"), /CTC-SP2/);
+    assert.match(await page.textContent("#preset-paper-note"), /CTC-SP2/);
     assert.equal((await presetInk(page)).length, 0, "a table preset has no figure");
+    const [auditDl] = await Promise.all([page.waitForEvent("download"), page.click("#preset-export-json")]);
+    const audit = Buffer.concat(await (await auditDl.createReadStream()).toArray()).toString();
+    assert.equal(stripTimes(audit), stripTimes(reproduceText("fairness-audit")), "fairness-audit: the export is `schedlab reproduce --json`");
 
     await page.click("#preset-run-checkpoint-cost");
     await waitPreset(page, "checkpoint-cost");
@@ -137,17 +158,31 @@ describe("presets", () => {
     const ink = await presetInk(page);
     assert.ok(ink.length >= 1, "a figure");
     for (const c of ink) assert.ok(c.drawn === "1" && c.ink > c.size * 0.01 && c.colours > 2, `${c.id} is drawn (${c.ink} ink pixels)`);
-    // exports: the preset's JSON and a figure's SVG
+    // exports: the preset's JSON (`schedlab reproduce --json`, byte for byte) and a figure's SVG
     const [jsonDl] = await Promise.all([page.waitForEvent("download"), page.click("#preset-export-json")]);
-    const exported = JSON.parse(Buffer.concat(await (await jsonDl.createReadStream()).toArray()).toString());
-    assert.equal(exported.preset.id, "checkpoint-cost");
-    assert.equal(exported.sections[0].result.summary.length, 4);
+    const exported = Buffer.concat(await (await jsonDl.createReadStream()).toArray()).toString();
+    assert.equal(stripTimes(exported), stripTimes(reproduceText("checkpoint-cost")));
+    assert.equal(JSON.parse(exported).sections[0].result.summary.length, 4);
     const [svgDl] = await Promise.all([page.waitForEvent("download"), page.click("#preset-results button[data-export='svg']")]);
     assert.match(Buffer.concat(await (await svgDl.createReadStream()).toArray()).toString(), /<svg/);
     // the link names the preset
-    assert.match(decodeURIComponent(await page.evaluate(() => location.hash)), /^#v1=/);
+    assert.match(await page.evaluate(() => location.hash), /^#v2=[A-Za-z0-9_-]+$/);
     await page.locator("#presets-panel").scrollIntoViewIfNeeded();
     await page.locator("#preset-results").screenshot({ path: join(SHOTS, "preset.png") });
+    await page.close();
+  });
+
+  test("pv-easy-vs-easy draws all three of the paper's figures", async () => {
+    const page = await newPage();
+    await loadSample(page);
+    await page.click("#preset-run-pv-easy-vs-easy");
+    await waitPreset(page, "pv-easy-vs-easy");
+    await checkTables(page, "pv-easy-vs-easy");
+    await page.waitForFunction(() => [...document.querySelectorAll("#preset-results canvas")].every((c) => c.dataset.drawn), null, { timeout: 30_000 });
+    const ink = await presetInk(page);
+    assert.equal(ink.length, 3, "figures 5-6, 2 and 3");
+    for (const c of ink) assert.ok(c.drawn === "1" && c.ink > c.size * 0.01 && c.colours > 2, `${c.id} is drawn (${c.ink} ink pixels)`);
+    await page.locator("#preset-results").screenshot({ path: join(SHOTS, "preset-pv-easy-vs-easy.png") });
     await page.close();
   });
 
@@ -158,18 +193,18 @@ describe("presets", () => {
     await waitPreset(page, "fairness-audit");
     const hash = await page.evaluate(() => location.hash);
     await page.close();
-    const data = JSON.parse(Buffer.from(hash.slice("#v1=".length), "base64url").toString());
-    assert.equal(data.x, "fairness-audit");
+    const data = JSON.parse(Buffer.from(hash.slice("#v2=".length), "base64url").toString());
+    assert.equal(data.preset, "fairness-audit");
 
     const again = await newPage(hash);
     await waitPreset(again, "fairness-audit");
     await checkTables(again, "fairness-audit");
     await again.close();
 
-    const bad = `#v1=${Buffer.from(JSON.stringify({ ...data, x: "no-such-preset" })).toString("base64url")}`;
+    const bad = `#v2=${Buffer.from(JSON.stringify({ ...data, preset: "no-such-preset" })).toString("base64url")}`;
     const refused = await newPage(bad);
     await refused.waitForSelector("#banner:not([hidden])");
-    assert.match(await refused.textContent("#banner"), /preset that does not exist/);
+    assert.match(await refused.textContent("#banner"), /^This link could not be opened: preset: the link names a preset that does not exist/);
     await refused.close();
   });
 

@@ -76,7 +76,12 @@ fn column_bars(
         })
         .collect();
     let log_y = wants_log(series.iter().flat_map(|s| s.values.iter().flatten().copied()));
-    let y_label = if columns.len() == 1 { axis_label(columns[0]) } else { "value".to_owned() };
+    // A few columns name themselves ("MBS / MWBS"); more would not fit
+    // along the axis.
+    let y_label = match columns.len() {
+        1..=3 => columns.iter().map(|c| axis_label(c)).collect::<Vec<_>>().join(" / "),
+        _ => "value".to_owned(),
+    };
     ChartSpec::Bars(BarChart { title, x_label: "run".into(), y_label, groups, series, log_y })
 }
 
@@ -374,7 +379,7 @@ mod tests {
         assert_eq!(blocked.series[0].values[0], first);
         let ChartSpec::Bars(bars) = &figs[0].spec else { panic!("bars") };
         assert_eq!(bars.groups, ["easy", "easy@last", "pv-easy"]);
-        assert_eq!(bars.y_label, "value");
+        assert_eq!(bars.y_label, "MBS / MWBS");
         figs.iter().for_each(snapshot);
     }
 

@@ -165,7 +165,9 @@ pub(crate) fn with_legend<DB: DrawingBackend>(
 ) -> (DrawingArea<DB, Shift>, DrawingArea<DB, Shift>) {
     let (w, _) = root.dim_in_pixel();
     let widest = names.iter().map(|n| crate::text_width(n, look.legend)).fold(0.0, f64::max);
-    let want = widest + look.legend * 2.6;
+    // Rounded up, with a pixel to spare: `legend_layout` counts the
+    // characters that fit in the whole pixels, and the widest name must fit.
+    let want = (widest + look.legend * 2.6).ceil() + 1.0;
     let width = want.min(f64::from(w) * 0.4) as u32;
     root.split_horizontally(w.saturating_sub(width))
 }

@@ -224,15 +224,15 @@ pub(crate) fn text_width(text: &str, size: f64) -> f64 {
 }
 
 /// `text` broken into lines of at most `fit` characters, at spaces and
-/// after `,`, `:`, `@` and `=` where possible; a word longer than a line is
-/// split. Nothing is left out.
+/// after `,`, `:`, `@`, `=` and `-` (a range such as "65-100") where
+/// possible; a word longer than a line is split. Nothing is left out.
 pub(crate) fn wrap(text: &str, fit: usize) -> Vec<String> {
     let fit = fit.max(1);
     let mut pieces: Vec<String> = Vec::new();
     let mut piece = String::new();
     for c in text.chars() {
         piece.push(c);
-        if matches!(c, ' ' | ',' | ':' | '@' | '=') {
+        if matches!(c, ' ' | ',' | ':' | '@' | '=' | '-') {
             pieces.push(std::mem::take(&mut piece));
         }
     }

@@ -332,8 +332,14 @@ pub struct SweepArgs {
     #[arg(long = "param", value_name = "KEY=VALUE")]
     pub params: Vec<String>,
     /// The swept parameter: PARAM=FROM:TO:STEP (inclusive) or PARAM=V1,V2,...
+    /// Without it, every run runs --repeat times.
     #[arg(long, value_name = "PARAM=FROM:TO:STEP")]
-    pub sweep: String,
+    pub sweep: Option<String>,
+    /// Keep the wait-time ECDF of the first repetition of every (run, value)
+    /// in the JSON (`points[].wait_ecdf`), as the web page does for its
+    /// ECDF figure.
+    #[arg(long)]
+    pub wait_ecdf: bool,
     /// Repetitions per point, with seeds SEED, SEED+1, ...
     #[arg(long, value_name = "N", default_value_t = 1, allow_negative_numbers = true, value_parser = positive::<u32>)]
     pub repeat: u32,

@@ -130,16 +130,8 @@ pub fn metric_cell(metrics: &serde_json::Value, c: &schedlab_metrics::Column) ->
     schedlab_metrics::format_cell(v, c.digits)
 }
 
-/// A summarised metric: the mean, and ± the 95 % half-width when there is
-/// an interval (repeated runs).
-pub fn summary_cell(mean: &serde_json::Value, ci95: &serde_json::Value, c: &schedlab_metrics::Column) -> String {
-    let m = schedlab_experiment::metric_at(mean, &c.key).and_then(serde_json::Value::as_f64);
-    let h = schedlab_experiment::metric_at(ci95, &c.key).and_then(serde_json::Value::as_f64);
-    match (m, h) {
-        (Some(m), Some(h)) => format!("{} ± {}", fixed(m, usize::from(c.digits)), fixed(h, usize::from(c.digits))),
-        _ => schedlab_metrics::format_cell(m, c.digits),
-    }
-}
+/// A summarised metric as tables print it (the core's, shared with the page).
+pub use schedlab_experiment::summary_cell;
 
 /// A number with `digits` decimals.
 pub fn fixed(x: f64, digits: usize) -> String {

@@ -725,6 +725,46 @@ fn sharded_sweeps_merge_into_the_unsharded_result() {
     assert!(stderr(&doubled).contains("appears in more than one shard"), "{}", stderr(&doubled));
 }
 
+/// Without `--sweep`, `sweep` runs each run `--repeat` times (the page's
+/// experiments without a sweep); `--wait-ecdf` keeps the wait ECDF of each
+/// run's first repetition, a curve from 0 to 1.
+#[test]
+fn a_sweep_without_a_swept_parameter_and_with_wait_ecdfs() {
+    let sample = sample();
+    let doc = json(&[
+        "sweep",
+        &sample,
+        "--policy",
+        "fcfs",
+        "--policy",
+        "easy",
+        "--repeat",
+        "2",
+        "--seed",
+        "3",
+        "--wait-ecdf",
+        "--json",
+        "-q",
+    ]);
+    assert_eq!(doc["experiment"]["wait_ecdf"], true);
+    assert!(doc["experiment"].get("sweep").is_none());
+    let points = doc["points"].as_array().expect("points");
+    assert_eq!(points.len(), 4);
+    for p in points {
+        let first = p["seed"] == 3;
+        let ecdf = p.get("wait_ecdf").and_then(Value::as_array);
+        assert_eq!(ecdf.is_some(), first, "only the first repetition keeps its ECDF: {p}");
+        if let Some(e) = ecdf {
+            let last = e.last().and_then(|x| x[1].as_f64());
+            assert_eq!(last, Some(1.0), "an ECDF ends at 1");
+        }
+    }
+    let values: Vec<&Value> = doc["summary"].as_array().expect("summary").iter().map(|r| &r["value"]).collect();
+    assert_eq!(values, [&Value::Null, &Value::Null]);
+    let plain = json(&["sweep", &sample, "--policy", "fcfs", "--json", "-q"]);
+    assert!(plain["experiment"].get("wait_ecdf").is_none() && plain["points"][0].get("wait_ecdf").is_none());
+}
+
 /// A preset's JSON names the preset and holds, per section, a complete
 /// experiment result whose summary has one row per run (and sweep value),
 /// with every column's metric path present.

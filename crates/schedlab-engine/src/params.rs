@@ -114,6 +114,18 @@ fn known_keys(specs: &[ParamSpec]) -> String {
     specs.iter().map(|s| s.key).collect::<Vec<_>>().join(", ")
 }
 
+impl ParamSpec {
+    /// The default as a form shows it: the option, or the number as
+    /// `schedlab policies` prints it (`3600`, `0.2`).
+    pub fn default_text(&self) -> String {
+        match &self.kind {
+            ParamKind::Choice { default, .. } => (*default).to_owned(),
+            ParamKind::Int { default, .. } => default.to_string(),
+            ParamKind::Float { default, .. } => default.to_string(),
+        }
+    }
+}
+
 fn default_of(kind: &ParamKind) -> ParamValue {
     match kind {
         ParamKind::Choice { default, .. } => ParamValue::Choice((*default).to_string()),

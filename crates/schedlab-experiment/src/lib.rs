@@ -25,8 +25,10 @@ mod plan;
 mod presets;
 mod repeat;
 mod result;
+mod scope;
 mod settings;
 mod spec;
+mod table;
 
 pub use calibration::{calibrate, reference_run, Reference};
 pub use document::{RunDocument, TraceIdentity, SCHEMA};
@@ -37,11 +39,15 @@ pub use experiment::{
 pub use merge::{merge, read_shard, MergeError, MAX_SHARD_BYTES};
 pub use output::{schedule_comments, write_jobs_csv, write_schedule_swf};
 pub use plan::{GridError, Plan, Point, Shard};
-pub use presets::{metric_at, preset, Preset, PresetFigure, Section, PRESETS};
+pub use presets::{metric_at, preset, Preset, PresetFigure, Reproduction, Section, SectionResult, PRESETS};
 pub use repeat::{summarise, t975, RepeatSummary};
-pub use result::{run_point, ExperimentResult, PointError, PointResult, SummaryRow, ECDF_PIXELS, EXPERIMENT_SCHEMA};
+pub use result::{
+    point_result, run_point, ExperimentResult, PointError, PointResult, SummaryRow, ECDF_PIXELS, EXPERIMENT_SCHEMA,
+};
+pub use scope::{scope, Ignored, ParamState, RunScope, Scope, SharedScope, ValueFrom, KNOBS};
 pub use settings::{resolve, ConfigError, RunRequest, RunSettings, RUN_PARAMS};
 pub use spec::{split_param, PolicySpec, SpecError};
+pub use table::{summary_cell, summary_table, SummaryTable, TableCell, TableRow};
 
 use schedlab_engine::{check, CheckError, Control, EngineError, Progress, RunConfig, RunRecord};
 use schedlab_metrics::{deadline_metrics, fair_slowdown_table, prediction_metrics, Metrics};

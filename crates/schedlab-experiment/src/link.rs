@@ -352,7 +352,7 @@ fn v1_globals(g: Option<&Value>) -> Result<Vec<(String, String)>, LinkError> {
     let g = g.as_object().ok_or_else(|| bad("field `g`: the global knobs are malformed"))?;
     g.iter()
         .map(|(k, v)| {
-            if !["sf", "error", "cost"].contains(&k.as_str()) {
+            if !crate::KNOBS.contains(&k.as_str()) {
                 return Err(bad(format!("field `g.{}`: not a global knob", clip(k))));
             }
             match v.as_str() {

@@ -309,11 +309,70 @@ impl Preset {
     pub fn machine_size(&self, name: &str) -> Option<u32> {
         self.paper_traces.iter().find(|(prefix, procs)| *procs > 0 && is_trace(name, prefix)).map(|(_, procs)| *procs)
     }
+
+    /// The user's workload options `base` for this preset on the trace
+    /// named `name`: the paper's machine size when the user gave none, with
+    /// a note saying so (the command line prints it, the page shows it).
+    pub fn workload_for(&self, name: &str, base: &WorkloadOptions) -> (WorkloadOptions, Option<String>) {
+        let mut workload = base.clone();
+        let procs = self.machine_size(name).filter(|_| base.machine_size.is_none());
+        let note = procs.map(|p| {
+            workload.machine_size = Some(p);
+            format!("simulated on {p} processors, the paper's machine (a machine size given in the options wins)")
+        });
+        (workload, note)
+    }
+
+    /// Which traces the paper used, when the trace named `name` is not one
+    /// of them: results will differ from the paper's for that reason alone.
+    pub fn paper_note(&self, name: &str) -> Option<String> {
+        if self.paper_traces.iter().any(|(prefix, _)| is_trace(name, prefix)) {
+            return None;
+        }
+        let used: Vec<String> = self
+            .paper_traces
+            .iter()
+            .map(|(t, procs)| if *procs > 0 { format!("{t} ({procs} processors)") } else { (*t).to_string() })
+            .collect();
+        Some(format!("The paper used {}, not {name}: expect other numbers than the paper's.", used.join(", ")))
+    }
 }
 
 /// Looks a preset up by its identifier.
 pub fn preset(id: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|p| p.id == id)
+}
+
+/// A preset's result as `schedlab reproduce --json` prints it and the page
+/// exports it: the preset and each section's experiment result.
+#[derive(Debug, Serialize)]
+pub struct Reproduction<'a> {
+    pub preset: &'a Preset,
+    pub sections: Vec<SectionResult<'a>>,
+}
+
+/// One section of a [`Reproduction`].
+#[derive(Debug, Serialize)]
+pub struct SectionResult<'a> {
+    pub title: &'a str,
+    pub load_factor: f64,
+    pub result: crate::ExperimentResult,
+}
+
+impl<'a> Reproduction<'a> {
+    /// The reproduction of `preset` from its sections' results, in order;
+    /// `None` unless there is one result per section.
+    pub fn new(preset: &'a Preset, results: Vec<crate::ExperimentResult>) -> Option<Self> {
+        (results.len() == preset.sections.len()).then(|| Reproduction {
+            preset,
+            sections: preset
+                .sections
+                .iter()
+                .zip(results)
+                .map(|(s, result)| SectionResult { title: s.title, load_factor: s.load_factor, result })
+                .collect(),
+        })
+    }
 }
 
 /// Follows a dotted path (`fairness.delayed`, `categories.0.mbs`) into a
@@ -358,6 +417,22 @@ mod tests {
         assert_eq!(size("selective", "KTH-SP2-1996-2.1-cln.swf.gz"), None);
         assert_eq!(size("selective", "CTC-SP2-1996-3.1-cln.swf.gz"), Some(430));
         assert_eq!(size("slack-factor", "sample.swf"), None);
+    }
+
+    #[test]
+    fn a_preset_applies_the_papers_size_unless_one_was_given() {
+        let p = preset("slack-factor").unwrap();
+        let (w, note) = p.workload_for("KTH-SP2-1996-2.1-cln.swf.gz", &WorkloadOptions::default());
+        assert_eq!(w.machine_size, Some(128));
+        assert!(note.unwrap().starts_with("simulated on 128 processors"));
+        let given = WorkloadOptions { machine_size: Some(100), ..WorkloadOptions::default() };
+        assert_eq!(p.workload_for("KTH-SP2-1996-2.1-cln.swf.gz", &given), (given.clone(), None));
+        assert_eq!(p.workload_for("other.swf", &WorkloadOptions::default()).0.machine_size, None);
+        assert_eq!(p.paper_note("kth-sp2-first3000.swf"), None);
+        assert_eq!(
+            p.paper_note("other.swf").as_deref(),
+            Some("The paper used KTH-SP2 (128 processors), not other.swf: expect other numbers than the paper's.")
+        );
     }
 
     #[test]

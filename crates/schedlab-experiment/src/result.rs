@@ -138,18 +138,30 @@ pub fn run_point(
 ) -> Result<PointResult, PointError> {
     let settings = plan.settings(point)?;
     let outcome = crate::run_phased(trace, &settings, observer)?;
+    Ok(point_result(trace, plan, point, &settings, &outcome))
+}
+
+/// The result of point `point`, which ran with `settings` to `outcome`
+/// (for a host that keeps the outcome, e.g. for the run's per-job table).
+pub fn point_result(
+    trace: &schedlab_workload::Trace,
+    plan: &Plan,
+    point: &Point,
+    settings: &crate::RunSettings,
+    outcome: &crate::RunOutcome,
+) -> PointResult {
     let e = plan.experiment();
     let wait_ecdf = (e.wait_ecdf && point.seed == e.seed).then(|| {
         let waits = measured_waits(&trace.jobs, &outcome.record, &settings.metrics);
         downsample_ecdf(&wait_ecdf(&waits), ECDF_PIXELS)
     });
-    Ok(PointResult {
+    PointResult {
         point: point.clone(),
         events: outcome.record.events,
         elapsed_ms: None,
         metrics: serde_json::to_value(&outcome.metrics).unwrap_or(Value::Null),
         wait_ecdf,
-    })
+    }
 }
 
 /// Why a point did not give a result.

@@ -90,6 +90,7 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
     default_source: "estimate",
     build,
     needs_calibration: never_calibrate,
+    conditions: &[],
 };
 
 fn build(s: &PolicySettings) -> Box<dyn Policy> {

@@ -35,6 +35,7 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
     default_source: "estimate",
     build,
     needs_calibration: crate::never_calibrate,
+    conditions: &[],
 };
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

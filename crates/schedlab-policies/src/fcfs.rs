@@ -15,6 +15,7 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
     default_source: "estimate",
     build,
     needs_calibration: crate::never_calibrate,
+    conditions: &[],
 };
 
 fn build(_: &PolicySettings) -> Box<dyn Policy> {

@@ -40,6 +40,54 @@ pub struct PolicyInfo {
     /// (a CBF run of the same trace, see [`Calibration`]) before it is built.
     #[serde(skip)]
     pub needs_calibration: fn(&Params) -> bool,
+    /// Parameters that matter only under some values of another one
+    /// (PV-EASY's checkpoint interval only in checkpoint mode).
+    pub conditions: &'static [ParamCondition],
+}
+
+/// A parameter that matters only while a choice parameter of the same
+/// policy has one of some values. Forms grey such a field out, and a
+/// shared parameter does not claim to reach a run that ignores it.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ParamCondition {
+    /// The parameter that matters only sometimes.
+    pub param: &'static str,
+    /// The choice parameter it depends on.
+    pub when: &'static str,
+    /// The values of `when` under which `param` matters.
+    pub is: &'static [&'static str],
+}
+
+impl PolicyInfo {
+    /// Whether parameter `key` matters when the policy's choice parameters
+    /// have the values `choice` gives (`None`: the parameter's default).
+    pub fn param_matters<'a>(&self, key: &str, choice: impl Fn(&str) -> Option<&'a str>) -> bool {
+        self.conditions.iter().filter(|c| c.param == key).all(|c| {
+            let value = choice(c.when).or_else(|| self.default_choice(c.when));
+            value.is_some_and(|v| c.is.contains(&v))
+        })
+    }
+
+    /// The default of a choice parameter.
+    fn default_choice(&self, key: &str) -> Option<&'static str> {
+        self.params.iter().find(|p| p.key == key).and_then(|p| match p.kind {
+            schedlab_engine::params::ParamKind::Choice { default, .. } => Some(default),
+            _ => None,
+        })
+    }
+
+    /// "only when mode is checkpoint or suspend", for a parameter that
+    /// matters only sometimes.
+    pub fn condition_text(&self, key: &str) -> Option<String> {
+        let parts: Vec<String> = self
+            .conditions
+            .iter()
+            .filter(|c| c.param == key)
+            .map(|c| format!("{} is {}", c.when, c.is.join(" or ")))
+            .collect();
+        (!parts.is_empty()).then(|| format!("only when {}", parts.join(" and ")))
+    }
 }
 
 /// For policies that never need a calibration run.
@@ -110,4 +158,38 @@ pub const REGISTRY: &[&PolicyInfo] =
 /// Looks a policy up by its identifier.
 pub fn find(id: &str) -> Option<&'static PolicyInfo> {
     REGISTRY.iter().copied().find(|p| p.id == id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use schedlab_engine::params::ParamKind;
+
+    /// Every condition names a parameter of its policy and one of its
+    /// choice parameters, with values among that parameter's options.
+    #[test]
+    fn conditions_name_real_parameters_and_options() {
+        for p in REGISTRY {
+            for c in p.conditions {
+                assert!(p.params.iter().any(|s| s.key == c.param), "{}: {} is no parameter", p.id, c.param);
+                let when = p.params.iter().find(|s| s.key == c.when).expect("the condition's parameter");
+                let ParamKind::Choice { options, .. } = when.kind else { panic!("{}: {} is no choice", p.id, c.when) };
+                assert!(c.is.iter().all(|v| options.contains(v)), "{}: {:?} not among {options:?}", p.id, c.is);
+            }
+        }
+    }
+
+    #[test]
+    fn checkpoint_cost_matters_in_checkpoint_and_suspend_modes_only() {
+        let pv = find("pv-easy").unwrap();
+        let mode = |m: &'static str| move |k: &str| (k == "mode").then_some(m);
+        assert!(!pv.param_matters("cost", |_| None), "kill is the default mode");
+        assert!(!pv.param_matters("cost", mode("kill")));
+        assert!(pv.param_matters("cost", mode("checkpoint")));
+        assert!(pv.param_matters("cost", mode("suspend")));
+        assert!(!pv.param_matters("interval", mode("suspend")));
+        assert!(pv.param_matters("mode", mode("kill")), "a parameter without a condition always matters");
+        assert_eq!(pv.condition_text("cost").as_deref(), Some("only when mode is checkpoint or suspend"));
+        assert_eq!(pv.condition_text("mode"), None);
+    }
 }

@@ -33,7 +33,7 @@ use schedlab_engine::{EngineError, Guarantee, Happened, JobIdx, Policy, Preempti
 
 use crate::common::start_in_order;
 use crate::queue_index::{Orders, QueueIndex};
-use crate::{PolicyInfo, PolicySettings};
+use crate::{ParamCondition, PolicyInfo, PolicySettings};
 
 pub(crate) const INFO: PolicyInfo = PolicyInfo {
     id: "pv-easy",
@@ -85,6 +85,11 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
     default_source: "last",
     build,
     needs_calibration: crate::never_calibrate,
+    conditions: &[
+        ParamCondition { param: "interval", when: "mode", is: &["checkpoint"] },
+        ParamCondition { param: "cost", when: "mode", is: &["checkpoint", "suspend"] },
+        ParamCondition { param: "slowdown", when: "mode", is: &["suspend"] },
+    ],
 };
 
 fn build(s: &PolicySettings) -> Box<dyn Policy> {

@@ -37,7 +37,7 @@ use schedlab_engine::{EngineError, Guarantee, Happened, JobIdx, Policy, Sim, Tim
 
 use crate::book::{Book, WAKE};
 use crate::queue_index::{Orders, QueueIndex};
-use crate::{Calibration, Categories, PolicyInfo, PolicySettings};
+use crate::{Calibration, Categories, ParamCondition, PolicyInfo, PolicySettings};
 
 const THRESHOLD_KEYS: [&str; 4] = ["threshold_sn", "threshold_sw", "threshold_ln", "threshold_lw"];
 
@@ -70,6 +70,13 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
     default_source: "estimate",
     build,
     needs_calibration,
+    conditions: &[
+        ParamCondition { param: "threshold", when: "variant", is: &["sel"] },
+        ParamCondition { param: "threshold_sn", when: "variant", is: &["sel-d"] },
+        ParamCondition { param: "threshold_sw", when: "variant", is: &["sel-d"] },
+        ParamCondition { param: "threshold_ln", when: "variant", is: &["sel-d"] },
+        ParamCondition { param: "threshold_lw", when: "variant", is: &["sel-d"] },
+    ],
 };
 
 /// A CBF calibration run is needed when a threshold the variant uses is

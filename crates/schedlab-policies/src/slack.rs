@@ -72,7 +72,7 @@ use schedlab_engine::params::{ParamKind, ParamSpec, Params};
 use schedlab_engine::{EngineError, Guarantee, Happened, JobIdx, Policy, Sim, Time};
 
 use crate::book::{Book, Slot};
-use crate::{PolicyInfo, PolicySettings};
+use crate::{ParamCondition, PolicyInfo, PolicySettings};
 
 const fn float(key: &'static str, name: &'static str, description: &'static str, max: f64, default: f64) -> ParamSpec {
     ParamSpec { key, name, description, kind: ParamKind::Float { min: 0.0, max, default }, unit: None }
@@ -125,6 +125,10 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
     default_source: "estimate",
     build,
     needs_calibration,
+    conditions: &[
+        ParamCondition { param: "k", when: "scenario", is: &["every-kth"] },
+        ParamCondition { param: "high", when: "scenario", is: &["every-kth"] },
+    ],
 };
 
 fn needs_calibration(p: &Params) -> bool {

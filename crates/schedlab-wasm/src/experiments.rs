@@ -7,7 +7,8 @@
 use schedlab_charts::Figure;
 use schedlab_experiment::link::{self, Link};
 use schedlab_experiment::{
-    preset, Experiment, ExperimentResult, Plan, Point, PointResult, Preset, Section, WorkloadOptions, PRESETS,
+    preset, Experiment, ExperimentResult, Plan, Point, PointResult, Preset, Reproduction, Scope, Section,
+    WorkloadOptions, PRESETS,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -34,11 +35,28 @@ fn section(p: &'static Preset, index: usize) -> Result<&'static Section, Error> 
     p.sections.get(index).ok_or_else(|| Error(format!("preset `{}` has {} sections", p.id, p.sections.len())))
 }
 
-/// `preset_experiment(id, section, workload)`: a preset section's
-/// experiment on a trace read with the user's workload options (the
-/// section's load factor multiplies theirs).
-pub fn preset_experiment(id: &str, index: usize, workload: &WorkloadOptions) -> Result<Experiment, Error> {
-    Ok(section(find(id)?, index)?.experiment(workload))
+/// `preset_experiment(id, section, workload, trace_name?)`: a preset
+/// section's experiment on a trace read with the user's workload options
+/// (the section's load factor multiplies theirs), on the paper's machine
+/// size when the trace is the paper's and the user gave none.
+pub fn preset_experiment(
+    id: &str,
+    index: usize,
+    workload: &WorkloadOptions,
+    trace_name: Option<&str>,
+) -> Result<Experiment, Error> {
+    let preset = find(id)?;
+    let (workload, _) = preset.workload_for(trace_name.unwrap_or(""), workload);
+    Ok(section(preset, index)?.experiment(&workload))
+}
+
+/// `preset_notes(id, trace_name, workload)`: what the page says beside a
+/// preset run on that trace: the paper's machine size applied, and another
+/// trace than the paper's, in that order.
+pub fn preset_notes(id: &str, trace_name: &str, workload: &WorkloadOptions) -> Result<Vec<String>, Error> {
+    let preset = find(id)?;
+    let (_, size) = preset.workload_for(trace_name, workload);
+    Ok(size.into_iter().map(|n| format!("{trace_name}: {n}.")).chain(preset.paper_note(trace_name)).collect())
 }
 
 /// `plan(experiment)`: the run labels and every point.
@@ -48,6 +66,8 @@ pub struct PlanView {
     pub labels: Vec<String>,
     /// Whether the sweep applies to each run.
     pub swept: Vec<bool>,
+    /// The sweep's values as text (a point's `value` indexes them).
+    pub values: Vec<String>,
     pub points: Vec<Point>,
 }
 
@@ -60,7 +80,9 @@ pub fn plan(experiment: Experiment) -> Result<PlanView, Error> {
         )));
     }
     let swept = (0..plan.experiment().runs.len()).map(|r| plan.is_swept(r)).collect();
-    Ok(PlanView { labels: plan.labels(), swept, points: plan.points(None).collect() })
+    let count = plan.experiment().sweep.as_ref().map_or(Ok(0), schedlab_experiment::Sweep::count)?;
+    let values = (0..count).filter_map(|i| plan.value_text(Some(i))).collect();
+    Ok(PlanView { labels: plan.labels(), swept, values, points: plan.points(None).collect() })
 }
 
 /// `experiment_result(experiment, trace_identity, points)`: the points'
@@ -72,6 +94,43 @@ pub fn experiment_result(
 ) -> Result<ExperimentResult, Error> {
     let plan = Plan::new(experiment)?;
     Ok(ExperimentResult::new(&plan, trace, None, points))
+}
+
+/// `experiment_result_json(experiment, identity_json, points_json)`: the
+/// result as the text `schedlab sweep --json` writes, from the JSON texts
+/// of the trace's identity and of the points. Texts, not JavaScript
+/// objects, so that every number keeps its JSON form (`100.0` stays a
+/// float, which a JavaScript number would turn into `100`) and the page's
+/// export equals the command line's byte for byte.
+pub fn experiment_result_json(experiment: Experiment, identity: &str, points: &[String]) -> Result<String, Error> {
+    let trace: Value = serde_json::from_str(identity)?;
+    let points = points.iter().map(|p| serde_json::from_str(p)).collect::<Result<Vec<PointResult>, _>>()?;
+    pretty(&experiment_result(experiment, trace, points)?)
+}
+
+/// `reproduction_json(id, sections)`: the text `schedlab reproduce --json`
+/// writes, from the JSON texts of the preset's section results (as
+/// `experiment_result_json` gave them).
+pub fn reproduction_json(id: &str, sections: &[String]) -> Result<String, Error> {
+    let p = find(id)?;
+    let results = sections.iter().map(|s| serde_json::from_str(s)).collect::<Result<Vec<ExperimentResult>, _>>()?;
+    let got = results.len();
+    let doc = Reproduction::new(p, results)
+        .ok_or_else(|| Error(format!("preset `{id}` has {} sections, not {got}", p.sections.len())))?;
+    pretty(&doc)
+}
+
+/// Pretty JSON and a newline, as the command line writes it.
+fn pretty<T: Serialize>(value: &T) -> Result<String, Error> {
+    let mut text = serde_json::to_string_pretty(value)?;
+    text.push('\n');
+    Ok(text)
+}
+
+/// `param_scope(experiment)`: which parameters reach which runs (the
+/// forms' fields and global knobs).
+pub fn param_scope(experiment: &Experiment) -> Scope {
+    schedlab_experiment::scope(experiment)
 }
 
 /// `figures(result)`: the charts of an experiment the form ran.
@@ -113,17 +172,49 @@ mod tests {
         assert_eq!(fa["sections"][0]["runs"], serde_json::json!(["easy", "easy@last"]));
         assert_eq!(fa["sections"][0]["columns"][1], "fairness.delayed");
         let user = WorkloadOptions { load_factor: Some(2.0), ..WorkloadOptions::default() };
-        let high = preset_experiment("selective", 1, &user).unwrap();
+        let high = preset_experiment("selective", 1, &user, None).unwrap();
         assert_eq!(high.workload.load_factor, Some(2.0 * 1.3));
-        assert!(preset_experiment("selective", 2, &user).unwrap_err().0.contains("has 2 sections"));
-        assert!(preset_experiment("nope", 0, &user).unwrap_err().0.starts_with("unknown preset `nope`"));
+        assert!(preset_experiment("selective", 2, &user, None).unwrap_err().0.contains("has 2 sections"));
+        assert!(preset_experiment("nope", 0, &user, None).unwrap_err().0.starts_with("unknown preset `nope`"));
+    }
+
+    /// The texts the page exports are the command line's: the result of
+    /// the points' JSON texts prints as the result computed directly, a
+    /// whole float such as a utilisation of 1.0 keeping its decimal point.
+    #[test]
+    fn results_from_json_texts_print_as_the_command_line_prints_them() {
+        let experiment = preset_experiment("fairness-audit", 0, &WorkloadOptions::default(), None).unwrap();
+        let kth: &[u8] = include_bytes!("../../../samples/kth-sp2-first3000.swf");
+        let mut s = Session::open(kth, "kth.swf".into(), TraceOptions::default()).unwrap();
+        let plan = Plan::new(experiment.clone()).unwrap();
+        let points: Vec<PointResult> =
+            (0..plan.len()).map(|i| s.run_point(&experiment, i, &mut |_, _| Control::Continue).unwrap()).collect();
+        let texts: Vec<String> = points.iter().map(|p| serde_json::to_string(p).unwrap()).collect();
+        let identity = serde_json::to_string(s.identity()).unwrap();
+        let trace = serde_json::to_value(s.identity()).unwrap();
+        let direct = ExperimentResult::new(&plan, trace, None, points);
+        let want = format!("{}\n", serde_json::to_string_pretty(&direct).unwrap());
+        let text = experiment_result_json(experiment, &identity, &texts).unwrap();
+        assert_eq!(text, want);
+        assert!(text.contains(".0,\n") || text.contains(".0\n"), "whole floats keep their decimal point");
+        let doc = reproduction_json("fairness-audit", std::slice::from_ref(&text)).unwrap();
+        let want = Reproduction::new(preset("fairness-audit").unwrap(), vec![direct]).unwrap();
+        assert_eq!(doc, format!("{}\n", serde_json::to_string_pretty(&want).unwrap()));
+        assert!(reproduction_json("fairness-audit", &[]).unwrap_err().0.contains("has 1 sections, not 0"));
+        // The point kept its run: the per-job table of the last point.
+        assert_eq!(s.jobs_csv().unwrap().lines().count(), 3001);
     }
 
     #[test]
     fn a_plan_run_point_by_point_gives_the_experiment_result() {
-        let experiment = preset_experiment("fairness-audit", 0, &WorkloadOptions::default()).unwrap();
+        let experiment = preset_experiment("fairness-audit", 0, &WorkloadOptions::default(), None).unwrap();
         let p = plan(experiment.clone()).unwrap();
         assert_eq!(p.labels, ["easy", "easy@last"]);
+        assert!(p.values.is_empty(), "no sweep, no values");
+        // A preset's sweep values, as text, in order.
+        let swept = plan(preset_experiment("prediction-error", 0, &WorkloadOptions::default(), None).unwrap()).unwrap();
+        let (_, values) = preset("prediction-error").unwrap().sections[0].sweep.unwrap();
+        assert_eq!(swept.values, values);
         let kth: &[u8] = include_bytes!("../../../samples/kth-sp2-first3000.swf");
         let mut s = Session::open(kth, "kth.swf".into(), TraceOptions::default()).unwrap();
         let points = p

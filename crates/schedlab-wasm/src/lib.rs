@@ -30,14 +30,25 @@
 //!   rethrows.
 //! - `session.jobs_csv()`, `session.schedule_swf()`: the last `run`'s
 //!   per-job table and simulated schedule.
-//! - `presets(): Preset[]`, `preset_experiment(id, section, workload):
-//!   Experiment`, `plan(experiment): PlanView`,
+//! - `presets(): Preset[]`, `preset_experiment(id, section, workload,
+//!   trace_name?): Experiment` (on the paper's machine size for the
+//!   paper's trace), `preset_notes(id, trace_name, workload): string[]`, `plan(experiment): PlanView`,
 //!   `experiment_result(experiment, identity, points): ExperimentResult`,
 //!   `figures(result): Figure[]`, `preset_figures(id, section, result):
 //!   Figure[]`: the experiment pipeline of `schedlab reproduce`/`sweep`.
-//! - `run_params(run: RunSpec): ParamSpec[]`: every parameter a run takes
-//!   (the one answer to "does this run take X"); `t975(df)`: the core's
-//!   exact t quantile.
+//! - `summary_table(result_json, columns?): SummaryTable`: a result as the
+//!   command line's tables print it (the column catalogue's labels, the
+//!   mean ± 95 % half-width with the column's digits).
+//! - `default_experiment(): Experiment`: no run, every default (the form's start).
+//! - `param_scope(experiment): Scope`: every run's parameters (value,
+//!   where it comes from, whether it matters with the run's other values)
+//!   and which runs each shared parameter reaches (the forms, the knobs).
+//! - `session.run_point_json`, `session.identity_json()`,
+//!   `experiment_result_json(experiment, identity_json, points_json)`,
+//!   `reproduction_json(id, sections_json)`: the same as JSON text, so that
+//!   the page's exports equal `schedlab sweep --json` and `schedlab
+//!   reproduce --json` byte for byte (a JavaScript number forgets that
+//!   `100.0` was a float).
 //! - `encode_link(link: Link): string`, `decode_link(fragment): Link`:
 //!   share links (`#v2=`, and the first page's `#v1=`).
 //! - `generate_lublin(params): Uint8Array`: a Lublin–Feitelson trace.
@@ -131,12 +142,26 @@ fn decode_raw<T: DeserializeOwned>(value: JsValue, what: &str) -> Result<T, JsEr
 
 fn from_json_text<T: DeserializeOwned>(text: Result<js_sys::JsString, JsValue>, what: &str) -> Result<T, JsError> {
     let text: String = text.map_err(|_| JsError::new(&format!("{what}: not JSON data")))?.into();
-    serde_json::from_str(&text).map_err(|e| {
-        // The position in a text the page never sees says nothing: cut it.
-        let message = e.to_string();
-        let message = message.split(" at line ").next().unwrap_or(&message).to_owned();
-        JsError::new(&format!("{what}: {message}"))
-    })
+    let mut reader = serde_json::Deserializer::from_str(&text);
+    serde_path_to_error::deserialize(&mut reader).map_err(|e| JsError::new(&decode_error(what, &e)))
+}
+
+/// "experiment.workload.machine_size: invalid type: …": the field where
+/// decoding failed, and why (without the position in a text the page never
+/// sees).
+fn decode_error(what: &str, e: &serde_path_to_error::Error<serde_json::Error>) -> String {
+    let message = e.inner().to_string();
+    let message = message.split(" at line ").next().unwrap_or(&message);
+    let mut path = e.path().to_string();
+    // An unknown key's path ends with the key, which the message names:
+    // name the object that holds it instead.
+    if message.starts_with("unknown field") {
+        path = path.rsplit_once('.').map_or_else(|| ".".to_owned(), |(head, _)| head.to_owned());
+    }
+    match path.as_str() {
+        "." => format!("{what}: {message}"),
+        path => format!("{what}.{path}: {message}"),
+    }
 }
 
 fn encode<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
@@ -180,8 +205,30 @@ impl Session {
         encode(self.inner.identity())
     }
 
+    /// The trace's identity as JSON text (for `experiment_result_json`).
+    pub fn identity_json(&self) -> Result<String, JsError> {
+        Ok(serde_json::to_string(self.inner.identity())?)
+    }
+
+    /// As `run_point`, but the result as JSON text (for
+    /// `experiment_result_json`, which keeps every number's form).
+    pub fn run_point_json(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "Experiment")] experiment: JsValue,
+        index: f64,
+        #[wasm_bindgen(unchecked_param_type = "(p: ProgressMessage) => boolean | void")] on_progress: Option<Function>,
+    ) -> Result<String, JsValue> {
+        let experiment: Experiment = decode(experiment, "experiment")?;
+        let index = point_index(index)?;
+        let mut observer = Observer::new(on_progress);
+        let result = self.inner.run_point(&experiment, index, &mut |phase, p| observer.report(phase, p));
+        observer.rethrow()?;
+        Ok(serde_json::to_string(&result.map_err(JsError::from)?).map_err(JsError::from)?)
+    }
+
     /// Point `index` of `experiment` (its `workload` must be this
-    /// session's options). `on_progress` as for `run`.
+    /// session's options). `on_progress` as for `run`. The point's run is
+    /// kept for `jobs_csv` and `schedule_swf`.
     #[wasm_bindgen(unchecked_return_type = "PointResult")]
     pub fn run_point(
         &mut self,
@@ -261,9 +308,28 @@ pub fn preset_experiment(
     id: &str,
     section: usize,
     #[wasm_bindgen(unchecked_param_type = "WorkloadOptions")] workload: JsValue,
+    trace_name: Option<String>,
 ) -> Result<JsValue, JsError> {
     let workload: WorkloadOptions = decode(workload, "workload")?;
-    encode(&experiments::preset_experiment(id, section, &workload)?)
+    encode(&experiments::preset_experiment(id, section, &workload, trace_name.as_deref())?)
+}
+
+/// The notes beside a preset run on the trace named `trace_name`.
+#[wasm_bindgen(unchecked_return_type = "Array<string>")]
+pub fn preset_notes(
+    id: &str,
+    trace_name: &str,
+    #[wasm_bindgen(unchecked_param_type = "WorkloadOptions")] workload: JsValue,
+) -> Result<JsValue, JsError> {
+    let workload: WorkloadOptions = decode(workload, "workload")?;
+    encode(&experiments::preset_notes(id, trace_name, &workload)?)
+}
+
+/// An experiment of no run with every default (metric settings, one
+/// repetition, seed 0): what the page's form starts from.
+#[wasm_bindgen(unchecked_return_type = "Experiment")]
+pub fn default_experiment() -> Result<JsValue, JsError> {
+    encode(&Experiment::default())
 }
 
 /// The runs and points of an experiment (checked: a bad value fails here).
@@ -318,20 +384,47 @@ pub fn decode_link(fragment: &str) -> Result<JsValue, JsError> {
     encode(&experiments::decode_link(fragment)?)
 }
 
-/// Every parameter a run takes (its policy's, its runtime source's and the
-/// run parameters): the one answer to "does this run take parameter X",
-/// for the forms and global knobs.
-#[wasm_bindgen(unchecked_return_type = "Array<ParamSpec>")]
-pub fn run_params(#[wasm_bindgen(unchecked_param_type = "RunSpec")] run: JsValue) -> Result<JsValue, JsError> {
-    let run: schedlab_experiment::RunSpec = decode(run, "run")?;
-    encode(&run.params_taken())
+/// Which parameters reach which runs of an experiment: every run's
+/// parameters with the value it uses and where it comes from, whether each
+/// matters with the run's other values, and for each shared parameter (the
+/// global knobs first) the runs it reaches, overrides and misses.
+#[wasm_bindgen(unchecked_return_type = "Scope")]
+pub fn param_scope(
+    #[wasm_bindgen(unchecked_param_type = "Experiment")] experiment: JsValue,
+) -> Result<JsValue, JsError> {
+    let experiment = decode(experiment, "experiment")?;
+    encode(&experiments::param_scope(&experiment))
 }
 
-/// The exact Student-t quantile t(0.975, df) of the core's 95 % intervals,
-/// for the page's own tables until they read the core's summaries.
+/// An experiment's result as the text `schedlab sweep --json` writes
+/// (pretty JSON and a newline), from the JSON texts of the trace's
+/// identity (`session.identity_json()`) and of the points
+/// (`session.run_point_json`).
 #[wasm_bindgen]
-pub fn t975(df: u32) -> f64 {
-    schedlab_experiment::t975(df as usize)
+pub fn experiment_result_json(
+    #[wasm_bindgen(unchecked_param_type = "Experiment")] experiment: JsValue,
+    identity_json: &str,
+    points_json: Vec<String>,
+) -> Result<String, JsError> {
+    let experiment = decode(experiment, "experiment")?;
+    Ok(experiments::experiment_result_json(experiment, identity_json, &points_json)?)
+}
+
+/// An experiment result (its JSON text) as a table: the given columns
+/// (metric paths), or every catalogue column some row has a number for;
+/// each cell's text as the command line's tables print it.
+#[wasm_bindgen(unchecked_return_type = "SummaryTable")]
+pub fn summary_table(result_json: &str, columns: Option<Vec<String>>) -> Result<JsValue, JsError> {
+    let result: ExperimentResult =
+        serde_json::from_str(result_json).map_err(|e| JsError::new(&format!("result: {e}")))?;
+    encode(&schedlab_experiment::summary_table(&result, columns.as_deref()))
+}
+
+/// A preset's result as the text `schedlab reproduce --json` writes, from
+/// the JSON texts of its sections' results (`experiment_result_json`).
+#[wasm_bindgen]
+pub fn reproduction_json(id: &str, sections_json: Vec<String>) -> Result<String, JsError> {
+    Ok(experiments::reproduction_json(id, &sections_json)?)
 }
 
 /// A point number from JavaScript: a whole number ≥ 0 within 2^53.
@@ -377,6 +470,35 @@ pub fn wasm_memory_bytes() -> f64 {
     #[cfg(not(target_arch = "wasm32"))]
     {
         0.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A decoding error names the field, from the value's name down.
+    #[test]
+    fn decode_errors_name_the_field() {
+        let text = r#"{"runs": [{"policy": "easy"}], "workload": {"machine_size": 2.5}}"#;
+        let mut reader = serde_json::Deserializer::from_str(text);
+        let e = serde_path_to_error::deserialize::<_, Experiment>(&mut reader).unwrap_err();
+        assert_eq!(
+            decode_error("experiment", &e),
+            "experiment.workload.machine_size: invalid type: floating point `2.5`, expected u32"
+        );
+        // An unknown key: the object that holds it, and the key.
+        let text = r#"{"runs": [{"policy": "easy", "ordr": "x"}]}"#;
+        let mut reader = serde_json::Deserializer::from_str(text);
+        let e = serde_path_to_error::deserialize::<_, Experiment>(&mut reader).unwrap_err();
+        assert!(
+            decode_error("experiment", &e).starts_with("experiment.runs[0]: unknown field `ordr`"),
+            "{}",
+            decode_error("experiment", &e)
+        );
+        let mut reader = serde_json::Deserializer::from_str(r#""x""#);
+        let e = serde_path_to_error::deserialize::<_, GenerateMessage>(&mut reader).unwrap_err();
+        assert_eq!(decode_error("params", &e), "params: invalid type: string \"x\", expected struct GenerateMessage");
     }
 }
 

@@ -10,7 +10,7 @@ use schedlab_experiment::{Phase, RunDocument, RunRequest, TraceIdentity, ECDF_PI
 use schedlab_metrics::{CategoryLimits, Column, MetricsOptions};
 use schedlab_policies::{PolicyInfo, REGISTRY};
 use schedlab_synth::LublinParams;
-use schedlab_workload::{BadLine, Header, Loaded};
+use schedlab_workload::{BadLine, CleaningRule, Header, Loaded};
 use serde::{Deserialize, Serialize};
 
 /// Largest integer a JavaScript number holds exactly; seeds above it are
@@ -37,6 +37,10 @@ pub struct Registry {
     /// The column catalogue: every metric's label, unit, digits and
     /// explanation, and whether tables show it by default.
     pub columns: Vec<Column>,
+    /// The shared parameters a form offers as global knobs.
+    pub knobs: &'static [&'static str],
+    /// What every count of a trace's cleaning report means.
+    pub cleaning: &'static [CleaningRule],
 }
 
 impl Registry {
@@ -50,6 +54,8 @@ impl Registry {
             palette: schedlab_charts::palette_css(),
             version: env!("CARGO_PKG_VERSION"),
             columns: schedlab_metrics::columns(),
+            knobs: schedlab_experiment::KNOBS,
+            cleaning: schedlab_workload::CLEANING_RULES,
         }
     }
 }

@@ -6,8 +6,8 @@ use std::io::Read;
 
 use schedlab_engine::{Control, Progress};
 use schedlab_experiment::{
-    resolve, run_point, schedule_comments, write_jobs_csv, write_schedule_swf, Experiment, Phase, Plan, PointResult,
-    RunDocument, RunOutcome, RunSettings, TraceIdentity, ECDF_PIXELS,
+    point_result, resolve, run_phased, schedule_comments, write_jobs_csv, write_schedule_swf, Experiment, Phase, Plan,
+    PointResult, RunDocument, RunOutcome, RunSettings, TraceIdentity, ECDF_PIXELS,
 };
 use schedlab_metrics::{downsample_ecdf, measured_waits, wait_ecdf};
 use schedlab_schedule::ScheduleView;
@@ -42,6 +42,7 @@ from_core!(
     schedlab_workload::SwfError,
     schedlab_experiment::ConfigError,
     schedlab_experiment::GridError,
+    schedlab_experiment::SweepError,
     schedlab_experiment::RunError,
     schedlab_experiment::PointError,
     schedlab_synth::SynthError,
@@ -87,7 +88,7 @@ impl Session {
     ) -> Result<RunResult, Error> {
         self.last = None;
         let settings = resolve(&message.request().map_err(Error)?)?;
-        let outcome = schedlab_experiment::run_phased(&self.loaded.trace, &settings, observer)?;
+        let outcome = run_phased(&self.loaded.trace, &settings, observer)?;
         let waits = measured_waits(&self.loaded.trace.jobs, &outcome.record, &settings.metrics);
         let wait_ecdf = downsample_ecdf(&wait_ecdf(&waits), ECDF_PIXELS);
         let document = RunDocument::new(&settings, self.identity.clone(), &outcome, None);
@@ -124,7 +125,13 @@ impl Session {
         let point = plan
             .point(index)
             .ok_or_else(|| Error(format!("point {index}: the experiment has {} points", plan.len())))?;
-        Ok(run_point(&self.loaded.trace, &plan, &point, observer)?)
+        self.last = None;
+        let settings = plan.settings(&point)?;
+        let outcome = run_phased(&self.loaded.trace, &settings, observer)?;
+        let result = point_result(&self.loaded.trace, &plan, &point, &settings, &outcome);
+        // Kept, as after `run`, for the point's per-job table and schedule.
+        self.last = Some((settings, outcome));
+        Ok(result)
     }
 
     /// The trace's identity (what `experiment_result` records).
@@ -136,7 +143,7 @@ impl Session {
         self.last.as_ref().ok_or_else(|| Error("no run yet: run a policy on this trace first".to_owned()))
     }
 
-    /// The per-job table of the last run, as `run --jobs-csv` writes it.
+    /// The per-job table of the last run (or point), as `run --jobs-csv` writes it.
     pub fn jobs_csv(&self) -> Result<String, Error> {
         let (settings, outcome) = self.last()?;
         let mut out = Vec::new();
@@ -144,7 +151,7 @@ impl Session {
         Ok(String::from_utf8(out)?)
     }
 
-    /// The simulated schedule of the last run, as `run --swf-out` writes it.
+    /// The simulated schedule of the last run (or point), as `run --swf-out` writes it.
     pub fn schedule_swf(&self) -> Result<String, Error> {
         let (settings, outcome) = self.last()?;
         let comments = schedule_comments(settings, &self.identity, &self.loaded.header);

@@ -155,7 +155,9 @@ fn errors_name_what_is_wrong() {
     assert_eq!(e, "the input holds more than 5 jobs, the job limit (refused at line 9)");
     assert!(load(json!({"machine_size": 0})).unwrap().contains("machine_size must be at least 1"));
     assert!(load(json!({"window": {"first_jobs": 0}})).unwrap().contains("first_jobs"));
-    assert!(load(json!({"load_factor": "fast"})).unwrap().starts_with("options: invalid type: string \"fast\""));
+    assert!(load(json!({"load_factor": "fast"}))
+        .unwrap()
+        .starts_with("options.load_factor: invalid type: string \"fast\""));
     assert_eq!(load(json!({"machine_size": 4, "oversize": "clamp"})), None);
     let e = Session::new(bytes(b"hello\n"), "x".into(), None).err().map(message).unwrap();
     assert!(e.starts_with("no valid job in 1 lines (1 bad lines)"), "{e}");
@@ -213,9 +215,9 @@ fn presets_list_every_preset_and_give_their_experiments() {
     assert_eq!(pe["figures"][0]["kind"], "curves");
     assert_eq!(pe["sections"][0]["sweep"][0], "error");
     assert_eq!(pe["sections"][0]["repeat"], 10);
-    let e = rust(&preset_experiment("prediction-error", 0, js(json!({}))).unwrap());
+    let e = rust(&preset_experiment("prediction-error", 0, js(json!({})), None).unwrap());
     assert_eq!(e["sweep"]["values"].as_array().unwrap().len(), 11);
-    let high = rust(&preset_experiment("selective", 1, js(json!({"load_factor": 2.0}))).unwrap());
+    let high = rust(&preset_experiment("selective", 1, js(json!({"load_factor": 2.0})), None).unwrap());
     assert!((high["workload"]["load_factor"].as_f64().unwrap() - 2.6).abs() < 1e-12);
 }
 

@@ -104,6 +104,7 @@
 //! all it fails with [`SwfError::AllJobsDropped`] and the counts.
 
 mod clean;
+mod cleaning_rules;
 mod error;
 mod header;
 mod input;
@@ -117,6 +118,7 @@ mod stats;
 mod write;
 
 pub use clean::{AsRecorded, CleaningReport, MAX_BAD_LINES_KEPT};
+pub use cleaning_rules::{CleaningRule, Effect, CLEANING_RULES};
 pub use error::{field_name, short_number, BadLine, SwfError, FIELD_NAMES};
 pub use header::Header;
 pub use job::{Job, SwfExtra, Trace};

@@ -39,7 +39,15 @@ version: string,
  * The column catalogue: every metric's label, unit, digits and
  * explanation, and whether tables show it by default.
  */
-columns: Array<Column>, };
+columns: Array<Column>, 
+/**
+ * The shared parameters a form offers as global knobs.
+ */
+knobs: Array<string>, 
+/**
+ * What every count of a trace's cleaning report means.
+ */
+cleaning: Array<CleaningRule>, };
 
 export type PolicyInfo = { 
 /**
@@ -57,7 +65,26 @@ uses_runtime_source: boolean,
 /**
  * The runtime source used when none is chosen.
  */
-default_source: string, };
+default_source: string, 
+/**
+ * Parameters that matter only under some values of another one
+ * (PV-EASY's checkpoint interval only in checkpoint mode).
+ */
+conditions: Array<ParamCondition>, };
+
+export type ParamCondition = { 
+/**
+ * The parameter that matters only sometimes.
+ */
+param: string, 
+/**
+ * The choice parameter it depends on.
+ */
+when: string, 
+/**
+ * The values of `when` under which `param` matters.
+ */
+is: Array<string>, };
 
 export type ParamSpec = { 
 /**
@@ -96,6 +123,26 @@ digits: number, description: string,
  * Whether a results table shows it before "more columns".
  */
 shown: boolean, };
+
+export type CleaningRule = { 
+/**
+ * The count's key in the report (`unknown_runtime`).
+ */
+key: string, effect: Effect, 
+/**
+ * What is counted: "lines" or "jobs".
+ */
+counts: string, 
+/**
+ * A few words: "unknown runtime".
+ */
+label: string, 
+/**
+ * One sentence: why the rule exists.
+ */
+meaning: string, };
+
+export type Effect = "skipped" | "dropped" | "changed" | "reordered" | "kept";
 
 export type Summary = { identity: TraceIdentity, header: Header, 
 /**
@@ -730,7 +777,100 @@ export type PlanView = { labels: Array<string>,
 /**
  * Whether the sweep applies to each run.
  */
-swept: Array<boolean>, points: Array<Point>, };
+swept: Array<boolean>, 
+/**
+ * The sweep's values as text (a point's `value` indexes them).
+ */
+values: Array<string>, points: Array<Point>, };
+
+export type SummaryTable = { 
+/**
+ * The swept parameter, whose values the rows carry.
+ */
+sweep: string | null, columns: Array<Column>, rows: Array<TableRow>, };
+
+export type TableRow = { run: number, label: string, 
+/**
+ * The sweep value; `None` for a run the sweep does not apply to.
+ */
+value: string | null, cells: Array<TableCell>, };
+
+export type TableCell = { 
+/**
+ * "12.345", "12.345 ± 0.678", or "–" for a missing value.
+ */
+text: string, mean: number | null, 
+/**
+ * The 95 % half-width; `None` for one repetition.
+ */
+ci95: number | null, };
+
+export type Scope = { runs: Array<RunScope>, 
+/**
+ * The global knobs ([`KNOBS`]), then every other key the experiment shares.
+ */
+shared: Array<SharedScope>, };
+
+export type RunScope = { 
+/**
+ * The run's label (its spec text).
+ */
+label: string, params: Array<ParamState>, };
+
+export type ParamState = { spec: ParamSpec, 
+/**
+ * The value the run uses; `None` when swept.
+ */
+value: string | null, from: ValueFrom, 
+/**
+ * Whether it matters with the run's other values.
+ */
+matters: boolean, 
+/**
+ * When it matters, for one that does only sometimes ("only when mode
+ * is checkpoint or suspend").
+ */
+condition: string | null, };
+
+export type ValueFrom = "run" | "shared" | "sweep" | "default";
+
+export type SharedScope = { key: string, 
+/**
+ * The parameter as the first policy or runtime source that declares
+ * it describes it; `None` when nothing takes such a parameter.
+ */
+spec: ParamSpec | null, 
+/**
+ * The experiment's value, if it sets one.
+ */
+value: string | null, 
+/**
+ * Runs that take it, with it mattering, and use the shared value.
+ */
+reaches: Array<number>, 
+/**
+ * Runs that take it but set their own value, which wins.
+ */
+overridden: Array<number>, 
+/**
+ * Runs that take it but ignore it with their other values.
+ */
+ignored: Array<Ignored>, 
+/**
+ * Runs the sweep gives it to (the shared value does not reach them).
+ */
+swept: Array<number>, 
+/**
+ * The runtime sources that take it (`error`: `virtual`): a run takes
+ * such a parameter only while it uses one of them.
+ */
+sources: Array<string>, };
+
+export type Ignored = { run: number, 
+/**
+ * "only when mode is checkpoint or suspend".
+ */
+why: string, };
 
 export type Preset = { id: string, title: string, 
 /**

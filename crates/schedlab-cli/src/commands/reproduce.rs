@@ -4,25 +4,11 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{anyhow, Result};
-use schedlab_experiment::{preset, ExperimentResult, Plan, Preset, Section, PRESETS};
-use serde::Serialize;
+use schedlab_experiment::{preset, summary_table, ExperimentResult, Plan, Reproduction, Section, PRESETS};
 
 use crate::args::ReproduceArgs;
-use crate::output::{self, summary_cell, Table};
+use crate::output::{self, Table};
 use crate::outputs::{self, Outputs};
-
-#[derive(Serialize)]
-struct SectionResult<'a> {
-    title: &'a str,
-    load_factor: f64,
-    result: ExperimentResult,
-}
-
-#[derive(Serialize)]
-struct Reproduction<'a> {
-    preset: &'a Preset,
-    sections: Vec<SectionResult<'a>>,
-}
 
 pub fn main(args: &ReproduceArgs) -> Result<ExitCode> {
     let preset = preset(&args.preset).ok_or_else(|| {
@@ -30,27 +16,22 @@ pub fn main(args: &ReproduceArgs) -> Result<ExitCode> {
         anyhow!("unknown preset `{}` (known: {})", args.preset, known.join(", "))
     })?;
     let (outputs, report) = Outputs::for_report([args.trace.as_path()], &args.output)?;
-    let mut base = super::experiment::workload_options(&args.workload)?;
     let name = crate::trace_input::trace_name(&args.trace);
-    if base.machine_size.is_none() {
-        if let Some(procs) = preset.machine_size(&name) {
-            eprintln!(
-                "schedlab: note: {name}: simulated on {procs} processors, the paper's machine (change with --procs)"
-            );
-            base.machine_size = Some(procs);
-        }
+    let (base, note) = preset.workload_for(&name, &super::experiment::workload_options(&args.workload)?);
+    if let Some(note) = note {
+        eprintln!("schedlab: note: {name}: {note}");
     }
     let metrics = super::experiment::metric_settings(&args.metrics);
-    let mut sections = Vec::new();
+    let mut results = Vec::new();
     for s in preset.sections {
         let mut e = s.experiment(&base);
         e.metrics = metrics.clone();
         let plan = Plan::new(e)?;
         let (loaded, identity) = super::experiment::load(&args.trace, plan.experiment(), &args.workload)?;
         let result = super::experiment::run_plan(&loaded.trace, identity, &plan, None, args.metrics.quiet)?;
-        sections.push(SectionResult { title: s.title, load_factor: s.load_factor, result });
+        results.push(result);
     }
-    let doc = Reproduction { preset, sections };
+    let doc = Reproduction::new(preset, results).expect("one result per section");
     if args.json {
         outputs::emit(&outputs, report, outputs::json(&doc))?;
     } else {
@@ -80,20 +61,18 @@ fn write_text(out: &mut dyn Write, doc: &Reproduction<'_>) -> std::io::Result<()
 /// One row per (run, sweep value); a cell is the mean, with its 95 %
 /// interval when the runs were repeated. Column labels from the catalogue.
 fn section_table(section: &Section, r: &ExperimentResult) -> Table {
-    let columns: Vec<schedlab_metrics::Column> =
-        section.columns.iter().filter_map(|path| schedlab_metrics::column(path)).collect();
+    let paths: Vec<String> = section.columns.iter().map(|p| (*p).to_owned()).collect();
+    let t = summary_table(r, Some(&paths));
     let mut headers = vec!["run".to_owned()];
-    if let Some((param, _)) = section.sweep {
-        headers.push(param.to_owned());
-    }
-    headers.extend(columns.iter().map(output::header));
+    headers.extend(t.sweep.clone());
+    headers.extend(t.columns.iter().map(output::header));
     let mut table = Table::new(&headers);
-    for row in &r.summary {
-        let mut cells = vec![row.label.clone()];
-        if section.sweep.is_some() {
-            cells.push(row.value.clone().unwrap_or_default());
+    for row in t.rows {
+        let mut cells = vec![row.label];
+        if t.sweep.is_some() {
+            cells.push(row.value.unwrap_or_default());
         }
-        cells.extend(columns.iter().map(|c| summary_cell(&row.mean, &row.ci95, c)));
+        cells.extend(row.cells.into_iter().map(|c| c.text));
         table.row(cells);
     }
     table

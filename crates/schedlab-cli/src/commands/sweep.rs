@@ -6,10 +6,10 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use schedlab_experiment::{ExperimentResult, Plan, Shard, Sweep};
+use schedlab_experiment::{summary_table, ExperimentResult, Plan, Shard, Sweep};
 
 use crate::args::SweepArgs;
-use crate::output::{self, summary_cell, Table};
+use crate::output::{self, Table};
 use crate::outputs::{self, Output, Outputs};
 
 pub fn main(args: &SweepArgs) -> Result<ExitCode> {
@@ -17,7 +17,8 @@ pub fn main(args: &SweepArgs) -> Result<ExitCode> {
     let mut e = super::experiment::experiment(runs, &args.params, &args.metrics, &args.workload)?;
     e.repeat = args.repeat;
     e.seed = args.seed;
-    e.sweep = Some(Sweep::parse(&args.sweep)?);
+    e.sweep = args.sweep.as_deref().map(Sweep::parse).transpose()?;
+    e.wait_ecdf = args.wait_ecdf;
     let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
     let plan = Plan::new(e)?;
     let (outputs, report) = Outputs::for_report([args.trace.as_path()], &args.output)?;
@@ -53,15 +54,15 @@ pub(super) fn write_table(out: &mut dyn Write, r: &ExperimentResult) -> std::io:
             r.points.len()
         )?;
     }
-    let param = r.experiment.sweep.as_ref().map_or("value", |s| s.param.as_str());
-    let columns: Vec<schedlab_metrics::Column> =
-        schedlab_metrics::columns().into_iter().filter(|c| c.shown).take(4).collect();
-    let mut headers = vec!["policy".to_owned(), param.to_owned()];
-    headers.extend(columns.iter().map(output::header));
+    let keys: Vec<String> =
+        schedlab_metrics::columns().into_iter().filter(|c| c.shown).take(4).map(|c| c.key).collect();
+    let t = summary_table(r, Some(&keys));
+    let mut headers = vec!["policy".to_owned(), t.sweep.clone().unwrap_or_else(|| "value".into())];
+    headers.extend(t.columns.iter().map(output::header));
     let mut table = Table::new(&headers);
-    for row in &r.summary {
-        let mut cells = vec![row.label.clone(), row.value.clone().unwrap_or_else(|| "-".into())];
-        cells.extend(columns.iter().map(|c| summary_cell(&row.mean, &row.ci95, c)));
+    for row in t.rows {
+        let mut cells = vec![row.label, row.value.unwrap_or_else(|| "-".into())];
+        cells.extend(row.cells.into_iter().map(|c| c.text));
         table.row(cells);
     }
     table.write(out)

@@ -1,0 +1,136 @@
+//! An experiment result as a table: one row per (run, sweep value), one
+//! column per metric of the column catalogue, each cell the mean with its
+//! 95 % half-width when the runs were repeated, printed with the column's
+//! digits. The command line's `sweep` and `reproduce` tables and the page's
+//! result and preset tables are all this table.
+
+use schedlab_metrics::{column, columns, format_cell, Column};
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::{metric_at, ExperimentResult};
+
+/// One cell: the text a table prints, and the numbers behind it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct TableCell {
+    /// "12.345", "12.345 ± 0.678", or "–" for a missing value.
+    pub text: String,
+    pub mean: Option<f64>,
+    /// The 95 % half-width; `None` for one repetition.
+    pub ci95: Option<f64>,
+}
+
+/// One (run, sweep value) of a [`SummaryTable`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct TableRow {
+    pub run: usize,
+    pub label: String,
+    /// The sweep value; `None` for a run the sweep does not apply to.
+    pub value: Option<String>,
+    pub cells: Vec<TableCell>,
+}
+
+/// An experiment result's summaries as a table.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct SummaryTable {
+    /// The swept parameter, whose values the rows carry.
+    pub sweep: Option<String>,
+    pub columns: Vec<Column>,
+    pub rows: Vec<TableRow>,
+}
+
+/// A summarised metric as a table prints it: the mean, and ± the 95 %
+/// half-width when there is an interval (repeated runs).
+pub fn summary_cell(mean: &Value, ci95: &Value, c: &Column) -> String {
+    let m = metric_at(mean, &c.key).and_then(Value::as_f64);
+    let h = metric_at(ci95, &c.key).and_then(Value::as_f64);
+    match (m, h) {
+        (Some(m), Some(h)) => format!("{m:.d$} ± {h:.d$}", d = usize::from(c.digits)),
+        _ => format_cell(m, c.digits),
+    }
+}
+
+/// The table of `r` with the given columns (metric paths; a path the
+/// catalogue does not know is left out), or, with `None`, every catalogue
+/// column that some row has a number for (`Column::shown` marks the ones
+/// to show first).
+pub fn summary_table(r: &ExperimentResult, paths: Option<&[String]>) -> SummaryTable {
+    let columns: Vec<Column> = match paths {
+        Some(paths) => paths.iter().filter_map(|p| column(p)).collect(),
+        None => columns()
+            .into_iter()
+            .filter(|c| r.summary.iter().any(|row| metric_at(&row.mean, &c.key).is_some_and(Value::is_number)))
+            .collect(),
+    };
+    let rows = r
+        .summary
+        .iter()
+        .map(|row| TableRow {
+            run: row.run,
+            label: row.label.clone(),
+            value: row.value.clone(),
+            cells: columns
+                .iter()
+                .map(|c| TableCell {
+                    text: summary_cell(&row.mean, &row.ci95, c),
+                    mean: metric_at(&row.mean, &c.key).and_then(Value::as_f64),
+                    ci95: metric_at(&row.ci95, &c.key).and_then(Value::as_f64),
+                })
+                .collect(),
+        })
+        .collect();
+    SummaryTable { sweep: r.experiment.sweep.as_ref().map(|s| s.param.clone()), columns, rows }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Experiment, Plan, PointResult, RunSpec};
+    use serde_json::json;
+
+    fn result(repeat: u32, metrics: &[Value]) -> ExperimentResult {
+        let mut e = Experiment::of(vec![RunSpec::parse("fcfs").unwrap()]);
+        e.repeat = repeat;
+        let plan = Plan::new(e).unwrap();
+        let points = metrics
+            .iter()
+            .enumerate()
+            .map(|(i, m)| PointResult {
+                point: plan.point(i as u64).unwrap(),
+                events: 1,
+                elapsed_ms: None,
+                metrics: m.clone(),
+                wait_ecdf: None,
+            })
+            .collect();
+        ExperimentResult::new(&plan, json!({}), None, points)
+    }
+
+    #[test]
+    fn cells_print_the_mean_and_interval_with_the_columns_digits() {
+        // Two repetitions: MBS 2 and 4, mean 3, s = √2, half-width
+        // t(0.975, 1) · √2 / √2 = 12.706.
+        let r = result(2, &[json!({"mbs": 2.0, "max_wait": 7}), json!({"mbs": 4.0, "max_wait": 7})]);
+        let t = summary_table(&r, Some(&["mbs".into(), "max_wait".into(), "no_such".into()]));
+        assert_eq!(t.columns.iter().map(|c| c.label.as_str()).collect::<Vec<_>>(), ["MBS", "max wait"]);
+        let cells = &t.rows[0].cells;
+        assert_eq!(cells[0].text, "3.000 ± 12.706");
+        assert_eq!((cells[0].mean, cells[0].ci95.map(|h| (h * 1000.0).round())), (Some(3.0), Some(12706.0)));
+        // Identical values: an interval of exactly 0.
+        assert_eq!(cells[1].text, "7 ± 0");
+        assert_eq!((t.rows[0].label.as_str(), t.rows[0].value.as_ref(), t.sweep.as_ref()), ("fcfs", None, None));
+    }
+
+    #[test]
+    fn without_paths_every_column_with_a_number_in_some_row() {
+        let r = result(1, &[json!({"mbs": 1.5, "backfilled": 3, "fairness": {"delayed": 2}})]);
+        let t = summary_table(&r, None);
+        let keys: Vec<&str> = t.columns.iter().map(|c| c.key.as_str()).collect();
+        assert_eq!(keys, ["mbs", "backfilled", "fairness.delayed"]);
+        let texts: Vec<&str> = t.rows[0].cells.iter().map(|c| c.text.as_str()).collect();
+        assert_eq!(texts, ["1.500", "3", "2"], "one repetition: the mean alone, whole numbers without decimals");
+    }
+}

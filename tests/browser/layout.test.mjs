@@ -1,0 +1,98 @@
+// The page's layout on a phone (390 and 360 CSS pixels wide) and on a
+// projector (1920 × 1080): no horizontal scrolling, charts and legends
+// inside the screen, runs that do not overlap, content that uses a wide
+// screen and a presentation layout that fits a chart in one screen.
+// Screenshots go to SHOTS (scripts/screenshots.sh: docs/screenshots).
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { describe, test } from "node:test";
+import { SHOTS, sharedSession } from "./harness.mjs";
+
+const session = sharedSession(SHOTS);
+const pageErrors = [];
+
+async function pageAt(width, height) {
+  const page = await session.browser.context.newPage();
+  page.on("pageerror", (e) => pageErrors.push(String(e)));
+  await page.setViewportSize({ width, height });
+  await page.goto(session.server.url);
+  await page.waitForSelector("body[data-ready='1']", { timeout: 30_000 });
+  return page;
+}
+
+/** Loads the sample and runs FCFS and EASY; resolves when the charts are drawn. */
+async function runSample(page) {
+  await page.click("#sample-load");
+  await page.waitForFunction(() => /^Loaded /.test(document.getElementById("trace-msg")?.textContent ?? ""), null, { timeout: 60_000 });
+  await page.click("#run");
+  await page.waitForSelector("#results[data-complete='1'] #results-table", { timeout: 120_000 });
+  await page.waitForFunction(() => {
+    const cs = [...document.querySelectorAll("#charts canvas")];
+    return cs.length > 0 && cs.every((c) => c.dataset.drawn === "1");
+  }, null, { timeout: 30_000 });
+}
+
+/** What sticks out of the screen sideways, and runs whose parts overlap. */
+function layoutFaults(page) {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const faults = [];
+    if (document.documentElement.scrollWidth > width) faults.push(`the page scrolls sideways (${document.documentElement.scrollWidth} > ${width})`);
+    for (const el of document.querySelectorAll("canvas, figure, .panel, .card, .preset, #runs li, .toolbar, h1")) {
+      const r = el.getBoundingClientRect();
+      if (r.width > 0 && (r.left < -0.5 || r.right > width + 0.5)) faults.push(`${el.tagName.toLowerCase()}#${el.id || el.className} spans ${r.left.toFixed(0)}–${r.right.toFixed(0)}`);
+    }
+    for (const li of document.querySelectorAll("#runs li")) {
+      const parts = [...li.children].map((c) => c.getBoundingClientRect()).filter((r) => r.width > 0);
+      for (let i = 0; i < parts.length; i++)
+        for (let j = i + 1; j < parts.length; j++) {
+          const [a, b] = [parts[i], parts[j]];
+          if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) faults.push(`runs: parts ${i} and ${j} of "${li.dataset.label}" overlap`);
+        }
+    }
+    return faults;
+  });
+}
+
+describe("layout", () => {
+  for (const width of [390, 360]) {
+    test(`a phone ${width} px wide: nothing scrolls sideways or is cut, runs do not overlap`, async () => {
+      const page = await pageAt(width, 844);
+      await runSample(page);
+      assert.deepEqual(await layoutFaults(page), []);
+      // A chart's canvas is drawn for its width (legend and labels inside it).
+      const charts = await page.$$eval("#charts canvas", (cs) => cs.map((c) => ({ css: c.getBoundingClientRect().width, ratio: c.width / c.height })));
+      for (const c of charts) assert.ok(c.css <= width && c.ratio < 1.4, `a chart ${c.css} px wide, drawn taller for a phone (ratio ${c.ratio.toFixed(2)})`);
+      await page.screenshot({ path: join(SHOTS, `phone-${width}.png`), fullPage: true });
+      await page.close();
+    });
+  }
+
+  test("a projector (1920 × 1080): the content uses the width; the presentation layout fits a chart in one screen", async () => {
+    const page = await pageAt(1920, 1080);
+    await runSample(page);
+    assert.deepEqual(await layoutFaults(page), []);
+    const main = await page.$eval("main", (m) => m.getBoundingClientRect().width);
+    assert.ok(main >= 1800, `the content is ${main} px wide`);
+    await page.screenshot({ path: join(SHOTS, "projector-1920.png") });
+    await page.check("#opt-large");
+    await page.check("#opt-present");
+    await page.waitForFunction(() => [...document.querySelectorAll("#charts canvas")].every((c) => c.dataset.drawn === "1"));
+    const fig = page.locator("#charts figure").first();
+    await fig.scrollIntoViewIfNeeded();
+    const box = await fig.boundingBox();
+    assert.ok(box && box.height <= 1080, `a chart with its caption is ${box?.height} px high`);
+    // large type: the figure's text is larger than in the normal layout
+    const font = await page.$eval("#charts figcaption", (c) => parseFloat(getComputedStyle(c).fontSize));
+    assert.ok(font >= 28, `caption text ${font} px`);
+    await page.evaluate(() => document.querySelector("#charts figure")?.scrollIntoView({ block: "start" }));
+    await page.screenshot({ path: join(SHOTS, "projector-1920-presentation.png") });
+    await page.uncheck("#opt-large");
+    await page.uncheck("#opt-present");
+    await page.close();
+  });
+
+  test("no page error", () => {
+    assert.deepEqual(pageErrors, []);
+  });
+});

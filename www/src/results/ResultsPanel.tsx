@@ -1,0 +1,161 @@
+// Section 4: the experiment's results, all from the core: the summary
+// table (the column catalogue's labels, digits and explanations; key
+// columns first, the rest behind "More columns"), the figures, a glossary
+// of every column, and the exports. Views are tabs: a later view (a
+// schedule explorer over the selected runs and job) adds one here.
+import { useState } from "preact/hooks";
+import type { Column, SummaryTable } from "../generated/types";
+import type { ExperimentRun } from "../runs/experiment-run";
+import { experimentRun, type ResultsView, reg, resultsView, useTick } from "../store";
+import { ChartFigure, download, Panel } from "../ui";
+
+function header(c: Column): string {
+  return c.unit ? `${c.label} (${c.unit})` : c.label;
+}
+
+function Table(props: { table: SummaryTable; all: boolean }) {
+  const t = props.table;
+  const shown = t.columns.map((c, i) => ({ c, i })).filter(({ c }) => props.all || c.shown);
+  return (
+    <div class="table-wrap">
+      <table id="results-table">
+        <caption class="muted">
+          Mean of the repetitions, ± the half-width of its 95 % interval when there are several. Hover a header for what it measures.
+        </caption>
+        <thead>
+          <tr>
+            <th class="lbl" scope="col">
+              run
+            </th>
+            {t.sweep ? <th scope="col">{t.sweep}</th> : null}
+            {shown.map(({ c }) => (
+              <th key={c.key} scope="col" data-metric={c.key} title={c.description}>
+                {header(c)}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {t.rows.map((r) => (
+            <tr key={`${r.run}/${r.value}`} data-label={r.label} data-value={r.value ?? undefined}>
+              <th class="lbl" scope="row">
+                {r.label}
+              </th>
+              {t.sweep ? <td>{r.value ?? "–"}</td> : null}
+              {shown.map(({ c, i }) => {
+                const cell = r.cells[i];
+                return (
+                  <td
+                    key={c.key}
+                    data-metric={c.key}
+                    data-value={cell.mean ?? ""}
+                    data-ci={cell.ci95 ?? undefined}
+                    title={cell.mean === null ? undefined : String(cell.mean)}
+                  >
+                    {cell.text}
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Glossary(props: { columns: Column[] }) {
+  return (
+    <dl class="glossary" id="glossary">
+      {props.columns.map((c) => (
+        <div key={c.key} data-metric={c.key}>
+          <dt>{header(c)}</dt>
+          <dd>{c.description}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function Summary(props: { run: ExperimentRun }) {
+  useTick();
+  const [all, setAll] = useState(false);
+  const run = props.run;
+  const hidden = run.table ? run.table.columns.filter((c) => !c.shown).length : 0;
+  return (
+    <>
+      {run.table ? (
+        <>
+          <div class="toolbar">
+            <label>
+              <input type="checkbox" id="more-columns" checked={all} onChange={(e) => setAll(e.currentTarget.checked)} /> More columns (
+              {hidden} more)
+            </label>
+            <button
+              type="button"
+              id="export-json"
+              onClick={() => run.execution.resultJson && download("schedlab-result.json", run.execution.resultJson, "application/json")}
+            >
+              Results JSON
+            </button>
+          </div>
+          <Table table={run.table} all={all} />
+        </>
+      ) : null}
+      <div class="charts" id="charts">
+        {run.figures.map((f) => (
+          <ChartFigure key={`${run.id}/${f.id}`} figure={f} file={`schedlab-${f.id}`} />
+        ))}
+      </div>
+    </>
+  );
+}
+
+const VIEWS: { id: ResultsView; label: string }[] = [
+  { id: "summary", label: "Table and charts" },
+  { id: "glossary", label: "Glossary" },
+];
+
+export function ResultsPanel() {
+  useTick();
+  const run = experimentRun.value;
+  const failed = run?.execution.failed;
+  return (
+    <Panel id="results-panel" title="4. Results">
+      <div class="tabs" role="tablist" aria-label="Results views">
+        {VIEWS.map((v) => (
+          <button
+            type="button"
+            role="tab"
+            key={v.id}
+            id={`view-${v.id}`}
+            aria-selected={resultsView.value === v.id}
+            class={resultsView.value === v.id ? "tab active" : "tab"}
+            onClick={() => {
+              resultsView.value = v.id;
+            }}
+          >
+            {v.label}
+          </button>
+        ))}
+      </div>
+      <div id="results" data-complete={run?.complete ? "1" : "0"} role="tabpanel" aria-labelledby={`view-${resultsView.value}`}>
+        {resultsView.value === "glossary" ? (
+          <Glossary columns={reg().columns} />
+        ) : !run ? (
+          <p class="muted">Run an experiment to see its metrics and charts.</p>
+        ) : (
+          <>
+            {run.error ? <p class="msg error">{run.error}</p> : null}
+            {failed && run.complete ? (
+              <p class="msg error">
+                Some runs did not finish ({failed.status === "cancelled" ? "cancelled" : failed.error}); the table summarises the others.
+              </p>
+            ) : null}
+            <Summary run={run} />
+          </>
+        )}
+      </div>
+    </Panel>
+  );
+}

@@ -1,0 +1,103 @@
+// Section 3: every point of the experiment (a run, a sweep value, a
+// repetition) with its phase and progress, a cancel button while it waits
+// or runs, and its per-job CSV and simulated SWF once done.
+import { errorMessage } from "../core";
+import { experimentRun, formNote, pool, useTick } from "../store";
+import { download, Panel } from "../ui";
+import type { PointJob } from "../worker/pool";
+import { progressText } from "./execution";
+
+const STATUS: Record<PointJob["status"], string> = {
+  queued: "queued",
+  running: "running",
+  done: "done",
+  error: "failed",
+  cancelled: "cancelled",
+};
+
+async function exportPoint(job: PointJob, format: "csv" | "swf", name: string): Promise<void> {
+  try {
+    const text = await pool().exportPoint(job, format);
+    download(`${name}.${format}`, text, format === "csv" ? "text/csv" : "text/plain");
+  } catch (e) {
+    formNote.value = { kind: "error", text: `The ${format.toUpperCase()} export failed: ${errorMessage(e)}` };
+  }
+}
+
+function fileName(label: string): string {
+  return label.replace(/[^A-Za-z0-9._=-]+/g, "_").slice(0, 80);
+}
+
+function RunItem(props: { job: PointJob; label: string; rep: number; reps: number }) {
+  useTick();
+  const j = props.job;
+  const label = props.reps > 1 ? `${props.label} · repetition ${props.rep + 1}` : props.label;
+  const fraction = j.status === "done" ? 1 : j.progress ? j.progress.completed / Math.max(1, j.progress.jobs) : 0;
+  const status = j.status === "running" ? progressText(j) : j.status === "error" ? `failed: ${j.error ?? ""}` : STATUS[j.status];
+  const timing = j.done
+    ? ` in ${(j.done.elapsedMs / 1000).toFixed(2)} s${j.done.parseMs > 0 ? ` (+ ${(j.done.parseMs / 1000).toFixed(2)} s reading the trace)` : ""}`
+    : "";
+  return (
+    <li data-status={j.status} data-label={props.label} data-elapsed={j.done?.elapsedMs} data-parse={j.done?.parseMs}>
+      <span class="lbl">{label}</span>
+      <progress max={1} value={fraction} aria-label={`progress of ${label}`} />
+      <span class={`status status-${j.status}`}>
+        {status}
+        {timing}
+      </span>
+      <span class="exports">
+        {j.status === "queued" || j.status === "running" ? (
+          <button type="button" class="small cancel" aria-label={`Cancel ${label}`} onClick={() => pool().cancel(j)}>
+            Cancel
+          </button>
+        ) : null}
+        {j.status === "done" ? (
+          <>
+            <button
+              type="button"
+              class="small"
+              aria-label={`${label}: per-job CSV`}
+              onClick={() => void exportPoint(j, "csv", fileName(label))}
+            >
+              CSV
+            </button>{" "}
+            <button
+              type="button"
+              class="small"
+              aria-label={`${label}: simulated schedule as SWF`}
+              onClick={() => void exportPoint(j, "swf", fileName(label))}
+            >
+              SWF
+            </button>
+          </>
+        ) : null}
+      </span>
+    </li>
+  );
+}
+
+export function RunsPanel() {
+  useTick();
+  const run = experimentRun.value;
+  return (
+    <Panel id="runs-panel" title="3. Runs">
+      {run ? (
+        <>
+          <p class="muted" id="runs-note">
+            {run.execution.jobs.length} run{run.execution.jobs.length === 1 ? "" : "s"} on {run.traceName},{" "}
+            {Math.round(100 * run.execution.fraction)} % done.
+          </p>
+          <ul class="runs" id="runs">
+            {run.cells.flatMap((c) =>
+              c.jobs.map((j, k) => <RunItem key={`${c.label}/${k}`} job={j} label={c.label} rep={k} reps={c.jobs.length} />),
+            )}
+          </ul>
+        </>
+      ) : (
+        <p class="muted" id="runs-note">
+          No experiment yet: load a trace and press Run experiment (or run a preset below).
+        </p>
+      )}
+    </Panel>
+  );
+}

@@ -1,0 +1,162 @@
+// Small pieces every panel uses: labelled fields, status lines, downloads
+// and a chart drawn by the core. Text goes in as JSX text only (escaped by
+// Preact), never as HTML: nothing from a file, a URL or a link is parsed.
+
+import type { ComponentChildren } from "preact";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { core, errorMessage } from "./core";
+import type { Figure } from "./generated/types";
+import { formNote, type Note, view } from "./store";
+
+export function Field(props: { label: string; note?: ComponentChildren; children: ComponentChildren; class?: string }) {
+  return (
+    // biome-ignore lint/a11y/noLabelWithoutControl: the control is among the children
+    <label class={`field ${props.class ?? ""}`}>
+      <span class="lbl">{props.label}</span>
+      {props.children}
+      {props.note ? <small>{props.note}</small> : null}
+    </label>
+  );
+}
+
+const serials = new WeakMap<Note, number>();
+let lastSerial = 0;
+
+/** A number for each message shown, so that a reader (a test) can tell a new message from an old one with the same text. */
+function serial(n: Note): number {
+  let k = serials.get(n);
+  if (k === undefined) {
+    k = ++lastSerial;
+    serials.set(n, k);
+  }
+  return k;
+}
+
+/** A status line (`role=status`, polite); hidden when there is nothing to say. */
+export function NoteLine(props: { id: string; note: Note | null; class?: string }) {
+  const n = props.note;
+  return (
+    <div
+      id={props.id}
+      class={`msg ${n?.kind ?? ""} ${props.class ?? ""}`}
+      role="status"
+      aria-live="polite"
+      hidden={!n}
+      data-serial={n ? serial(n) : 0}
+    >
+      {n?.text ?? ""}
+    </div>
+  );
+}
+
+/** Saves text or bytes as a download. */
+export function download(name: string, data: BlobPart, type: string): void {
+  const blob = data instanceof Blob ? data : new Blob([data], { type });
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** Canvas pixels per CSS pixel and the height/width ratio for a chart `css` pixels wide. */
+function canvasSize(css: number, large: boolean): { width: number; height: number } {
+  // The core's fonts scale with the chart's height and have a floor in
+  // canvas pixels: fewer canvas pixels per CSS pixel make text larger on
+  // the screen (large type), and a narrow chart is drawn taller so that
+  // its text stays readable on a phone.
+  const narrow = css < 600;
+  // A projector-wide window (1800 px and more) is read from afar: larger text too.
+  const far = window.innerWidth >= 1800;
+  const scale = large ? 0.6 : narrow ? 1 : far ? 0.8 : Math.min(window.devicePixelRatio || 1, 2);
+  const width = Math.max(200, Math.round(css * scale));
+  return { width, height: Math.round(width * (narrow ? 0.9 : 0.625)) };
+}
+
+function drawOn(canvas: HTMLCanvasElement, f: Figure, large: boolean): string | null {
+  const { width, height } = canvasSize(canvas.clientWidth || 600, large);
+  canvas.width = width;
+  canvas.height = height;
+  canvas.style.aspectRatio = `${width} / ${height}`;
+  try {
+    // The caption above the canvas carries the title (it wraps on a phone,
+    // where a drawn title would be cut); the SVG export keeps it.
+    core().draw_chart(canvas, { ...f.spec, title: "" });
+    canvas.dataset.drawn = "1";
+    return null;
+  } catch (e) {
+    canvas.dataset.drawn = "error";
+    return errorMessage(e);
+  }
+}
+
+/** A chart the core draws on a canvas, redrawn when its width or the text size changes; SVG and PNG exports. */
+export function ChartFigure(props: { figure: Figure; file: string; id?: string }) {
+  const ref = useRef<HTMLCanvasElement>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+  const large = view.value.large || view.value.present;
+  const f = props.figure;
+  useEffect(() => {
+    const canvas = ref.current;
+    if (!canvas) return;
+    let width = -1;
+    let timer = 0;
+    const redraw = () => {
+      if (canvas.clientWidth === width) return;
+      width = canvas.clientWidth;
+      setFailed(drawOn(canvas, f, large));
+    };
+    redraw();
+    const ro = new ResizeObserver(() => {
+      clearTimeout(timer);
+      timer = window.setTimeout(redraw, 150);
+    });
+    ro.observe(canvas);
+    return () => {
+      ro.disconnect();
+      clearTimeout(timer);
+    };
+  }, [f, large]);
+  const svg = () => {
+    try {
+      download(`${props.file}.svg`, core().chart_svg(f.spec, 1200, 750), "image/svg+xml");
+    } catch (e) {
+      formNote.value = { kind: "error", text: `SVG export failed: ${errorMessage(e)}` };
+    }
+  };
+  const png = () =>
+    ref.current?.toBlob((b) => {
+      if (b) download(`${props.file}.png`, b, "image/png");
+      else formNote.value = { kind: "error", text: "PNG export failed: the canvas could not be encoded." };
+    });
+  return (
+    <figure class="chart">
+      <figcaption>
+        <span>{f.title}</span>
+        <span class="exports">
+          <button type="button" class="small" data-export="svg" aria-label={`${f.title}: save as SVG`} onClick={svg}>
+            SVG
+          </button>{" "}
+          <button type="button" class="small" data-export="png" aria-label={`${f.title}: save as PNG`} onClick={png}>
+            PNG
+          </button>
+        </span>
+      </figcaption>
+      <canvas id={props.id ?? f.id} ref={ref} role="img" aria-label={f.title} />
+      {failed ? <p class="msg error">Chart failed: {failed}</p> : null}
+    </figure>
+  );
+}
+
+/** A panel of the page, with its heading. */
+export function Panel(props: { id: string; title: string; children: ComponentChildren }) {
+  return (
+    <section class="panel" id={props.id} aria-labelledby={`${props.id}-h`}>
+      <h2 id={`${props.id}-h`}>{props.title}</h2>
+      {props.children}
+    </section>
+  );
+}
