@@ -1,5 +1,5 @@
 //! `schedlab bench`: parsing speed and every policy's speed and memory on
-//! every trace of a directory, optionally against AccaSim (SPEC §10).
+//! every trace of a directory, optionally against AccaSim (the speed and memory targets in BENCHMARKS.md).
 //!
 //! Each (trace, policy) measurement runs in a child process
 //! (`schedlab bench-one`) so that its peak RSS is its own; a parse-only
