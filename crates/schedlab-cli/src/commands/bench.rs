@@ -156,14 +156,7 @@ fn plan(args: &BenchArgs) -> Result<Plan> {
         (None, Some(d)) if !d.is_empty() => PathBuf::from(d),
         _ => bail!("no trace directory: give --traces DIR or set SCHEDLAB_TRACES"),
     };
-    let policies: Vec<String> = if args.policy.is_empty() {
-        DEFAULT_POLICIES.iter().map(|s| (*s).to_owned()).collect()
-    } else {
-        args.policy.clone()
-    };
-    for p in &policies {
-        check_policy(p)?;
-    }
+    let policies = checked_policies(&args.policy, &DEFAULT_POLICIES)?;
     let mut procs_map = args.procs_map.iter().map(|m| procs_entry(m)).collect::<Result<Vec<_>>>()?;
     // The sizes the source papers agree on (CTC-SP2: 430), after the
     // user's, so that the user's win.
@@ -179,8 +172,19 @@ fn plan(args: &BenchArgs) -> Result<Plan> {
     })
 }
 
+/// The policy specs given, or `defaults` when none was, each checked to
+/// resolve.
+pub(super) fn checked_policies(given: &[String], defaults: &[&str]) -> Result<Vec<String>> {
+    let policies: Vec<String> =
+        if given.is_empty() { defaults.iter().map(|s| (*s).to_owned()).collect() } else { given.to_vec() };
+    for p in &policies {
+        check_policy(p)?;
+    }
+    Ok(policies)
+}
+
 /// A policy spec that resolves, or the error a run would give.
-pub(super) fn check_policy(text: &str) -> Result<()> {
+fn check_policy(text: &str) -> Result<()> {
     let s = PolicySpec::parse(text)?;
     let request = RunRequest { policy: s.id, params: s.params, predictor: s.predictor, ..RunRequest::default() };
     resolve(&request).with_context(|| format!("policy `{text}`"))?;

@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use serde::Serialize;
 
-use super::bench::{check_policy, list_traces, mb, measurement, procs_for, BenchProgress};
+use super::bench::{checked_policies, list_traces, mb, measurement, procs_for, BenchProgress};
 use super::bench_one::Measurement;
 use crate::args::BenchArgs;
 use crate::output::{self, fixed, grouped, Table};
@@ -121,14 +121,7 @@ pub fn main(args: &BenchArgs) -> Result<ExitCode> {
 }
 
 fn plan(args: &BenchArgs) -> Result<Plan> {
-    let policies: Vec<String> = if args.policy.is_empty() {
-        DEFAULT_POLICIES.iter().map(|s| (*s).to_owned()).collect()
-    } else {
-        args.policy.clone()
-    };
-    for p in &policies {
-        check_policy(p)?;
-    }
+    let policies = checked_policies(&args.policy, &DEFAULT_POLICIES)?;
     let backlogs = if args.backlog.is_empty() { DEFAULT_BACKLOGS.to_vec() } else { args.backlog.clone() };
     let load_factors =
         if args.load_factor.is_empty() { DEFAULT_LOAD_FACTORS.to_vec() } else { args.load_factor.clone() };
