@@ -31,7 +31,8 @@ pub fn main(args: &ReproduceArgs) -> Result<ExitCode> {
         let result = super::experiment::run_plan(&loaded.trace, identity, &plan, None, args.metrics.quiet)?;
         results.push(result);
     }
-    let doc = Reproduction::new(preset, results).expect("one result per section");
+    let doc = Reproduction::new(preset, results)
+        .ok_or_else(|| anyhow!("preset `{}`: a section gave no result", preset.id))?;
     if args.json {
         outputs::emit(&outputs, report, outputs::json(&doc))?;
     } else {

@@ -1,0 +1,201 @@
+//! The documents and tables commands print: `run`, `compare`, `policies`, `bench`.
+
+use serde_json::Value;
+
+use crate::{fixture, json, ok, root, sample, temp_dir};
+
+fn without_elapsed(mut v: Value) -> String {
+    v.as_object_mut().expect("object").remove("elapsed_ms").expect("elapsed_ms present");
+    serde_json::to_string(&v).expect("json")
+}
+
+#[test]
+fn run_json_has_every_key_and_is_deterministic() {
+    let s = sample();
+    let args =
+        ["run", &s, "--policy", "easy", "--predictor", "virtual", "--param", "error=30", "--seed", "7", "--json"];
+    let a = json(&args);
+    for key in ["policy", "params", "predictor", "seed", "trace", "elapsed_ms", "events", "metrics"] {
+        assert!(a.get(key).is_some(), "missing {key}");
+    }
+    for key in ["name", "sha256", "jobs", "procs"] {
+        assert!(a["trace"].get(key).is_some(), "missing trace.{key}");
+    }
+    for key in
+        ["jobs", "mbs", "mwbs", "mean_wait", "max_wait", "utilization", "makespan", "backfilled", "blocked", "fairness"]
+    {
+        assert!(a["metrics"].get(key).is_some(), "missing metrics.{key}");
+    }
+    for key in ["blocked", "delayed", "mean_delay", "max_delay"] {
+        assert!(a["metrics"]["fairness"].get(key).is_some(), "missing metrics.fairness.{key}");
+    }
+    assert_eq!(
+        (a["policy"].as_str(), a["predictor"].as_str(), a["seed"].as_u64()),
+        (Some("easy"), Some("virtual"), Some(7))
+    );
+    assert_eq!(a["params"]["error"], 30.0);
+    assert_eq!(a["trace"]["jobs"], 3000);
+    assert_eq!(a["check"], "passed");
+    let b = json(&args);
+    assert_eq!(without_elapsed(a), without_elapsed(b), "two runs differ");
+    let other_seed = json(&["run", &s, "--policy", "easy", "--predictor", "virtual", "--seed", "8", "--json"]);
+    assert_eq!(other_seed["seed"], 8);
+}
+
+#[test]
+fn run_text_shows_the_main_metrics() {
+    let out = ok(&["run", &sample(), "--policy", "cbf", "--quiet"]);
+    for word in [
+        "policy",
+        "cbf",
+        "predictor",
+        "MBS",
+        "MWBS",
+        "mean wait",
+        "median wait",
+        "p95 wait",
+        "max wait",
+        "utilization",
+        "makespan",
+        "backfilled",
+        "blocked",
+        "fairness",
+        "check           passed",
+    ] {
+        assert!(out.contains(word), "`{word}` missing in {out}");
+    }
+    let unchecked = ok(&["run", &sample(), "--policy", "fcfs", "--no-check"]);
+    assert!(unchecked.contains("check           skipped"), "{unchecked}");
+}
+
+#[test]
+fn output_files_parse() {
+    let dir = temp_dir("out");
+    let (csv, swf) = (dir.join("jobs.csv"), dir.join("schedule.swf"));
+    let s = sample();
+    ok(&[
+        "run",
+        &s,
+        "--policy",
+        "easy",
+        "--param",
+        "order=shortest",
+        "--jobs-csv",
+        csv.to_str().unwrap(),
+        "--swf-out",
+        swf.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&csv).expect("csv");
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().expect("header").split(',').collect();
+    assert_eq!(header.len(), 16);
+    let (submit, start, wait) = (col(&header, "submit"), col(&header, "start"), col(&header, "wait"));
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 3000);
+    assert!(rows.iter().all(|r| r.len() == 16));
+    let loaded = schedlab_workload::read_swf(std::fs::File::open(&swf).expect("swf"), &Default::default())
+        .expect("swf-out parses");
+    assert_eq!(loaded.trace.jobs.len(), 3000);
+    assert_eq!(loaded.trace.procs, 100);
+    assert_eq!(loaded.report.bad_lines_total, 0);
+    let sim_waits: Vec<i64> = loaded.trace.extras.iter().map(|e| e.wait).collect();
+    let csv_waits: Vec<i64> =
+        rows.iter().map(|r| r[start].parse::<i64>().unwrap() - r[submit].parse::<i64>().unwrap()).collect();
+    assert_eq!(sim_waits, csv_waits, "SWF field 3 is the simulated wait");
+    assert!(rows.iter().all(|r| r[wait].parse::<i64>().unwrap() >= 0));
+}
+
+fn col(header: &[&str], name: &str) -> usize {
+    header.iter().position(|h| *h == name).unwrap_or_else(|| panic!("no column {name}"))
+}
+
+#[test]
+fn compare_prints_one_row_per_policy_in_order() {
+    let s = sample();
+    let specs = ["fcfs", "easy", "easy:order=shortest@tsafrir", "cbf", "easy@virtual"];
+    let mut args = vec!["compare", s.as_str(), "--param", "error=20"];
+    for p in &specs {
+        args.extend(["--policy", p]);
+    }
+    let out = ok(&args);
+    let lines: Vec<&str> = out.lines().collect();
+    let header = lines.iter().position(|l| l.starts_with("policy")).expect("table header");
+    for key in ["MBS", "MWBS", "mean wait", "max wait", "util", "backfilled", "blocked", "delayed", "seconds"] {
+        assert!(lines[header].contains(key), "{key}");
+    }
+    let rows = &lines[header + 2..];
+    assert_eq!(rows.len(), specs.len(), "{out}");
+    for (row, spec) in rows.iter().zip(specs) {
+        assert!(row.starts_with(&format!("{spec} ")), "{row} is not {spec}");
+        assert!(row.ends_with("passed"), "{row}");
+    }
+    args.push("--json");
+    let v = json(&args);
+    let runs = v["runs"].as_array().expect("runs");
+    let labels: Vec<&str> = runs.iter().map(|r| r["label"].as_str().unwrap()).collect();
+    assert_eq!(labels, specs);
+    assert_eq!(runs[2]["params"]["order"], "shortest");
+    assert_eq!(runs[2]["predictor"], "tsafrir");
+    assert_eq!(runs[4]["params"]["error"], 20.0);
+    assert!(runs[1]["params"].get("error").is_none(), "error only goes to policies that know it");
+    // The same run alone gives the same metrics as inside the comparison.
+    let alone = json(&["run", &s, "--policy", "cbf", "--json"]);
+    assert_eq!(alone["metrics"], runs[3]["metrics"]);
+}
+
+#[test]
+fn policies_lists_every_policy_and_parameter() {
+    let v = json(&["policies", "--json"]);
+    let ids: Vec<&str> = v["policies"].as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["fcfs", "easy", "cbf", "pv-easy", "slack", "selective", "dbf"]);
+    let easy = &v["policies"][1];
+    assert_eq!(easy["params"][0]["key"], "order");
+    assert_eq!(easy["params"][0]["type"], "choice");
+    let sources: Vec<&str> = v["predictors"].as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap()).collect();
+    assert_eq!(sources, ["estimate", "exact", "last", "tsafrir", "virtual"]);
+    let text = ok(&["policies"]);
+    for word in ["fcfs", "easy", "cbf", "order=<priority|shortest", "error=<number in [0, 100] %", "tsafrir"] {
+        assert!(text.contains(word), "`{word}` missing");
+    }
+}
+
+#[test]
+fn bench_measures_each_trace_and_policy() {
+    let dir = temp_dir("bench");
+    std::fs::copy(root().join("samples/kth-sp2-first3000.swf"), dir.join("KTH-first.swf")).expect("copy");
+    std::fs::copy(fixture("kth-sp2-first3000.swf.gz"), dir.join("CTC-SP2-pretend.swf.gz")).expect("copy");
+    std::fs::write(dir.join("README.md"), "not a trace").expect("write");
+    let d = dir.to_str().unwrap();
+    let v =
+        json(&["bench", "--traces", d, "--repeat", "1", "--policy", "easy", "--policy", "cbf@last", "--json", "-q"]);
+    let rows = v.as_array().expect("array");
+    let kinds: Vec<(&str, &str)> =
+        rows.iter().map(|r| (r["kind"].as_str().unwrap(), r["trace"].as_str().unwrap())).collect();
+    assert_eq!(
+        kinds,
+        [
+            ("parse", "CTC-SP2-pretend.swf.gz"),
+            ("run", "CTC-SP2-pretend.swf.gz"),
+            ("run", "CTC-SP2-pretend.swf.gz"),
+            ("parse", "KTH-first.swf"),
+            ("run", "KTH-first.swf"),
+            ("run", "KTH-first.swf"),
+        ]
+    );
+    assert_eq!(rows[0]["procs"], 430, "built-in CTC-SP2 machine size");
+    assert_eq!(rows[3]["procs"], 100);
+    for r in rows.iter().filter(|r| r["kind"] == "run") {
+        assert!(r["error"].is_null(), "{r}");
+        assert_eq!(r["jobs"], 3000);
+        assert!(r["events"].as_u64() >= Some(6000));
+        assert!(r["seconds"].as_f64() > Some(0.0));
+        assert_eq!(r["check"], "passed");
+    }
+    let mapped =
+        json(&["bench", "--traces", d, "--repeat", "1", "--policy", "fcfs", "--procs-map", "KTH=64", "--json", "-q"]);
+    let kth = mapped.as_array().unwrap().iter().find(|r| r["trace"] == "KTH-first.swf").unwrap().clone();
+    assert_eq!(kth["procs"], 64);
+    let text = ok(&["bench", "--traces", d, "--repeat", "1", "--policy", "easy", "-q"]);
+    assert!(text.contains("CTC-SP2-pretend.swf.gz: simulated on 430 processors"), "{text}");
+    assert!(text.contains("jobs/s") && text.contains("peak MB"), "{text}");
+}

@@ -1,0 +1,162 @@
+//! Sweeps, shards and their merge, presets and the schedule view.
+
+use serde_json::Value;
+
+use crate::{json, ok, sample, schedlab, stderr, temp_dir};
+
+/// Removes every host-measured `elapsed_ms`, at any depth.
+fn strip_elapsed(v: &mut Value) {
+    match v {
+        Value::Object(map) => {
+            map.remove("elapsed_ms");
+            map.values_mut().for_each(strip_elapsed);
+        }
+        Value::Array(items) => items.iter_mut().for_each(strip_elapsed),
+        _ => {}
+    }
+}
+
+/// A sweep run as three shards and merged equals the sweep run whole,
+/// timing fields aside; a missing or doubled shard is refused.
+#[test]
+fn sharded_sweeps_merge_into_the_unsharded_result() {
+    let sample = sample();
+    let base = [
+        "sweep",
+        &sample,
+        "--policy",
+        "easy",
+        "--policy",
+        "pv-easy:mode=checkpoint",
+        "--predictor",
+        "virtual",
+        "--sweep",
+        "error=0:40:20",
+        "--repeat",
+        "2",
+        "--seed",
+        "4",
+        "--json",
+        "-q",
+    ];
+    let mut whole = json(&base);
+    let dir = temp_dir("shards");
+    let mut files = Vec::new();
+    for i in 1..=3 {
+        let shard = format!("{i}/3");
+        let mut args = base.to_vec();
+        args.extend(["--shard", &shard]);
+        let path = dir.join(format!("shard{i}.json"));
+        std::fs::write(&path, ok(&args)).expect("temp file");
+        files.push(path.to_string_lossy().into_owned());
+    }
+    let mut merge: Vec<&str> = vec!["merge", "--json"];
+    merge.extend(files.iter().map(String::as_str));
+    let mut merged = json(&merge);
+    strip_elapsed(&mut whole);
+    strip_elapsed(&mut merged);
+    assert_eq!(whole, merged);
+    assert_eq!(whole["points"].as_array().map(Vec::len), Some(2 * 3 * 2));
+    assert_eq!(whole["summary"].as_array().map(Vec::len), Some(2 * 3));
+    let missing = schedlab(&["merge", &files[0], &files[1]]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(stderr(&missing).contains("points are missing"), "{}", stderr(&missing));
+    let doubled = schedlab(&["merge", &files[0], &files[0], &files[1], &files[2]]);
+    assert!(stderr(&doubled).contains("appears in more than one shard"), "{}", stderr(&doubled));
+}
+
+/// Without `--sweep`, `sweep` runs each run `--repeat` times (the page's
+/// experiments without a sweep); `--wait-ecdf` keeps the wait ECDF of each
+/// run's first repetition, a curve from 0 to 1.
+#[test]
+fn a_sweep_without_a_swept_parameter_and_with_wait_ecdfs() {
+    let sample = sample();
+    let doc = json(&[
+        "sweep",
+        &sample,
+        "--policy",
+        "fcfs",
+        "--policy",
+        "easy",
+        "--repeat",
+        "2",
+        "--seed",
+        "3",
+        "--wait-ecdf",
+        "--json",
+        "-q",
+    ]);
+    assert_eq!(doc["experiment"]["wait_ecdf"], true);
+    assert!(doc["experiment"].get("sweep").is_none());
+    let points = doc["points"].as_array().expect("points");
+    assert_eq!(points.len(), 4);
+    for p in points {
+        let first = p["seed"] == 3;
+        let ecdf = p.get("wait_ecdf").and_then(Value::as_array);
+        assert_eq!(ecdf.is_some(), first, "only the first repetition keeps its ECDF: {p}");
+        if let Some(e) = ecdf {
+            let last = e.last().and_then(|x| x[1].as_f64());
+            assert_eq!(last, Some(1.0), "an ECDF ends at 1");
+        }
+    }
+    let values: Vec<&Value> = doc["summary"].as_array().expect("summary").iter().map(|r| &r["value"]).collect();
+    assert_eq!(values, [&Value::Null, &Value::Null]);
+    let plain = json(&["sweep", &sample, "--policy", "fcfs", "--json", "-q"]);
+    assert!(plain["experiment"].get("wait_ecdf").is_none() && plain["points"][0].get("wait_ecdf").is_none());
+}
+
+/// A preset's JSON names the preset and holds, per section, a complete
+/// experiment result whose summary has one row per run (and sweep value),
+/// with every column's metric path present.
+#[test]
+fn a_preset_reproduces_with_its_structure() {
+    let sample = sample();
+    let doc = json(&["reproduce", "fairness-audit", &sample, "--json", "-q"]);
+    assert_eq!(doc["preset"]["id"], "fairness-audit");
+    let sections = doc["sections"].as_array().expect("sections");
+    assert_eq!(sections.len(), 1);
+    let summary = sections[0]["result"]["summary"].as_array().expect("summary");
+    let labels: Vec<&str> = summary.iter().filter_map(|r| r["label"].as_str()).collect();
+    assert_eq!(labels, vec!["easy", "easy@last"]);
+    for column in doc["preset"]["sections"][0]["columns"].as_array().expect("columns") {
+        let path = column.as_str().expect("a metric path");
+        let mut v = &summary[0]["mean"];
+        for part in path.split('.') {
+            v = &v[part];
+        }
+        assert!(v.is_number(), "{path} missing from the summary");
+    }
+    let unknown = schedlab(&["reproduce", "no-such-preset", &sample]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(
+        stderr(&unknown).contains("unknown preset `no-such-preset` (known: pv-easy-vs-easy"),
+        "{}",
+        stderr(&unknown)
+    );
+}
+
+/// `--gantt` writes the schedule view as SVG: the same bytes every time,
+/// text inside, one box per run for a short window, columns for a long one.
+#[test]
+fn gantt_writes_the_schedule_view_as_svg() {
+    let dir = temp_dir("gantt");
+    let (s, day, all) = (sample(), dir.join("day.svg"), dir.join("all.svg"));
+    let (day_s, all_s) = (day.display().to_string(), all.display().to_string());
+    ok(&["run", &s, "--policy", "pv-easy", "--gantt", &day_s, "--window", "10d:11d", "-q"]);
+    let svg = std::fs::read_to_string(&day).expect("svg");
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    for text in ["PV-EASY on kth-sp2-first3000.swf", "processors", "utilisation", "waiting jobs", "d10"] {
+        assert!(svg.contains(text), "{text}");
+    }
+    // Runs of the day as boxes in the four class colours (blue, orange,
+    // green, vermillion), each also in the legend.
+    for colour in ["#0072B2", "#E69F00", "#009E73", "#D55E00"] {
+        assert!(svg.matches(&format!("fill=\"{colour}\"")).count() > 1, "{colour}");
+    }
+    ok(&["run", &s, "--policy", "pv-easy", "--gantt", &all_s, "--window", "864000:950400", "-q"]);
+    assert_eq!(std::fs::read_to_string(&all).expect("svg"), svg, "the same window in seconds, the same bytes");
+    // The whole run: 3000 jobs are drawn one by one (under the limit).
+    ok(&["run", &s, "--policy", "easy", "--gantt", &all_s, "-q"]);
+    let whole = std::fs::read_to_string(&all).expect("svg");
+    assert!(whole.matches("<rect").count() > 3000);
+}
