@@ -215,6 +215,10 @@ pub struct CompareArgs {
     /// Print {"runs": [result documents]} as JSON.
     #[arg(long)]
     pub json: bool,
+    /// For each run with deadlines (dbf): mean wait and stretch of the runs without deadlines and
+    /// it, over the jobs regular under it that waited in at least one of them.
+    #[arg(long)]
+    pub regular_comparison: bool,
     #[command(flatten)]
     pub output: OutputArgs,
     #[command(flatten)]

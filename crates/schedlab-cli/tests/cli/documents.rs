@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::{fixture, json, ok, root, sample, temp_dir};
+use crate::{fixture, json, ok, root, sample, schedlab, stderr, temp_dir};
 
 fn without_elapsed(mut v: Value) -> String {
     v.as_object_mut().expect("object").remove("elapsed_ms").expect("elapsed_ms present");
@@ -141,6 +141,41 @@ fn compare_prints_one_row_per_policy_in_order() {
     // The same run alone gives the same metrics as inside the comparison.
     let alone = json(&["run", &s, "--policy", "cbf", "--json"]);
     assert_eq!(alone["metrics"], runs[3]["metrics"]);
+}
+
+#[test]
+fn compare_compares_runs_on_the_jobs_regular_under_each_dbf_run() {
+    let s = sample();
+    let args = ["compare", s.as_str(), "--policy", "cbf", "--policy", "dbf:fraction=0.3", "--policy", "easy"];
+    let mut with = args.to_vec();
+    with.extend(["--regular-comparison", "--json"]);
+    let v = json(&with);
+    let comparisons = v["regular_comparison"].as_array().expect("one comparison per dbf run");
+    assert_eq!(comparisons.len(), 1);
+    let c = &comparisons[0];
+    assert_eq!(c["under"], 1);
+    // The runs without deadlines in the order given, then the dbf run.
+    let compared: Vec<u64> = c["runs"].as_array().unwrap().iter().map(|m| m["run"].as_u64().unwrap()).collect();
+    assert_eq!(compared, [0, 2, 1]);
+    let regular = v["runs"][1]["metrics"]["deadline"]["regular_jobs"].as_u64().unwrap();
+    let jobs = c["jobs"].as_u64().unwrap();
+    assert!(jobs > 0 && jobs <= regular, "{jobs} of {regular} regular jobs");
+    // The regular jobs left out waited 0 under the dbf run too, so under it
+    // the compared jobs' total wait is the total wait of its regular jobs
+    // (the run's own metric).
+    let dbf = &v["runs"][1]["metrics"]["deadline"];
+    let total_regular = dbf["regular_mean_wait"].as_f64().unwrap() * regular as f64;
+    let total_compared = c["runs"][2]["mean_wait"].as_f64().unwrap() * jobs as f64;
+    assert!(
+        (total_regular - total_compared).abs() < 1e-6 * total_regular.max(1.0),
+        "{total_regular} vs {total_compared}"
+    );
+    let text = ok(&[&args[..], &["--regular-comparison"]].concat());
+    assert!(text.contains("jobs regular under dbf:fraction=0.3 that waited in a compared run"), "{text}");
+    assert!(json(&[&args[..], &["--json"]].concat()).get("regular_comparison").is_none());
+    let o = schedlab(&["compare", s.as_str(), "--policy", "cbf", "--policy", "easy", "--regular-comparison"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("no run has deadlines"), "{}", stderr(&o));
 }
 
 #[test]
