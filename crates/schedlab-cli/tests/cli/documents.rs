@@ -1,8 +1,8 @@
-//! The documents and tables commands print: `run`, `compare`, `policies`, `bench`.
+//! The documents and tables commands print: `run`, `compare`, `policies`.
 
 use serde_json::Value;
 
-use crate::{fixture, json, ok, root, sample, schedlab, stderr, temp_dir};
+use crate::{json, ok, sample, schedlab, stderr, temp_dir};
 
 fn without_elapsed(mut v: Value) -> String {
     v.as_object_mut().expect("object").remove("elapsed_ms").expect("elapsed_ms present");
@@ -192,45 +192,4 @@ fn policies_lists_every_policy_and_parameter() {
     for word in ["fcfs", "easy", "cbf", "order=<priority|shortest", "error=<number in [0, 100] %", "tsafrir"] {
         assert!(text.contains(word), "`{word}` missing");
     }
-}
-
-#[test]
-fn bench_measures_each_trace_and_policy() {
-    let dir = temp_dir("bench");
-    std::fs::copy(root().join("samples/kth-sp2-first3000.swf"), dir.join("KTH-first.swf")).expect("copy");
-    std::fs::copy(fixture("kth-sp2-first3000.swf.gz"), dir.join("CTC-SP2-pretend.swf.gz")).expect("copy");
-    std::fs::write(dir.join("README.md"), "not a trace").expect("write");
-    let d = dir.to_str().unwrap();
-    let v =
-        json(&["bench", "--traces", d, "--repeat", "1", "--policy", "easy", "--policy", "cbf@last", "--json", "-q"]);
-    let rows = v.as_array().expect("array");
-    let kinds: Vec<(&str, &str)> =
-        rows.iter().map(|r| (r["kind"].as_str().unwrap(), r["trace"].as_str().unwrap())).collect();
-    assert_eq!(
-        kinds,
-        [
-            ("parse", "CTC-SP2-pretend.swf.gz"),
-            ("run", "CTC-SP2-pretend.swf.gz"),
-            ("run", "CTC-SP2-pretend.swf.gz"),
-            ("parse", "KTH-first.swf"),
-            ("run", "KTH-first.swf"),
-            ("run", "KTH-first.swf"),
-        ]
-    );
-    assert_eq!(rows[0]["procs"], 430, "built-in CTC-SP2 machine size");
-    assert_eq!(rows[3]["procs"], 100);
-    for r in rows.iter().filter(|r| r["kind"] == "run") {
-        assert!(r["error"].is_null(), "{r}");
-        assert_eq!(r["jobs"], 3000);
-        assert!(r["events"].as_u64() >= Some(6000));
-        assert!(r["seconds"].as_f64() > Some(0.0));
-        assert_eq!(r["check"], "passed");
-    }
-    let mapped =
-        json(&["bench", "--traces", d, "--repeat", "1", "--policy", "fcfs", "--procs-map", "KTH=64", "--json", "-q"]);
-    let kth = mapped.as_array().unwrap().iter().find(|r| r["trace"] == "KTH-first.swf").unwrap().clone();
-    assert_eq!(kth["procs"], 64);
-    let text = ok(&["bench", "--traces", d, "--repeat", "1", "--policy", "easy", "-q"]);
-    assert!(text.contains("CTC-SP2-pretend.swf.gz: simulated on 430 processors"), "{text}");
-    assert!(text.contains("jobs/s") && text.contains("peak MB"), "{text}");
 }
