@@ -29,16 +29,10 @@ pub(crate) fn finished(rows: &[(Time, Time, Time, Time)]) -> (Vec<Job>, RunRecor
             start,
             end: start + runtime,
             prediction: runtime,
-            backfilled: false,
-            backfilled_behind: None,
-            backfilled_on_start: 0,
-            ventured: false,
-            blocked: false,
-            fair_start: None,
-            first_reservation: None,
             starts: 1,
             held: runtime,
             completions: 1,
+            ..JobRecord::UNSTARTED
         })
         .collect();
     let run = RunRecord {

@@ -42,7 +42,7 @@ pub fn main(args: &CompareArgs) -> Result<ExitCode> {
     let identity = TraceIdentity::new(trace_input::trace_name(&args.trace), &loaded, &options);
     let keep = if args.regular_comparison { Waits::Keep } else { Waits::Drop };
     let mut rows = run_documents(&loaded.trace, &identity, &plan, args.metrics.quiet, keep);
-    let regular = regular_jobs(&loaded.trace, &mut rows, plan.experiment().metrics.skip_percent, keep)?;
+    let regular = regular_jobs(&loaded.trace, &mut rows, plan.experiment().metrics.skip_percent, keep);
     if args.json {
         let runs = Runs { runs: rows.iter().map(RunJson::new).collect(), regular_comparison: regular };
         outputs::emit(&outputs, report, outputs::json(&runs))?;
@@ -90,24 +90,29 @@ pub(super) fn run_documents(
 
 /// The comparison on the jobs regular under each run with deadlines, when
 /// asked for (the rows' waits are dropped once it is made). It needs every
-/// run: a failed run leaves it out with a message.
+/// run and a run with deadlines; without them it is left out with a
+/// warning, and the runs' results are printed all the same.
 fn regular_jobs(
     trace: &schedlab_workload::Trace,
     rows: &mut [Row],
     skip_percent: f64,
     keep: Waits,
-) -> Result<Option<Vec<RegularComparison>>> {
+) -> Option<Vec<RegularComparison>> {
     if keep == Waits::Drop {
-        return Ok(None);
+        return None;
     }
     let Some(waits) = rows.iter_mut().map(|r| r.waits.take()).collect::<Option<Vec<RunWaits>>>() else {
-        eprintln!("warning: --regular-comparison needs every run; a run failed, so it is left out");
-        return Ok(None);
+        eprintln!("schedlab: warning: --regular-comparison needs every run, and a run failed: no comparison");
+        return None;
     };
     if waits.iter().all(|w| w.regular.is_none()) {
-        anyhow::bail!("--regular-comparison compares runs on the jobs regular under a run with deadlines (dbf), and no run has deadlines");
+        eprintln!(
+            "schedlab: warning: --regular-comparison compares runs on the jobs regular under a run with deadlines (dbf), \
+             and no run has deadlines: no comparison"
+        );
+        return None;
     }
-    Ok(Some(regular_comparison(&trace.jobs, &waits, skip_percent)))
+    Some(regular_comparison(&trace.jobs, &waits, skip_percent))
 }
 
 #[derive(Serialize)]
