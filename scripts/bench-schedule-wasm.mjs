@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Times the schedule view's queries in WebAssembly under Node, as
-// `schedlab bench-schedule` does natively, and prints one JSON object:
+// `schedlab-bench schedule` does natively, and prints one JSON object:
 // laying a run out, the module's linear memory with one and two runs laid
 // out, and the median of 41 queries of each kind spread over the run.
 //

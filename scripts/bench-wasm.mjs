@@ -59,14 +59,14 @@ for (const spec of policies) {
 wasm.module_memory_bytes = core.wasm_memory_bytes();
 wasm.process_rss_bytes = process.memoryUsage().rss;
 
-// Native: `schedlab bench` on a directory holding only this trace.
+// Native: `schedlab-bench` on a directory holding only this trace.
 let native = null;
-const cli = join(root, "target/release/schedlab");
+const cli = join(root, "target/release/schedlab-bench");
 if (existsSync(cli)) {
   const dir = mkdtempSync(join(tmpdir(), "schedlab-bench-"));
   try {
     symlinkSync(trace, join(dir, name));
-    const cmd = ["bench", "--traces", dir, "--repeat", String(repeat), "--json", "--quiet"];
+    const cmd = ["--traces", dir, "--repeat", String(repeat), "--json", "--quiet"];
     for (const p of policies) cmd.push("--policy", p);
     const rows = JSON.parse(execFileSync(cli, cmd, { encoding: "utf8", maxBuffer: 1 << 26 }));
     const parse = rows.find((r) => r.kind === "parse");
@@ -99,5 +99,5 @@ const out = {
     return n && n.events === r.events && n.mbs === r.mbs;
   }),
 };
-if (!native) out.note = "target/release/schedlab not found: native figures skipped (cargo build --release -p schedlab-cli)";
+if (!native) out.note = "target/release/schedlab-bench not found: native figures skipped (cargo build --release -p schedlab-bench)";
 console.log(JSON.stringify(out, null, 2));

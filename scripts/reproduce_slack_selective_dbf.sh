@@ -6,7 +6,8 @@
 # (Gaussier et al. 2018, figures 2, 4, 6, 7) on the shared traces.
 #
 # Usage: scripts/reproduce_slack_selective_dbf.sh [TRACES_DIR] > tables.md
-# Results (JSON and per-job CSV) are kept in target/reproduction/slack-selective-dbf/.
+# Result documents (JSON) are kept in target/reproduction/slack-selective-dbf/; the
+# Python script only formats them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TRACES="${1:-${SCHEDLAB_TRACES:-../shared/traces}}"
@@ -22,11 +23,11 @@ narrow() { case "$1" in LANL-CM5*) echo "--narrow-size 64" ;; *) echo "--narrow-
 
 with_fs() { if [[ "$1" == *:* ]]; then echo "$1,fair_slowdown=on"; else echo "$1:fair_slowdown=on"; fi; }
 
-run_csv() { # NAME TRACE SPEC [extra flags...]: JSON + per-job CSV
+run_json() { # NAME TRACE SPEC [extra flags...]: the run's result document
   local name=$1 trace=$2 spec=$3; shift 3
   local id=${spec%%:*} params=""
   [[ "$spec" == *:* ]] && params=${spec#*:}
-  local args=(run "$trace" --policy "$id" --json -q --jobs-csv "$OUT/$name.csv")
+  local args=(run "$trace" --policy "$id" --json -q)
   if [ -n "$params" ]; then
     IFS=',' read -ra kv <<<"$params"
     for p in "${kv[@]}"; do args+=(--param "$p"); done
@@ -39,15 +40,15 @@ run_csv() { # NAME TRACE SPEC [extra flags...]: JSON + per-job CSV
 #    the default (CBF-calibrated) AWT.
 KTH="$TRACES/KTH-SP2-1996-2.1-cln.swf.gz"
 for P in 100 128; do
-  run_csv "kth$P-cbf" "$KTH" cbf --procs "$P"
-  run_csv "kth$P-easy" "$KTH" easy --procs "$P"
+  run_json "kth$P-cbf" "$KTH" cbf --procs "$P"
+  run_json "kth$P-easy" "$KTH" easy --procs "$P"
   for sf in 1 3 5 7 9 11; do
-    run_csv "kth$P-slack-sf$sf" "$KTH" "slack:sf=$sf,awt=2401" --procs "$P"
-    run_csv "kth$P-slack-sf$sf-cal" "$KTH" "slack:sf=$sf" --procs "$P"
+    run_json "kth$P-slack-sf$sf" "$KTH" "slack:sf=$sf,awt=2401" --procs "$P"
+    run_json "kth$P-slack-sf$sf-cal" "$KTH" "slack:sf=$sf" --procs "$P"
   done
   for h in ast aat dc du dp; do
-    run_csv "kth$P-slack-$h-equal" "$KTH" "slack:heuristic=$h,awt=2401" --procs "$P"
-    run_csv "kth$P-slack-$h-kth" "$KTH" "slack:heuristic=$h,awt=2401,scenario=every-kth,k=5,high=1" --procs "$P"
+    run_json "kth$P-slack-$h-equal" "$KTH" "slack:heuristic=$h,awt=2401" --procs "$P"
+    run_json "kth$P-slack-$h-kth" "$KTH" "slack:heuristic=$h,awt=2401,scenario=every-kth,k=5,high=1" --procs "$P"
   done
 done
 
@@ -60,22 +61,19 @@ for f in "$TRACES"/*.swf.gz; do
     for spec in "${SELECTIVE[@]}"; do
       tag=$(echo "$spec" | tr ':=,' '___')
       # shellcheck disable=SC2046
-      run_csv "sel-$base-$load-$tag" "$f" "$(with_fs "$spec")" $(procs "$base") $(narrow "$base") --load-factor "$load"
+      run_json "sel-$base-$load-$tag" "$f" "$(with_fs "$spec")" $(procs "$base") $(narrow "$base") --load-factor "$load"
     done
   done
 done
 
-# 3. DBF at 20, 40, 60, 80 % deadline-driven jobs, beside CBF and EASY.
+# 3. DBF at 20, 40, 60, 80 % deadline-driven jobs, beside CBF and EASY, in one
+#    comparison per trace: its --regular-comparison gives the means over the
+#    jobs regular under each DBF run (figure 2).
 for f in "$TRACES"/*.swf.gz; do
   base=$(basename "$f" .swf.gz)
   # shellcheck disable=SC2046
-  run_csv "dbf-$base-cbf" "$f" cbf $(procs "$base")
-  # shellcheck disable=SC2046
-  run_csv "dbf-$base-easy" "$f" easy $(procs "$base")
-  for pct in 20 40 60 80; do
-    # shellcheck disable=SC2046
-    run_csv "dbf-$base-$pct" "$f" "dbf:fraction=0.$pct" $(procs "$base")
-  done
+  "$BIN" compare "$f" --policy cbf --policy easy --policy dbf:fraction=0.2 --policy dbf:fraction=0.4 \
+    --policy dbf:fraction=0.6 --policy dbf:fraction=0.8 --regular-comparison --json -q $(procs "$base") >"$OUT/dbf-$base.json"
 done
 
 python3 scripts/slack_selective_dbf_tables.py "$OUT" "$TRACES"

@@ -1,36 +1,20 @@
 #!/usr/bin/env python3
 """Prints the markdown tables of docs/reproduction/slack-selective-dbf.md from the result
-documents and per-job CSVs that scripts/reproduce_slack_selective_dbf.sh leaves in
-target/reproduction/slack-selective-dbf/. Only reads; the simulations are the CLI's."""
+documents that scripts/reproduce_slack_selective_dbf.sh leaves in
+target/reproduction/slack-selective-dbf/. Only reads and formats: every number, including the
+per-class and per-kind splits and the comparison on DBF's regular jobs, comes from the core."""
 
-import csv
 import glob
 import json
-import math
 import os
 import sys
 
 OUT, TRACES = sys.argv[1], sys.argv[2]
-M = (1 << 64) - 1
 
 
 def doc(name):
     with open(os.path.join(OUT, name + ".json")) as f:
         return json.load(f)
-
-
-def jobs(name):
-    with open(os.path.join(OUT, name + ".csv")) as f:
-        return list(csv.DictReader(f))
-
-
-def mean(xs):
-    xs = list(xs)
-    return sum(xs) / len(xs) if xs else float("nan")
-
-
-def wait(row):
-    return int(row["start"]) - int(row["submit"])
 
 
 # ---------------------------------------------------------------- slack
@@ -67,10 +51,8 @@ def slack_tables():
         base = doc(f"kth{p}-slack-ast-equal")["metrics"]["mean_wait"]
         for h, paper in PAPER_H.items():
             eq = doc(f"kth{p}-slack-{h}-equal")["metrics"]["mean_wait"]
-            rows = jobs(f"kth{p}-slack-{h}-kth")
-            hi = mean(wait(r) for i, r in enumerate(rows) if (i + 1) % 5 == 0)
-            lo = mean(wait(r) for i, r in enumerate(rows) if (i + 1) % 5 != 0)
-            un = mean(wait(r) for r in rows)
+            m = doc(f"kth{p}-slack-{h}-kth")["metrics"]
+            hi, lo, un = m["priority"]["high_mean_wait"], m["priority"]["low_mean_wait"], m["mean_wait"]
             print(
                 f"| {p} | {h.upper()} | {eq:.0f} | {un:.0f} | {100 * (un - base) / base:+.1f} % | {hi:.0f} | {lo:.0f} | {lo - hi:.0f} "
                 f"| {paper[0]} / {paper[1]} / {paper[2]} / {paper[3]} |"
@@ -132,19 +114,16 @@ def selective_tables():
 
 
 # ------------------------------------------------------------------ dbf
-def splitmix(seed):
-    z = (seed + 0x9E3779B97F4A7C15) & M
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M
-    z ^= z >> 31
-    return (z >> 11) * (1.0 / (1 << 53))
+SHARES = (20, 40, 60, 80)
 
 
-def deadline(row, fraction, seed=0):
-    job = int(row["job"])
-    if splitmix(seed ^ ((job * 0x9E3779B97F4A7C15) & M)) >= fraction:
-        return None
-    return int(row["submit"]) + max(86400, math.ceil(10 * int(row["estimate"])))
+def dbf_runs(t):
+    """The compare document of a trace: CBF, EASY, then DBF at each share, and the comparison on
+    the jobs regular under each DBF run (`--regular-comparison`)."""
+    d = doc(f"dbf-{t}")
+    runs = d["runs"]
+    regular = {c["under"]: c for c in d["regular_comparison"]}
+    return runs, regular
 
 
 def dbf_tables():
@@ -154,16 +133,12 @@ def dbf_tables():
     print("| trace | share | regular CBF | regular EASY | regular DBF | all CBF | all EASY | all DBF | regular mean stretch CBF / EASY / DBF |")
     print("|---|---|---|---|---|---|---|---|---|")
     for t in traces():
-        cbf, easy = jobs(f"dbf-{t}-cbf"), jobs(f"dbf-{t}-easy")
-        for pct in (20, 40, 60, 80):
-            dbf = jobs(f"dbf-{t}-{pct}")
-            regular = [i for i, r in enumerate(dbf) if deadline(r, pct / 100) is None]
-            d = doc(f"dbf-{t}-{pct}")["metrics"]["deadline"]
-            assert d["regular_jobs"] == len(regular), (t, pct, d["regular_jobs"], len(regular))
-            kept = [i for i in regular if wait(cbf[i]) or wait(easy[i]) or wait(dbf[i])]
-            cells = [mean(wait(run[i]) for i in kept) / 60 for run in (cbf, easy, dbf)]
-            alls = [mean(wait(r) for r in run) / 60 for run in (cbf, easy, dbf)]
-            st = [mean((wait(run[i]) + int(run[i]["estimate"])) / max(int(run[i]["estimate"]), 1) for i in kept) for run in (cbf, easy, dbf)]
+        runs, regular = dbf_runs(t)
+        for k, pct in enumerate(SHARES):
+            compared = regular[2 + k]["runs"]
+            cells = [m["mean_wait"] / 60 for m in compared]
+            alls = [runs[r]["metrics"]["mean_wait"] / 60 for r in (0, 1, 2 + k)]
+            st = [m["mean_stretch"] for m in compared]
             print(f"| {t} | {pct} % | " + " | ".join(f"{c:.1f}" for c in cells + alls) + " | " + " / ".join(f"{s:.2f}" for s in st) + " |")
     print()
     print("### DBF: deadline violations (figure 6) and mean deadline usage (figure 7)\n")
@@ -171,24 +146,12 @@ def dbf_tables():
     print("| trace | share | deadline-driven jobs | violations (24 h deadline) | violations (10 × estimate) | mean usage (delayed jobs) | started at submission |")
     print("|---|---|---|---|---|---|---|")
     for t in traces():
-        for pct in (20, 40, 60, 80):
-            dbf = jobs(f"dbf-{t}-{pct}")
-            d = doc(f"dbf-{t}-{pct}")["metrics"]["deadline"]
-            short = long_ = at_once = 0
-            for r in dbf:
-                dl = deadline(r, pct / 100)
-                if dl is None:
-                    continue
-                at_once += wait(r) == 0
-                if int(r["end"]) > dl:
-                    if dl - int(r["submit"]) == 86400:
-                        short += 1
-                    else:
-                        long_ += 1
-            assert short + long_ == d["violations"]
+        runs, _ = dbf_runs(t)
+        for k, pct in enumerate(SHARES):
+            d = runs[2 + k]["metrics"]["deadline"]
             print(
-                f"| {t} | {pct} % | {d['jobs']} | {short} | {long_} | {100 * d['mean_usage_delayed']:.1f} % | "
-                f"{100 * at_once / max(d['jobs'], 1):.0f} % |"
+                f"| {t} | {pct} % | {d['jobs']} | {d['violations_minimum']} | {d['violations_scaled']} | {100 * d['mean_usage_delayed']:.1f} % | "
+                f"{100 * d['started_at_submission'] / max(d['jobs'], 1):.0f} % |"
             )
     print()
 

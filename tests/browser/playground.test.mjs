@@ -392,9 +392,13 @@ describe("playground", () => {
     await page.click("#copy-link");
     const genLink = await page.inputValue("#share-url");
     await page.close();
-    for (const [link, jobs] of [
-      [urlLink, "3000"],
-      [genLink, "500"],
+    // The link's trace settings show in the fields that would have chosen
+    // them (the generator's, the URL box), not the page's defaults.
+    const url = `${session.server.url}samples/kth-sp2-first3000.swf.gz`;
+    const generator = { "#gen-procs": "128", "#gen-jobs": "500", "#gen-load": "0.7", "#gen-seed": "42" };
+    for (const [link, jobs, fields] of [
+      [urlLink, "3000", { "#url-input": url, "#gen-jobs": "2000", "#gen-seed": "1" }],
+      [genLink, "500", { ...generator, "#url-input": "" }],
     ]) {
       const p = await session.browser.context.newPage();
       p.on("pageerror", (e) => pageErrors.push(String(e)));
@@ -402,6 +406,9 @@ describe("playground", () => {
       await p.waitForSelector("body[data-ready='1']");
       await waitRuns(p);
       assert.equal((await tableValue(p, "easy", "jobs")).value, jobs);
+      for (const [selector, value] of Object.entries(fields)) {
+        assert.equal(await p.inputValue(selector), value, `${selector} after opening ${link}`);
+      }
       await p.close();
     }
   });

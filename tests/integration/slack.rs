@@ -79,6 +79,18 @@ fn hand_computed_slack_schedules() {
 }
 
 #[test]
+fn mean_waits_are_reported_per_priority_class() {
+    // PRIORITY with every 3rd job high: starts 0, 250, 100, so job 3 (the
+    // high one) waits 100 − 2 = 98 and jobs 1 and 2 wait 0 and 250 − 1 = 249.
+    let out = run(&trace(10, PRIORITY), "slack:awt=99,scenario=every-kth,k=3");
+    let p = out.metrics.priority.expect("every-kth gives two classes");
+    assert_eq!((p.high_jobs, p.high_mean_wait, p.low_jobs, p.low_mean_wait), (1, 98.0, 2, 124.5));
+    // Equal priorities, or high = 0: one class, nothing to report.
+    assert!(run(&trace(10, PRIORITY), "slack:awt=99").metrics.priority.is_none());
+    assert!(run(&trace(10, PRIORITY), "slack:awt=99,scenario=every-kth,k=3,high=0").metrics.priority.is_none());
+}
+
+#[test]
 fn the_recorded_bound_is_the_first_planned_start_plus_the_initial_slack() {
     // JUMP, SF = 3: 2 was first planned at 100 with s0 = 247.5, so its
     // bound is 100 + 247 = 347. 3 was placed at 100 with SP = 98/198:

@@ -6,22 +6,14 @@
 //! here. Errors become one line `schedlab: error: <reason>` on stderr with
 //! exit code 2 (bad usage or input) or 1 (a run failed).
 
-mod args;
 mod commands;
-mod fail;
-mod memory;
-mod output;
-mod outputs;
-mod trace_input;
 
 use std::process::ExitCode;
 
 use clap::Parser;
-
-/// Counts heap bytes so `bench` can tell the simulator's own memory apart
-/// from the loaded trace's (see `memory`).
-#[global_allocator]
-static ALLOCATOR: memory::CountingAlloc = memory::CountingAlloc;
+// The shared edge (crates/schedlab-cli/src/lib.rs), named at the crate root
+// so that the commands reach it as `crate::output` and so on.
+use schedlab_cli::{args, fail, output, outputs, trace_input};
 
 fn main() -> ExitCode {
     let cli = args::Cli::parse();

@@ -27,7 +27,7 @@ pub mod treap;
 
 pub use checker::{check, CheckError, Violation};
 pub use fenwick::Fenwick;
-pub use policy::{Guarantee, Happened, Policy};
+pub use policy::{Deadline, DeadlineKind, Guarantee, Happened, Policy};
 pub use predictor::{Overrun, Predictor, RuntimeSource, SourceInfo, SOURCES};
 pub use preemption::Preemption;
 pub use profile::Profile;

@@ -21,9 +21,35 @@ pub trait Policy {
     /// Per job (in priority order), the deadline the policy gave it, for
     /// policies that have deadlines (DBF's deadline-driven jobs); read by
     /// the metrics after the run. `None` for policies without deadlines.
-    fn deadlines(&self) -> Option<Vec<Option<crate::Time>>> {
+    fn deadlines(&self) -> Option<Vec<Option<Deadline>>> {
         None
     }
+
+    /// Per job (in priority order), whether the policy gave it a higher
+    /// priority than the rest, for policies whose priorities differ by job
+    /// (slack's every-k-th scenario); read by the metrics after the run to
+    /// compare the two classes. `None` when every job has the same priority.
+    fn high_priority_jobs(&self) -> Option<Vec<bool>> {
+        None
+    }
+}
+
+/// A deadline a policy gave a job, and which term of its rule set it, so
+/// that violations can be told apart by kind (a deadline rule of the form
+/// submit + max(minimum, factor × estimate), DBF's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Deadline {
+    pub at: crate::Time,
+    pub kind: DeadlineKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeadlineKind {
+    /// The minimum window after submission was the larger term (or the two
+    /// were equal).
+    Minimum,
+    /// The factor times the estimate was larger than the minimum window.
+    Scaled,
 }
 
 /// What changed since the previous pass, in event order.

@@ -49,7 +49,8 @@ pub struct JobRecord {
 }
 
 impl JobRecord {
-    pub(crate) const UNSTARTED: JobRecord = JobRecord {
+    /// A job that has not started (yet): the record every run begins with.
+    pub const UNSTARTED: JobRecord = JobRecord {
         first_start: -1,
         start: -1,
         end: -1,

@@ -23,6 +23,7 @@ mod merge;
 mod output;
 mod plan;
 mod presets;
+mod regular;
 mod repeat;
 mod result;
 mod scope;
@@ -40,6 +41,7 @@ pub use merge::{merge, read_shard, MergeError, MAX_SHARD_BYTES};
 pub use output::{schedule_comments, write_jobs_csv, write_schedule_swf};
 pub use plan::{GridError, Plan, Point, Shard};
 pub use presets::{metric_at, preset, Preset, PresetFigure, Reproduction, Section, SectionResult, PRESETS};
+pub use regular::{regular_comparison, RegularComparison, RunWaits, SubsetMeans};
 pub use repeat::{summarise, t975, RepeatSummary};
 pub use result::{
     point_result, run_point, ExperimentResult, PointError, PointResult, SummaryRow, ECDF_PIXELS, EXPERIMENT_SCHEMA,
@@ -50,7 +52,7 @@ pub use spec::{split_param, PolicySpec, SpecError};
 pub use table::{summary_cell, summary_table, SummaryTable, TableCell, TableRow};
 
 use schedlab_engine::{check, CheckError, Control, EngineError, Progress, RunConfig, RunRecord};
-use schedlab_metrics::{deadline_metrics, fair_slowdown_table, prediction_metrics, Metrics};
+use schedlab_metrics::{deadline_metrics, fair_slowdown_table, prediction_metrics, priority_metrics, Metrics};
 use schedlab_workload::Trace;
 use serde::Serialize;
 use thiserror::Error;
@@ -72,6 +74,9 @@ pub struct RunOutcome {
     pub checked: bool,
     /// The calibration figures the policy was built with, if it asked.
     pub calibration: Option<schedlab_policies::Calibration>,
+    /// Per job, whether it was regular (had no deadline), for policies that
+    /// give deadlines: the job subset [`regular_comparison`] compares runs on.
+    pub regular: Option<Vec<bool>>,
 }
 
 /// How often the engine reports progress, in events.
@@ -139,7 +144,9 @@ pub fn run_phased(
     }
     let mut metrics = schedlab_metrics::compute(&trace.jobs, &record, &settings.metrics);
     let skip = settings.metrics.skip_percent;
-    metrics.deadline = policy.deadlines().map(|d| deadline_metrics(&trace.jobs, &record, &d, skip));
+    let deadlines = policy.deadlines();
+    metrics.deadline = deadlines.as_ref().map(|d| deadline_metrics(&trace.jobs, &record, d, skip));
+    metrics.priority = policy.high_priority_jobs().map(|h| priority_metrics(&trace.jobs, &record, &h, skip));
     if settings.policy.uses_runtime_source {
         metrics.predictions = Some(prediction_metrics(&trace.jobs, &record, settings.seed, skip));
     }
@@ -148,7 +155,8 @@ pub fn run_phased(
             metrics.fair_slowdown = Some(fair_slowdown_table(&trace.jobs, &record, &r.record, &r.name, skip));
         }
     }
-    Ok(RunOutcome { record, metrics, checked: settings.check, calibration })
+    let regular = deadlines.map(|d| d.iter().map(Option::is_none).collect());
+    Ok(RunOutcome { record, metrics, checked: settings.check, calibration, regular })
 }
 
 /// A number in short form for messages: whole numbers below 10^15 as

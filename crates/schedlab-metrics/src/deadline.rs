@@ -5,7 +5,9 @@
 //! - wait = end − submit − runtime (as everywhere in Schedlab);
 //! - stretch = (wait + estimate) / estimate (eq. 2, walltime = estimate);
 //! - a *violation* is a deadline-driven job that completed after its
-//!   deadline;
+//!   deadline; violations are also counted by the term of the deadline
+//!   rule that set the deadline (the minimum window, 24 h, or the factor
+//!   times the estimate), as the paper's figure 6 splits them;
 //! - usage = (completion − submit) / (deadline − submit) (eq. 3).
 //!   `mean_usage` covers every deadline-driven job; `mean_usage_delayed`
 //!   leaves out the jobs that started at their submission, as the paper's
@@ -13,7 +15,7 @@
 //!
 //! Averages cover the measured jobs (the run's `skip_percent`).
 
-use schedlab_engine::{RunRecord, Time};
+use schedlab_engine::{Deadline, DeadlineKind, RunRecord, Time};
 use schedlab_workload::Job;
 use serde::Serialize;
 
@@ -25,6 +27,12 @@ pub struct DeadlineMetrics {
     /// Deadline-driven jobs measured.
     pub jobs: usize,
     pub violations: usize,
+    /// Violations of deadlines set by the rule's minimum window.
+    pub violations_minimum: usize,
+    /// Violations of deadlines set by the factor times the estimate.
+    pub violations_scaled: usize,
+    /// Deadline-driven jobs measured that started at their submission.
+    pub started_at_submission: usize,
     pub mean_usage: f64,
     pub mean_usage_delayed: f64,
     pub regular_jobs: usize,
@@ -67,19 +75,25 @@ impl Sums {
 pub fn deadline_metrics(
     jobs: &[Job],
     run: &RunRecord,
-    deadlines: &[Option<Time>],
+    deadlines: &[Option<Deadline>],
     skip_percent: f64,
 ) -> DeadlineMetrics {
     let (mut regular, mut driven) = (Sums::default(), Sums::default());
-    let (mut violations, mut usage, mut usage_delayed, mut delayed) = (0, 0.0, 0.0, 0usize);
+    let (mut usage, mut usage_delayed, mut delayed) = (0.0, 0.0, 0usize);
+    let (mut violations_minimum, mut violations_scaled) = (0, 0);
     for i in measured(jobs.len(), skip_percent) {
         let (job, rec) = (&jobs[i], &run.jobs[i]);
         let wait = rec.end - job.submit - job.runtime;
         match deadlines.get(i).copied().flatten() {
             None => regular.add(wait, job.estimate),
-            Some(d) => {
+            Some(Deadline { at: d, kind }) => {
                 driven.add(wait, job.estimate);
-                violations += usize::from(rec.end > d);
+                if rec.end > d {
+                    match kind {
+                        DeadlineKind::Minimum => violations_minimum += 1,
+                        DeadlineKind::Scaled => violations_scaled += 1,
+                    }
+                }
                 let u = (rec.end - job.submit) as f64 / (d - job.submit).max(1) as f64;
                 usage += u;
                 if rec.first_start > job.submit {
@@ -91,7 +105,10 @@ pub fn deadline_metrics(
     }
     DeadlineMetrics {
         jobs: driven.n,
-        violations,
+        violations: violations_minimum + violations_scaled,
+        violations_minimum,
+        violations_scaled,
+        started_at_submission: driven.n - delayed,
         mean_usage: Sums::mean(usage, driven.n),
         mean_usage_delayed: Sums::mean(usage_delayed, delayed),
         regular_jobs: regular.n,
@@ -100,5 +117,44 @@ pub fn deadline_metrics(
         regular_max_stretch: regular.max_stretch,
         deadline_mean_wait: Sums::mean(driven.wait, driven.n),
         deadline_mean_stretch: Sums::mean(driven.stretch, driven.n),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_run::finished;
+
+    #[test]
+    fn violations_are_told_apart_by_the_term_that_set_the_deadline() {
+        // (submit, runtime, estimate, start).
+        let (jobs, run) = finished(&[
+            (0, 10, 10, 0),   // regular, wait 0, stretch (0 + 10) / 10 = 1
+            (0, 10, 20, 100), // minimum deadline 50, ends 110: violated
+            (0, 10, 20, 20),  // minimum deadline 50, ends 30: kept
+            (5, 10, 20, 5),   // scaled deadline 205, ends 15, started at submission
+            (0, 10, 20, 300), // scaled deadline 200, ends 310: violated
+            (0, 10, 10, 30),  // regular, wait 30, stretch (30 + 10) / 10 = 4
+        ]);
+        let at = |at, kind| Some(Deadline { at, kind });
+        let deadlines = [
+            None,
+            at(50, DeadlineKind::Minimum),
+            at(50, DeadlineKind::Minimum),
+            at(205, DeadlineKind::Scaled),
+            at(200, DeadlineKind::Scaled),
+            None,
+        ];
+        let d = deadline_metrics(&jobs, &run, &deadlines, 0.0);
+        assert_eq!((d.jobs, d.violations, d.violations_minimum, d.violations_scaled), (4, 2, 1, 1));
+        assert_eq!(d.started_at_submission, 1);
+        // Usage: 110/50, 30/50, 10/200, 310/200; the delayed jobs leave
+        // out the third (started at submission).
+        assert_eq!(d.mean_usage, (2.2 + 0.6 + 0.05 + 1.55) / 4.0);
+        assert_eq!(d.mean_usage_delayed, (2.2 + 0.6 + 1.55) / 3.0);
+        assert_eq!(
+            (d.regular_jobs, d.regular_mean_wait, d.regular_mean_stretch, d.regular_max_stretch),
+            (2, 15.0, 2.5, 4.0)
+        );
     }
 }

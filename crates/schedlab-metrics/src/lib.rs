@@ -31,7 +31,10 @@ mod fair_slowdown;
 mod fairness;
 mod predictions;
 mod preemption;
+mod priority;
 mod summary;
+#[cfg(test)]
+mod test_run;
 mod violations;
 
 pub use catalogue::{column, columns, format_cell, glossary_markdown, Column, CATEGORY_NAMES};
@@ -41,7 +44,9 @@ pub use fair_slowdown::{fair_slowdown_table, fair_starts, FairSlowdownRow, FairS
 pub use fairness::{fairness_audit, DelayedJob, FairnessAll, FairnessAudit};
 pub use predictions::{prediction_metrics, PredictionMetrics};
 pub use preemption::PreemptionMetrics;
+pub use priority::{priority_metrics, PriorityMetrics};
 pub use summary::{
-    compute, measured_waits, BlockedGroup, Category, CategoryLimits, Fairness, Metrics, MetricsError, MetricsOptions,
+    compute, measured, measured_waits, BlockedGroup, Category, CategoryLimits, Fairness, Metrics, MetricsError,
+    MetricsOptions,
 };
 pub use violations::ReservationViolations;

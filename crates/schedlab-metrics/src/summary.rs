@@ -97,6 +97,11 @@ pub struct Metrics {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub deadline: Option<crate::DeadlineMetrics>,
+    /// Mean wait by priority class, for policies that give some jobs a
+    /// higher priority.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub priority: Option<crate::PriorityMetrics>,
     /// The fair-slowdown table (selective-reservation table 9), when asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
@@ -157,7 +162,7 @@ fn figures(job: &Job, rec: &JobRecord, tau: Time) -> JobFigures {
 
 /// The measured range of job indices after leaving out `skip_percent` %
 /// at each end.
-pub(crate) fn measured(n: usize, skip_percent: f64) -> std::ops::Range<usize> {
+pub fn measured(n: usize, skip_percent: f64) -> std::ops::Range<usize> {
     let skip = ((n as f64) * skip_percent / 100.0).floor() as usize;
     skip..n.saturating_sub(skip).max(skip)
 }
@@ -213,6 +218,7 @@ pub fn compute(jobs: &[Job], run: &RunRecord, opts: &MetricsOptions) -> Metrics 
             opts.bsd_threshold,
         ),
         deadline: None,
+        priority: None,
         fair_slowdown: None,
         predictions: None,
     }

@@ -43,7 +43,9 @@
 //! (`metrics.deadline`), from the deadlines this policy reports.
 
 use schedlab_engine::params::{ParamKind, ParamSpec};
-use schedlab_engine::{EngineError, Guarantee, Happened, JobIdx, Policy, Sim, SplitMix64, Time};
+use schedlab_engine::{
+    Deadline, DeadlineKind, EngineError, Guarantee, Happened, JobIdx, Policy, Sim, SplitMix64, Time,
+};
 
 use crate::book::Book;
 use crate::{never_calibrate, PolicyInfo, PolicySettings};
@@ -137,14 +139,16 @@ impl DeadlineRule {
         SplitMix64::new(self.seed ^ id.wrapping_mul(0x9E37_79B9_7F4A_7C15)).next_f64()
     }
 
-    /// The deadline of a deadline-driven job.
-    fn deadline_of(&self, job: &JobTimes) -> Time {
+    /// The deadline of a deadline-driven job, and which term set it (the
+    /// minimum on a tie).
+    fn deadline_of(&self, job: &JobTimes) -> Deadline {
         let scaled = (self.factor * job.estimate as f64).ceil().min(1e15) as Time;
-        job.submit.saturating_add(self.min_deadline.max(scaled))
+        let kind = if scaled > self.min_deadline { DeadlineKind::Scaled } else { DeadlineKind::Minimum };
+        Deadline { at: job.submit.saturating_add(self.min_deadline.max(scaled)), kind }
     }
 
     /// Per job (in priority order), its deadline, or `None` for a regular job.
-    pub fn deadlines(&self, jobs: &[JobTimes]) -> Vec<Option<Time>> {
+    pub fn deadlines(&self, jobs: &[JobTimes]) -> Vec<Option<Deadline>> {
         let draws: Vec<f64> = jobs.iter().map(|j| self.draw(j.id)).collect();
         let driven: Vec<bool> = if self.exact_share {
             let wanted = (self.fraction * jobs.len() as f64).round() as usize;
@@ -166,7 +170,7 @@ struct Dbf {
     rule: DeadlineRule,
     upper_bound: bool,
     /// Per job, its deadline if it is deadline-driven.
-    deadlines: Vec<Option<Time>>,
+    deadlines: Vec<Option<Deadline>>,
     book: Book,
     /// Tentative deadline-driven jobs, in submission (priority) order.
     l1: Vec<JobIdx>,
@@ -202,7 +206,7 @@ impl Policy for Dbf {
         crate::common::reservation_guarantee(self.upper_bound)
     }
 
-    fn deadlines(&self) -> Option<Vec<Option<Time>>> {
+    fn deadlines(&self) -> Option<Vec<Option<Deadline>>> {
         Some(self.deadlines.clone())
     }
 }
@@ -216,7 +220,7 @@ impl Dbf {
 
     fn misses_deadline(&self, j: JobIdx) -> bool {
         match (self.deadlines[j as usize], self.book.slot(j)) {
-            (Some(d), Some(s)) => s.start + s.duration > d,
+            (Some(d), Some(s)) => s.start + s.duration > d.at,
             _ => false,
         }
     }
@@ -341,8 +345,17 @@ mod tests {
     #[test]
     fn deadlines_follow_the_rule_and_the_share() {
         let rule = DeadlineRule { fraction: 1.0, min_deadline: 86_400, factor: 10.0, seed: 7, exact_share: false };
-        // max(24 h, 10 × 3600) = 86,400; max(24 h, 10 × 36,000) = 360,000.
-        assert_eq!(rule.deadlines(&[job(1, 100, 3600), job(2, 100, 36_000)]), vec![Some(86_500), Some(360_100)]);
+        // max(24 h, 10 × 3600) = 86,400; max(24 h, 10 × 8640) = 86,400 (a
+        // tie: the minimum); max(24 h, 10 × 36,000) = 360,000.
+        let at = |at, kind| Some(Deadline { at, kind });
+        assert_eq!(
+            rule.deadlines(&[job(1, 100, 3600), job(2, 100, 8640), job(3, 100, 36_000)]),
+            vec![
+                at(86_500, DeadlineKind::Minimum),
+                at(86_500, DeadlineKind::Minimum),
+                at(360_100, DeadlineKind::Scaled)
+            ]
+        );
         let none = DeadlineRule { fraction: 0.0, ..rule };
         assert_eq!(none.deadlines(&[job(1, 100, 3600)]), vec![None]);
         let jobs: Vec<JobTimes> = (1..=10_000u64).map(|id| job(id, 0, 1)).collect();

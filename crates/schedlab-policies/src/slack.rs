@@ -166,6 +166,14 @@ struct Config {
     max_moved: usize,
 }
 
+impl Config {
+    /// Whether job `j` (priority order) is one of every k-th jobs that get
+    /// `high` (jobs k, 2k, … counted from 1).
+    fn is_high(&self, j: u64) -> bool {
+        self.every_kth > 0 && (j + 1).is_multiple_of(self.every_kth)
+    }
+}
+
 fn build(s: &PolicySettings) -> Box<dyn Policy> {
     let p = &s.params;
     let given = p.number("awt");
@@ -348,6 +356,11 @@ impl Policy for Slack {
     fn guarantees(&self) -> Vec<Guarantee> {
         crate::common::reservation_guarantee(self.upper_bound)
     }
+
+    fn high_priority_jobs(&self) -> Option<Vec<bool>> {
+        let c = &self.config;
+        (c.every_kth > 0 && c.high > 0.0).then(|| (0..self.state.len() as u64).map(|j| c.is_high(j)).collect())
+    }
 }
 
 impl Slack {
@@ -369,7 +382,7 @@ impl Slack {
     /// initial slack from them.
     fn arrive_priority(&mut self, j: JobIdx) {
         let c = &self.config;
-        let high = c.every_kth > 0 && (u64::from(j) + 1) % c.every_kth == 0;
+        let high = c.is_high(u64::from(j));
         let level = if high { c.high } else { 0.0 };
         let p = priority(level, level, 0.5);
         let s0 = initial_slack(p, c.sf, c.awt);

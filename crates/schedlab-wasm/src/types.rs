@@ -61,6 +61,7 @@ fn declarations() -> String {
         metrics::PreemptionMetrics::decl(),
         metrics::ReservationViolations::decl(),
         metrics::DeadlineMetrics::decl(),
+        metrics::PriorityMetrics::decl(),
         metrics::FairSlowdownTable::decl(),
         metrics::FairSlowdownRow::decl(),
         experiment::Phase::decl(),

@@ -1,6 +1,6 @@
 //! Machine sizes the source papers simulate a shared trace on, where they
 //! differ from the trace's own header. This is the one table of them: the
-//! presets, `schedlab bench` and the note a plain run gives all read it.
+//! presets, `schedlab-bench` and the note a plain run gives all read it.
 
 use crate::ReadOptions;
 

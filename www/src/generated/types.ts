@@ -572,6 +572,11 @@ fairness_all: FairnessAll, reservation_violations: ReservationViolations,
  */
 deadline?: DeadlineMetrics, 
 /**
+ * Mean wait by priority class, for policies that give some jobs a
+ * higher priority.
+ */
+priority?: PriorityMetrics, 
+/**
  * The fair-slowdown table (selective-reservation table 9), when asked for.
  */
 fair_slowdown?: FairSlowdownTable, 
@@ -626,7 +631,29 @@ export type DeadlineMetrics = {
 /**
  * Deadline-driven jobs measured.
  */
-jobs: number, violations: number, mean_usage: number, mean_usage_delayed: number, regular_jobs: number, regular_mean_wait: number, regular_mean_stretch: number, regular_max_stretch: number, deadline_mean_wait: number, deadline_mean_stretch: number, };
+jobs: number, violations: number, 
+/**
+ * Violations of deadlines set by the rule's minimum window.
+ */
+violations_minimum: number, 
+/**
+ * Violations of deadlines set by the factor times the estimate.
+ */
+violations_scaled: number, 
+/**
+ * Deadline-driven jobs measured that started at their submission.
+ */
+started_at_submission: number, mean_usage: number, mean_usage_delayed: number, regular_jobs: number, regular_mean_wait: number, regular_mean_stretch: number, regular_max_stretch: number, deadline_mean_wait: number, deadline_mean_stretch: number, };
+
+export type PriorityMetrics = { 
+/**
+ * High-priority jobs measured.
+ */
+high_jobs: number, high_mean_wait: number, 
+/**
+ * The other jobs measured.
+ */
+low_jobs: number, low_mean_wait: number, };
 
 export type FairSlowdownTable = { 
 /**

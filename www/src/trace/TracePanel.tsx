@@ -5,7 +5,7 @@ import { useEffect, useState } from "preact/hooks";
 import { SAMPLES } from "../samples";
 import { traceNote } from "../store";
 import { Field, NoteLine, Panel } from "../ui";
-import { loadFile, loadGenerated, loadSample, loadUrl, setTrace } from "./load";
+import { type GeneratedRef, loadFile, loadGenerated, loadSample, loadUrl, requested, setTrace } from "./load";
 import { getTrace, recent, refreshRecent } from "./stored";
 import { TraceSummary } from "./TraceSummary";
 
@@ -86,6 +86,10 @@ function FileBox() {
 
 function SampleBox() {
   const [id, setId] = useState(SAMPLES[0].id);
+  const asked = requested.value;
+  useEffect(() => {
+    if (asked?.kind === "sample" && SAMPLES.some((s) => s.id === asked.id)) setId(asked.id);
+  }, [asked]);
   return (
     <div class="box">
       <h3>Bundled sample</h3>
@@ -112,6 +116,10 @@ function SampleBox() {
 
 function UrlBox() {
   const [url, setUrl] = useState("");
+  const asked = requested.value;
+  useEffect(() => {
+    if (asked?.kind === "url") setUrl(asked.url);
+  }, [asked]);
   return (
     <div class="box">
       <h3>Open by URL</h3>
@@ -135,8 +143,17 @@ function UrlBox() {
   );
 }
 
+/** The generator's fields as text, from settings (a share link's, or the last generated). */
+function generatorFields(ref: GeneratedRef) {
+  return { procs: String(ref.procs), jobs: String(ref.jobs), load: String(ref.load), seed: String(ref.seed) };
+}
+
 function GeneratorBox() {
   const [g, setG] = useState({ procs: "128", jobs: "2000", load: "0.7", seed: "1" });
+  const asked = requested.value;
+  useEffect(() => {
+    if (asked?.kind === "generated") setG(generatorFields(asked));
+  }, [asked]);
   const input = (key: keyof typeof g, label: string, attrs: { min: number; max?: number; step: string }) => (
     <Field label={label}>
       <input

@@ -2,6 +2,7 @@
 // this machine's storage. The bytes go to the run workers, which read them
 // (the page's thread never parses a trace); the first reading gives the
 // summary shown in section 1. Every failure keeps the trace in use.
+import { signal } from "@preact/signals";
 import { errorMessage } from "../core";
 import type { GenerateMessage, TraceRef, WorkloadOptions } from "../generated/types";
 import { SAMPLES } from "../samples";
@@ -107,7 +108,15 @@ async function fetchBytes(url: string, what: string): Promise<ArrayBuffer> {
   return res.arrayBuffer();
 }
 
+/**
+ * The trace last asked for from a sample, a URL or the generator, by the
+ * page's own forms or by a share link: those forms show its settings, so a
+ * link's trace is visible (and editable) where it would have been chosen.
+ */
+export const requested = signal<TraceRef | null>(null);
+
 export async function loadSample(id: string): Promise<boolean> {
+  requested.value = { kind: "sample", id };
   const s = SAMPLES.find((x) => x.id === id);
   if (!s) {
     traceNote.value = { kind: "error", text: `There is no sample "${id}".` };
@@ -123,6 +132,7 @@ export async function loadSample(id: string): Promise<boolean> {
 }
 
 export async function loadUrl(text: string): Promise<boolean> {
+  requested.value = { kind: "url", url: text };
   let u: URL;
   try {
     u = new URL(text);
@@ -148,6 +158,7 @@ export async function loadUrl(text: string): Promise<boolean> {
 export type GeneratedRef = Extract<TraceRef, { kind: "generated" }>;
 
 export async function loadGenerated(ref: GeneratedRef): Promise<boolean> {
+  requested.value = ref;
   traceNote.value = { kind: "info", text: `Generating ${ref.jobs.toLocaleString("en")} jobs…` };
   let bytes: ArrayBuffer;
   try {

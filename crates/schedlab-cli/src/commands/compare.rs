@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::Result;
-use schedlab_experiment::{Plan, RunDocument, TraceIdentity};
+use schedlab_experiment::{regular_comparison, Plan, RegularComparison, RunDocument, RunWaits, TraceIdentity};
 use serde::Serialize;
 
 use super::experiment::{bar_observer, parallel};
@@ -21,6 +21,15 @@ use crate::trace_input;
 pub(super) struct Row {
     pub(super) label: String,
     pub(super) result: Result<RunDocument, String>,
+    /// The run's waits, when a comparison across runs needs them.
+    waits: Option<RunWaits>,
+}
+
+/// Whether the rows keep each run's waits for a comparison across runs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Waits {
+    Drop,
+    Keep,
 }
 
 pub fn main(args: &CompareArgs) -> Result<ExitCode> {
@@ -31,11 +40,17 @@ pub fn main(args: &CompareArgs) -> Result<ExitCode> {
     let plan = Plan::new(e)?;
     let (loaded, options) = super::experiment::load_trace(&args.trace, plan.experiment(), &args.workload)?;
     let identity = TraceIdentity::new(trace_input::trace_name(&args.trace), &loaded, &options);
-    let rows = run_documents(&loaded.trace, &identity, &plan, args.metrics.quiet);
+    let keep = if args.regular_comparison { Waits::Keep } else { Waits::Drop };
+    let mut rows = run_documents(&loaded.trace, &identity, &plan, args.metrics.quiet, keep);
+    let regular = regular_jobs(&loaded.trace, &mut rows, plan.experiment().metrics.skip_percent, keep);
     if args.json {
-        outputs::emit(&outputs, report, outputs::json(&Runs { runs: rows.iter().map(RunJson::new).collect() }))?;
+        let runs = Runs { runs: rows.iter().map(RunJson::new).collect(), regular_comparison: regular };
+        outputs::emit(&outputs, report, outputs::json(&runs))?;
     } else {
-        outputs::emit(&outputs, report, |out| write_table(out, &identity, &rows))?;
+        outputs::emit(&outputs, report, |out| {
+            write_table(out, &identity, &rows)?;
+            regular.as_deref().map_or(Ok(()), |r| write_regular(out, &rows, r))
+        })?;
     }
     let failed = rows.iter().any(|r| r.result.is_err());
     Ok(if failed { ExitCode::from(crate::fail::FAILED) } else { ExitCode::SUCCESS })
@@ -48,6 +63,7 @@ pub(super) fn run_documents(
     identity: &TraceIdentity,
     plan: &Plan,
     quiet: bool,
+    keep: Waits,
 ) -> Vec<Row> {
     let points: Vec<_> = plan.points(None).collect();
     let labels: Vec<String> = points.iter().map(|p| plan.label(p.run)).collect();
@@ -58,15 +74,53 @@ pub(super) fn run_documents(
         let outcome = schedlab_experiment::run_phased(trace, &settings, &mut bar_observer(bar))
             .map_err(|e| crate::fail::flatten(&e.to_string()))?;
         let ms = start.elapsed().as_secs_f64() * 1000.0;
-        Ok(RunDocument::new(&settings, identity.clone(), &outcome, Some(ms)))
+        let waits = (keep == Waits::Keep).then(|| RunWaits::new(&trace.jobs, &outcome));
+        Ok((RunDocument::new(&settings, identity.clone(), &outcome, Some(ms)), waits))
     });
     multi.clear().ok();
-    labels.into_iter().zip(docs).map(|(label, result)| Row { label, result }).collect()
+    labels
+        .into_iter()
+        .zip(docs)
+        .map(|(label, result)| match result {
+            Ok((doc, waits)) => Row { label, result: Ok(doc), waits },
+            Err(e) => Row { label, result: Err(e), waits: None },
+        })
+        .collect()
+}
+
+/// The comparison on the jobs regular under each run with deadlines, when
+/// asked for (the rows' waits are dropped once it is made). It needs every
+/// run and a run with deadlines; without them it is left out with a
+/// warning, and the runs' results are printed all the same.
+fn regular_jobs(
+    trace: &schedlab_workload::Trace,
+    rows: &mut [Row],
+    skip_percent: f64,
+    keep: Waits,
+) -> Option<Vec<RegularComparison>> {
+    if keep == Waits::Drop {
+        return None;
+    }
+    let Some(waits) = rows.iter_mut().map(|r| r.waits.take()).collect::<Option<Vec<RunWaits>>>() else {
+        eprintln!("schedlab: warning: --regular-comparison needs every run, and a run failed: no comparison");
+        return None;
+    };
+    if waits.iter().all(|w| w.regular.is_none()) {
+        eprintln!(
+            "schedlab: warning: --regular-comparison compares runs on the jobs regular under a run with deadlines (dbf), \
+             and no run has deadlines: no comparison"
+        );
+        return None;
+    }
+    Some(regular_comparison(&trace.jobs, &waits, skip_percent))
 }
 
 #[derive(Serialize)]
 struct Runs<'a> {
     runs: Vec<RunJson<'a>>,
+    /// Present with --regular-comparison.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    regular_comparison: Option<Vec<RegularComparison>>,
 }
 
 /// A result document with the row's label, or the label and the error.
@@ -115,4 +169,24 @@ fn write_table(out: &mut dyn Write, id: &TraceIdentity, rows: &[Row]) -> std::io
         }
     }
     table.write(out)
+}
+
+/// One table per run with deadlines: the runs compared on its regular jobs
+/// that waited in at least one of them.
+fn write_regular(out: &mut dyn Write, rows: &[Row], comparisons: &[RegularComparison]) -> std::io::Result<()> {
+    for c in comparisons {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "jobs regular under {} that waited in a compared run: {}",
+            rows[c.under].label,
+            grouped(c.jobs as u64)
+        )?;
+        let mut table = Table::new(&["policy", "mean wait (s)", "mean stretch"]);
+        for m in &c.runs {
+            table.row(vec![rows[m.run].label.clone(), output::fixed(m.mean_wait, 1), output::fixed(m.mean_stretch, 3)]);
+        }
+        table.write(out)?;
+    }
+    Ok(())
 }

@@ -1,14 +1,9 @@
 //! One module per subcommand.
 
-mod accasim;
-mod bench;
-mod bench_one;
-mod bench_schedule;
 mod compare;
 mod experiment;
 mod merge;
 mod policies;
-mod queue_stress;
 mod reproduce;
 mod run;
 mod stats;
@@ -29,8 +24,5 @@ pub fn dispatch(cli: crate::args::Cli) -> Result<ExitCode> {
         Command::Sweep(a) => sweep::main(&a),
         Command::Merge(a) => merge::main(&a),
         Command::Reproduce(a) => reproduce::main(&a),
-        Command::Bench(a) => bench::main(&a),
-        Command::BenchOne(a) => bench_one::main(&a),
-        Command::BenchSchedule(a) => bench_schedule::main(&a),
     }
 }

@@ -291,7 +291,8 @@ fn repeated(args: &RunArgs) -> Result<ExitCode> {
     let plan = schedlab_experiment::Plan::new(e)?;
     let (loaded, options) = super::experiment::load_trace(&args.trace, plan.experiment(), &args.workload)?;
     let identity = TraceIdentity::new(trace_input::trace_name(&args.trace), &loaded, &options);
-    let rows = super::compare::run_documents(&loaded.trace, &identity, &plan, args.metrics.quiet);
+    let rows =
+        super::compare::run_documents(&loaded.trace, &identity, &plan, args.metrics.quiet, super::compare::Waits::Drop);
     let mut docs = Vec::with_capacity(rows.len());
     let mut points = Vec::with_capacity(rows.len());
     for (point, row) in plan.points(None).zip(rows) {

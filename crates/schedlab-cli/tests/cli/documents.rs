@@ -1,8 +1,8 @@
-//! The documents and tables commands print: `run`, `compare`, `policies`, `bench`.
+//! The documents and tables commands print: `run`, `compare`, `policies`.
 
 use serde_json::Value;
 
-use crate::{fixture, json, ok, root, sample, temp_dir};
+use crate::{json, ok, sample, schedlab, stderr, temp_dir};
 
 fn without_elapsed(mut v: Value) -> String {
     v.as_object_mut().expect("object").remove("elapsed_ms").expect("elapsed_ms present");
@@ -144,6 +144,49 @@ fn compare_prints_one_row_per_policy_in_order() {
 }
 
 #[test]
+fn compare_compares_runs_on_the_jobs_regular_under_each_dbf_run() {
+    let s = sample();
+    let args = ["compare", s.as_str(), "--policy", "cbf", "--policy", "dbf:fraction=0.3", "--policy", "easy"];
+    let mut with = args.to_vec();
+    with.extend(["--regular-comparison", "--json"]);
+    let v = json(&with);
+    let comparisons = v["regular_comparison"].as_array().expect("one comparison per dbf run");
+    assert_eq!(comparisons.len(), 1);
+    let c = &comparisons[0];
+    assert_eq!(c["under"], 1);
+    // The runs without deadlines in the order given, then the dbf run.
+    let compared: Vec<u64> = c["runs"].as_array().unwrap().iter().map(|m| m["run"].as_u64().unwrap()).collect();
+    assert_eq!(compared, [0, 2, 1]);
+    let regular = v["runs"][1]["metrics"]["deadline"]["regular_jobs"].as_u64().unwrap();
+    let jobs = c["jobs"].as_u64().unwrap();
+    assert!(jobs > 0 && jobs <= regular, "{jobs} of {regular} regular jobs");
+    // The regular jobs left out waited 0 under the dbf run too, so under it
+    // the compared jobs' total wait is the total wait of its regular jobs
+    // (the run's own metric).
+    let dbf = &v["runs"][1]["metrics"]["deadline"];
+    let total_regular = dbf["regular_mean_wait"].as_f64().unwrap() * regular as f64;
+    let total_compared = c["runs"][2]["mean_wait"].as_f64().unwrap() * jobs as f64;
+    assert!(
+        (total_regular - total_compared).abs() < 1e-6 * total_regular.max(1.0),
+        "{total_regular} vs {total_compared}"
+    );
+    let text = ok(&[&args[..], &["--regular-comparison"]].concat());
+    assert!(text.contains("jobs regular under dbf:fraction=0.3 that waited in a compared run"), "{text}");
+    assert!(json(&[&args[..], &["--json"]].concat()).get("regular_comparison").is_none());
+    // Without a run with deadlines: the runs' table all the same, and a
+    // warning that says why there is no comparison.
+    let o = schedlab(&["compare", s.as_str(), "--policy", "cbf", "--policy", "easy", "--regular-comparison", "-q"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("warning: --regular-comparison") && stderr(&o).contains("no run has deadlines"),
+        "{}",
+        stderr(&o)
+    );
+    let table = String::from_utf8(o.stdout).expect("utf-8");
+    assert!(table.lines().any(|l| l.starts_with("easy ")) && !table.contains("jobs regular under"), "{table}");
+}
+
+#[test]
 fn policies_lists_every_policy_and_parameter() {
     let v = json(&["policies", "--json"]);
     let ids: Vec<&str> = v["policies"].as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap()).collect();
@@ -157,45 +200,4 @@ fn policies_lists_every_policy_and_parameter() {
     for word in ["fcfs", "easy", "cbf", "order=<priority|shortest", "error=<number in [0, 100] %", "tsafrir"] {
         assert!(text.contains(word), "`{word}` missing");
     }
-}
-
-#[test]
-fn bench_measures_each_trace_and_policy() {
-    let dir = temp_dir("bench");
-    std::fs::copy(root().join("samples/kth-sp2-first3000.swf"), dir.join("KTH-first.swf")).expect("copy");
-    std::fs::copy(fixture("kth-sp2-first3000.swf.gz"), dir.join("CTC-SP2-pretend.swf.gz")).expect("copy");
-    std::fs::write(dir.join("README.md"), "not a trace").expect("write");
-    let d = dir.to_str().unwrap();
-    let v =
-        json(&["bench", "--traces", d, "--repeat", "1", "--policy", "easy", "--policy", "cbf@last", "--json", "-q"]);
-    let rows = v.as_array().expect("array");
-    let kinds: Vec<(&str, &str)> =
-        rows.iter().map(|r| (r["kind"].as_str().unwrap(), r["trace"].as_str().unwrap())).collect();
-    assert_eq!(
-        kinds,
-        [
-            ("parse", "CTC-SP2-pretend.swf.gz"),
-            ("run", "CTC-SP2-pretend.swf.gz"),
-            ("run", "CTC-SP2-pretend.swf.gz"),
-            ("parse", "KTH-first.swf"),
-            ("run", "KTH-first.swf"),
-            ("run", "KTH-first.swf"),
-        ]
-    );
-    assert_eq!(rows[0]["procs"], 430, "built-in CTC-SP2 machine size");
-    assert_eq!(rows[3]["procs"], 100);
-    for r in rows.iter().filter(|r| r["kind"] == "run") {
-        assert!(r["error"].is_null(), "{r}");
-        assert_eq!(r["jobs"], 3000);
-        assert!(r["events"].as_u64() >= Some(6000));
-        assert!(r["seconds"].as_f64() > Some(0.0));
-        assert_eq!(r["check"], "passed");
-    }
-    let mapped =
-        json(&["bench", "--traces", d, "--repeat", "1", "--policy", "fcfs", "--procs-map", "KTH=64", "--json", "-q"]);
-    let kth = mapped.as_array().unwrap().iter().find(|r| r["trace"] == "KTH-first.swf").unwrap().clone();
-    assert_eq!(kth["procs"], 64);
-    let text = ok(&["bench", "--traces", d, "--repeat", "1", "--policy", "easy", "-q"]);
-    assert!(text.contains("CTC-SP2-pretend.swf.gz: simulated on 430 processors"), "{text}");
-    assert!(text.contains("jobs/s") && text.contains("peak MB"), "{text}");
 }

@@ -97,11 +97,6 @@ fn bad_input_gives_one_line_and_an_exit_code() {
         (vec!["compare", &s, "--policy", "easy:order"], 2, "policy `easy:order`"),
         (vec!["compare", &s, "--policy", "easy", "--policy", "bogus@last"], 2, "unknown policy `bogus`"),
         (vec!["compare", &s, "--policy", "easy@"], 2, "nothing after `@`"),
-        (vec!["bench"], 2, "SCHEDLAB_TRACES"),
-        (vec!["bench", "--traces", "/no/such/dir"], 2, "/no/such/dir"),
-        (vec!["bench", "--traces", &dir], 2, "no trace"),
-        (vec!["bench", "--traces", &dir, "--policy", "nope"], 2, "unknown policy `nope`"),
-        (vec!["bench", "--traces", &dir, "--procs-map", "CTC=0"], 2, "--procs-map"),
     ];
     for (args, code, fragment) in cases {
         let o = schedlab(&args);

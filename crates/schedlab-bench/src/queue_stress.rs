@@ -1,7 +1,7 @@
-//! `schedlab bench --queue-stress`: every policy under the longest queues.
+//! `schedlab-bench --queue-stress`: every policy under the longest queues.
 //!
 //! Three series of cases, each run by every policy in a child process of
-//! its own (`schedlab bench-one`, as the per-trace bench does), so each
+//! its own (`schedlab-bench one`, as the per-trace bench does), so each
 //! case's peak RSS is its own and a case that runs too long can be stopped:
 //!
 //! - **backlog**: N Lublin jobs (seed 1) all submitted at t = 0 on 128
@@ -28,9 +28,9 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use serde::Serialize;
 
-use super::bench::{checked_policies, list_traces, mb, measurement, procs_for, BenchProgress};
-use super::bench_one::Measurement;
 use crate::args::BenchArgs;
+use crate::bench::{checked_policies, list_traces, mb, measurement, procs_for, BenchProgress};
+use crate::bench_one::Measurement;
 use crate::output::{self, fixed, grouped, Table};
 
 /// The registry's policies with their defaults.
@@ -96,8 +96,8 @@ struct Plan {
 
 pub fn main(args: &BenchArgs) -> Result<ExitCode> {
     let plan = plan(args)?;
-    let exe =
-        std::env::current_exe().context("cannot find the schedlab executable for the benchmark's child processes")?;
+    let exe = std::env::current_exe()
+        .context("cannot find the schedlab-bench executable for the benchmark's child processes")?;
     let progress = BenchProgress::new((plan.cases.len() * plan.policies.len()) as u64, args.quiet);
     let mut rows: Vec<StressRow> = Vec::new();
     for case in &plan.cases {
@@ -212,7 +212,7 @@ fn skipped(case: &Case, policy: &str) -> StressRow {
 
 fn run_case(exe: &Path, case: &Case, policy: &str, plan: &Plan) -> StressRow {
     let mut cmd = Command::new(exe);
-    cmd.arg("bench-one").args(["--policy", policy, "--repeat", &plan.repeat.to_string()]);
+    cmd.arg("one").args(["--policy", policy, "--repeat", &plan.repeat.to_string()]);
     match &case.input {
         Input::Backlog(n) => {
             cmd.args(["--backlog", &n.to_string(), "--procs", &BACKLOG_PROCS.to_string()]);
@@ -249,7 +249,7 @@ enum Ended {
     Failed(String),
 }
 
-/// Runs a `bench-one` child, stopping it after `limit`.
+/// Runs a `one` child, stopping it after `limit`.
 fn timed_child(mut cmd: Command, limit: Duration) -> Result<Measurement, Ended> {
     let mut child = cmd
         .stdin(Stdio::null())

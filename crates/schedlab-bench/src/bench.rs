@@ -1,8 +1,8 @@
-//! `schedlab bench`: parsing speed and every policy's speed and memory on
+//! `schedlab-bench`: parsing speed and every policy's speed and memory on
 //! every trace of a directory, optionally against AccaSim (the speed and memory targets in BENCHMARKS.md).
 //!
 //! Each (trace, policy) measurement runs in a child process
-//! (`schedlab bench-one`) so that its peak RSS is its own; a parse-only
+//! (`schedlab-bench one`) so that its peak RSS is its own; a parse-only
 //! child gives the baseline peak of the loaded trace. Parsing is also timed
 //! in this process from the decompressed text in memory, which is the
 //! parser's speed without gzip's.
@@ -18,9 +18,9 @@ use schedlab_experiment::{resolve, RunRequest};
 use schedlab_workload::{read_swf, ReadOptions};
 use serde::Serialize;
 
-use super::accasim::{self, AccasimResult};
-use super::bench_one::Measurement;
+use crate::accasim::{self, AccasimResult};
 use crate::args::{split_param, BenchArgs, PolicySpec};
+use crate::bench_one::Measurement;
 use crate::output::{self, fixed, grouped, Table};
 
 /// The policies benchmarked when none is given: every policy of the
@@ -122,11 +122,11 @@ struct Plan {
 
 pub fn main(args: &BenchArgs) -> Result<ExitCode> {
     if args.queue_stress {
-        return super::queue_stress::main(args);
+        return crate::queue_stress::main(args);
     }
     let plan = plan(args)?;
-    let exe =
-        std::env::current_exe().context("cannot find the schedlab executable for the benchmark's child processes")?;
+    let exe = std::env::current_exe()
+        .context("cannot find the schedlab-bench executable for the benchmark's child processes")?;
     let steps = plan.traces.len() * (1 + plan.policies.len() + usize::from(plan.accasim.is_some()));
     let progress = BenchProgress::new(steps as u64, args.quiet);
     let mut rows = Vec::new();
@@ -276,7 +276,7 @@ fn is_plain_easy(spec: &str) -> bool {
     PolicySpec::parse(spec).is_ok_and(|s| s.id == "easy" && s.params.is_empty() && s.predictor.is_none())
 }
 
-/// Runs `schedlab bench-one` and reads its JSON line.
+/// Runs `schedlab-bench one` and reads its JSON line.
 fn child(
     exe: &Path,
     trace: &Path,
@@ -285,7 +285,7 @@ fn child(
     plan: &Plan,
 ) -> Result<Measurement, String> {
     let mut cmd = Command::new(exe);
-    cmd.arg("bench-one").arg(trace).args(["--repeat", &plan.repeat.to_string()]);
+    cmd.arg("one").arg(trace).args(["--repeat", &plan.repeat.to_string()]);
     if let Some(p) = policy {
         cmd.args(["--policy", p]);
     }
@@ -299,7 +299,7 @@ fn child(
     measurement(&out)
 }
 
-/// The measurement a `bench-one` child printed, or why there is none.
+/// The measurement a `one` child printed, or why there is none.
 pub(super) fn measurement(out: &std::process::Output) -> Result<Measurement, String> {
     if !out.status.success() {
         let err = String::from_utf8_lossy(&out.stderr);

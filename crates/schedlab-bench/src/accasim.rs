@@ -40,7 +40,7 @@ pub fn installed() -> bool {
 
 /// The script: under `$SCHEDLAB_ROOT`, else under the current directory or
 /// one of its parents, else next to the executable's ancestors (a
-/// `target/release/schedlab` inside the repository).
+/// `target/release/schedlab-bench` inside the repository).
 pub fn script() -> Option<PathBuf> {
     if let Some(root) = std::env::var_os("SCHEDLAB_ROOT") {
         let p = Path::new(&root).join(SCRIPT);

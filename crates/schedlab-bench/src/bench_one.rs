@@ -1,4 +1,4 @@
-//! `schedlab bench-one` (hidden): one benchmark measurement in a process of
+//! `schedlab-bench one` (hidden): one benchmark measurement in a process of
 //! its own, so that its peak resident set size belongs to it alone. Prints
 //! one JSON line ([`Measurement`]).
 //!

@@ -1,4 +1,4 @@
-//! `schedlab bench-schedule` (hidden): the schedule view's costs on one
+//! `schedlab-bench schedule` (hidden): the schedule view's costs on one
 //! trace under one policy: laying the run out and indexing it, the heap
 //! the view takes beside its run record, and the time of each query the
 //! page makes while panning, zooming, inspecting and replaying. Prints one
