@@ -102,6 +102,7 @@ fn declarations() -> String {
         charts::ScheduleChart::decl(),
         charts::GanttBox::decl(),
         charts::BoxKind::decl(),
+        charts::LegendEntry::decl(),
         charts::SeriesStrip::decl(),
         charts::StripUnit::decl(),
         schedules::ScheduleInfo::decl(),

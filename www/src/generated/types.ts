@@ -32,6 +32,11 @@ ecdf_pixels: number,
  */
 palette: Array<string>, 
 /**
+ * The schedule view's legend: the key, label and colour of each kind
+ * of run, of the reservation outline and of the zoomed-out columns.
+ */
+schedule_legend: Array<LegendEntry>, 
+/**
  * Version of the core.
  */
 version: string, 
@@ -968,6 +973,17 @@ export type GanttBox = { start: number, end: number, lo: number, hi: number, kin
 lost?: number, };
 
 export type BoxKind = "in_order" | "backfilled" | "ventured" | "preempted";
+
+export type LegendEntry = { 
+/**
+ * `in_order`, `backfilled`, `ventured`, `preempted` (a [`BoxKind`]),
+ * `reservation` (the outline) or `busy` (the zoomed-out columns).
+ */
+key: string, label: string, 
+/**
+ * A CSS colour.
+ */
+colour: string, };
 
 export type SeriesStrip = { name: string, unit: StripUnit, values: Array<number>, };
 
