@@ -1,0 +1,181 @@
+// The "Schedule" tab of the results: choose the pair of runs (A, and B to
+// compare), open them in the schedule worker, then the Gantt with its time
+// series, the window's readout and controls, the exports (SVG through the
+// core's chart, PNG of the canvas), the job inspector, the per-job scatter
+// and the replay.
+import { useState } from "preact/hooks";
+import { core, errorMessage } from "../core";
+import type { ExperimentRun } from "../runs/experiment-run";
+import { reg, selection } from "../store";
+import { download } from "../ui";
+import { Gantt } from "./Gantt";
+import { Inspector } from "./Inspector";
+import { Replay } from "./Replay";
+import { Scatter } from "./Scatter";
+import { durationLabel, ganttSlot, infos, opening, openPair, resetWindow, scheduleNote, timeLabel, win, worker, zoomToWeek } from "./state";
+
+/** Columns of the exported SVG chart (and of its strips). */
+const SVG_COLUMNS = 1000;
+
+function PairChooser(props: { run: ExperimentRun }) {
+  const cells = props.run.cells;
+  const [a, setA] = useState(selection.value.runs[0] ?? 0);
+  const [b, setB] = useState<number | null>(selection.value.runs[1] ?? (cells.length > 1 ? 1 : null));
+  const open = () => {
+    const chosen = [a, b].filter((c): c is number => c !== null && c < cells.length);
+    void openPair(
+      props.run.execution.experiment,
+      chosen.map((c) => cells[c].jobs[0].index),
+      [a, b],
+    );
+  };
+  return (
+    <div class="toolbar schedule-pair">
+      <label>
+        Run A{" "}
+        <select id="schedule-run-a" value={a} onChange={(e) => setA(Number(e.currentTarget.value))}>
+          {cells.map((c, i) => (
+            <option key={c.label} value={i}>
+              {c.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Run B{" "}
+        <select
+          id="schedule-run-b"
+          value={b ?? ""}
+          onChange={(e) => setB(e.currentTarget.value === "" ? null : Number(e.currentTarget.value))}
+        >
+          <option value="">none</option>
+          {cells.map((c, i) => (
+            <option key={c.label} value={i}>
+              {c.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="button" id="schedule-open" disabled={opening.value} onClick={open}>
+        {opening.value ? "Opening…" : "Show schedule"}
+      </button>
+    </div>
+  );
+}
+
+/** A legend swatch: filled, hatched for preempted runs, dashed for the outline. */
+function swatch(key: string, colour: string): Record<string, string> {
+  if (key === "reservation") return { borderColor: colour };
+  if (key === "preempted") return { background: `repeating-linear-gradient(135deg, ${colour} 0 3px, #000 3px 4px)` };
+  return { background: colour };
+}
+
+function Legend() {
+  return (
+    <ul class="schedule-legend" aria-label="Legend">
+      {reg().schedule_legend.map((e) => (
+        <li key={e.key} data-key={e.key}>
+          <span class={`swatch ${e.key}`} style={swatch(e.key, e.colour)} /> {e.label}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+async function exportSvg(): Promise<void> {
+  const w = win.value;
+  try {
+    const spec = await worker().chart(ganttSlot.value, { from: w.from, to: w.to, buckets: SVG_COLUMNS });
+    download(`schedlab-schedule-${w.from}-${w.to}.svg`, core().chart_svg(spec, 1400, 900), "image/svg+xml");
+  } catch (e) {
+    scheduleNote.value = { kind: "error", text: `SVG export failed: ${errorMessage(e)}` };
+  }
+}
+
+function exportPng(): void {
+  const canvas = document.querySelector<HTMLCanvasElement>('[data-testid="schedule-view"]');
+  const w = win.value;
+  canvas?.toBlob((b) => {
+    if (b) download(`schedlab-schedule-${w.from}-${w.to}.png`, b, "image/png");
+    else scheduleNote.value = { kind: "error", text: "PNG export failed: the canvas could not be encoded." };
+  });
+}
+
+function ViewBar() {
+  const w = win.value;
+  const open = infos.value;
+  return (
+    <div class="toolbar schedule-bar">
+      {open.length > 1 ? (
+        <fieldset class="slot-choice">
+          <legend>Gantt of</legend>
+          {open.map((i) => (
+            <label key={i.slot}>
+              <input
+                type="radio"
+                name="gantt-slot"
+                checked={ganttSlot.value === i.slot}
+                onChange={() => {
+                  ganttSlot.value = i.slot;
+                }}
+              />{" "}
+              {i.slot === 0 ? "A" : "B"}: {i.label}
+            </label>
+          ))}
+        </fieldset>
+      ) : null}
+      <button type="button" id="zoom-week" onClick={zoomToWeek}>
+        Zoom to a week
+      </button>
+      <button type="button" id="zoom-all" onClick={resetWindow}>
+        Whole run
+      </button>
+      <output data-testid="schedule-window" id="schedule-window" data-from={w.from} data-to={w.to} aria-live="polite">
+        {timeLabel(w.from)} – {timeLabel(w.to)} ({durationLabel(w.to - w.from)})
+      </output>
+      <span class="exports">
+        <button type="button" class="small" id="schedule-svg" onClick={() => void exportSvg()}>
+          SVG
+        </button>{" "}
+        <button type="button" class="small" id="schedule-png" onClick={exportPng}>
+          PNG
+        </button>
+      </span>
+    </div>
+  );
+}
+
+export function SchedulePanel(props: { run: ExperimentRun }) {
+  const open = infos.value;
+  const note = scheduleNote.value;
+  return (
+    <div class="schedule" id="schedule">
+      <PairChooser run={props.run} />
+      {note ? (
+        <p class={`msg ${note.kind}`} role="status">
+          {note.text}
+        </p>
+      ) : null}
+      {open.length === 0 ? (
+        <p class="muted">
+          Choose one run, or two to compare, and show their schedule: the runs are run again in a worker of their own, which keeps them for
+          the views.
+        </p>
+      ) : (
+        <>
+          <p class="muted schedule-info">
+            {open.map((i) => `${i.slot === 0 ? "A" : "B"}: ${i.label}, ${i.jobs} jobs, ${i.runs} runs on ${i.procs} processors`).join("; ")}
+          </p>
+          <ViewBar />
+          <Legend />
+          <Gantt />
+          <div class="schedule-below">
+            <Inspector />
+            <Scatter />
+          </div>
+          <Replay />
+        </>
+      )}
+    </div>
+  );
+}
