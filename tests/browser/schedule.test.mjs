@@ -8,7 +8,8 @@
 // the exported SVG, and keyboard pan and zoom.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
@@ -17,7 +18,16 @@ import { ROOT, SHOTS, sharedSession } from "./harness.mjs";
 const SAMPLE = join(ROOT, "samples", "kth-sp2-first3000.swf");
 const CLI = join(ROOT, "target", "release", "schedlab");
 const WEEK = 7 * 86_400;
+/** The generated trace of the large case, as scripts/bench-browser.mjs generates it. */
+const GEN = { procs: 256, jobs: 250_000, load: 0.7, seed: 1 };
 const session = sharedSession(SHOTS);
+
+/** The generated trace's bytes from the core's Node build (the same generator as the page's), written to `file`. */
+function generated(file) {
+  const core = createRequire(import.meta.url)(join(ROOT, "target", "wasm-node", "schedlab_wasm.js"));
+  writeFileSync(file, core.generate_lublin(GEN));
+  return file;
+}
 
 /** The command line's EASY run of `trace`: its metrics and its per-job table (by job number). */
 function cliEasy(trace) {
@@ -90,15 +100,21 @@ async function waitRunsDrawn(page) {
   await page.waitForTimeout(200);
 }
 
+/** Types a window (the command line's `--window` syntax) and shows it. */
+async function typeWindow(page, text) {
+  await page.fill("#window-input", text);
+  await page.click(".window-input button[type='submit']");
+}
+
 async function zoomWeek(page, shot) {
   await page.click("#zoom-week");
   const w = await readout(page);
   assert.equal(w.to - w.from, WEEK, "the window readout shows a week");
   assert.match(await page.textContent("[data-testid='schedule-window']"), /\(7 d 0 h\)/);
   await waitRunsDrawn(page);
+  await page.locator("#schedule").screenshot({ path: join(SHOTS, shot) });
   const px = await runPixels(page);
   assert.ok(px.n > px.total / 50, `the week's runs cover the canvas (${px.n} of ${px.total} pixels in run colours)`);
-  await page.screenshot({ path: join(SHOTS, shot), fullPage: false });
   return w;
 }
 
@@ -149,7 +165,6 @@ async function inspectBlocked(page, easy, procs) {
   const busy = rows.filter((r) => Number(r.start) <= from && from < Number(r.end)).reduce((s, r) => s + Number(r.size), 0);
   const mine = culprits.reduce((s, c) => s + Number(easy.jobs.get(c).size), 0);
   assert.ok(procs - busy + mine >= Number(blocked.size), "with the culprits' processors the job fits");
-  await page.screenshot({ path: join(SHOTS, "schedule-inspector.png"), fullPage: true });
   // A culprit's button opens that job.
   await page.click(`${easyPart} .culprits .job-link`);
   await page.waitForFunction((id) => document.getElementById("inspector-title")?.textContent?.startsWith(`Job ${id} `), culprits[0]);
@@ -191,6 +206,15 @@ async function exportedSvg(page) {
   assert.ok((svg.match(/<rect/g) ?? []).length > 20, "the SVG draws boxes");
 }
 
+async function badWindow(page) {
+  const before = await readout(page);
+  await typeWindow(page, "17d:10d");
+  assert.match(await page.textContent("#schedule p.msg.error"), /time window `17d:10d`: its end must come after its start/);
+  await typeWindow(page, "ten days:2w");
+  assert.match(await page.textContent("#schedule p.msg.error"), /`ten days` is not a time/);
+  assert.deepEqual(await readout(page), before, "a bad window leaves the view where it was");
+}
+
 async function keyboard(page) {
   await page.focus("[data-testid='schedule-view']");
   const w0 = await readout(page);
@@ -213,14 +237,20 @@ async function keyboard(page) {
 /** The whole path on one trace; `procs` is the machine's size. */
 async function wholePath(page, trace, procs, prefix) {
   const easy = cliEasy(trace);
+  // Two weeks from the median start (a busy time, whatever idle stretches the trace has), then a week about their middle.
+  const starts = [...easy.jobs.values()].map((r) => Number(r.start)).sort((a, b) => a - b);
+  const busy = starts[Math.floor(starts.length / 2)];
+  await typeWindow(page, `${busy}:${busy + 2 * WEEK}`);
+  assert.deepEqual(await readout(page), { from: busy, to: busy + 2 * WEEK });
   const w = await zoomWeek(page, `${prefix}-week.png`);
   assert.ok(w.from >= 0);
   await clickRun(page, easy);
   await inspectBlocked(page, easy, procs);
   await scatterSelects(page);
   await replayAdvances(page);
-  await page.screenshot({ path: join(SHOTS, `${prefix}-views.png`), fullPage: true });
+  await page.locator("#schedule").screenshot({ path: join(SHOTS, `${prefix}-views.png`) });
   await exportedSvg(page);
+  await badWindow(page);
   await keyboard(page);
 }
 
@@ -233,5 +263,24 @@ describe("schedule view", () => {
     await wholePath(page, SAMPLE, 100, "schedule-sample");
     assert.deepEqual(errors, []);
     await page.close();
+  });
+
+  test("generated 250,000-job trace: the same path", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "schedlab-gen-"));
+    try {
+      const trace = generated(join(dir, "generated.swf"));
+      const { page, errors } = await newPage();
+      for (const [k, v] of Object.entries(GEN)) await page.fill(`#gen-${k}`, String(v));
+      await page.click("#gen-run");
+      await waitTrace(page);
+      await runPairAndOpen(page, 600_000);
+      // The whole run holds far more runs than the Gantt draws one by one: it is drawn by columns.
+      assert.equal(await page.getAttribute("[data-testid='schedule-view']", "data-mode"), "columns");
+      await wholePath(page, trace, GEN.procs, "schedule-250k");
+      assert.deepEqual(errors, []);
+      await page.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -183,6 +183,14 @@ export function Gantt() {
         onKeyDown={onKey}
         {...input}
       />
+      <p class="muted series-key">
+        Series:{" "}
+        {infos.value.map((i) => (
+          <span key={i.slot}>
+            <span class="swatch" style={{ background: reg().palette[i.slot] }} /> {i.slot === 0 ? "A" : "B"}: {i.label}{" "}
+          </span>
+        ))}
+      </p>
       <canvas
         ref={strips}
         data-testid="timeseries"

@@ -12,7 +12,20 @@ import { Gantt } from "./Gantt";
 import { Inspector } from "./Inspector";
 import { Replay } from "./Replay";
 import { Scatter } from "./Scatter";
-import { durationLabel, ganttSlot, infos, opening, openPair, resetWindow, scheduleNote, timeLabel, win, worker, zoomToWeek } from "./state";
+import {
+  durationLabel,
+  ganttSlot,
+  infos,
+  opening,
+  openPair,
+  resetWindow,
+  scheduleNote,
+  setWindow,
+  timeLabel,
+  win,
+  worker,
+  zoomToWeek,
+} from "./state";
 
 /** Columns of the exported SVG chart (and of its strips). */
 const SVG_COLUMNS = 1000;
@@ -101,6 +114,31 @@ function exportPng(): void {
   });
 }
 
+/** A window typed as the command line's `--window` takes it (the core parses it). */
+function WindowInput() {
+  const [text, setText] = useState("");
+  const go = (e: Event) => {
+    e.preventDefault();
+    try {
+      const [from, to] = core().parse_window(text.trim());
+      setWindow({ from, to });
+      scheduleNote.value = null;
+    } catch (err) {
+      scheduleNote.value = { kind: "error", text: errorMessage(err) };
+    }
+  };
+  return (
+    <form class="window-input" onSubmit={go}>
+      <label>
+        Window <input id="window-input" size={14} placeholder="10d:17d" value={text} onInput={(e) => setText(e.currentTarget.value)} />
+      </label>{" "}
+      <button type="submit" class="small">
+        Show
+      </button>
+    </form>
+  );
+}
+
 function ViewBar() {
   const w = win.value;
   const open = infos.value;
@@ -130,6 +168,7 @@ function ViewBar() {
       <button type="button" id="zoom-all" onClick={resetWindow}>
         Whole run
       </button>
+      <WindowInput />
       <output data-testid="schedule-window" id="schedule-window" data-from={w.from} data-to={w.to} aria-live="polite">
         {timeLabel(w.from)} – {timeLabel(w.to)} ({durationLabel(w.to - w.from)})
       </output>
