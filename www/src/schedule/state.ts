@@ -7,7 +7,7 @@ import { signal } from "@preact/signals";
 import * as Comlink from "comlink";
 import { errorMessage } from "../core";
 import type { Experiment, ScheduleInfo, SeriesData } from "../generated/types";
-import { type Note, selection, trace } from "../store";
+import { type Note, pool, selection, trace } from "../store";
 import type { GanttFrame, ScheduleWorkerApi, ViewRequest } from "../worker/schedule-worker";
 
 /** Window of the view, trace seconds, `[from, to)`. */
@@ -144,6 +144,9 @@ export async function openPair(experiment: Experiment, points: number[], cells: 
   }
   opening.value = true;
   scheduleNote.value = { kind: "info", text: "Running the pair again in the schedule view's worker…" };
+  // The view's worker holds what the views need; the run workers' sessions
+  // would double the tab's memory (docs/decisions.md).
+  pool().recycleIdle();
   try {
     const send = traceSent !== traceSerial || !(await worker().has(traceSerial));
     const copy = send ? t.bytes.slice(0) : null;
