@@ -234,6 +234,43 @@ async function keyboard(page) {
   assert.equal(outline, "solid", "the focused canvas shows a focus ring");
 }
 
+/** The address's link restores the view: a new page opens the pair, the window and the job inspected. */
+async function linkRestores(page, jobId) {
+  await typeWindow(page, "10d:12d");
+  await page.fill("#job-search", String(jobId));
+  await page.click(".inspector-search button[type='submit']");
+  await page.waitForFunction((id) => document.getElementById("inspector-title")?.textContent?.startsWith(`Job ${id} `), jobId);
+  await page.waitForFunction(() => location.hash.length > 10);
+  await page.waitForTimeout(600);
+  const hash = await page.evaluate(() => location.hash);
+  const other = await session.browser.context.newPage();
+  try {
+    await other.goto(session.server.url + hash);
+    await other.waitForSelector("[data-testid='schedule-view']:not([data-mode='empty'])", { timeout: 120_000 });
+    await other.waitForFunction((id) => document.getElementById("inspector-title")?.textContent?.startsWith(`Job ${id} `), jobId, {
+      timeout: 30_000,
+    });
+    assert.deepEqual(await readout(other), { from: 10 * 86_400, to: 12 * 86_400 });
+    assert.equal(await other.$$eval("input[name='gantt-slot']", (r) => r.length), 2, "the pair is open");
+    assert.match(await other.textContent(".schedule-info"), /^A: EASY.*B: Conservative/);
+  } finally {
+    await other.close();
+  }
+}
+
+/** A link whose view is wrong opens nothing and says which field is wrong. */
+async function badViewLink() {
+  const link = { trace: { kind: "sample", id: "kth-sp2-first3000" }, experiment: { runs: [{ policy: "easy" }] }, view: { points: [0], from: 50, to: 20 } };
+  const page = await session.browser.context.newPage();
+  try {
+    await page.goto(`${session.server.url}#v2=${Buffer.from(JSON.stringify(link)).toString("base64url")}`);
+    await page.waitForSelector("#banner:not([hidden])");
+    assert.match(await page.textContent("#banner"), /view\.to: the window's end \(20\) must come after its start \(50\)/);
+  } finally {
+    await page.close();
+  }
+}
+
 /** The whole path on one trace; `procs` is the machine's size. */
 async function wholePath(page, trace, procs, prefix) {
   const easy = cliEasy(trace);
@@ -255,12 +292,14 @@ async function wholePath(page, trace, procs, prefix) {
 }
 
 describe("schedule view", () => {
-  test("bundled sample: Gantt, inspector, scatter, replay, export, keyboard", async () => {
+  test("bundled sample: Gantt, inspector, scatter, replay, export, keyboard, share link", async () => {
     const { page, errors } = await newPage();
     await page.setInputFiles("#file-input", SAMPLE);
     await waitTrace(page);
     await runPairAndOpen(page, 120_000);
     await wholePath(page, SAMPLE, 100, "schedule-sample");
+    await linkRestores(page, 162);
+    await badViewLink();
     assert.deepEqual(errors, []);
     await page.close();
   });

@@ -90,6 +90,7 @@ fn declarations() -> String {
         experiment::PresetFigure::decl(),
         experiment::link::Link::decl(),
         experiment::link::TraceRef::decl(),
+        experiment::link::ViewLink::decl(),
         charts::Figure::decl(),
         charts::ChartSpec::decl(),
         charts::BarChart::decl(),

@@ -915,9 +915,28 @@ export type Link = { trace?: TraceRef, experiment: Experiment,
 /**
  * The id of the preset last run, if any.
  */
-preset?: string, };
+preset?: string, 
+/**
+ * The schedule view open when the link was made, if any.
+ */
+view?: ViewLink, };
 
 export type TraceRef = { "kind": "sample", id: string, } | { "kind": "generated", procs: number, jobs: number, load: number, seed: number, } | { "kind": "url", url: string, } | { "kind": "file", name: string, sha256: string, };
+
+export type ViewLink = { 
+/**
+ * The experiment's points shown (a run's first repetition): run A and,
+ * when two are compared, run B.
+ */
+points: Array<number>, 
+/**
+ * The window `[from, to)`, in the trace's seconds.
+ */
+from: number, to: number, 
+/**
+ * The job inspected, by its number in the trace.
+ */
+job?: number, };
 
 export type Figure = { id: string, title: string, spec: ChartSpec, };
 

@@ -4,11 +4,11 @@
 // jobs it delayed). Semantic HTML, updates announced politely; every job
 // named is a button that opens it.
 import { useSignalEffect } from "@preact/signals";
-import { useState } from "preact/hooks";
+import { useRef, useState } from "preact/hooks";
 import { errorMessage } from "../core";
 import type { JobDetails, JobRef, ReservationHeld } from "../generated/types";
 import { selection } from "../store";
-import { durationLabel, infos, timeLabel, worker } from "./state";
+import { durationLabel, infos, inspectedId, timeLabel, worker } from "./state";
 
 function openJob(job: number): void {
   selection.value = { ...selection.value, job };
@@ -212,16 +212,22 @@ function Search() {
 export function Inspector() {
   const [details, setDetails] = useState<JobDetails[]>([]);
   const [error, setError] = useState("");
+  const serial = useRef(0);
   useSignalEffect(() => {
     const job = selection.value.job;
     const open = infos.value.length;
     if (job === null || open === 0) {
       setDetails([]);
+      inspectedId.value = null;
       return;
     }
+    const asked = ++serial.current;
     Promise.all(infos.value.map((_, slot) => worker().job(slot, job))).then(
       (d) => {
+        // Only the newest selection's answer is shown.
+        if (asked !== serial.current) return;
         setDetails(d);
+        inspectedId.value = d[0]?.id ?? null;
         setError("");
       },
       (e) => setError(errorMessage(e)),

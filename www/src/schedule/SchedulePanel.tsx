@@ -3,10 +3,12 @@
 // series, the window's readout and controls, the exports (SVG through the
 // core's chart, PNG of the canvas), the job inspector, the per-job scatter
 // and the replay.
-import { useState } from "preact/hooks";
+import { useSignalEffect } from "@preact/signals";
+import { useEffect, useState } from "preact/hooks";
 import { core, errorMessage } from "../core";
 import type { ExperimentRun } from "../runs/experiment-run";
-import { reg, selection } from "../store";
+import { refreshLocation } from "../share/link";
+import { reg, selection, useTick } from "../store";
 import { download } from "../ui";
 import { Gantt } from "./Gantt";
 import { Inspector } from "./Inspector";
@@ -16,9 +18,12 @@ import {
   durationLabel,
   ganttSlot,
   infos,
+  inspectedId,
   opening,
   openPair,
+  pendingView,
   resetWindow,
+  restoreView,
   scheduleNote,
   setWindow,
   timeLabel,
@@ -184,12 +189,34 @@ function ViewBar() {
   );
 }
 
+/** Keeps the page's address on the view shown (window, job, pair), a moment after it stops moving. */
+function useViewInAddress(): void {
+  useSignalEffect(() => {
+    void win.value;
+    void inspectedId.value;
+    void infos.value;
+    const timer = window.setTimeout(refreshLocation, 400);
+    return () => clearTimeout(timer);
+  });
+}
+
 export function SchedulePanel(props: { run: ExperimentRun }) {
   const open = infos.value;
   const note = scheduleNote.value;
+  const run = props.run;
+  // Runs are mutable objects: re-rendered on every tick to see `complete` change.
+  useTick();
+  useViewInAddress();
+  useEffect(() => {
+    if (run.complete && pendingView.value)
+      void restoreView(
+        run.execution.experiment,
+        run.cells.map((c) => c.jobs[0].index),
+      );
+  }, [run.complete]);
   return (
     <div class="schedule" id="schedule">
-      <PairChooser run={props.run} />
+      <PairChooser key={selection.value.runs.join()} run={run} />
       {note ? (
         <p class={`msg ${note.kind}`} role="status">
           {note.text}

@@ -6,7 +6,7 @@
 import { signal } from "@preact/signals";
 import * as Comlink from "comlink";
 import { errorMessage } from "../core";
-import type { Experiment, ScheduleInfo, SeriesData } from "../generated/types";
+import type { Experiment, ScheduleInfo, SeriesData, ViewLink } from "../generated/types";
 import { type Note, pool, selection, trace } from "../store";
 import type { GanttFrame, ScheduleWorkerApi, ViewRequest } from "../worker/schedule-worker";
 
@@ -36,6 +36,12 @@ export const frame = signal<GanttFrame | null>(null);
 export const series = signal<SeriesData[]>([]);
 /** The replay's "now" (null: no replay line). */
 export const replayNow = signal<number | null>(null);
+/** The experiment and its points open in the view (what a share link names). */
+const openedPair = signal<{ experiment: Experiment; points: number[] } | null>(null);
+/** The number (in the trace) of the job inspected, for the share link. */
+export const inspectedId = signal<number | null>(null);
+/** A share link's view, restored once its runs have finished. */
+export const pendingView = signal<ViewLink | null>(null);
 
 let remote: Comlink.Remote<ScheduleWorkerApi> | null = null;
 
@@ -153,6 +159,7 @@ export async function openPair(experiment: Experiment, points: number[], cells: 
     const opened = await worker().open(traceSerial, copy ? Comlink.transfer(copy, [copy]) : null, t.name, experiment, points);
     traceSent = traceSerial;
     infos.value = opened;
+    openedPair.value = { experiment, points };
     ganttSlot.value = 0;
     selection.value = { runs: cells, job: null };
     frame.value = null;
@@ -183,4 +190,37 @@ export function durationLabel(seconds: number): string {
   if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60 ? `${s % 60} s` : ""}`.trim();
   if (s < 86_400) return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
   return `${Math.floor(s / 86_400)} d ${Math.floor((s % 86_400) / 3600)} h`;
+}
+
+/** The view as a share link carries it, when it shows runs of `experiment` (the form's). */
+export function viewLink(experiment: Experiment): ViewLink | undefined {
+  const o = openedPair.value;
+  if (!o || infos.value.length === 0 || JSON.stringify(o.experiment) !== JSON.stringify(experiment)) return undefined;
+  const w = win.value;
+  return { points: o.points, from: w.from, to: w.to, job: inspectedId.value ?? undefined };
+}
+
+/**
+ * Opens a share link's view once its experiment has run: the pair (by
+ * point, among the rows' first repetitions), then its window and job.
+ */
+export async function restoreView(experiment: Experiment, rowPoints: number[]): Promise<void> {
+  const v = pendingView.value;
+  if (!v) return;
+  pendingView.value = null;
+  const rows = v.points.map((p) => rowPoints.indexOf(p));
+  if (rows.some((r) => r < 0)) {
+    scheduleNote.value = {
+      kind: "error",
+      text: `The link's view names point ${v.points.join(" and ")}, which is not the first repetition of a row.`,
+    };
+    return;
+  }
+  await openPair(experiment, v.points, [rows[0], rows[1] ?? null]);
+  if (infos.value.length === 0) return;
+  setWindow({ from: v.from, to: v.to });
+  if (v.job === undefined) return;
+  const job = await worker().find(v.job);
+  if (job === null) scheduleNote.value = { kind: "error", text: `The link's view inspects job ${v.job}, which the trace does not have.` };
+  else selection.value = { ...selection.value, job };
 }
