@@ -224,6 +224,16 @@ async function keyboard(page) {
   await page.keyboard.press("ArrowRight");
   const w2 = await readout(page);
   assert.ok(Math.abs(w2.from - w1.from - 0.1 * (w1.to - w1.from)) <= 2, "→ pans a tenth of the window");
+  // ] selects a run drawn in the window (the first starting in its second half), [ the one before it.
+  await waitRunsDrawn(page);
+  await page.keyboard.press("]");
+  await page.waitForSelector("[data-testid='job-inspector'] .inspector-run[data-slot='0']");
+  const picked = Number(await page.getAttribute("[data-testid='job-inspector'] .inspector-run[data-slot='0']", "data-job"));
+  await page.keyboard.press("[");
+  await page.waitForFunction(
+    (j) => Number(document.querySelector("[data-testid='job-inspector'] .inspector-run[data-slot='0']")?.dataset.job) !== j,
+    picked,
+  );
   await page.keyboard.press("-");
   await page.keyboard.press("Home");
   const w3 = await readout(page);
@@ -271,6 +281,22 @@ async function badViewLink() {
   }
 }
 
+/** The views for the documentation: at 1280 pixels, and in the presentation layout at 1920. */
+async function screenshots(page) {
+  await typeWindow(page, "24d:31d");
+  await page.fill("#job-search", "162");
+  await page.click(".inspector-search button[type='submit']");
+  await page.click("#replay-next");
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.waitForTimeout(500);
+  await page.locator("#results-panel").screenshot({ path: join(SHOTS, "schedule-1280.png") });
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await page.check("#opt-present");
+  await page.waitForTimeout(500);
+  await page.locator("#results-panel").screenshot({ path: join(SHOTS, "schedule-present-1920.png") });
+  await page.uncheck("#opt-present");
+}
+
 /** The whole path on one trace; `procs` is the machine's size. */
 async function wholePath(page, trace, procs, prefix) {
   const easy = cliEasy(trace);
@@ -300,6 +326,7 @@ describe("schedule view", () => {
     await wholePath(page, SAMPLE, 100, "schedule-sample");
     await linkRestores(page, 162);
     await badViewLink();
+    await screenshots(page);
     assert.deepEqual(errors, []);
     await page.close();
   });

@@ -107,7 +107,27 @@ function usePointerInput(canvas: { current: HTMLCanvasElement | null }, width: n
   };
 }
 
+/**
+ * The run `step` places after (or before) the selected one among the runs
+ * drawn, in start order; with none selected, the first run that starts in
+ * the window's middle or later.
+ */
+function stepRun(step: 1 | -1): void {
+  const rects = frame.value?.rects;
+  if (!rects || rects.length === 0) return;
+  const at = rects.findIndex((r) => r.job === selection.value.job);
+  const mid = (win.value.from + win.value.to) / 2;
+  const from = at >= 0 ? at + step : rects.findIndex((r) => r.start >= mid);
+  const r = rects[Math.min(rects.length - 1, Math.max(0, from < 0 ? rects.length - 1 : from))];
+  selection.value = { ...selection.value, job: r.job };
+}
+
 function onKey(e: KeyboardEvent): void {
+  if (e.key === "]" || e.key === "[") {
+    e.preventDefault();
+    stepRun(e.key === "]" ? 1 : -1);
+    return;
+  }
   const w = win.value;
   const moves: Record<string, () => TimeWindow | null> = {
     ArrowLeft: () => panWindow(w, -PAN_STEP),
@@ -156,9 +176,10 @@ export function Gantt() {
     if (drawn.current) cancelAnimationFrame(drawn.current);
     drawn.current = requestAnimationFrame(() => {
       drawn.current = 0;
-      const g = gantt.current && surface(gantt.current, width, height);
+      const font = view.value.present ? 17 : 12;
+      const g = gantt.current && surface(gantt.current, width, height, font);
       if (g) drawGantt(g, sc);
-      const s = strips.current && surface(strips.current, width, view.value.present ? 300 : 220);
+      const s = strips.current && surface(strips.current, width, view.value.present ? 300 : 220, font);
       if (s) drawSeries(s, data, sc.win, reg().palette);
     });
   });
@@ -167,7 +188,7 @@ export function Gantt() {
   const f = frame.value;
   const info = infos.value[ganttSlot.value];
   const shown = f?.rects ? `${f.rects.length} runs` : "busy fraction per pixel column";
-  const label = `Schedule of ${info?.label ?? "no run"} from ${timeLabel(w.from)} to ${timeLabel(w.to)}, ${shown}. Arrows pan, plus and minus zoom, Home shows the whole run.`;
+  const label = `Schedule of ${info?.label ?? "no run"} from ${timeLabel(w.from)} to ${timeLabel(w.to)}, ${shown}. Arrows pan, plus and minus zoom, Home shows the whole run; ] and [ select the next and previous run drawn.`;
   return (
     <div ref={box} class="gantt-box">
       <canvas

@@ -22,7 +22,7 @@ const SPEEDS: [number, string][] = [
 const QUEUE_SHOWN = 40;
 
 function drawState(canvas: HTMLCanvasElement, st: ReplayState, procs: number, large: boolean): void {
-  const [width, height] = large ? [900, 360] : [640, 260];
+  const [width, height] = large ? [1400, 420] : [900, 260];
   const s = surface(canvas, width, height);
   if (!s) return;
   const { ctx } = s;
@@ -33,11 +33,15 @@ function drawState(canvas: HTMLCanvasElement, st: ReplayState, procs: number, la
   ctx.font = `${font}px system-ui, sans-serif`;
   ctx.fillStyle = "#333";
   ctx.textBaseline = "top";
+  const mw = large ? 140 : 100;
   ctx.fillText(`machine: ${st.busy} of ${procs} busy`, 8, 4);
-  ctx.fillText(`queue: ${st.queue_length} waiting`, 160 + (large ? 80 : 0), 4);
+  ctx.fillText(
+    `queue: ${st.queue_length} waiting (first ${Math.min(st.queue.length, QUEUE_SHOWN)} drawn: height = processors, width = requested time, log)`,
+    mw + 32,
+    4,
+  );
   const top = font + 12;
   const h = height - top - 8;
-  const mw = large ? 140 : 100;
   ctx.strokeStyle = "#666";
   ctx.strokeRect(8, top, mw, h);
   for (const r of st.running) {
@@ -104,8 +108,9 @@ export function Replay() {
     return () => cancelAnimationFrame(raf);
   }, [playing, speed, slot]);
 
+  const present = view.value.present;
   useEffect(() => {
-    if (canvas.current && state && info) drawState(canvas.current, state, info.procs, view.value.present);
+    if (canvas.current && state && info) drawState(canvas.current, state, info.procs, present);
   });
   // Leaving the view takes the "now" line off the Gantt.
   useEffect(

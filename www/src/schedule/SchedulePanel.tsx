@@ -234,6 +234,10 @@ export function SchedulePanel(props: { run: ExperimentRun }) {
           </p>
           <ViewBar />
           <Legend />
+          <p class="muted keys">
+            On the focused schedule: ← → pan, + − zoom, Home the whole run, ] [ the next and previous run; drag to pan, wheel or pinch to
+            zoom, click a run to inspect it.
+          </p>
           <Gantt />
           <div class="schedule-below">
             <Inspector />

@@ -15,10 +15,12 @@ export interface Surface {
   /** CSS pixels. */
   width: number;
   height: number;
+  /** Text size, CSS pixels (larger in the presentation layout). */
+  font: number;
 }
 
 /** Sizes `canvas` to `width` × `height` CSS pixels at the device pixel ratio; null without a 2-D context. */
-export function surface(canvas: HTMLCanvasElement, width: number, height: number): Surface | null {
+export function surface(canvas: HTMLCanvasElement, width: number, height: number, font = 12): Surface | null {
   const dpr = window.devicePixelRatio || 1;
   const [w, h] = [Math.max(1, Math.round(width * dpr)), Math.max(1, Math.round(height * dpr))];
   if (canvas.width !== w) canvas.width = w;
@@ -29,7 +31,7 @@ export function surface(canvas: HTMLCanvasElement, width: number, height: number
   if (!ctx) return null;
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.clearRect(0, 0, width, height);
-  return { ctx, width, height };
+  return { ctx, width, height, font };
 }
 
 /** Plot width in CSS pixels. */
@@ -62,7 +64,7 @@ function drawTimeAxis(s: Surface, w: TimeWindow, bottom: number): void {
   const { ctx } = s;
   ctx.fillStyle = "#333";
   ctx.strokeStyle = "#ccc";
-  ctx.font = "12px system-ui, sans-serif";
+  ctx.font = `${s.font}px system-ui, sans-serif`;
   ctx.textAlign = "center";
   ctx.textBaseline = "top";
   for (const t of timeTicks(w, s.width)) {
@@ -186,7 +188,7 @@ function drawOutline(s: Surface, scene: GanttScene): void {
 function drawProcAxis(s: Surface, procs: number): void {
   const { ctx, height } = s;
   ctx.fillStyle = "#333";
-  ctx.font = "12px system-ui, sans-serif";
+  ctx.font = `${s.font}px system-ui, sans-serif`;
   ctx.textAlign = "right";
   ctx.textBaseline = "middle";
   ctx.fillText(String(procs), MARGIN.left - 6, MARGIN.top + 6);
@@ -263,7 +265,7 @@ export function drawSeries(s: Surface, data: SeriesData[], win: TimeWindow, line
   ctx.fillRect(0, 0, width, height);
   const strip = (height - MARGIN.top - MARGIN.bottom) / STRIPS.length;
   drawTimeAxis(s, win, height - MARGIN.bottom);
-  ctx.font = "12px system-ui, sans-serif";
+  ctx.font = `${s.font}px system-ui, sans-serif`;
   STRIPS.forEach((st, i) => {
     const top = MARGIN.top + i * strip;
     const max = Math.max(1e-9, ...data.flatMap((d) => d[st.key] as number[]));
