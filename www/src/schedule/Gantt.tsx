@@ -173,13 +173,15 @@ export function Gantt() {
   useSignalEffect(() => {
     const sc = scene();
     const data = series.value;
+    // Read here so that a change of layout redraws.
+    const present = view.value.present;
     if (drawn.current) cancelAnimationFrame(drawn.current);
     drawn.current = requestAnimationFrame(() => {
       drawn.current = 0;
-      const font = view.value.present ? 17 : 12;
-      const g = gantt.current && surface(gantt.current, width, height, font);
+      const font = present ? 17 : 12;
+      const g = gantt.current && surface(gantt.current, width, present ? 460 : 300, font);
       if (g) drawGantt(g, sc);
-      const s = strips.current && surface(strips.current, width, view.value.present ? 300 : 220, font);
+      const s = strips.current && surface(strips.current, width, present ? 300 : 220, font);
       if (s) drawSeries(s, data, sc.win, reg().palette);
     });
   });

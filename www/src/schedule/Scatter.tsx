@@ -28,7 +28,7 @@ function fromPixel(p: number, top: number): number {
   return 10 ** (((p - PAD) / (SIZE - 2 * PAD)) * top);
 }
 
-function draw(canvas: HTMLCanvasElement, d: ScatterData, labels: string[], drag: number[] | null): void {
+function draw(canvas: HTMLCanvasElement, d: ScatterData, labels: string[]): void {
   const s = surface(canvas, SIZE, SIZE);
   if (!s) return;
   const { ctx } = s;
@@ -59,11 +59,15 @@ function draw(canvas: HTMLCanvasElement, d: ScatterData, labels: string[], drag:
   ctx.rotate(-Math.PI / 2);
   ctx.fillText(`${labels[1]}: ${unit}, log scale`, 0, 0);
   ctx.restore();
-  if (drag) {
-    ctx.strokeStyle = "#cc0000";
-    ctx.lineWidth = 2;
-    ctx.strokeRect(Math.min(drag[0], drag[2]), Math.min(drag[1], drag[3]), Math.abs(drag[2] - drag[0]), Math.abs(drag[3] - drag[1]));
-  }
+}
+
+/** The rectangle being dragged, on a transparent canvas over the points (which are not redrawn). */
+function drawDrag(canvas: HTMLCanvasElement, drag: number[] | null): void {
+  const s = surface(canvas, SIZE, SIZE);
+  if (!s || !drag) return;
+  s.ctx.strokeStyle = "#cc0000";
+  s.ctx.lineWidth = 2;
+  s.ctx.strokeRect(Math.min(drag[0], drag[2]), Math.min(drag[1], drag[3]), Math.abs(drag[2] - drag[0]), Math.abs(drag[3] - drag[1]));
 }
 
 export function Scatter() {
@@ -83,9 +87,14 @@ export function Scatter() {
       .scatter(measure)
       .then(setData, (e) => setError(errorMessage(e)));
   }, [measure, pair]);
+  const overlay = useRef<HTMLCanvasElement>(null);
+  const labelText = labels.join("\n");
   useEffect(() => {
-    if (canvas.current && data) draw(canvas.current, data, labels, drag);
-  });
+    if (canvas.current && data) draw(canvas.current, data, labelText.split("\n"));
+  }, [data, labelText]);
+  useEffect(() => {
+    if (overlay.current) drawDrag(overlay.current, drag);
+  }, [drag]);
 
   if (labels.length < 2) return <p class="muted">Open two runs to compare them job by job.</p>;
   const at = (e: PointerEvent) => {
@@ -123,23 +132,29 @@ export function Scatter() {
           </span>
         ))}
       </p>
-      <canvas
-        ref={canvas}
-        data-testid="job-scatter"
-        role="img"
-        aria-label={`Scatter of every job's ${measure === "wait" ? "wait" : "bounded slowdown"} under ${labels[0]} against ${labels[1]}`}
-        style={{ width: `${SIZE}px`, height: `${SIZE}px`, touchAction: "none" }}
-        onPointerDown={(e) => {
-          canvas.current?.setPointerCapture(e.pointerId);
-          const [x, y] = at(e);
-          setDrag([x, y, x, y]);
-        }}
-        onPointerMove={(e) => drag && setDrag([drag[0], drag[1], ...at(e)])}
-        onPointerUp={() => {
-          if (drag) void finish(drag);
-          setDrag(null);
-        }}
-      />
+      <div class="scatter-stack" data-testid="job-scatter" style={{ width: `${SIZE}px`, height: `${SIZE}px` }}>
+        <canvas
+          ref={canvas}
+          class="scatter-layer"
+          role="img"
+          aria-label={`Scatter of every job's ${measure === "wait" ? "wait" : "bounded slowdown"} under ${labels[0]} against ${labels[1]}`}
+        />
+        <canvas
+          ref={overlay}
+          class="scatter-layer"
+          style={{ touchAction: "none" }}
+          onPointerDown={(e) => {
+            overlay.current?.setPointerCapture(e.pointerId);
+            const [x, y] = at(e);
+            setDrag([x, y, x, y]);
+          }}
+          onPointerMove={(e) => drag && setDrag([drag[0], drag[1], ...at(e)])}
+          onPointerUp={() => {
+            if (drag) void finish(drag);
+            setDrag(null);
+          }}
+        />
+      </div>
       {error ? <p class="msg error">{error}</p> : null}
       {picked ? (
         <div class="scatter-picked" data-total={picked.total} aria-live="polite">
