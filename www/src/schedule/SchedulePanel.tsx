@@ -35,45 +35,53 @@ import {
 /** Columns of the exported SVG chart (and of its strips). */
 const SVG_COLUMNS = 1000;
 
+/** A choice among the result rows (`none` offered when `none` is set). */
+function RowSelect(props: {
+  id: string;
+  label: string;
+  rows: string[];
+  value: number | null;
+  none?: boolean;
+  set: (v: number | null) => void;
+}) {
+  return (
+    <label>
+      {props.label}{" "}
+      <select
+        id={props.id}
+        value={props.value ?? ""}
+        onChange={(e) => props.set(e.currentTarget.value === "" ? null : Number(e.currentTarget.value))}
+      >
+        {props.none ? <option value="">none</option> : null}
+        {props.rows.map((label, i) => (
+          <option key={label} value={i}>
+            {label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 function PairChooser(props: { run: ExperimentRun }) {
   const cells = props.run.cells;
   const [a, setA] = useState(selection.value.runs[0] ?? 0);
   const [b, setB] = useState<number | null>(selection.value.runs[1] ?? (cells.length > 1 ? 1 : null));
   const open = () => {
-    const chosen = [a, b].filter((c): c is number => c !== null && c < cells.length);
+    // The same row twice is one run shown alone.
+    const pair: [number, number | null] = [a, b === a ? null : b];
+    const chosen = pair.filter((c): c is number => c !== null && c < cells.length);
     void openPair(
       props.run.execution.experiment,
       chosen.map((c) => cells[c].jobs[0].index),
-      [a, b],
+      pair,
     );
   };
+  const rows = cells.map((c) => c.label);
   return (
     <div class="toolbar schedule-pair">
-      <label>
-        Run A{" "}
-        <select id="schedule-run-a" value={a} onChange={(e) => setA(Number(e.currentTarget.value))}>
-          {cells.map((c, i) => (
-            <option key={c.label} value={i}>
-              {c.label}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Run B{" "}
-        <select
-          id="schedule-run-b"
-          value={b ?? ""}
-          onChange={(e) => setB(e.currentTarget.value === "" ? null : Number(e.currentTarget.value))}
-        >
-          <option value="">none</option>
-          {cells.map((c, i) => (
-            <option key={c.label} value={i}>
-              {c.label}
-            </option>
-          ))}
-        </select>
-      </label>
+      <RowSelect id="schedule-run-a" label="Run A" rows={rows} value={a} set={(v) => setA(v ?? 0)} />
+      <RowSelect id="schedule-run-b" label="Run B" rows={rows} value={b} none set={setB} />
       <button type="button" id="schedule-open" disabled={opening.value} onClick={open}>
         {opening.value ? "Opening…" : "Show schedule"}
       </button>
