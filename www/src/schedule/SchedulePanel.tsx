@@ -26,6 +26,7 @@ import {
   restoreView,
   scheduleNote,
   setWindow,
+  showsRunOf,
   timeLabel,
   win,
   worker,
@@ -237,6 +238,11 @@ export function SchedulePanel(props: { run: ExperimentRun }) {
         </p>
       ) : (
         <>
+          {showsRunOf(run.execution.experiment) ? null : (
+            <p class="msg warn" id="schedule-stale">
+              The schedule shows the runs of an earlier experiment: choose the rows above and show the schedule again.
+            </p>
+          )}
           <p class="muted schedule-info">
             {open.map((i) => `${i.slot === 0 ? "A" : "B"}: ${i.label}, ${i.jobs} jobs, ${i.runs} runs on ${i.procs} processors`).join("; ")}
           </p>

@@ -192,6 +192,11 @@ export function durationLabel(seconds: number): string {
   return `${Math.floor(s / 86_400)} d ${Math.floor((s % 86_400) / 3600)} h`;
 }
 
+/** Whether the view shows runs of `experiment` (this very run, not an earlier one with the same settings). */
+export function showsRunOf(experiment: Experiment): boolean {
+  return openedPair.value?.experiment === experiment;
+}
+
 /** The view as a share link carries it, when it shows runs of `experiment` (the form's). */
 export function viewLink(experiment: Experiment): ViewLink | undefined {
   const o = openedPair.value;
