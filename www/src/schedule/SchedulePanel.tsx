@@ -73,7 +73,7 @@ function PairChooser(props: { run: ExperimentRun }) {
     const pair: [number, number | null] = [a, b === a ? null : b];
     const chosen = pair.filter((c): c is number => c !== null && c < cells.length);
     void openPair(
-      props.run.execution.experiment,
+      props.run.execution,
       chosen.map((c) => cells[c].jobs[0].index),
       pair,
     );
@@ -219,7 +219,7 @@ export function SchedulePanel(props: { run: ExperimentRun }) {
   useEffect(() => {
     if (run.complete && pendingView.value)
       void restoreView(
-        run.execution.experiment,
+        run.execution,
         run.cells.map((c) => c.jobs[0].index),
       );
   }, [run.complete]);
@@ -238,7 +238,7 @@ export function SchedulePanel(props: { run: ExperimentRun }) {
         </p>
       ) : (
         <>
-          {showsRunOf(run.execution.experiment) ? null : (
+          {showsRunOf(run.execution) ? null : (
             <p class="msg warn" id="schedule-stale">
               The schedule shows the runs of an earlier experiment: choose the rows above and show the schedule again.
             </p>

@@ -36,8 +36,12 @@ export const frame = signal<GanttFrame | null>(null);
 export const series = signal<SeriesData[]>([]);
 /** The replay's "now" (null: no replay line). */
 export const replayNow = signal<number | null>(null);
-/** The experiment and its points open in the view (what a share link names). */
-const openedPair = signal<{ experiment: Experiment; points: number[] } | null>(null);
+/** What ran the runs shown: one execution of an experiment (the results' run). */
+interface RunSource {
+  readonly experiment: Experiment;
+}
+/** The execution and its points open in the view (what a share link names). */
+const openedPair = signal<{ source: RunSource; points: number[] } | null>(null);
 /** The number (in the trace) of the job inspected, for the share link. */
 export const inspectedId = signal<number | null>(null);
 /** A share link's view, restored once its runs have finished. */
@@ -140,8 +144,9 @@ let traceSent = -1;
 let traceSerial = 0;
 let lastTrace: unknown = null;
 
-/** Opens the runs `points` (one or two) of `experiment` in the schedule worker, as run A and run B. */
-export async function openPair(experiment: Experiment, points: number[], cells: [number | null, number | null]): Promise<void> {
+/** Opens the runs `points` (one or two) of `source`'s experiment in the schedule worker, as run A and run B. */
+export async function openPair(source: RunSource, points: number[], cells: [number | null, number | null]): Promise<void> {
+  const experiment = source.experiment;
   const t = trace.value;
   if (!t) return;
   if (lastTrace !== t) {
@@ -159,7 +164,7 @@ export async function openPair(experiment: Experiment, points: number[], cells: 
     const opened = await worker().open(traceSerial, copy ? Comlink.transfer(copy, [copy]) : null, t.name, experiment, points);
     traceSent = traceSerial;
     infos.value = opened;
-    openedPair.value = { experiment, points };
+    openedPair.value = { source, points };
     ganttSlot.value = 0;
     selection.value = { runs: cells, job: null };
     frame.value = null;
@@ -192,15 +197,15 @@ export function durationLabel(seconds: number): string {
   return `${Math.floor(s / 86_400)} d ${Math.floor((s % 86_400) / 3600)} h`;
 }
 
-/** Whether the view shows runs of `experiment` (this very run, not an earlier one with the same settings). */
-export function showsRunOf(experiment: Experiment): boolean {
-  return openedPair.value?.experiment === experiment;
+/** Whether the view shows runs of `source` (this very execution, not an earlier one of the same experiment). */
+export function showsRunOf(source: RunSource): boolean {
+  return openedPair.value?.source === source;
 }
 
 /** The view as a share link carries it, when it shows runs of `experiment` (the form's). */
 export function viewLink(experiment: Experiment): ViewLink | undefined {
   const o = openedPair.value;
-  if (!o || infos.value.length === 0 || JSON.stringify(o.experiment) !== JSON.stringify(experiment)) return undefined;
+  if (!o || infos.value.length === 0 || JSON.stringify(o.source.experiment) !== JSON.stringify(experiment)) return undefined;
   const w = win.value;
   return { points: o.points, from: w.from, to: w.to, job: inspectedId.value ?? undefined };
 }
@@ -209,7 +214,7 @@ export function viewLink(experiment: Experiment): ViewLink | undefined {
  * Opens a share link's view once its experiment has run: the pair (by
  * point, among the rows' first repetitions), then its window and job.
  */
-export async function restoreView(experiment: Experiment, rowPoints: number[]): Promise<void> {
+export async function restoreView(source: RunSource, rowPoints: number[]): Promise<void> {
   const v = pendingView.value;
   if (!v) return;
   pendingView.value = null;
@@ -221,7 +226,7 @@ export async function restoreView(experiment: Experiment, rowPoints: number[]): 
     };
     return;
   }
-  await openPair(experiment, v.points, [rows[0], rows[1] ?? null]);
+  await openPair(source, v.points, [rows[0], rows[1] ?? null]);
   if (infos.value.length === 0) return;
   setWindow({ from: v.from, to: v.to });
   if (v.job === undefined) return;
