@@ -9,8 +9,13 @@
 //                is drawn; the tab's memory meanwhile and after
 //   native       EASY run REPEAT times in the page against the native
 //                command line on TRACE
+//   schedule     the schedule view: frame times (requestAnimationFrame
+//                intervals) while dragging the Gantt across TRACE's whole
+//                span and across a week of it (EASY alone), then the tab's
+//                memory with the generated trace's EASY and CBF runs and
+//                their schedule view open
 //   [SCHEDLAB_TRACES=DIR] node scripts/bench-browser.mjs [TRACE] [--policy easy] [--repeat 3]
-//        [--only bundle|first-chart|native] [--gen PROCS,JOBS,LOAD,SEED] [--dist DIR]
+//        [--only bundle|first-chart|native|schedule] [--gen PROCS,JOBS,LOAD,SEED] [--dist DIR]
 // --dist serves another build of the page (a copy of an older www/dist, for
 // before/after figures); the default is www/dist.
 // The page is driven through stable element ids (#file-input, #trace-msg,
@@ -285,6 +290,116 @@ async function againstNative() {
   console.log(`native peak RSS (/usr/bin/time): ${Number.isFinite(nativeRss) ? `${mib(nativeRss)} MiB` : "n/a"}`);
 }
 
+// ---------------------------------------------------------------- schedule view
+
+/** Starts recording requestAnimationFrame intervals in the page. */
+async function recordFrames(page) {
+  await page.evaluate(() => {
+    window.__frames = [];
+    let last = performance.now();
+    const tick = (now) => {
+      window.__frames.push(now - last);
+      last = now;
+      window.__ticker = requestAnimationFrame(tick);
+    };
+    window.__ticker = requestAnimationFrame(tick);
+  });
+}
+
+/** Stops recording; p50, p95 and max of the intervals, ms. */
+async function frameFigures(page) {
+  const xs = await page.evaluate(() => {
+    cancelAnimationFrame(window.__ticker);
+    return window.__frames.slice(1);
+  });
+  const sorted = [...xs].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return `${xs.length} frames, p50 ${at(0.5).toFixed(1)} ms, p95 ${at(0.95).toFixed(1)} ms, max ${sorted[sorted.length - 1].toFixed(1)} ms, over 50 ms: ${xs.filter((x) => x > 50).length}`;
+}
+
+/** Drags the Gantt from its right part to its left part and back, `steps` mouse moves each way. */
+async function dragGantt(page, steps) {
+  const gantt = page.locator("[data-testid='schedule-view']");
+  await gantt.scrollIntoViewIfNeeded();
+  const box = await gantt.boundingBox();
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + box.width * 0.8, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.2, y, { steps });
+  await page.mouse.move(box.x + box.width * 0.8, y, { steps });
+  await page.mouse.up();
+}
+
+/** Runs the form's policies, opens the schedule tab with the first two runs. */
+async function openSchedule(page) {
+  await page.click("#run");
+  await page.waitForSelector("#results[data-complete='1']", { timeout: 900_000 });
+  await page.click("#view-schedule");
+  await page.click("#schedule-open");
+  await page.waitForSelector("[data-testid='schedule-view']:not([data-mode='empty'])", { timeout: 900_000 });
+}
+
+/** The tab's memory with the generated trace's runs of `policies` laid out in the schedule view. */
+async function scheduleMemory(server, policies) {
+  const browser = await launch();
+  try {
+    const { page, cdp } = await openPage(browser, server.url);
+    await page.fill("#gen-procs", genProcs);
+    await page.fill("#gen-jobs", genJobs);
+    await page.fill("#gen-load", genLoad);
+    await page.fill("#gen-seed", genSeed);
+    await page.click("#gen-run");
+    await waitLoaded(page);
+    await chooseOnly(page, policies[0]);
+    for (const id of policies.slice(1)) {
+      await page.selectOption("#add-policy", id);
+      await page.click("#add-policy-btn");
+    }
+    const mem = memorySampler(cdp);
+    await openSchedule(page);
+    await new Promise((r) => setTimeout(r, 1000));
+    const after = tabNow();
+    const { peakTab, peakHeap } = await mem.stop();
+    console.log(`== tab memory, generated ${genJobs} jobs on ${genProcs} processors: ${policies.join(" and ")} run and laid out in the schedule view`);
+    console.log(
+      `tab (busiest renderer: page + run workers + schedule worker) PSS: now ${mib(after)} MiB, peak ${mib(peakTab)} MiB (target < 400 MB for one run); page JS heap peak ${(peakHeap / 1048576).toFixed(1)} MiB`,
+    );
+  } finally {
+    await browser.close();
+  }
+}
+
+async function scheduleView() {
+  const server = await serve(dist);
+  try {
+    const browser = await launch();
+    const { page } = await openPage(browser, server.url);
+    await page.setInputFiles("#file-input", trace);
+    await waitLoaded(page);
+    await chooseOnly(page, policy);
+    await openSchedule(page);
+    console.log(`== schedule view: ${basename(trace)}, ${policy}; requestAnimationFrame intervals while dragging the Gantt (200 mouse moves each way)`);
+    await recordFrames(page);
+    await dragGantt(page, 200);
+    console.log(`whole span (${await page.getAttribute("[data-testid='schedule-view']", "data-mode")}): ${await frameFigures(page)}`);
+    const mid = await page.$eval("[data-testid='schedule-window']", (o) => Math.round((Number(o.dataset.from) + Number(o.dataset.to)) / 2));
+    await page.fill("#window-input", `${mid}:${mid + 7 * 86_400}`);
+    await page.click(".window-input button[type='submit']");
+    await page.waitForFunction(() => document.querySelector("[data-testid='schedule-view']")?.dataset.mode === "runs", null, { timeout: 60_000 });
+    const runs = await page.getAttribute("[data-testid='schedule-view']", "data-runs");
+    await recordFrames(page);
+    await dragGantt(page, 200);
+    console.log(`a week (${runs} runs drawn one by one): ${await frameFigures(page)}`);
+    await browser.close();
+
+    await scheduleMemory(server, ["easy"]);
+    await scheduleMemory(server, ["easy", "cbf"]);
+  } finally {
+    await server.close();
+  }
+}
+
 if (!only || only === "bundle") bundle();
 if (!only || only === "first-chart") await firstCharts();
 if (!only || only === "native") await againstNative();
+if (!only || only === "schedule") await scheduleView();

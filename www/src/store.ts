@@ -24,10 +24,10 @@ export interface LoadedTrace {
   summary: Summary;
 }
 
-/** A view of the results panel. A later view (a schedule explorer) adds its id here and a tab in results/ResultsPanel.tsx. */
-export type ResultsView = "summary" | "glossary";
+/** A view of the results panel (a tab in results/ResultsPanel.tsx). */
+export type ResultsView = "summary" | "schedule" | "glossary";
 
-/** @public (for the schedule explorer) What the user selected for views of single runs and jobs: a pair of runs compared (summary rows), a job (by index). */
+/** What the user selected for views of single runs and jobs: a pair of runs compared (summary rows), a job (by index). */
 export interface Selection {
   runs: [number | null, number | null];
   job: number | null;
@@ -49,7 +49,7 @@ export const presetRun = signal<PresetRun | null>(null);
 const tick = signal(0);
 export const view = signal({ large: false, present: false });
 export const resultsView = signal<ResultsView>("summary");
-/** @public The selected run pair and job, for views of single runs (the schedule explorer). */
+/** The selected run pair (result rows) and job, for the schedule view. */
 export const selection = signal<Selection>({ runs: [null, null], job: null });
 /** The share link last copied, shown for copying by hand. */
 export const shareUrl = signal("");

@@ -200,6 +200,36 @@ const LEGEND: [&str; 6] = [
     "busy (zoomed out)",
 ];
 
+/// One entry of the schedule view's legend, for a page that draws the view
+/// itself: what is drawn, its label and its colour, the chart's own.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LegendEntry {
+    /// `in_order`, `backfilled`, `ventured`, `preempted` (a [`BoxKind`]),
+    /// `reservation` (the outline) or `busy` (the zoomed-out columns).
+    pub key: String,
+    pub label: String,
+    /// A CSS colour.
+    pub colour: String,
+}
+
+/// The legend of the schedule view in the chart's order, with the colours
+/// [`schedule_chart`] draws (so the page and the SVG export agree).
+pub fn schedule_legend() -> Vec<LegendEntry> {
+    let kinds = [BoxKind::InOrder, BoxKind::Backfilled, BoxKind::Ventured, BoxKind::Preempted];
+    let keys = ["in_order", "backfilled", "ventured", "preempted", "reservation", "busy"];
+    let colours = kinds.map(kind_colour).into_iter().chain([colour(OUTLINE), colour(COLUMNS)]);
+    keys.iter()
+        .zip(LEGEND)
+        .zip(colours)
+        .map(|((key, label), RGBColor(r, g, b))| LegendEntry {
+            key: (*key).to_owned(),
+            label: label.to_owned(),
+            colour: format!("#{r:02x}{g:02x}{b:02x}"),
+        })
+        .collect()
+}
+
 pub(crate) fn draw<DB: DrawingBackend>(
     c: &ScheduleChart,
     root: &DrawingArea<DB, Shift>,

@@ -491,3 +491,21 @@ mod schedule {
         assert!(texts(&svg).iter().any(|t| t == "no data"));
     }
 }
+
+#[test]
+fn schedule_legend_names_box_kinds_with_their_colours() {
+    let legend = schedule_legend();
+    // The page matches a run's class against these keys, so each box kind's
+    // key must be its serialised name.
+    for (entry, kind) in
+        legend.iter().zip([BoxKind::InOrder, BoxKind::Backfilled, BoxKind::Ventured, BoxKind::Preempted])
+    {
+        assert_eq!(serde_json::to_value(kind).unwrap(), serde_json::Value::String(entry.key.clone()));
+    }
+    let keys: Vec<&str> = legend.iter().map(|e| e.key.as_str()).collect();
+    assert_eq!(keys, ["in_order", "backfilled", "ventured", "preempted", "reservation", "busy"]);
+    // Okabe–Ito: blue, orange, bluish green, vermillion; black outline; sky-blue columns.
+    let colours: Vec<&str> = legend.iter().map(|e| e.colour.as_str()).collect();
+    assert_eq!(colours, ["#0072b2", "#e69f00", "#009e73", "#d55e00", "#000000", "#56b4e9"]);
+    assert!(legend.iter().all(|e| !e.label.is_empty()));
+}

@@ -61,7 +61,33 @@ pub struct Link {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub preset: Option<String>,
+    /// The schedule view open when the link was made, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub view: Option<ViewLink>,
 }
+
+/// The schedule view a link restores: the runs shown, the time window and
+/// the job inspected.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(deny_unknown_fields)]
+pub struct ViewLink {
+    /// The experiment's points shown (a run's first repetition): run A and,
+    /// when two are compared, run B.
+    #[cfg_attr(feature = "ts", ts(type = "Array<number>"))]
+    pub points: Vec<u64>,
+    /// The window `[from, to)`, in the trace's seconds.
+    pub from: i64,
+    pub to: i64,
+    /// The job inspected, by its number in the trace.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional, type = "number"))]
+    pub job: Option<u64>,
+}
+
+/// The latest instant a view may show: the trace reader's time limit (2^40 s).
+const MAX_VIEW_TIME: i64 = 1 << 40;
 
 /// A link that cannot be opened; the message names the field.
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
@@ -130,7 +156,37 @@ fn check(link: &Link) -> Result<(), LinkError> {
     if e.seed > MAX_SAFE_INTEGER - u64::from(e.repeat) {
         return Err(bad(format!("experiment.seed: {} is too large (at most 2^53 − 1 − repeat)", e.seed)));
     }
-    Plan::new(e.clone()).map_err(|err| bad(format!("experiment: {err}")))?;
+    let plan = Plan::new(e.clone()).map_err(|err| bad(format!("experiment: {err}")))?;
+    if let Some(v) = &link.view {
+        check_view(v, plan.len())?;
+    }
+    Ok(())
+}
+
+/// A view names one or two distinct points of the experiment, a non-empty
+/// window within the reader's time limit, and a job number the page can hold.
+fn check_view(v: &ViewLink, points: u64) -> Result<(), LinkError> {
+    if !(1..=2).contains(&v.points.len()) {
+        return Err(bad(format!("view.points: one or two runs (A, and B to compare), not {}", v.points.len())));
+    }
+    if let Some(p) = v.points.iter().find(|&&p| p >= points) {
+        return Err(bad(format!("view.points: the experiment has points 0 to {}, not {p}", points - 1)));
+    }
+    if v.points.len() == 2 && v.points[0] == v.points[1] {
+        return Err(bad("view.points: runs A and B must differ"));
+    }
+    if !(0..=MAX_VIEW_TIME).contains(&v.from) || !(0..=MAX_VIEW_TIME).contains(&v.to) {
+        return Err(bad(format!(
+            "view.from, view.to: the window must lie within 0 to 2^40 s, not {}:{}",
+            v.from, v.to
+        )));
+    }
+    if v.to <= v.from {
+        return Err(bad(format!("view.to: the window's end ({}) must come after its start ({})", v.to, v.from)));
+    }
+    if v.job.is_some_and(|j| j > MAX_SAFE_INTEGER) {
+        return Err(bad("view.job: a job number of at most 2^53 − 1"));
+    }
     Ok(())
 }
 
@@ -286,7 +342,7 @@ fn migrate_v1(v: &Value) -> Result<Link, LinkError> {
         Some(_) => return Err(bad("field `x`: a preset id")),
     };
     let experiment = Experiment { runs, repeat, seed, sweep, workload, wait_ecdf: true, ..Experiment::default() };
-    Ok(Link { trace, experiment, preset })
+    Ok(Link { trace, experiment, preset, view: None })
 }
 
 fn v1_trace(t: &Value) -> Result<TraceRef, LinkError> {

@@ -65,6 +65,7 @@
 //!   `schedule_select(measure, rect, limit): Selection` (slot 0 against
 //!   slot 1), `schedule_chart(slot, grid): ChartSpec` (for `chart_svg`),
 //!   `schedule_close(slot)`: the view queries (`schedlab-schedule`).
+//! - `parse_window(text): [from, to]`: a window as `run --window` takes it.
 //! - `wasm_memory_bytes(): number`: the module's linear memory.
 //!
 //! After a panic the module instance should be dropped: the panic
@@ -369,6 +370,15 @@ pub fn preset_figures(
 ) -> Result<JsValue, JsError> {
     let result: ExperimentResult = decode_raw(result, "result")?;
     encode(&experiments::preset_figures(id, section, &result)?)
+}
+
+/// A time window written as the command line's `--window` takes it
+/// (`10d:17d`, `864000:1468800`), as `[from, to)` in whole seconds; the
+/// error says what is wrong with the text.
+#[wasm_bindgen(unchecked_return_type = "[number, number]")]
+pub fn parse_window(text: &str) -> Result<JsValue, JsError> {
+    let (from, to) = schedlab_schedule::parse_window(text)?;
+    encode(&(from, to))
 }
 
 /// A share link's fragment (without `#`).

@@ -32,6 +32,9 @@ pub struct Registry {
     pub ecdf_pixels: u32,
     /// The charts' Okabe–Ito colours as CSS, in series order.
     pub palette: Vec<String>,
+    /// The schedule view's legend: the key, label and colour of each kind
+    /// of run, of the reservation outline and of the zoomed-out columns.
+    pub schedule_legend: Vec<schedlab_charts::LegendEntry>,
     /// Version of the core.
     pub version: &'static str,
     /// The column catalogue: every metric's label, unit, digits and
@@ -52,6 +55,7 @@ impl Registry {
             progress_every: PROGRESS_EVERY,
             ecdf_pixels: ECDF_PIXELS,
             palette: schedlab_charts::palette_css(),
+            schedule_legend: schedlab_charts::schedule_legend(),
             version: env!("CARGO_PKG_VERSION"),
             columns: schedlab_metrics::columns(),
             knobs: schedlab_experiment::KNOBS,

@@ -32,6 +32,11 @@ ecdf_pixels: number,
  */
 palette: Array<string>, 
 /**
+ * The schedule view's legend: the key, label and colour of each kind
+ * of run, of the reservation outline and of the zoomed-out columns.
+ */
+schedule_legend: Array<LegendEntry>, 
+/**
  * Version of the core.
  */
 version: string, 
@@ -937,9 +942,28 @@ export type Link = { trace?: TraceRef, experiment: Experiment,
 /**
  * The id of the preset last run, if any.
  */
-preset?: string, };
+preset?: string, 
+/**
+ * The schedule view open when the link was made, if any.
+ */
+view?: ViewLink, };
 
 export type TraceRef = { "kind": "sample", id: string, } | { "kind": "generated", procs: number, jobs: number, load: number, seed: number, } | { "kind": "url", url: string, } | { "kind": "file", name: string, sha256: string, };
+
+export type ViewLink = { 
+/**
+ * The experiment's points shown (a run's first repetition): run A and,
+ * when two are compared, run B.
+ */
+points: Array<number>, 
+/**
+ * The window `[from, to)`, in the trace's seconds.
+ */
+from: number, to: number, 
+/**
+ * The job inspected, by its number in the trace.
+ */
+job?: number, };
 
 export type Figure = { id: string, title: string, spec: ChartSpec, };
 
@@ -995,6 +1019,17 @@ export type GanttBox = { start: number, end: number, lo: number, hi: number, kin
 lost?: number, };
 
 export type BoxKind = "in_order" | "backfilled" | "ventured" | "preempted";
+
+export type LegendEntry = { 
+/**
+ * `in_order`, `backfilled`, `ventured`, `preempted` (a [`BoxKind`]),
+ * `reservation` (the outline) or `busy` (the zoomed-out columns).
+ */
+key: string, label: string, 
+/**
+ * A CSS colour.
+ */
+colour: string, };
 
 export type SeriesStrip = { name: string, unit: StripUnit, values: Array<number>, };
 

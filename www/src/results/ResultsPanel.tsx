@@ -2,10 +2,11 @@
 // table (the column catalogue's labels, digits and explanations; key
 // columns first, the rest behind "More columns"), the figures, a glossary
 // of every column, and the exports. Views are tabs: a later view (a
-// schedule explorer over the selected runs and job) adds one here.
+// schedule view over the selected runs and job, schedule/) is one.
 import { useState } from "preact/hooks";
 import type { Column, SummaryTable } from "../generated/types";
 import type { ExperimentRun } from "../runs/experiment-run";
+import { SchedulePanel } from "../schedule/SchedulePanel";
 import { experimentRun, type ResultsView, reg, resultsView, useTick } from "../store";
 import { ChartFigure, download, Panel } from "../ui";
 
@@ -113,6 +114,7 @@ function Summary(props: { run: ExperimentRun }) {
 
 const VIEWS: { id: ResultsView; label: string }[] = [
   { id: "summary", label: "Table and charts" },
+  { id: "schedule", label: "Schedule" },
   { id: "glossary", label: "Glossary" },
 ];
 
@@ -152,7 +154,7 @@ export function ResultsPanel() {
                 Some runs did not finish ({failed.status === "cancelled" ? "cancelled" : failed.error}); the table summarises the others.
               </p>
             ) : null}
-            <Summary run={run} />
+            {resultsView.value === "schedule" ? <SchedulePanel run={run} /> : <Summary run={run} />}
           </>
         )}
       </div>

@@ -4,6 +4,7 @@
 // `#v1=` links and accepts both base64 alphabets). The page's address
 // carries the link of what ran last.
 import { core, errorMessage } from "../core";
+import { viewLink } from "../schedule/state";
 import { formNote, runnable, shareUrl, trace } from "../store";
 
 /** The preset the link names: the one last run, until the form runs. */
@@ -14,7 +15,7 @@ function linkFragment(): string | null {
   const t = trace.value;
   const experiment = runnable.value;
   if (!t || !experiment) return null;
-  return core().encode_link({ trace: t.ref, experiment, preset: linkedPreset ?? undefined });
+  return core().encode_link({ trace: t.ref, experiment, preset: linkedPreset ?? undefined, view: viewLink(experiment) });
 }
 
 /** The fragment the page's address carries now (to tell a user's edit from ours). */
@@ -31,6 +32,11 @@ export function updateLocation(preset: string | null): void {
   } catch (e) {
     formNote.value = { kind: "error", text: `The share link could not be written: ${errorMessage(e)}` };
   }
+}
+
+/** Rewrites the page's address with the current link (the schedule view moved), keeping the preset it names. */
+export function refreshLocation(): void {
+  updateLocation(linkedPreset);
 }
 
 /** Copies the share link to the clipboard (or shows it to copy by hand). */

@@ -8,14 +8,19 @@ import type { Link } from "../generated/types";
 import { runPreset } from "../presets/PresetsPanel";
 import { startExperiment } from "../runs/experiment-run";
 import { SAMPLES } from "../samples";
-import { banner, form, pendingFile, trace, traceNote } from "../store";
+import { pendingView } from "../schedule/state";
+import { banner, form, pendingFile, resultsView, trace, traceNote } from "../store";
 import { loadGenerated, loadSample, loadUrl, setTrace, whenPendingLoaded } from "../trace/load";
 import { getTrace } from "../trace/stored";
 
-/** Runs what the link ran: its preset, or the form's experiment. */
+/** Runs what the link ran: its preset, or the form's experiment (and then opens its schedule view, if it names one). */
 function runLinked(link: Link): void {
   if (link.preset) runPreset(link.preset);
-  else startExperiment();
+  else {
+    pendingView.value = link.view ?? null;
+    if (link.view) resultsView.value = "schedule";
+    startExperiment();
+  }
 }
 
 export async function openLink(fragment: string): Promise<void> {

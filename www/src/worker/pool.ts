@@ -194,6 +194,19 @@ export class Pool {
     this.pump();
   }
 
+  /**
+   * Replaces every idle worker by a fresh one, which gives back the memory
+   * its sessions and runs took (a WebAssembly module's memory only grows);
+   * the next point there reads the trace again.
+   */
+  recycleIdle(): void {
+    this.slots = this.slots.map((slot) => {
+      if (slot.job) return slot;
+      slot.worker.terminate();
+      return this.spawn();
+    });
+  }
+
   /** The per-job CSV or simulated SWF of a finished point (in an idle worker, or the first). */
   async exportPoint(job: PointJob, format: "csv" | "swf"): Promise<string> {
     const slot = this.idle(job.experiment.workload) ?? this.slots[0];

@@ -130,7 +130,12 @@ fn refusals_name_the_field() {
 
 #[test]
 fn a_link_names_its_format_version() {
-    let link = Link { trace: None, experiment: Experiment::of(vec![RunSpec::parse("easy").unwrap()]), preset: None };
+    let link = Link {
+        trace: None,
+        experiment: Experiment::of(vec![RunSpec::parse("easy").unwrap()]),
+        preset: None,
+        view: None,
+    };
     let text = encode(&link).unwrap();
     assert!(text.starts_with("v2=") && text[3..].bytes().all(|b| ALPHABET.contains(&b)), "{text}");
     assert_eq!(decode(&text).unwrap(), link);
@@ -190,9 +195,43 @@ proptest! {
                 runs: None,
             });
         }
-        let link = Link { trace, experiment, preset: preset.map(str::to_owned) };
+        let link = Link { trace, experiment, preset: preset.map(str::to_owned), view: None };
         let text = encode(&link).unwrap();
         prop_assert_eq!(decode(&text).unwrap(), link.clone());
         prop_assert_eq!(decode(&standard(&text)).unwrap(), link);
     }
+}
+
+#[test]
+fn a_link_restores_a_schedule_view() {
+    let experiment = Experiment::of(vec![RunSpec::parse("easy").unwrap(), RunSpec::parse("cbf").unwrap()]);
+    let view = ViewLink { points: vec![0, 1], from: 86_400, to: 7 * 86_400, job: Some(162) };
+    let link = Link { trace: None, experiment, preset: None, view: Some(view) };
+    assert_eq!(decode(&encode(&link).unwrap()).unwrap(), link);
+}
+
+#[test]
+fn a_bad_schedule_view_is_refused_naming_the_field() {
+    // Two runs, one repetition: points 0 and 1.
+    let fragment = |view: &str| {
+        let json = format!(r#"{{"experiment":{{"runs":[{{"policy":"easy"}},{{"policy":"cbf"}}]}},"view":{view}}}"#);
+        format!("v2={}", base64url(json.as_bytes()))
+    };
+    let cases = [
+        (r#"{"points":[],"from":0,"to":10}"#, "view.points: one or two runs"),
+        (r#"{"points":[0,1,1],"from":0,"to":10}"#, "view.points: one or two runs"),
+        (r#"{"points":[2],"from":0,"to":10}"#, "view.points: the experiment has points 0 to 1, not 2"),
+        (r#"{"points":[1,1],"from":0,"to":10}"#, "runs A and B must differ"),
+        (r#"{"points":[0],"from":10,"to":10}"#, "view.to: the window's end (10) must come after its start (10)"),
+        (r#"{"points":[0],"from":-5,"to":10}"#, "within 0 to 2^40 s"),
+        (r#"{"points":[0],"from":0,"to":1099511627777}"#, "within 0 to 2^40 s"),
+        (r#"{"points":[0],"from":0,"to":10,"job":9007199254740992}"#, "view.job"),
+        (r#"{"points":[0],"from":0,"to":10,"zoom":2}"#, "unknown field `zoom`"),
+        (r#"{"points":[0],"from":"d1","to":10}"#, "invalid type"),
+    ];
+    for (view, message) in cases {
+        let e = decode(&fragment(view)).unwrap_err().0;
+        assert!(e.contains(message), "{view}: {e}\n  expected: {message}");
+    }
+    assert!(decode(&fragment(r#"{"points":[1,0],"from":0,"to":10,"job":7}"#)).is_ok());
 }

@@ -1,0 +1,227 @@
+// The Gantt and the time series under it: canvases redrawn once a frame
+// from the newest answer of the schedule worker at the current window, and
+// the input that moves the window: drag and wheel (mouse), one- and
+// two-finger drags (pointer events: pan, pinch), and the keyboard (arrows
+// pan, + and - zoom, Home shows everything).
+import { useSignalEffect } from "@preact/signals";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { reg, selection, view } from "../store";
+import { type Colours, drawGantt, drawSeries, type GanttScene, plotWidth, runAt, surface, timeAt } from "./draw";
+import {
+  frame,
+  ganttSlot,
+  infos,
+  panWindow,
+  replayNow,
+  requestView,
+  resetWindow,
+  series,
+  setWindow,
+  type TimeWindow,
+  timeLabel,
+  win,
+  zoomWindow,
+} from "./state";
+
+const ZOOM_STEP = 1.5;
+const PAN_STEP = 0.1;
+
+/** Colours by legend key, from the core's registry. */
+export function legendColours(): Colours {
+  return Object.fromEntries(reg().schedule_legend.map((e) => [e.key, e.colour]));
+}
+
+/** The width of an element, kept up to date. */
+function useWidth(ref: { current: HTMLElement | null }): number {
+  const [width, setWidth] = useState(800);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const ro = new ResizeObserver(() => setWidth(el.clientWidth));
+    ro.observe(el);
+    setWidth(el.clientWidth);
+    return () => ro.disconnect();
+  }, []);
+  return width;
+}
+
+function scene(): GanttScene {
+  const info = infos.value[ganttSlot.value];
+  return {
+    frame: frame.value,
+    win: win.value,
+    procs: info?.procs ?? 1,
+    colours: legendColours(),
+    selected: selection.value.job,
+    now: replayNow.value,
+  };
+}
+
+/** Drag, pinch and wheel on the Gantt: the window moves with the pointer. */
+function usePointerInput(canvas: { current: HTMLCanvasElement | null }, width: number, onClick: (x: number, y: number) => void) {
+  const pointers = useRef(new Map<number, number>());
+  const start = useRef<{ win: TimeWindow; x: number; spread: number; moved: boolean } | null>(null);
+  const begin = () => {
+    const xs = [...pointers.current.values()];
+    const mid = xs.reduce((a, b) => a + b, 0) / xs.length;
+    start.current = { win: win.value, x: mid, spread: xs.length > 1 ? Math.abs(xs[0] - xs[1]) : 0, moved: false };
+  };
+  const localX = (e: PointerEvent) => e.clientX - (canvas.current?.getBoundingClientRect().left ?? 0);
+  return {
+    onPointerDown(e: PointerEvent) {
+      canvas.current?.setPointerCapture(e.pointerId);
+      pointers.current.set(e.pointerId, localX(e));
+      begin();
+    },
+    onPointerMove(e: PointerEvent) {
+      const s = start.current;
+      if (!s || !pointers.current.has(e.pointerId)) return;
+      pointers.current.set(e.pointerId, localX(e));
+      const xs = [...pointers.current.values()];
+      const mid = xs.reduce((a, b) => a + b, 0) / xs.length;
+      if (Math.abs(mid - s.x) > 3) s.moved = true;
+      let w = panWindow(s.win, -(mid - s.x) / plotWidth(width));
+      if (xs.length > 1 && s.spread > 10) {
+        s.moved = true;
+        const factor = s.spread / Math.max(10, Math.abs(xs[0] - xs[1]));
+        w = zoomWindow(w, factor, (timeAt(mid, s.win, width) - s.win.from) / (s.win.to - s.win.from));
+      }
+      setWindow(w);
+    },
+    onPointerUp(e: PointerEvent) {
+      const s = start.current;
+      pointers.current.delete(e.pointerId);
+      if (s && !s.moved && pointers.current.size === 0) {
+        const r = canvas.current?.getBoundingClientRect();
+        if (r) onClick(e.clientX - r.left, e.clientY - r.top);
+      }
+      if (pointers.current.size > 0) begin();
+      else start.current = null;
+    },
+    onWheel(e: WheelEvent) {
+      e.preventDefault();
+      const w = win.value;
+      const at = (timeAt(localX(e as unknown as PointerEvent), w, width) - w.from) / (w.to - w.from);
+      setWindow(zoomWindow(w, 1.2 ** (e.deltaY / 100), Math.min(1, Math.max(0, at))));
+    },
+  };
+}
+
+/**
+ * The run `step` places after (or before) the selected one among the runs
+ * drawn, in start order; with none selected, the first run that starts in
+ * the window's middle or later.
+ */
+function stepRun(step: 1 | -1): void {
+  const rects = frame.value?.rects;
+  if (!rects || rects.length === 0) return;
+  const at = rects.findIndex((r) => r.job === selection.value.job);
+  const mid = (win.value.from + win.value.to) / 2;
+  const from = at >= 0 ? at + step : rects.findIndex((r) => r.start >= mid);
+  const r = rects[Math.min(rects.length - 1, Math.max(0, from < 0 ? rects.length - 1 : from))];
+  selection.value = { ...selection.value, job: r.job };
+}
+
+function onKey(e: KeyboardEvent): void {
+  if (e.key === "]" || e.key === "[") {
+    e.preventDefault();
+    stepRun(e.key === "]" ? 1 : -1);
+    return;
+  }
+  const w = win.value;
+  const moves: Record<string, () => TimeWindow | null> = {
+    ArrowLeft: () => panWindow(w, -PAN_STEP),
+    ArrowRight: () => panWindow(w, PAN_STEP),
+    "+": () => zoomWindow(w, 1 / ZOOM_STEP),
+    "=": () => zoomWindow(w, 1 / ZOOM_STEP),
+    "-": () => zoomWindow(w, ZOOM_STEP),
+    Home: () => {
+      resetWindow();
+      return null;
+    },
+  };
+  const move = moves[e.key];
+  if (!move) return;
+  e.preventDefault();
+  const next = move();
+  if (next) setWindow(next);
+}
+
+export function Gantt() {
+  const box = useRef<HTMLDivElement>(null);
+  const gantt = useRef<HTMLCanvasElement>(null);
+  const strips = useRef<HTMLCanvasElement>(null);
+  const width = useWidth(box);
+  const height = view.value.present ? 460 : 300;
+  const input = usePointerInput(gantt, width, (x, y) => {
+    const rects = frame.value?.rects;
+    if (!rects) return;
+    const r = runAt(rects, scene(), width, height, x, y);
+    if (r) selection.value = { ...selection.value, job: r.job };
+  });
+
+  // A new window (or slot, or width) asks the worker; what it answers is drawn below.
+  useSignalEffect(() => {
+    void win.value;
+    void ganttSlot.value;
+    requestView(plotWidth(width) * (window.devicePixelRatio || 1));
+  });
+  useEffect(() => requestView(plotWidth(width) * (window.devicePixelRatio || 1)), [width]);
+
+  // Redrawn at most once a frame, whatever changed.
+  const drawn = useRef(0);
+  useSignalEffect(() => {
+    const sc = scene();
+    const data = series.value;
+    // Read here so that a change of layout redraws.
+    const present = view.value.present;
+    if (drawn.current) cancelAnimationFrame(drawn.current);
+    drawn.current = requestAnimationFrame(() => {
+      drawn.current = 0;
+      const font = present ? 17 : 12;
+      const g = gantt.current && surface(gantt.current, width, present ? 460 : 300, font);
+      if (g) drawGantt(g, sc);
+      const s = strips.current && surface(strips.current, width, present ? 300 : 220, font);
+      if (s) drawSeries(s, data, sc.win, reg().palette);
+    });
+  });
+
+  const w = win.value;
+  const f = frame.value;
+  const info = infos.value[ganttSlot.value];
+  const shown = f?.rects ? `${f.rects.length} runs` : "busy fraction per pixel column";
+  const label = `Schedule of ${info?.label ?? "no run"} from ${timeLabel(w.from)} to ${timeLabel(w.to)}, ${shown}. Arrows pan, plus and minus zoom, Home shows the whole run; ] and [ select the next and previous run drawn.`;
+  return (
+    <div ref={box} class="gantt-box">
+      <canvas
+        ref={gantt}
+        data-testid="schedule-view"
+        class="gantt"
+        tabIndex={0}
+        role="img"
+        aria-label={label}
+        style={{ width: `${width}px`, height: `${height}px` }}
+        data-mode={f?.rects ? "runs" : f?.columns ? "columns" : "empty"}
+        data-runs={f?.rects?.length ?? 0}
+        onKeyDown={onKey}
+        {...input}
+      />
+      <p class="muted series-key">
+        Series:{" "}
+        {infos.value.map((i) => (
+          <span key={i.slot}>
+            <span class="swatch" style={{ background: reg().palette[i.slot] }} /> {i.slot === 0 ? "A" : "B"}: {i.label}{" "}
+          </span>
+        ))}
+      </p>
+      <canvas
+        ref={strips}
+        data-testid="timeseries"
+        class="timeseries"
+        role="img"
+        aria-label={`Utilisation, queue length, queued work and the first job's wait from ${timeLabel(w.from)} to ${timeLabel(w.to)}, ${infos.value.map((i) => i.label).join(" and ")}`}
+        style={{ width: `${width}px`, height: `${view.value.present ? 300 : 220}px` }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,265 @@
+// The "Schedule" tab of the results: choose the pair of runs (A, and B to
+// compare), open them in the schedule worker, then the Gantt with its time
+// series, the window's readout and controls, the exports (SVG through the
+// core's chart, PNG of the canvas), the job inspector, the per-job scatter
+// and the replay.
+import { useSignalEffect } from "@preact/signals";
+import { useEffect, useState } from "preact/hooks";
+import { core, errorMessage } from "../core";
+import type { ExperimentRun } from "../runs/experiment-run";
+import { refreshLocation } from "../share/link";
+import { reg, selection, useTick } from "../store";
+import { download } from "../ui";
+import { Gantt } from "./Gantt";
+import { Inspector } from "./Inspector";
+import { Replay } from "./Replay";
+import { Scatter } from "./Scatter";
+import {
+  durationLabel,
+  ganttSlot,
+  infos,
+  inspectedId,
+  opening,
+  openPair,
+  pendingView,
+  resetWindow,
+  restoreView,
+  scheduleNote,
+  setWindow,
+  showsRunOf,
+  timeLabel,
+  win,
+  worker,
+  zoomToWeek,
+} from "./state";
+
+/** Columns of the exported SVG chart (and of its strips). */
+const SVG_COLUMNS = 1000;
+
+/** A choice among the result rows (`none` offered when `none` is set). */
+function RowSelect(props: {
+  id: string;
+  label: string;
+  rows: string[];
+  value: number | null;
+  none?: boolean;
+  set: (v: number | null) => void;
+}) {
+  return (
+    <label>
+      {props.label}{" "}
+      <select
+        id={props.id}
+        value={props.value ?? ""}
+        onChange={(e) => props.set(e.currentTarget.value === "" ? null : Number(e.currentTarget.value))}
+      >
+        {props.none ? <option value="">none</option> : null}
+        {props.rows.map((label, i) => (
+          <option key={label} value={i}>
+            {label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function PairChooser(props: { run: ExperimentRun }) {
+  const cells = props.run.cells;
+  const [a, setA] = useState(selection.value.runs[0] ?? 0);
+  const [b, setB] = useState<number | null>(selection.value.runs[1] ?? (cells.length > 1 ? 1 : null));
+  const open = () => {
+    // The same row twice is one run shown alone.
+    const pair: [number, number | null] = [a, b === a ? null : b];
+    const chosen = pair.filter((c): c is number => c !== null && c < cells.length);
+    void openPair(
+      props.run.execution,
+      chosen.map((c) => cells[c].jobs[0].index),
+      pair,
+    );
+  };
+  const rows = cells.map((c) => c.label);
+  return (
+    <div class="toolbar schedule-pair">
+      <RowSelect id="schedule-run-a" label="Run A" rows={rows} value={a} set={(v) => setA(v ?? 0)} />
+      <RowSelect id="schedule-run-b" label="Run B" rows={rows} value={b} none set={setB} />
+      <button type="button" id="schedule-open" disabled={opening.value} onClick={open}>
+        {opening.value ? "Opening…" : "Show schedule"}
+      </button>
+    </div>
+  );
+}
+
+/** A legend swatch: filled, hatched for preempted runs, dashed for the outline. */
+function swatch(key: string, colour: string): Record<string, string> {
+  if (key === "reservation") return { borderColor: colour };
+  if (key === "preempted") return { background: `repeating-linear-gradient(135deg, ${colour} 0 3px, #000 3px 4px)` };
+  return { background: colour };
+}
+
+function Legend() {
+  return (
+    <ul class="schedule-legend" aria-label="Legend">
+      {reg().schedule_legend.map((e) => (
+        <li key={e.key} data-key={e.key}>
+          <span class={`swatch ${e.key}`} style={swatch(e.key, e.colour)} /> {e.label}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+async function exportSvg(): Promise<void> {
+  const w = win.value;
+  try {
+    const spec = await worker().chart(ganttSlot.value, { from: w.from, to: w.to, buckets: SVG_COLUMNS });
+    download(`schedlab-schedule-${w.from}-${w.to}.svg`, core().chart_svg(spec, 1400, 900), "image/svg+xml");
+  } catch (e) {
+    scheduleNote.value = { kind: "error", text: `SVG export failed: ${errorMessage(e)}` };
+  }
+}
+
+function exportPng(): void {
+  const canvas = document.querySelector<HTMLCanvasElement>('[data-testid="schedule-view"]');
+  const w = win.value;
+  canvas?.toBlob((b) => {
+    if (b) download(`schedlab-schedule-${w.from}-${w.to}.png`, b, "image/png");
+    else scheduleNote.value = { kind: "error", text: "PNG export failed: the canvas could not be encoded." };
+  });
+}
+
+/** A window typed as the command line's `--window` takes it (the core parses it). */
+function WindowInput() {
+  const [text, setText] = useState("");
+  const go = (e: Event) => {
+    e.preventDefault();
+    try {
+      const [from, to] = core().parse_window(text.trim());
+      setWindow({ from, to });
+      scheduleNote.value = null;
+    } catch (err) {
+      scheduleNote.value = { kind: "error", text: errorMessage(err) };
+    }
+  };
+  return (
+    <form class="window-input" onSubmit={go}>
+      <label>
+        Window <input id="window-input" size={14} placeholder="10d:17d" value={text} onInput={(e) => setText(e.currentTarget.value)} />
+      </label>{" "}
+      <button type="submit" class="small">
+        Show
+      </button>
+    </form>
+  );
+}
+
+function ViewBar() {
+  const w = win.value;
+  const open = infos.value;
+  return (
+    <div class="toolbar schedule-bar">
+      {open.length > 1 ? (
+        <fieldset class="slot-choice">
+          <legend>Gantt of</legend>
+          {open.map((i) => (
+            <label key={i.slot}>
+              <input
+                type="radio"
+                name="gantt-slot"
+                checked={ganttSlot.value === i.slot}
+                onChange={() => {
+                  ganttSlot.value = i.slot;
+                }}
+              />{" "}
+              {i.slot === 0 ? "A" : "B"}: {i.label}
+            </label>
+          ))}
+        </fieldset>
+      ) : null}
+      <button type="button" id="zoom-week" onClick={zoomToWeek}>
+        Zoom to a week
+      </button>
+      <button type="button" id="zoom-all" onClick={resetWindow}>
+        Whole run
+      </button>
+      <WindowInput />
+      <output data-testid="schedule-window" id="schedule-window" data-from={w.from} data-to={w.to} aria-live="polite">
+        {timeLabel(w.from)} – {timeLabel(w.to)} ({durationLabel(w.to - w.from)})
+      </output>
+      <span class="exports">
+        <button type="button" class="small" id="schedule-svg" onClick={() => void exportSvg()}>
+          SVG
+        </button>{" "}
+        <button type="button" class="small" id="schedule-png" onClick={exportPng}>
+          PNG
+        </button>
+      </span>
+    </div>
+  );
+}
+
+/** Keeps the page's address on the view shown (window, job, pair), a moment after it stops moving. */
+function useViewInAddress(): void {
+  useSignalEffect(() => {
+    void win.value;
+    void inspectedId.value;
+    void infos.value;
+    const timer = window.setTimeout(refreshLocation, 400);
+    return () => clearTimeout(timer);
+  });
+}
+
+export function SchedulePanel(props: { run: ExperimentRun }) {
+  const open = infos.value;
+  const note = scheduleNote.value;
+  const run = props.run;
+  // Runs are mutable objects: re-rendered on every tick to see `complete` change.
+  useTick();
+  useViewInAddress();
+  useEffect(() => {
+    if (run.complete && pendingView.value)
+      void restoreView(
+        run.execution,
+        run.cells.map((c) => c.jobs[0].index),
+      );
+  }, [run.complete]);
+  return (
+    <div class="schedule" id="schedule">
+      <PairChooser key={selection.value.runs.join()} run={run} />
+      {note ? (
+        <p class={`msg ${note.kind}`} role="status">
+          {note.text}
+        </p>
+      ) : null}
+      {open.length === 0 ? (
+        <p class="muted">
+          Choose one run, or two to compare, and show their schedule: the runs are run again in a worker of their own, which keeps them for
+          the views.
+        </p>
+      ) : (
+        <>
+          {showsRunOf(run.execution) ? null : (
+            <p class="msg warn" id="schedule-stale">
+              The schedule shows the runs of an earlier experiment: choose the rows above and show the schedule again.
+            </p>
+          )}
+          <p class="muted schedule-info">
+            {open.map((i) => `${i.slot === 0 ? "A" : "B"}: ${i.label}, ${i.jobs} jobs, ${i.runs} runs on ${i.procs} processors`).join("; ")}
+          </p>
+          <ViewBar />
+          <Legend />
+          <p class="muted keys">
+            On the focused schedule: ← → pan, + − zoom, Home the whole run, ] [ the next and previous run; drag to pan, wheel or pinch to
+            zoom, click a run to inspect it.
+          </p>
+          <Gantt />
+          <div class="schedule-below">
+            <Inspector />
+            <Scatter />
+          </div>
+          <Replay />
+        </>
+      )}
+    </div>
+  );
+}
