@@ -194,7 +194,7 @@ fn clock_label(t: f64) -> String {
 const LEGEND: [&str; 6] = [
     "in order",
     "backfilled",
-    "ventured",
+    "backfilled past the reservation",
     "preempted, lost work hatched",
     "first job's reservation",
     "busy (zoomed out)",

@@ -450,7 +450,7 @@ mod schedule {
         // The lost work is hatched: black lines inside the chart.
         assert!(svg.matches("stroke=\"#000000\"").count() > 3);
         let text = texts(&svg).concat();
-        for word in ["PV-EASY", "processors", "ventured", "lost work", "reservation", "utilisation", "waiting jobs"] {
+        for word in ["PV-EASY", "processors", "lost work", "past the", "reservation", "utilisation", "waiting jobs"] {
             assert!(text.contains(word), "{word} in {:?}", texts(&svg));
         }
         // The same chart gives the same bytes.
