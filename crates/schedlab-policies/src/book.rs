@@ -261,11 +261,11 @@ impl Book {
     fn plan(&mut self, sim: &Sim<'_>, j: JobIdx, slot: Slot, settled: bool) {
         let size = sim.job(j).size;
         self.profile_mut().allocate(slot.start, slot.duration, size);
-        // A job placed again without being taken out first (the policies
-        // that rebuild their plan after an overcommitment also place that
-        // pass's arrivals, which the rebuild has already placed) keeps its
-        // first allocation in the profile until the next rebuild, as it
-        // always has; only the new slot is filed as the job's.
+        // A job placed again without being taken out first would keep its
+        // first allocation in the profile as capacity no job uses; the
+        // policies never do that (a rebuild leaves the pass's arrivals to
+        // the arrival step), and the debug builds check it.
+        debug_assert!(self.slots[j as usize].is_none(), "job {j} placed twice");
         if let Some(old) = self.slots[j as usize] {
             self.planned.remove(&(old.start, j));
             if let Some(s) = self.settling.as_mut() {

@@ -15,7 +15,8 @@
 //! `virtual`), a running job may outlive its prediction; it then holds its
 //! processors until its estimate, which can overcommit the plan. Only then
 //! is the plan rebuilt from scratch (running jobs, then every waiting job in
-//! priority order at its earliest slot); such rebuilds can move a
+//! priority order at its earliest slot, then this second's arrivals, each
+//! once); such rebuilds can move a
 //! reservation later, which is why the "no later than the first
 //! reservation" guarantee is only checked for `estimate` and `exact`.
 //!
@@ -57,7 +58,7 @@ impl Policy for Cbf {
         let changes = self.book.begin(sim, happened);
         if changes.overcommitted {
             self.order.clear();
-            self.order.extend(sim.waiting().iter());
+            self.order.extend(crate::common::waiting_before(sim, happened));
             self.book.reset(sim);
             self.book.place_all(sim, &self.order);
         } else if changes.early {
