@@ -43,7 +43,7 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
 };
 
 fn build(s: &PolicySettings) -> Box<dyn Policy> {
-    Box::new(Cbf { upper_bound: s.source.is_upper_bound(), book: Book::compressing(), order: Vec::new() })
+    Box::new(Cbf { upper_bound: s.source.is_upper_bound(), book: Book::default(), order: Vec::new() })
 }
 
 struct Cbf {

@@ -104,7 +104,7 @@ fn build(s: &PolicySettings) -> Box<dyn Policy> {
         },
         upper_bound: s.source.is_upper_bound(),
         deadlines: Vec::new(),
-        book: Book::compressing(),
+        book: Book::default(),
         l1: Vec::new(),
         tmp: Vec::new(),
         order: Vec::new(),
