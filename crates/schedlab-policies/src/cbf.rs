@@ -16,9 +16,9 @@
 //! processors until its estimate, which can overcommit the plan. Only then
 //! is the plan rebuilt from scratch (running jobs, then every waiting job in
 //! priority order at its earliest slot, then this second's arrivals, each
-//! once); such rebuilds can move a
-//! reservation later, which is why the "no later than the first
-//! reservation" guarantee is only checked for `estimate` and `exact`.
+//! once); such rebuilds can move a reservation later, which is why the "no
+//! later than the first reservation" guarantee is only checked for
+//! `estimate` and `exact`.
 //!
 //! The book keeps a timer at the earliest future reservation, so a job
 //! starts at its reservation even when no other event falls on that second.
