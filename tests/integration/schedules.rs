@@ -75,6 +75,16 @@ const LAST: &[Row] = &[(0, 25, 1, 100, 1), (30, 100, 8, 100, 2), (31, 100, 10, 1
 // and starts when 4 ends at 152, after its reservation at 130.
 const LAST_LATE: &[Row] = &[(0, 25, 1, 100, 1), (30, 100, 8, 100, 2), (31, 100, 10, 100, 3), (32, 120, 2, 200, 1)];
 
+// P = 10, the Last model, an overcommitment with an arrival in the same
+// second. User 1's job 1 runs 10 s of an estimated 100 (accuracy 0.1), so
+// its job 2 (estimate 100, really 100 s) starts at 20 predicted 10 s. Job 3
+// (user 2, 10 s) arrives at 25 and is planned at [30,40). At 30, 2 outlives
+// its prediction and is expected until its estimate, 120, which overlaps
+// 3's slot; job 4 (user 3, 10 s) arrives in that same second. The plan is
+// rebuilt: 3 at [120,130), then 4 at [130,140), once; a second placement of
+// 4 would have found [130,140) taken by its own first one and put it at 140.
+const OVERCOMMIT: &[Row] = &[(0, 10, 10, 100, 1), (20, 100, 10, 100, 1), (25, 10, 10, 10, 2), (30, 10, 10, 10, 3)];
+
 const CASES: &[Case] = &[
     Case { name: "fill/fcfs", procs: 10, rows: FILL, policy: "fcfs", starts: &[0, 0, 5, 10, 13] },
     Case { name: "fill/easy", procs: 10, rows: FILL, policy: "easy", starts: &[0, 0, 5, 10, 13] },
@@ -106,6 +116,15 @@ const CASES: &[Case] = &[
     Case { name: "last/easy-last", procs: 10, rows: LAST, policy: "easy@last", starts: &[0, 30, 130, 32] },
     Case { name: "last/easy", procs: 10, rows: LAST, policy: "easy", starts: &[0, 30, 130, 230] },
     Case { name: "last-late/easy-last", procs: 10, rows: LAST_LATE, policy: "easy@last", starts: &[0, 30, 152, 32] },
+    Case { name: "overcommit/cbf-last", procs: 10, rows: OVERCOMMIT, policy: "cbf@last", starts: &[0, 20, 120, 130] },
+    // With no deadline-driven job, DBF is CBF, its rebuild included.
+    Case {
+        name: "overcommit/dbf-last",
+        procs: 10,
+        rows: OVERCOMMIT,
+        policy: "dbf:fraction=0@last",
+        starts: &[0, 20, 120, 130],
+    },
 ];
 
 #[test]

@@ -15,9 +15,10 @@
 //! `virtual`), a running job may outlive its prediction; it then holds its
 //! processors until its estimate, which can overcommit the plan. Only then
 //! is the plan rebuilt from scratch (running jobs, then every waiting job in
-//! priority order at its earliest slot); such rebuilds can move a
-//! reservation later, which is why the "no later than the first
-//! reservation" guarantee is only checked for `estimate` and `exact`.
+//! priority order at its earliest slot, then this second's arrivals, each
+//! once); such rebuilds can move a reservation later, which is why the "no
+//! later than the first reservation" guarantee is only checked for
+//! `estimate` and `exact`.
 //!
 //! The book keeps a timer at the earliest future reservation, so a job
 //! starts at its reservation even when no other event falls on that second.
@@ -42,7 +43,7 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
 };
 
 fn build(s: &PolicySettings) -> Box<dyn Policy> {
-    Box::new(Cbf { upper_bound: s.source.is_upper_bound(), book: Book::compressing(), order: Vec::new() })
+    Box::new(Cbf { upper_bound: s.source.is_upper_bound(), book: Book::default(), order: Vec::new() })
 }
 
 struct Cbf {
@@ -57,7 +58,7 @@ impl Policy for Cbf {
         let changes = self.book.begin(sim, happened);
         if changes.overcommitted {
             self.order.clear();
-            self.order.extend(sim.waiting().iter());
+            self.order.extend(crate::common::waiting_before(sim, happened));
             self.book.reset(sim);
             self.book.place_all(sim, &self.order);
         } else if changes.early {

@@ -1,7 +1,7 @@
 //! Steps several policies share. They only read and act through `Sim`, so
 //! sharing them does not couple one policy to another.
 
-use schedlab_engine::{EngineError, Guarantee, JobIdx, Sim, Time};
+use schedlab_engine::{EngineError, Guarantee, Happened, JobIdx, Sim, Time};
 
 use crate::book::Book;
 
@@ -51,6 +51,14 @@ pub(crate) fn reservation_guarantee(upper_bound: bool) -> Vec<Guarantee> {
     } else {
         Vec::new()
     }
+}
+
+/// The waiting jobs, in priority order, that were already waiting before
+/// this pass: a policy that rebuilds its plan places these, and then this
+/// pass's arrivals through its own arrival step, so that no job is placed
+/// twice.
+pub(crate) fn waiting_before<'a>(sim: &'a Sim<'_>, happened: &'a Happened) -> impl Iterator<Item = JobIdx> + 'a {
+    sim.waiting().iter().copied().filter(|j| happened.arrived.binary_search(j).is_err())
 }
 
 /// Records the planned start of each of `jobs` that has a slot as its

@@ -106,7 +106,7 @@ fn build(s: &PolicySettings) -> Box<dyn Policy> {
         },
         upper_bound: s.source.is_upper_bound(),
         deadlines: Vec::new(),
-        book: Book::compressing(),
+        book: Book::default(),
         l1: Vec::new(),
         tmp: Vec::new(),
         order: Vec::new(),
@@ -187,7 +187,7 @@ impl Policy for Dbf {
         let changes = self.book.begin(sim, happened);
         self.l1.retain(|&j| sim.is_waiting(j));
         if changes.overcommitted {
-            self.rebuild(sim);
+            self.rebuild(sim, happened);
         } else if changes.early {
             self.compress(sim);
         }
@@ -317,12 +317,13 @@ impl Dbf {
     }
 
     /// After an overcommitment (runtimes that fall short): L0 jobs in
-    /// priority order, then L1 jobs, are placed again from scratch.
-    fn rebuild(&mut self, sim: &mut Sim<'_>) {
+    /// priority order, then L1 jobs, are placed again from scratch. This
+    /// pass's arrivals are not: `arrive` places them afterwards.
+    fn rebuild(&mut self, sim: &mut Sim<'_>, happened: &Happened) {
         self.book.reset(sim);
         self.order.clear();
         let l1 = &self.l1;
-        self.order.extend(sim.waiting().iter().copied().filter(|j| l1.binary_search(j).is_err()));
+        self.order.extend(crate::common::waiting_before(sim, happened).filter(|j| l1.binary_search(j).is_err()));
         self.order.extend_from_slice(&self.l1);
         self.book.place_all(sim, &self.order);
     }

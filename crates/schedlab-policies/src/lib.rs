@@ -10,7 +10,6 @@ mod common;
 mod dbf;
 mod easy;
 mod fcfs;
-mod job_set;
 mod pv_easy;
 mod queue_index;
 mod selective;

@@ -109,7 +109,7 @@ fn build(s: &PolicySettings) -> Box<dyn Policy> {
         thresholds: thresholds(&s.params, s.calibration.as_ref()),
         categories: s.categories,
         upper_bound: s.source.is_upper_bound(),
-        book: Book::compressing(),
+        book: Book::default(),
         reserved: Vec::new(),
         unreserved: QueueIndex::new(Orders { by_priority: true, by_prediction: false }, s.source),
         order: Vec::new(),
