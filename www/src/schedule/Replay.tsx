@@ -33,7 +33,8 @@ function drawState(canvas: HTMLCanvasElement, st: ReplayState, procs: number, la
   ctx.font = `${font}px system-ui, sans-serif`;
   ctx.fillStyle = "#333";
   ctx.textBaseline = "top";
-  const mw = large ? 140 : 100;
+  // Wide enough for the "machine: … busy" label, so it never runs into the queue's.
+  const mw = large ? 260 : 180;
   ctx.fillText(`machine: ${st.busy} of ${procs} busy`, 8, 4);
   ctx.fillText(
     `queue: ${st.queue_length} waiting (first ${Math.min(st.queue.length, QUEUE_SHOWN)} drawn: height = processors, width = requested time, log)`,
