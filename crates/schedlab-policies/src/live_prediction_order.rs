@@ -4,33 +4,40 @@
 //!
 //! A completion changes the predictions of every waiting job of its user,
 //! which can be the whole queue (a synthetic backlog has one user), so the
-//! jobs are filed per user by (estimate, job) instead. For one user and one
-//! moment, both learning sources make the prediction a non-decreasing
+//! jobs are filed by (estimate, job) instead, in one tree per user and size
+//! class (sizes in [2^c, 2^(c+1)), as in `queue_index`). For one user and
+//! one moment, both learning sources make the prediction a non-decreasing
 //! function of the estimate alone (`last`: estimate × the user's last
 //! accuracy, rounded, clamped to [1, estimate]; `tsafrir`: the user's mean,
-//! clamped to [1, estimate]), so a user's jobs in estimate order are in
+//! clamped to [1, estimate]), so a tree's jobs in estimate order are in
 //! prediction order, and the jobs that share a prediction form a run of
 //! consecutive estimates. The first job in (prediction, job) order that
-//! fits in `f` processors is then, per user, the job of least number among
+//! fits in `f` processors is then, per tree, the job of least number among
 //! the fitting jobs of the run that holds the first fitting job by
-//! estimate; and over all users, the least of those.
+//! estimate; and over the trees of classes that have a size up to `f`, the
+//! least of those.
 //!
 //! Each subtree knows its least size, its least job and its first and last
 //! (estimate, job), so a walk reaches only subtrees that may hold a fitting
 //! job of the run and of a lower number than the best one found so far.
-//! A query costs O(log q) per user with waiting jobs to find the run, plus
+//! A query costs O(log q) per tree with waiting jobs to find the run, plus
 //! one walk per improvement of the best job within the run (the fitting
 //! jobs of lower number than every fitting job before them in estimate
-//! order: few unless numbers fall as estimates rise). A walk is O(log q)
-//! when the least size and the least number of a subtree belong to fitting
-//! jobs; where they belong to different jobs it may go deeper, up to the
-//! length of the run, so that is the bound proven, and the benchmarks
-//! (BENCHMARKS.md) show what it costs in practice.
+//! order: few unless numbers fall as estimates rise). In a class entirely
+//! within `f` every job fits, so a walk is O(log q). Only in the class that
+//! straddles `f` may a subtree's least size and least number belong to
+//! different jobs, and a walk go deeper, up to the length of the run: that
+//! is the bound proven. With one tree per user only, that mismatch made
+//! PV-EASY under `tsafrir` on the 100,000-job backlog take 53 s (the small
+//! jobs start first, so the fitting ones left are far behind unfitting
+//! ones of lower number); with the classes it takes under 1 s.
 
 use std::collections::BTreeSet;
 
 use schedlab_engine::treap::{Search, Summary, Treap};
 use schedlab_engine::{JobIdx, Sim, Time};
+
+use crate::queue_index::class_of;
 
 /// A user's waiting job as filed: its key (estimate, job) and its size.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,13 +112,16 @@ impl Search<(Time, JobIdx), Filed, Bounds> for Walk<'_> {
 
 #[derive(Debug, Default)]
 pub(crate) struct LivePredictionOrder {
-    /// Dense user number per job (users in order of their SWF id).
-    user_of: Vec<u32>,
+    /// Per job, its group: its user (dense, in order of SWF id) and its
+    /// size class.
+    group_of: Vec<u32>,
     /// Estimate per job: the first part of its key.
     estimate: Vec<Time>,
-    /// Per user, its waiting jobs by (estimate, job).
-    by_user: Vec<Treap<(Time, JobIdx), Filed, Bounds>>,
-    /// The users that have waiting jobs filed.
+    /// Size classes per user.
+    classes: u32,
+    /// Per group, its waiting jobs by (estimate, job).
+    by_group: Vec<Treap<(Time, JobIdx), Filed, Bounds>>,
+    /// The groups that have waiting jobs filed.
     active: BTreeSet<u32>,
 }
 
@@ -120,39 +130,45 @@ impl LivePredictionOrder {
         let mut ids: Vec<i32> = sim.jobs().iter().map(|j| j.user).collect();
         ids.sort_unstable();
         ids.dedup();
-        let user_of = sim.jobs().iter().map(|j| ids.binary_search(&j.user).unwrap_or(0) as u32).collect();
+        let classes = class_of(sim.procs()) as u32 + 1;
+        let group_of = sim
+            .jobs()
+            .iter()
+            .map(|j| ids.binary_search(&j.user).unwrap_or(0) as u32 * classes + class_of(j.size) as u32)
+            .collect();
         let estimate = sim.jobs().iter().map(|j| j.estimate).collect();
-        let by_user = (0..ids.len()).map(|_| Treap::default()).collect();
-        Self { user_of, estimate, by_user, active: BTreeSet::new() }
+        let by_group = (0..ids.len() as u32 * classes).map(|_| Treap::default()).collect();
+        Self { group_of, estimate, classes, by_group, active: BTreeSet::new() }
     }
 
     /// Files job `j`, which must not be filed already.
     pub fn insert(&mut self, sim: &Sim<'_>, j: JobIdx) {
-        let u = self.user_of[j as usize];
+        let g = self.group_of[j as usize];
         let key = (self.estimate[j as usize], j);
-        self.by_user[u as usize].insert(key, Filed { key, size: sim.job(j).size });
-        self.active.insert(u);
+        self.by_group[g as usize].insert(key, Filed { key, size: sim.job(j).size });
+        self.active.insert(g);
     }
 
     /// Forgets job `j`, which must be filed.
     pub fn remove(&mut self, j: JobIdx) {
-        let u = self.user_of[j as usize];
-        let tree = &mut self.by_user[u as usize];
+        let g = self.group_of[j as usize];
+        let tree = &mut self.by_group[g as usize];
         tree.remove(&(self.estimate[j as usize], j));
         if tree.is_empty() {
-            self.active.remove(&u);
+            self.active.remove(&g);
         }
     }
 
     /// The first filed job after `after` in (current prediction, job)
     /// order that needs at most `free` processors, with its prediction.
     pub fn next(&self, sim: &Sim<'_>, after: Option<(Time, JobIdx)>, free: u32) -> Option<(Time, JobIdx)> {
-        self.active.iter().filter_map(|&u| self.next_of_user(sim, u, after, free)).min()
+        let fits = |g: &u32| 1u64 << (g % self.classes) <= u64::from(free);
+        self.active.iter().filter(|&g| fits(g)).filter_map(|&g| self.next_in_group(sim, g, after, free)).min()
     }
 
-    /// [`LivePredictionOrder::next`] among the jobs of user `u`.
-    fn next_of_user(&self, sim: &Sim<'_>, u: u32, after: Option<(Time, JobIdx)>, free: u32) -> Option<(Time, JobIdx)> {
-        let tree = &self.by_user[u as usize];
+    /// [`LivePredictionOrder::next`] among the jobs of group `g`.
+    fn next_in_group(&self, sim: &Sim<'_>, g: u32, after: Option<(Time, JobIdx)>, free: u32) -> Option<(Time, JobIdx)> {
+        let tree = &self.by_group[g as usize];
         let Some((pa, ja)) = after else { return least_job_of_first_run(tree, sim, free, 0, None) };
         least_job_of_first_run(tree, sim, free, pa, Some(ja))
             .or_else(|| least_job_of_first_run(tree, sim, free, pa.saturating_add(1), None))
@@ -246,7 +262,7 @@ mod tests {
             self.compare(sim);
             let waiting: Vec<JobIdx> = sim.waiting().iter().copied().collect();
             for j in waiting {
-                if sim.job(j).size <= sim.free() && self.rng.next_u64() % 3 == 0 {
+                if sim.job(j).size <= sim.free() && self.rng.next_u64().is_multiple_of(3) {
                     self.start(sim, j)?;
                 }
             }

@@ -122,7 +122,7 @@ pub(crate) struct QueueIndex {
 }
 
 /// The size class of `size`: floor(log2(size)).
-fn class_of(size: u32) -> usize {
+pub(crate) fn class_of(size: u32) -> usize {
     (u32::BITS - 1 - size.max(1).leading_zeros()) as usize
 }
 
