@@ -27,10 +27,10 @@
 //! second), so subtrees are pruned by size only, and the walk by priority
 //! tests each job it reaches with its current prediction; a pass walks at
 //! most the queue once per size class, as the scan did. The order by
-//! prediction is then kept per user by estimate, which orders each user's
-//! jobs by prediction whatever the user's history
-//! (`live_prediction_order`): O(log q) per user with waiting jobs per
-//! query, and nothing to re-file when a prediction changes.
+//! prediction is then kept per user and size class by estimate, which
+//! orders those jobs by prediction whatever the user's history
+//! (`live_prediction_order`): O(log q) per (user, class) with waiting jobs
+//! per query, and nothing to re-file when a prediction changes.
 //! With `estimate`, `exact` and `virtual` predictions never change, and
 //! every query is as costed above.
 //!
