@@ -117,7 +117,8 @@ pub(crate) struct QueueIndex {
     by_prediction: Treap<(Time, JobIdx), Entry, Least>,
     /// Predictions change while jobs wait (see the module doc).
     live: bool,
-    /// With `live` and the order by prediction: the waiting jobs per user.
+    /// With `live` and the order by prediction: the waiting jobs per user and
+    /// size class, by estimate.
     by_live_prediction: Option<LivePredictionOrder>,
 }
 
