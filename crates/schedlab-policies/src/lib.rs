@@ -10,6 +10,7 @@ mod common;
 mod dbf;
 mod easy;
 mod fcfs;
+mod live_prediction_order;
 mod pv_easy;
 mod queue_index;
 mod selective;

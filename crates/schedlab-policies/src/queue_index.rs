@@ -27,9 +27,10 @@
 //! second), so subtrees are pruned by size only, and the walk by priority
 //! tests each job it reaches with its current prediction; a pass walks at
 //! most the queue once per size class, as the scan did. The order by
-//! prediction is then a sorted snapshot of the waiting jobs, taken at the
-//! first query after the queue changed by more than starts (arrivals,
-//! preemptions: once per pass at most), O(q log q) as the scan's sort was.
+//! prediction is then kept per user and size class by estimate, which
+//! orders those jobs by prediction whatever the user's history
+//! (`live_prediction_order`): O(log q) per (user, class) with waiting jobs
+//! per query, and nothing to re-file when a prediction changes.
 //! With `estimate`, `exact` and `virtual` predictions never change, and
 //! every query is as costed above.
 //!
@@ -38,6 +39,8 @@
 
 use schedlab_engine::treap::{Search, Summary, Treap};
 use schedlab_engine::{Happened, JobIdx, RuntimeSource, Sim, Time};
+
+use crate::live_prediction_order::LivePredictionOrder;
 
 /// What the index keeps of a waiting job.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -114,14 +117,13 @@ pub(crate) struct QueueIndex {
     by_prediction: Treap<(Time, JobIdx), Entry, Least>,
     /// Predictions change while jobs wait (see the module doc).
     live: bool,
-    /// With `live`: waiting jobs by (current prediction, job), and whether
-    /// jobs joined the queue since it was taken.
-    snapshot: Vec<(Time, JobIdx)>,
-    stale: bool,
+    /// With `live` and the order by prediction: the waiting jobs per user and
+    /// size class, by estimate.
+    by_live_prediction: Option<LivePredictionOrder>,
 }
 
 /// The size class of `size`: floor(log2(size)).
-fn class_of(size: u32) -> usize {
+pub(crate) fn class_of(size: u32) -> usize {
     (u32::BITS - 1 - size.max(1).leading_zeros()) as usize
 }
 
@@ -133,8 +135,7 @@ impl QueueIndex {
             classes: Vec::new(),
             by_prediction: Treap::default(),
             live: source.learns(),
-            snapshot: Vec::new(),
-            stale: true,
+            by_live_prediction: None,
         }
     }
 
@@ -143,12 +144,13 @@ impl QueueIndex {
         if self.filed.is_empty() {
             self.filed = vec![None; sim.jobs().len()];
             self.classes = (0..=class_of(sim.procs())).map(|_| Treap::default()).collect();
+            if self.live && self.orders.by_prediction {
+                self.by_live_prediction = Some(LivePredictionOrder::new(sim));
+            }
         }
         for &j in &happened.arrived {
             self.insert(sim, j);
         }
-        // Completions may have changed live predictions.
-        self.stale = true;
     }
 
     /// Files waiting job `j` (again) with its current prediction (one
@@ -163,8 +165,10 @@ impl QueueIndex {
         if self.orders.by_prediction && !self.live {
             self.by_prediction.insert((e.prediction, j), e);
         }
+        if let Some(order) = &mut self.by_live_prediction {
+            order.insert(sim, j);
+        }
         self.filed[j as usize] = Some(e);
-        self.stale = true;
     }
 
     pub fn remove(&mut self, j: JobIdx) {
@@ -174,6 +178,9 @@ impl QueueIndex {
             }
             if self.orders.by_prediction && !self.live {
                 self.by_prediction.remove(&(e.prediction, j));
+            }
+            if let Some(order) = &mut self.by_live_prediction {
+                order.remove(j);
             }
         }
     }
@@ -238,8 +245,14 @@ impl QueueIndex {
         after: Option<(Time, JobIdx)>,
         free: u32,
     ) -> Option<(Time, JobIdx)> {
-        if self.live {
-            return self.next_in_snapshot(sim, after, free);
+        if self.by_live_prediction.is_some() {
+            loop {
+                let found = self.by_live_prediction.as_ref().and_then(|order| order.next(sim, after, free))?;
+                if sim.is_waiting(found.1) {
+                    return Some(found);
+                }
+                self.remove(found.1);
+            }
         }
         let fits = |size: u32, _: Time| size <= free;
         let query = Where { enter: &fits, accept: &fits, live: None };
@@ -250,19 +263,5 @@ impl QueueIndex {
             }
             self.remove(key.1);
         }
-    }
-
-    /// [`QueueIndex::next_by_prediction`] with live predictions: from a
-    /// sorted snapshot of the waiting jobs, retaken when jobs joined the
-    /// queue or completions may have changed predictions.
-    fn next_in_snapshot(&mut self, sim: &Sim<'_>, after: Option<(Time, JobIdx)>, free: u32) -> Option<(Time, JobIdx)> {
-        if self.stale {
-            self.snapshot.clear();
-            self.snapshot.extend(sim.waiting().iter().map(|&j| (sim.prediction(j), j)));
-            self.snapshot.sort_unstable();
-            self.stale = false;
-        }
-        let from = after.map_or(0, |a| self.snapshot.partition_point(|&e| e <= a));
-        self.snapshot[from..].iter().copied().find(|&(_, j)| sim.is_waiting(j) && sim.job(j).size <= free)
     }
 }
