@@ -86,7 +86,10 @@ pub struct ViewLink {
     pub job: Option<u64>,
 }
 
-/// The latest instant a view may show: the trace reader's time limit (2^40 s).
+/// The farthest instant a view may show, on either side of the trace's
+/// start: the trace reader's time limit (2^40 s), the bounds of the window
+/// syntax too (`parse_window`). A window may begin before the first submit,
+/// because the view can be panned a little past either end of the run.
 const MAX_VIEW_TIME: i64 = 1 << 40;
 
 /// A link that cannot be opened; the message names the field.
@@ -175,11 +178,9 @@ fn check_view(v: &ViewLink, points: u64) -> Result<(), LinkError> {
     if v.points.len() == 2 && v.points[0] == v.points[1] {
         return Err(bad("view.points: runs A and B must differ"));
     }
-    if !(0..=MAX_VIEW_TIME).contains(&v.from) || !(0..=MAX_VIEW_TIME).contains(&v.to) {
-        return Err(bad(format!(
-            "view.from, view.to: the window must lie within 0 to 2^40 s, not {}:{}",
-            v.from, v.to
-        )));
+    let within = -MAX_VIEW_TIME..=MAX_VIEW_TIME;
+    if !within.contains(&v.from) || !within.contains(&v.to) {
+        return Err(bad(format!("view.from, view.to: the window must lie within ±2^40 s, not {}:{}", v.from, v.to)));
     }
     if v.to <= v.from {
         return Err(bad(format!("view.to: the window's end ({}) must come after its start ({})", v.to, v.from)));
