@@ -6,7 +6,7 @@
 // needs both records in one session. Every query of the view (windows,
 // buckets, series, a job, the replay, the scatter) is answered here, so
 // the page's thread only draws; the page sends at most one query at a time
-// (schedule/client.ts), so panning never queues work.
+// (schedule/state.ts), so panning never queues work.
 import * as Comlink from "comlink";
 import { type Core, loadCore } from "../core";
 import type {
