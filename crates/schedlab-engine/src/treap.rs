@@ -101,12 +101,69 @@ impl<K: Ord + Copy, V: Copy, S: Summary<V>> Treap<K, V, S> {
         self.root = self.merge(left, after);
     }
 
+    /// Sets the value at `key`. A new key descends to where its priority
+    /// puts it and splits only the subtree there (expected O(1) nodes),
+    /// rather than splitting and merging the whole tree around it, which
+    /// builds the same tree.
     pub fn insert(&mut self, key: K, value: V) {
-        self.update(key, |_| Some(value));
+        if self.get(&key).is_some() {
+            self.update(key, |_| Some(value));
+            return;
+        }
+        let n = self.new_node(key, value);
+        self.root = self.insert_node(self.root, n);
     }
 
+    /// Removes the entry at `key`, if any: its children merge in its place.
     pub fn remove(&mut self, key: &K) {
-        self.update(*key, |_| None);
+        self.root = self.remove_from(self.root, key);
+    }
+
+    /// Puts the new node `n` into subtree `i`; returns the subtree's root.
+    fn insert_node(&mut self, i: u32, n: u32) -> u32 {
+        if i == NIL {
+            return n;
+        }
+        let key = self.nodes[n as usize].key;
+        if self.nodes[n as usize].priority > self.nodes[i as usize].priority {
+            let (left, right) = self.split(i, &key, false);
+            self.nodes[n as usize].left = left;
+            self.nodes[n as usize].right = right;
+            self.refresh(n);
+            return n;
+        }
+        if key < self.nodes[i as usize].key {
+            let left = self.insert_node(self.nodes[i as usize].left, n);
+            self.nodes[i as usize].left = left;
+        } else {
+            let right = self.insert_node(self.nodes[i as usize].right, n);
+            self.nodes[i as usize].right = right;
+        }
+        self.refresh(i);
+        i
+    }
+
+    /// Takes `key` out of subtree `i` (if there); returns the subtree's
+    /// root.
+    fn remove_from(&mut self, i: u32, key: &K) -> u32 {
+        if i == NIL {
+            return NIL;
+        }
+        let k = self.nodes[i as usize].key;
+        if *key == k {
+            let merged = self.merge(self.nodes[i as usize].left, self.nodes[i as usize].right);
+            self.recycle(i);
+            return merged;
+        }
+        if *key < k {
+            let left = self.remove_from(self.nodes[i as usize].left, key);
+            self.nodes[i as usize].left = left;
+        } else {
+            let right = self.remove_from(self.nodes[i as usize].right, key);
+            self.nodes[i as usize].right = right;
+        }
+        self.refresh(i);
+        i
     }
 
     /// Removes every entry with a key at or before `key` and returns their
