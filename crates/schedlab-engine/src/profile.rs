@@ -122,20 +122,10 @@ impl Profile {
     /// Whether some window of `duration` seconds on `size` processors fits
     /// within `[from, until)`.
     pub fn fits_before(&self, from: Time, duration: Time, size: u32, until: Time) -> bool {
-        self.fit_before(from, duration, size, until).is_some()
-    }
-
-    /// The earliest start at or after `from` of a window of `duration`
-    /// seconds on `size` processors that ends by `until`, if there is one:
-    /// [`Profile::earliest_fit`]'s answer when that answer ends by `until`.
-    pub fn fit_before(&self, from: Time, duration: Time, size: u32, until: Time) -> Option<Time> {
         let duration = duration.max(1);
         let first = from.max(self.origin).max(self.hints.lower_bound(size, duration));
         let last_start = until.saturating_sub(duration);
-        if first > last_start {
-            return None;
-        }
-        Some(self.scan_fit(first, duration, size, last_start)).filter(|&t| t != Time::MAX)
+        first <= last_start && self.scan_fit(first, duration, size, last_start) != Time::MAX
     }
 
     /// The first time at or after `t` at which fewer than `size` processors

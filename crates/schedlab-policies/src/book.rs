@@ -143,11 +143,9 @@ impl Book {
     /// A job that cannot start earlier is left in place without touching
     /// the profile: it can start earlier iff, in the profile with it, its
     /// processors are free just before its start or a whole window fits
-    /// before it ([`Book::earlier_start`], two searches of O(log p)). The
-    /// search for a window before it also finds where it goes; otherwise
-    /// its new start lies within its own length of the old one, and only
-    /// that stretch is searched. So a compression costs O(q log p) for q
-    /// planned jobs, plus a placement per job that moves. Marking only the jobs that a freed interval
+    /// before it ([`Book::can_move`], two searches of O(log p)). So a
+    /// compression costs O(q log p) for q planned jobs, plus a placement
+    /// per job that moves. Marking only the jobs that a freed interval
     /// could reach was tried (an index of the planned jobs by size, start
     /// and length): its upkeep at every placement, start and freed interval
     /// cost more than these checks on every trace measured, at normal load
@@ -161,42 +159,27 @@ impl Book {
             let j = self.due[i];
             let Some(old) = self.slots[j as usize] else { continue };
             let size = sim.job(j).size;
-            let Some(found) = self.earlier_start(now, old, size) else { continue };
+            if !self.can_move(now, old, size) {
+                continue;
+            }
             self.unplan(j);
             self.profile_mut().release(old.start, old.duration, size);
-            let start = match found {
-                EarlierStart::At(start) => start,
-                EarlierStart::From(from) => self.earliest(from, old.duration, size),
-            };
+            let start = self.earliest(now, old.duration, size);
             self.plan(sim, j, Slot { start, duration: old.duration });
             moved.push(j);
         }
     }
 
-    /// Where a planned job with slot `old` on `size` processors can start
-    /// earlier, with no window starting before `from`, or `None` if it
-    /// cannot. While the profile is not overcommitted, its own slot is free
-    /// of it in the profile without it, so it can start earlier iff some t
-    /// in [from, start) has `size` processors free over [t, min(t + d,
-    /// start)) in the profile with it: `size` processors free just before
-    /// its start, or a whole window before it. A window that ends by its
-    /// start does not meet its slot, so it fits with the job iff it fits
-    /// without it: the first such window is the job's new start, found
-    /// before its slot is released. If there is none, the new start lies in
-    /// (start − d, start), and the search after the release begins there
-    /// instead of at `from`.
-    fn earlier_start(&self, from: Time, old: Slot, size: u32) -> Option<EarlierStart> {
+    /// Whether a planned job with slot `old` on `size` processors could
+    /// start earlier, with no window starting before `from`: while the
+    /// profile is not overcommitted, its own slot is free of it in the
+    /// profile without it, so it can start earlier iff some t in
+    /// [from, start) has `size` processors free over [t, min(t + d, start))
+    /// in the profile with it: `size` processors free just before its
+    /// start, or a whole window before it.
+    fn can_move(&self, from: Time, old: Slot, size: u32) -> bool {
         let p = self.profile();
-        let window_before = p.fit_before(from, old.duration, size, old.start);
-        if let Some(start) = window_before {
-            return Some(EarlierStart::At(start));
-        }
-        if p.free_at(old.start - 1) < i64::from(size) {
-            return None;
-        }
-        // No window ends by the old start, so none starts by old.start − d.
-        let last_start = old.start - old.duration.max(1);
-        Some(EarlierStart::From(from.max(last_start + 1)))
+        p.free_at(old.start - 1) >= i64::from(size) || p.fits_before(from, old.duration, size, old.start)
     }
 
     /// Places each of `order`'s jobs, in that order, at its earliest slot
@@ -299,14 +282,6 @@ impl Book {
         }
         Ok(())
     }
-}
-
-/// Where a job that can start earlier in a compression goes.
-enum EarlierStart {
-    /// Exactly there, found before its slot was released.
-    At(Time),
-    /// At its earliest fit from there, once its slot is released.
-    From(Time),
 }
 
 /// The tag of the book's wake-up timers; policies use other tags for their
