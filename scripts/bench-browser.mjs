@@ -7,8 +7,9 @@
 //                the trace chosen (the TRACE file, then a generated
 //                250,000-job trace), EASY alone, Run, until the first chart
 //                is drawn; the tab's memory meanwhile and after
-//   native       EASY run REPEAT times in the page against the native
-//                command line on TRACE
+//   native       EASY (or --policy) run REPEAT times in the page against the
+//                native command line on TRACE, at --load-factor X if given
+//                (the page's load factor field and the CLI's flag)
 //   schedule     the schedule view: frame times (requestAnimationFrame
 //                intervals) while dragging the Gantt across TRACE's whole
 //                span and across a week of it (EASY alone), then the tab's
@@ -16,6 +17,7 @@
 //                their schedule view open
 //   [SCHEDLAB_TRACES=DIR] node scripts/bench-browser.mjs [TRACE] [--policy easy] [--repeat 3]
 //        [--only bundle|first-chart|native|schedule] [--gen PROCS,JOBS,LOAD,SEED] [--dist DIR]
+//        [--load-factor X]
 // --dist serves another build of the page (a copy of an older www/dist, for
 // before/after figures); the default is www/dist.
 // The page is driven through stable element ids (#file-input, #trace-msg,
@@ -40,6 +42,8 @@ const policy = option("--policy", "easy");
 const only = option("--only", null);
 const [genProcs, genJobs, genLoad, genSeed] = option("--gen", "256,250000,0.7,1").split(",");
 const dist = option("--dist", DIST);
+const loadFactor = option("--load-factor", null);
+const loadArgs = loadFactor === null ? [] : ["--load-factor", loadFactor];
 const trace = args[0] ?? join(process.env.SCHEDLAB_TRACES ?? join(ROOT, "..", "shared", "traces"), "HPC2N-2002-2.2-cln.swf.gz");
 const CLI = join(ROOT, "target", "release", "schedlab");
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -218,12 +222,12 @@ async function againstNative() {
   const nativeTotals = [];
   for (let i = 0; i < repeat; i++) {
     const t0 = process.hrtime.bigint();
-    doc = JSON.parse(execFileSync(CLI, ["run", trace, "--policy", policy, "--json", "-q"], { maxBuffer: 256 << 20 }).toString());
+    doc = JSON.parse(execFileSync(CLI, ["run", trace, "--policy", policy, ...loadArgs, "--json", "-q"], { maxBuffer: 256 << 20 }).toString());
     nativeTotals.push(Number(process.hrtime.bigint() - t0) / 1e6);
     nativeRuns.push(doc.elapsed_ms);
   }
   const nativeRss = (() => {
-    const r = spawnSync("/usr/bin/time", ["-f", "%M", CLI, "run", trace, "--policy", policy, "-q"], { stdio: ["ignore", "ignore", "pipe"] });
+    const r = spawnSync("/usr/bin/time", ["-f", "%M", CLI, "run", trace, "--policy", policy, ...loadArgs, "-q"], { stdio: ["ignore", "ignore", "pipe"] });
     const m = /(\d+)\s*$/.exec(String(r.stderr ?? ""));
     return m ? Number(m[1]) : Number.NaN;
   })();
@@ -237,6 +241,13 @@ async function againstNative() {
   await page.setInputFiles("#file-input", trace);
   const loadMsg = await waitLoaded(page);
   const loadMs = Date.now() - tLoad;
+  if (loadFactor !== null) {
+    await page.evaluate(() => {
+      document.getElementById("workload-options").open = true;
+    });
+    await page.fill("#wl-load", loadFactor);
+    await page.dispatchEvent("#wl-load", "change");
+  }
   await chooseOnly(page, policy);
   // longest main-thread stall while the runs go on (the page must not freeze)
   await page.evaluate(() => {
@@ -279,7 +290,7 @@ async function againstNative() {
   const browserRun = median(runs);
   const nativeRun = median(nativeRuns);
   console.log(`== ${policy} in the page against the native command line, median of ${repeat}`);
-  console.log(`trace: ${basename(trace)} (${(statSync(trace).size / 1048576).toFixed(1)} MiB on disk), ${doc.trace.jobs} jobs, ${doc.trace.procs} processors`);
+  console.log(`trace: ${basename(trace)}${loadFactor === null ? "" : ` at load factor ${loadFactor}`} (${(statSync(trace).size / 1048576).toFixed(1)} MiB on disk), ${doc.trace.jobs} jobs, ${doc.trace.procs} processors`);
   console.log(`page loaded the trace: ${secs(loadMs)} — ${loadMsg}`);
   console.log(`browser run (worker: engine + checker + metrics): ${(browserRun / 1000).toFixed(3)} s (${runs.map((x) => x.toFixed(0)).join(", ")} ms); click to results: ${secs(median(walls))}`);
   console.log(`native run (elapsed_ms of schedlab run): ${(nativeRun / 1000).toFixed(3)} s (${nativeRuns.map((x) => x.toFixed(0)).join(", ")} ms); whole command incl. reading: ${secs(median(nativeTotals))}`);
