@@ -275,10 +275,10 @@ impl Profile {
         }
         if start == self.origin {
             self.base += delta;
+            self.changes.add(end, -delta);
         } else {
-            self.changes.add(start, delta);
+            self.changes.add_two(start, delta, end, -delta);
         }
-        self.changes.add(end, -delta);
     }
 }
 

@@ -231,12 +231,40 @@ impl Skyline {
         if delta == 0 {
             return;
         }
+        let c = self.chunk_for(key);
+        self.change(c, key, delta);
+        self.after_change(c);
+    }
+
+    /// Adds `da` at `a` and `db` at `b > a` (an interval's two ends): when
+    /// both fall in one chunk, its summary and the tree above it are
+    /// refreshed once.
+    pub fn add_two(&mut self, a: Time, da: i64, b: Time, db: i64) {
+        let c = self.chunk_for(a);
+        if da == 0 || db == 0 || self.chunks.get(c + 1).is_some_and(|next| next.keys[0] <= b) {
+            self.add(a, da);
+            self.add(b, db);
+            return;
+        }
+        self.change(c, a, da);
+        self.change(c, b, db);
+        self.after_change(c);
+    }
+
+    /// The chunk that holds `key` or would hold it (the first chunk for a
+    /// key before every entry; one is made if there is none).
+    fn chunk_for(&mut self, key: Time) -> usize {
         if self.chunks.is_empty() {
             self.end_journal();
             self.chunks.push(Chunk::default());
             self.rebuild();
         }
-        let c = self.chunks.partition_point(|ch| ch.keys.first().is_some_and(|&f| f <= key)).saturating_sub(1);
+        self.chunks.partition_point(|ch| ch.keys.first().is_some_and(|&f| f <= key)).saturating_sub(1)
+    }
+
+    /// Adds `delta` at `key` in chunk `c` (saved first if a journal is
+    /// kept); the caller refreshes the chunk.
+    fn change(&mut self, c: usize, key: Time, delta: i64) {
         self.save(c);
         let ch = &mut self.chunks[c];
         let k = ch.keys.partition_point(|&t| t < key);
@@ -258,7 +286,6 @@ impl Skyline {
             }
             self.len += 1;
         }
-        self.after_change(c);
     }
 
     /// Removes every entry at or before `key`; returns the sum of their
