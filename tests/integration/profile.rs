@@ -239,17 +239,15 @@ fn scan_fit(steps: &[(Time, i64)], from: Time, duration: Time, size: u32) -> Tim
     start
 }
 
-/// 100,000 reservations placed as a conservative backfiller would (each at
-/// its earliest fit), then released in part: every answer on the way is
-/// checked against the scan for a sample of queries, and the structure
-/// keeps one breakpoint per change.
-#[test]
-fn a_profile_of_100000_reservations_answers_like_a_scan() {
-    let procs = 128;
-    let mut p = Profile::new(0, procs);
-    let mut g = SplitMix64::new(7);
+/// `n` random reservations (1–64 processors, 1–5,000 s) on 128
+/// processors, each placed at its earliest fit as a conservative
+/// backfiller would, every 10,000th checked against the scan; with the
+/// generator, to go on drawing from it.
+fn backfilled(seed: u64, n: u64) -> (Profile, Vec<(Time, Time, u32)>, SplitMix64) {
+    let mut p = Profile::new(0, 128);
+    let mut g = SplitMix64::new(seed);
     let mut placed = Vec::new();
-    for i in 0..100_000u64 {
+    for i in 0..n {
         let size = 1 + (g.next_u64() % 64) as u32;
         let duration = 1 + (g.next_u64() % 5000) as Time;
         let start = p.earliest_fit(0, duration, size);
@@ -259,6 +257,16 @@ fn a_profile_of_100000_reservations_answers_like_a_scan() {
         p.allocate(start, duration, size);
         placed.push((start, duration, size));
     }
+    (p, placed, g)
+}
+
+/// 100,000 reservations placed as a conservative backfiller would (each at
+/// its earliest fit), then released in part: every answer on the way is
+/// checked against the scan for a sample of queries, and the structure
+/// keeps one breakpoint per change.
+#[test]
+fn a_profile_of_100000_reservations_answers_like_a_scan() {
+    let (mut p, placed, _) = backfilled(7, 100_000);
     assert!(!p.is_overcommitted());
     for (k, &(start, duration, size)) in placed.iter().enumerate().step_by(3) {
         p.release(start, duration, size);
@@ -313,17 +321,7 @@ fn a_trial_rolls_back_at_once_unless_it_outgrows_the_journal() {
 /// each one.
 #[test]
 fn trials_on_a_profile_of_100000_reservations_roll_back_exactly() {
-    let procs = 128;
-    let mut p = Profile::new(0, procs);
-    let mut g = SplitMix64::new(11);
-    let mut placed = Vec::new();
-    for _ in 0..100_000u64 {
-        let size = 1 + (g.next_u64() % 64) as u32;
-        let duration = 1 + (g.next_u64() % 5000) as Time;
-        let start = p.earliest_fit(0, duration, size);
-        p.allocate(start, duration, size);
-        placed.push((start, duration, size));
-    }
+    let (mut p, mut placed, mut g) = backfilled(11, 100_000);
     let mut twin = p.clone();
     let mut at_once = 0;
     for trial in 0..200 {
