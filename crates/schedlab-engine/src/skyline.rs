@@ -13,6 +13,11 @@
 //! contiguous entries make a walk much cheaper per entry than a walk of a
 //! pointer-based tree, and the skipping makes long blocked or free stretches
 //! cheap.
+//!
+//! A trial of changes can be taken back at once ([`Skyline::checkpoint`],
+//! [`Skyline::rollback`]): a journal keeps a copy of each chunk as it was
+//! before the trial first changed it, and while it is kept chunks are
+//! neither split (one may grow to `JOURNAL_CHUNK` entries) nor removed.
 
 use crate::Time;
 
@@ -516,6 +521,7 @@ impl Skyline {
 
     /// After chunk `c` changed: split it if too long, drop it if empty,
     /// else refresh its summary.
+    ///
     /// While a journal is kept a chunk may grow to `JOURNAL_CHUNK`
     /// entries; a split beyond that, or a removal, ends the journal.
     fn after_change(&mut self, c: usize) {
