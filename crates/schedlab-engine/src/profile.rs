@@ -29,6 +29,9 @@ pub struct Profile {
     changes: Skyline,
     /// Where earlier searches prove that no window of a class fits.
     hints: FitHints,
+    /// The base and hints at the last [`Profile::checkpoint`].
+    saved_base: i64,
+    saved_hints: FitHints,
 }
 
 impl PartialEq for Profile {
@@ -41,7 +44,44 @@ impl Eq for Profile {}
 
 impl Profile {
     pub fn new(origin: Time, procs: u32) -> Self {
-        Self { origin, base: i64::from(procs), changes: Skyline::default(), hints: FitHints::new(procs) }
+        Self {
+            origin,
+            base: i64::from(procs),
+            changes: Skyline::default(),
+            hints: FitHints::new(procs),
+            saved_base: i64::from(procs),
+            saved_hints: FitHints::new(procs),
+        }
+    }
+
+    /// Starts a trial: until [`Profile::commit`], the next checkpoint,
+    /// [`Profile::advance`] or [`Profile::reset`], the profile keeps what
+    /// [`Profile::rollback`] needs to bring it back to this state at the
+    /// cost of the chunks the trial changed (a policy that prices candidate
+    /// schedules builds each and takes it back).
+    pub fn checkpoint(&mut self) {
+        self.changes.checkpoint();
+        self.saved_base = self.base;
+        self.saved_hints.copy_from(&self.hints);
+    }
+
+    /// Brings the profile back to its state at the checkpoint and returns
+    /// true; or returns false and changes nothing, when the trial needed a
+    /// change the journal does not cover (then the caller takes its changes
+    /// back one by one). The fit hints return with it: those the trial
+    /// proved may not hold without its changes.
+    pub fn rollback(&mut self) -> bool {
+        if !self.changes.rollback() {
+            return false;
+        }
+        self.base = self.saved_base;
+        self.hints.copy_from(&self.saved_hints);
+        true
+    }
+
+    /// Keeps the trial's changes and ends it.
+    pub fn commit(&mut self) {
+        self.changes.commit();
     }
 
     /// Starts again from `origin` with `procs` free processors, keeping the
@@ -235,10 +275,10 @@ impl Profile {
         }
         if start == self.origin {
             self.base += delta;
+            self.changes.add(end, -delta);
         } else {
-            self.changes.add(start, delta);
+            self.changes.add_two(start, delta, end, -delta);
         }
-        self.changes.add(end, -delta);
     }
 }
 
@@ -276,6 +316,14 @@ impl FitHints {
             highest: vec![Cell::new(Time::MIN); DURATION_CLASSES],
             bounds: vec![Cell::new(Time::MIN); sizes * DURATION_CLASSES],
         }
+    }
+
+    /// Becomes a copy of `other`, reusing its own memory.
+    fn copy_from(&mut self, other: &FitHints) {
+        self.sizes = other.sizes;
+        self.durations.set(other.durations.get());
+        self.highest.clone_from(&other.highest);
+        self.bounds.clone_from(&other.bounds);
     }
 
     fn cell(&self, k: usize, m: usize) -> &Cell<Time> {

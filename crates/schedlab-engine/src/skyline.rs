@@ -13,6 +13,11 @@
 //! contiguous entries make a walk much cheaper per entry than a walk of a
 //! pointer-based tree, and the skipping makes long blocked or free stretches
 //! cheap.
+//!
+//! A trial of changes can be taken back at once ([`Skyline::checkpoint`],
+//! [`Skyline::rollback`]): a journal keeps a copy of each chunk as it was
+//! before the trial first changed it, and while it is kept chunks are
+//! neither split (one may grow to `JOURNAL_CHUNK` entries) nor removed.
 
 use crate::Time;
 
@@ -85,7 +90,29 @@ pub(crate) struct Skyline {
     tree: Vec<Totals>,
     leaves: usize,
     len: usize,
+    journal: Journal,
 }
+
+/// Copies of the chunks a trial changed, as they were at
+/// [`Skyline::checkpoint`], so [`Skyline::rollback`] costs what the trial
+/// touched rather than an inverse change per change. While it is valid no
+/// chunk is split or removed (a chunk may grow to `JOURNAL_CHUNK` entries),
+/// so chunk indices stay put; a change that needs either ends it, and the
+/// caller then undoes the trial change by change.
+#[derive(Clone, Debug, Default)]
+struct Journal {
+    valid: bool,
+    len: usize,
+    /// Per chunk, whether its copy is saved.
+    saved: Vec<bool>,
+    /// (chunk, offset in `keys` and `totals`, entries) per saved chunk.
+    copies: Vec<(usize, usize, usize)>,
+    keys: Vec<Time>,
+    totals: Vec<i64>,
+}
+
+/// Most entries a chunk may reach while a journal is kept.
+const JOURNAL_CHUNK: usize = 4 * CHUNK;
 
 impl Skyline {
     pub fn len(&self) -> usize {
@@ -93,8 +120,97 @@ impl Skyline {
     }
 
     pub fn clear(&mut self) {
+        self.end_journal();
         self.chunks.clear();
         self.rebuild();
+    }
+
+    /// Starts a journal: [`Skyline::rollback`] will bring back the entries
+    /// as they are now (replacing any earlier journal).
+    pub fn checkpoint(&mut self) {
+        self.end_journal();
+        let j = &mut self.journal;
+        j.valid = true;
+        j.len = self.len;
+        j.saved.resize(self.chunks.len(), false);
+    }
+
+    /// Brings back the entries as they were at the checkpoint and returns
+    /// true, or returns false (changing nothing) if the journal ended on the
+    /// way (a split or removal of a chunk was needed, or none was started).
+    pub fn rollback(&mut self) -> bool {
+        if !self.journal.valid {
+            return false;
+        }
+        let j = &mut self.journal;
+        for &(c, off, n) in &j.copies {
+            let ch = &mut self.chunks[c];
+            ch.keys.clear();
+            ch.keys.extend_from_slice(&j.keys[off..off + n]);
+            ch.totals.clear();
+            ch.totals.extend_from_slice(&j.totals[off..off + n]);
+        }
+        self.len = j.len;
+        let touched = std::mem::take(&mut j.copies);
+        if touched.len() * 4 > self.chunks.len() {
+            self.rebuild();
+        } else {
+            for &(c, _, _) in &touched {
+                self.refresh(c);
+            }
+        }
+        self.journal.copies = touched;
+        self.end_journal();
+        true
+    }
+
+    /// Keeps every change since the checkpoint and ends the journal; chunks
+    /// that grew past `CHUNK` meanwhile are split now.
+    pub fn commit(&mut self) {
+        let valid = self.journal.valid;
+        let mut grown: Vec<usize> = self.journal.copies.iter().map(|c| c.0).collect();
+        self.end_journal();
+        if !valid {
+            return;
+        }
+        grown.sort_unstable_by(|a, b| b.cmp(a));
+        let mut split = false;
+        for c in grown {
+            while self.chunks[c].keys.len() > CHUNK {
+                self.split(c, CHUNK / 2);
+                split = true;
+            }
+        }
+        if split {
+            self.rebuild();
+        }
+    }
+
+    /// Forgets the journal's copies.
+    fn end_journal(&mut self) {
+        let j = &mut self.journal;
+        for &(c, _, _) in &j.copies {
+            if let Some(s) = j.saved.get_mut(c) {
+                *s = false;
+            }
+        }
+        j.copies.clear();
+        j.keys.clear();
+        j.totals.clear();
+        j.valid = false;
+    }
+
+    /// Saves chunk `c` in the journal before its first change.
+    fn save(&mut self, c: usize) {
+        let j = &mut self.journal;
+        if !j.valid || j.saved[c] {
+            return;
+        }
+        j.saved[c] = true;
+        let ch = &self.chunks[c];
+        j.copies.push((c, j.keys.len(), ch.keys.len()));
+        j.keys.extend_from_slice(&ch.keys);
+        j.totals.extend_from_slice(&ch.totals);
     }
 
     /// The summary of every entry.
@@ -120,11 +236,41 @@ impl Skyline {
         if delta == 0 {
             return;
         }
+        let c = self.chunk_for(key);
+        self.change(c, key, delta);
+        self.after_change(c);
+    }
+
+    /// Adds `da` at `a` and `db` at `b > a` (an interval's two ends): when
+    /// both fall in one chunk, its summary and the tree above it are
+    /// refreshed once.
+    pub fn add_two(&mut self, a: Time, da: i64, b: Time, db: i64) {
+        let c = self.chunk_for(a);
+        if da == 0 || db == 0 || self.chunks.get(c + 1).is_some_and(|next| next.keys[0] <= b) {
+            self.add(a, da);
+            self.add(b, db);
+            return;
+        }
+        self.change(c, a, da);
+        self.change(c, b, db);
+        self.after_change(c);
+    }
+
+    /// The chunk that holds `key` or would hold it (the first chunk for a
+    /// key before every entry; one is made if there is none).
+    fn chunk_for(&mut self, key: Time) -> usize {
         if self.chunks.is_empty() {
+            self.end_journal();
             self.chunks.push(Chunk::default());
             self.rebuild();
         }
-        let c = self.chunks.partition_point(|ch| ch.keys.first().is_some_and(|&f| f <= key)).saturating_sub(1);
+        self.chunks.partition_point(|ch| ch.keys.first().is_some_and(|&f| f <= key)).saturating_sub(1)
+    }
+
+    /// Adds `delta` at `key` in chunk `c` (saved first if a journal is
+    /// kept); the caller refreshes the chunk.
+    fn change(&mut self, c: usize, key: Time, delta: i64) {
+        self.save(c);
         let ch = &mut self.chunks[c];
         let k = ch.keys.partition_point(|&t| t < key);
         if ch.keys.get(k) == Some(&key) {
@@ -145,12 +291,12 @@ impl Skyline {
             }
             self.len += 1;
         }
-        self.after_change(c);
     }
 
     /// Removes every entry at or before `key`; returns the sum of their
     /// deltas.
     pub fn drain_through(&mut self, key: Time) -> i64 {
+        self.end_journal();
         let whole = self.chunks.partition_point(|ch| ch.keys.last().is_some_and(|&l| l <= key));
         let mut total: i64 = self.chunks[..whole].iter().map(|ch| ch.totals.last().copied().unwrap_or(0)).sum();
         if whole > 0 {
@@ -375,28 +521,47 @@ impl Skyline {
 
     /// After chunk `c` changed: split it if too long, drop it if empty,
     /// else refresh its summary.
+    ///
+    /// While a journal is kept a chunk may grow to `JOURNAL_CHUNK`
+    /// entries; a split beyond that, or a removal, ends the journal.
     fn after_change(&mut self, c: usize) {
         let n = self.chunks[c].keys.len();
-        if n > CHUNK {
-            let ch = &mut self.chunks[c];
-            let keys = ch.keys.split_off(n / 2);
-            let mut totals = ch.totals.split_off(n / 2);
-            let base = ch.totals[n / 2 - 1];
-            for v in &mut totals {
-                *v -= base;
-            }
-            self.chunks.insert(c + 1, Chunk { keys, totals });
+        let most = if self.journal.valid { JOURNAL_CHUNK } else { CHUNK };
+        if n > most || n == 0 {
+            self.end_journal();
+        }
+        if n > most {
+            self.split(c, n - n / 2);
             self.rebuild();
         } else if n == 0 {
             self.chunks.remove(c);
             self.rebuild();
         } else {
-            let mut i = self.leaves + c;
-            self.tree[i] = self.chunks[c].summary();
-            while i > 1 {
-                i /= 2;
-                self.tree[i] = self.tree[2 * i].join(&self.tree[2 * i + 1]);
-            }
+            self.refresh(c);
+        }
+    }
+
+    /// Moves the last `rest` entries of chunk `c` into a new chunk after it
+    /// (the caller rebuilds the tree).
+    fn split(&mut self, c: usize, rest: usize) {
+        let ch = &mut self.chunks[c];
+        let at = ch.keys.len() - rest;
+        let keys = ch.keys.split_off(at);
+        let mut totals = ch.totals.split_off(at);
+        let base = ch.totals[at - 1];
+        for v in &mut totals {
+            *v -= base;
+        }
+        self.chunks.insert(c + 1, Chunk { keys, totals });
+    }
+
+    /// Refreshes chunk `c`'s summary and the tree above it.
+    fn refresh(&mut self, c: usize) {
+        let mut i = self.leaves + c;
+        self.tree[i] = self.chunks[c].summary();
+        while i > 1 {
+            i /= 2;
+            self.tree[i] = self.tree[2 * i].join(&self.tree[2 * i + 1]);
         }
     }
 

@@ -190,18 +190,72 @@ impl Book {
         }
     }
 
-    /// Puts waiting job `j` in the profile at `slot` (which the caller
-    /// knows fits).
-    pub fn place_at(&mut self, sim: &Sim<'_>, j: JobIdx, slot: Slot) {
-        self.plan(sim, j, slot);
-    }
-
     /// Takes waiting job `j` out of the profile (no-op without a slot).
     pub fn unplace(&mut self, sim: &Sim<'_>, j: JobIdx) {
         let size = sim.job(j).size;
         if let Some(slot) = self.unplan(j) {
             self.profile_mut().release(slot.start, slot.duration, size);
         }
+    }
+
+    /// Starts a trial of changes to be taken back at once with
+    /// [`Book::rollback`] (see `Profile::checkpoint`).
+    pub fn checkpoint(&mut self) {
+        self.profile_mut().checkpoint();
+    }
+
+    /// Brings the profile back to the checkpoint and returns true; the
+    /// caller then gives each job the trial moved its old slot with
+    /// [`Book::put_back`] and forgets a job it placed ([`Book::forget`]). False when the profile cannot (nothing changed; the
+    /// caller takes the trial's placements back one by one).
+    pub fn rollback(&mut self) -> bool {
+        self.profile_mut().rollback()
+    }
+
+    /// Takes waiting job `j` out of the profile for a trial but leaves it
+    /// filed under its slot, which it returns: the trial then sets it down
+    /// somewhere ([`Book::set_down`]) and finally either files it there
+    /// ([`Book::refile`]) or gives it its old slot back. Not touching the
+    /// index of planned jobs spares a trial that is taken back four updates
+    /// of it per job.
+    pub fn lift(&mut self, sim: &Sim<'_>, j: JobIdx) -> Slot {
+        let slot = self.slots[j as usize].expect("a lifted job is planned");
+        self.profile_mut().release(slot.start, slot.duration, sim.job(j).size);
+        slot
+    }
+
+    /// Puts a lifted job into the profile at `slot` (which the caller knows
+    /// fits); it stays filed under the slot it was lifted from.
+    pub fn set_down(&mut self, sim: &Sim<'_>, j: JobIdx, slot: Slot) {
+        self.profile_mut().allocate(slot.start, slot.duration, sim.job(j).size);
+        self.slots[j as usize] = Some(slot);
+    }
+
+    /// Keeps the trial's changes (see `Profile::commit`).
+    pub fn commit(&mut self) {
+        self.profile_mut().commit();
+    }
+
+    /// Files a job that was lifted from `old` and set down under its new
+    /// slot.
+    pub fn refile(&mut self, j: JobIdx, old: Slot) {
+        let new = self.slots[j as usize].expect("set down");
+        if new.start != old.start {
+            self.planned.remove(&(old.start, j));
+            self.planned.insert((new.start, j));
+        }
+    }
+
+    /// Gives a lifted job its old slot back without touching the profile,
+    /// which holds it there again (after [`Book::rollback`]).
+    pub fn put_back(&mut self, j: JobIdx, old: Slot) {
+        self.slots[j as usize] = Some(old);
+    }
+
+    /// Takes waiting job `j`'s slot out of the index without touching the
+    /// profile, which no longer holds it (after [`Book::rollback`]).
+    pub fn forget(&mut self, j: JobIdx) {
+        self.unplan(j);
     }
 
     /// Allocates `slot` to waiting job `j` and files it.

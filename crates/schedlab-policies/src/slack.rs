@@ -211,6 +211,7 @@ fn build(s: &PolicySettings) -> Box<dyn Policy> {
         planned_after: 0,
         moved: Vec::new(),
         old: Vec::new(),
+        placed: 0,
     })
 }
 
@@ -308,11 +309,25 @@ impl Priced {
     }
 }
 
-/// Which jobs a candidate moves and where the newcomer goes.
+/// The cheapest of the priced candidates (`None` for infeasible ones),
+/// or `None` when staying put (priced `stay`) is: the first strictly
+/// better one in the candidates' order wins a tie.
+fn cheapest(stay: Priced, prices: &[Option<Priced>]) -> Option<usize> {
+    let mut best = (None, stay);
+    for (i, p) in prices.iter().enumerate() {
+        if let Some(p) = p {
+            if p.better_than(&best.1) {
+                best = (Some(i), *p);
+            }
+        }
+    }
+    best.0
+}
+
+/// Which jobs a candidate moves and where the newcomer goes (besides
+/// staying put: nothing moves, and a newcomer takes the CBF placement).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Candidate {
-    /// Nothing moves (insert: the CBF placement).
-    Stay,
     /// Full compression in planned-start order (remove only).
     Compress,
     /// Jobs planned at or after this time move; the newcomer goes there.
@@ -333,6 +348,8 @@ struct Slack {
     moved: Vec<JobIdx>,
     /// Their slots before the candidate.
     old: Vec<Slot>,
+    /// How many of them the candidate being built has set down.
+    placed: usize,
 }
 
 impl Policy for Slack {
@@ -366,16 +383,12 @@ impl Policy for Slack {
 impl Slack {
     fn insert(&mut self, sim: &mut Sim<'_>, j: JobIdx) {
         self.arrive_priority(j);
-        let best = self.cheapest(sim, Some(j));
-        self.apply(sim, Some(j), best);
+        self.choose(sim, Some(j));
         self.settle(sim, j);
     }
 
     fn remove(&mut self, sim: &mut Sim<'_>) {
-        let best = self.cheapest(sim, None);
-        if best != Candidate::Stay {
-            self.apply(sim, None, best);
-        }
+        self.choose(sim, None);
     }
 
     /// User and political priority from the scenario, SP = 1/2, and the
@@ -407,32 +420,54 @@ impl Slack {
         }
     }
 
-    /// Prices every candidate and returns the cheapest.
-    fn cheapest(&mut self, sim: &Sim<'_>, newcomer: Option<JobIdx>) -> Candidate {
+    /// Prices every candidate and applies the cheapest.
+    ///
+    /// Each candidate is built in the book, priced and taken back, except
+    /// the last one built when it wins: that one stays as built. Since each
+    /// is taken back whole, the order in which they are built changes no
+    /// price, so a compression (the dearest to build) is built last; ties
+    /// still go by the candidates' order. A winner built earlier is built
+    /// again (a build is deterministic, so it gives the schedule priced).
+    fn choose(&mut self, sim: &Sim<'_>, newcomer: Option<JobIdx>) {
         self.collect_by_start(sim, newcomer.is_none());
-        let mut best = match newcomer {
+        let stay = match newcomer {
             Some(j) => {
                 let duration = sim.prediction(j);
                 let start = self.book.earliest(sim.now(), duration, sim.job(j).size);
-                (
-                    Candidate::Stay,
-                    Priced { price: own_cost(start - sim.now(), sim.job(j).size, &self.config.weights), moved: 0 },
-                )
+                Priced { price: own_cost(start - sim.now(), sim.job(j).size, &self.config.weights), moved: 0 }
             }
-            None => (Candidate::Stay, Priced { price: 0.0, moved: 0 }),
+            None => Priced { price: 0.0, moved: 0 },
         };
         let mut candidates = self.slots(sim.now());
-        if newcomer.is_none() && self.planned_after > 0 {
+        let compress = newcomer.is_none() && self.planned_after > 0;
+        if compress {
             candidates.insert(0, Candidate::Compress);
         }
-        for c in candidates {
-            if let Some(priced) = self.trial(sim, newcomer, c, false) {
-                if priced.better_than(&best.1) {
-                    best = (c, priced);
+        let n = candidates.len();
+        let mut prices = vec![None; n];
+        for step in 0..n {
+            let i = if compress { (step + 1) % n } else { step };
+            prices[i] = self.build(sim, newcomer, candidates[i]);
+            if step + 1 == n && prices[i].is_some() && cheapest(stay, &prices) == Some(i) {
+                self.keep();
+                return;
+            }
+            self.take_back(sim, newcomer);
+        }
+        // The trials left the planned jobs as they were, so `by_start`
+        // still holds.
+        match cheapest(stay, &prices) {
+            Some(i) => {
+                let built = self.build(sim, newcomer, candidates[i]);
+                debug_assert!(built.is_some(), "the chosen candidate was feasible");
+                self.keep();
+            }
+            None => {
+                if let Some(j) = newcomer {
+                    self.book.place(sim, j, sim.now());
                 }
             }
         }
-        best.0
     }
 
     /// Candidate slots: now and the distinct planned starts at or after
@@ -484,7 +519,6 @@ impl Slack {
     fn moved_set(&mut self, sim: &Sim<'_>, newcomer: Option<JobIdx>, c: Candidate) {
         self.moved.clear();
         match c {
-            Candidate::Stay => return,
             Candidate::Compress => {
                 self.moved.extend(self.by_start.iter().map(|&(_, j)| j));
                 return;
@@ -524,17 +558,17 @@ impl Slack {
         }
     }
 
-    /// Builds candidate `c` in the book and prices it. Without `commit` the
-    /// book is restored; with it the schedule stays and slacks are charged.
-    /// `None` if the candidate overdraws a slack (then nothing changes).
-    fn trial(&mut self, sim: &Sim<'_>, newcomer: Option<JobIdx>, c: Candidate, commit: bool) -> Option<Priced> {
+    /// Builds candidate `c` in the book and prices it; the caller then keeps
+    /// it or takes it back. `None` if it overdraws a slack (it was then
+    /// built only up to the job that overdraws).
+    fn build(&mut self, sim: &Sim<'_>, newcomer: Option<JobIdx>, c: Candidate) -> Option<Priced> {
         let now = sim.now();
         self.moved_set(sim, newcomer, c);
+        self.book.checkpoint();
         self.old.clear();
         for i in 0..self.moved.len() {
-            let j = self.moved[i];
-            self.old.push(self.book.slot(j).expect("waiting jobs are planned"));
-            self.book.unplace(sim, j);
+            let slot = self.book.lift(sim, self.moved[i]);
+            self.old.push(slot);
         }
         let w = self.config.weights;
         let mut priced = Priced { price: 0.0, moved: 0 };
@@ -545,72 +579,56 @@ impl Slack {
             priced.price += own_cost(start - now, sim.job(j).size, &w);
             pj = Some(self.state[j as usize].priority);
         }
-        let mut placed = 0;
-        let mut feasible = true;
+        self.placed = 0;
         for k in 0..self.moved.len() {
             let (j, old) = (self.moved[k], self.old[k]);
             let size = sim.job(j).size;
             let start = self.book.earliest(now, old.duration, size);
-            self.book.place_at(sim, j, Slot { start, duration: old.duration });
-            placed += 1;
+            self.book.set_down(sim, j, Slot { start, duration: old.duration });
+            self.placed += 1;
             let st = &self.state[j as usize];
             let m = Moved { size, priority: st.priority, initial_slack: st.initial_slack, slack: st.slack };
-            match move_cost(&m, start - old.start, pj, &w) {
-                Some(cost) => {
-                    priced.price += cost;
-                    priced.moved += usize::from(start != old.start);
-                }
-                None => {
-                    feasible = false;
-                    break;
-                }
-            }
+            let cost = move_cost(&m, start - old.start, pj, &w)?;
+            priced.price += cost;
+            priced.moved += usize::from(start != old.start);
         }
-        if commit && feasible {
-            self.charge();
-        } else {
-            self.restore(sim, newcomer, placed);
-        }
-        feasible.then_some(priced)
+        Some(priced)
     }
 
-    /// Every moved job's slack drops by its move.
-    fn charge(&mut self) {
+    /// Keeps the candidate just built: the moved jobs are filed under their
+    /// new slots and each one's slack drops by its move.
+    fn keep(&mut self) {
+        self.book.commit();
         for k in 0..self.moved.len() {
-            let j = self.moved[k];
+            let (j, old) = (self.moved[k], self.old[k]);
+            self.book.refile(j, old);
             let new = self.book.slot(j).expect("just placed").start;
-            self.state[j as usize].slack -= (new - self.old[k].start) as f64;
+            self.state[j as usize].slack -= (new - old.start) as f64;
         }
     }
 
-    /// Undoes a trial: the newcomer and the first `placed` moved jobs leave
-    /// their new slots, and every moved job gets its old slot back.
-    fn restore(&mut self, sim: &Sim<'_>, newcomer: Option<JobIdx>, placed: usize) {
+    /// Takes the candidate just built back: the newcomer leaves its slot
+    /// and every moved job gets its old one; at once when the profile can
+    /// roll back, else placement by placement.
+    fn take_back(&mut self, sim: &Sim<'_>, newcomer: Option<JobIdx>) {
+        if self.book.rollback() {
+            if let Some(j) = newcomer {
+                self.book.forget(j);
+            }
+            for k in 0..self.moved.len() {
+                self.book.put_back(self.moved[k], self.old[k]);
+            }
+            return;
+        }
         if let Some(j) = newcomer {
             self.book.unplace(sim, j);
         }
         for k in 0..self.moved.len() {
             let j = self.moved[k];
-            if k < placed {
-                self.book.unplace(sim, j);
+            if k < self.placed {
+                self.book.lift(sim, j);
             }
-            self.book.place_at(sim, j, self.old[k]);
-        }
-    }
-
-    /// Builds the chosen candidate for good (a trial is deterministic, so
-    /// it gives the schedule that was priced).
-    fn apply(&mut self, sim: &Sim<'_>, newcomer: Option<JobIdx>, c: Candidate) {
-        match (c, newcomer) {
-            (Candidate::Stay, Some(j)) => {
-                self.book.place(sim, j, sim.now());
-            }
-            (Candidate::Stay, None) => {}
-            _ => {
-                self.collect_by_start(sim, newcomer.is_none());
-                let applied = self.trial(sim, newcomer, c, true);
-                debug_assert!(applied.is_some(), "the chosen candidate was feasible");
-            }
+            self.book.set_down(sim, j, self.old[k]);
         }
     }
 
