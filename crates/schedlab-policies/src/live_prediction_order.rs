@@ -15,12 +15,15 @@
 //! fits in `f` processors is then, per tree, the job of least number among
 //! the fitting jobs of the run that holds the first fitting job by
 //! estimate; and over the trees of classes that have a size up to `f`, the
-//! least of those.
+//! least of those. A tree whose bound (the prediction of its first job by
+//! estimate, its least job number: no more than its answer) does not beat
+//! the best job found in the trees before it is not walked.
 //!
 //! Each subtree knows its least size, its least job and its first and last
 //! (estimate, job), so a walk reaches only subtrees that may hold a fitting
 //! job of the run and of a lower number than the best one found so far.
-//! A query costs O(log q) per tree with waiting jobs to find the run, plus
+//! A query costs O(1) per tree with waiting jobs for its bound, O(log q)
+//! per tree walked to find the run, plus
 //! one walk per improvement of the best job within the run (the fitting
 //! jobs of lower number than every fitting job before them in estimate
 //! order: few unless numbers fall as estimates rise). In a class entirely
