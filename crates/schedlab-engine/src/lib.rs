@@ -28,7 +28,7 @@ pub mod treap;
 pub use checker::{check, CheckError, Violation};
 pub use fenwick::Fenwick;
 pub use policy::{Deadline, DeadlineKind, Guarantee, Happened, Policy};
-pub use predictor::{Overrun, Predictor, RuntimeSource, SourceInfo, SOURCES};
+pub use predictor::{Overrun, Predictor, RuntimeSource, SourceInfo, UserForecast, SOURCES};
 pub use preemption::Preemption;
 pub use profile::Profile;
 pub use record::{JobRecord, LogPosition, ReservationChange, ReservationLog, RunRecord, Segment};

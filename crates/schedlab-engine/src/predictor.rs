@@ -145,11 +145,21 @@ impl Predictor {
         let raw = match self.source {
             RuntimeSource::Estimate => j.estimate,
             RuntimeSource::Exact => j.runtime,
-            RuntimeSource::Last => self.last_model(job, j),
-            RuntimeSource::Tsafrir => self.tsafrir(job, j),
+            RuntimeSource::Last | RuntimeSource::Tsafrir => return self.forecast(job).predict(j.estimate),
             RuntimeSource::Virtual { .. } => self.virtual_runtime[job as usize],
         };
         raw.clamp(1, j.estimate.max(1))
+    }
+
+    /// What a learning source (`last`, `tsafrir`) knows now of the user of
+    /// `job`: it predicts every waiting job of that user from its estimate
+    /// alone, until one of the user's jobs completes. For the other sources
+    /// it predicts the estimate (clamped), which is not their prediction.
+    pub fn forecast(&self, job: JobIdx) -> UserForecast {
+        let learns = self.source.learns();
+        let last = self.source == RuntimeSource::Last;
+        let history = if learns { self.history[self.user_of[job as usize] as usize] } else { History::default() };
+        UserForecast { last, history }
     }
 
     /// For the virtual predictor, how many of `jobs`' draws (a subset of the
@@ -176,33 +186,52 @@ impl Predictor {
         h.newest_estimate = jobs[job as usize].estimate.max(1);
         h.completed = h.completed.saturating_add(1).min(2);
     }
+}
 
-    fn last_model(&self, job: JobIdx, j: &Job) -> Time {
-        let h = &self.history[self.user_of[job as usize] as usize];
+/// A learning source's knowledge of one user at one moment (see
+/// [`Predictor::forecast`]). For a given forecast the prediction is a
+/// non-decreasing function of the estimate, which the live orders of the
+/// waiting queue rely on.
+#[derive(Clone, Copy, Debug)]
+pub struct UserForecast {
+    /// The Last model; else Tsafrir's mean of the last two.
+    last: bool,
+    history: History,
+}
+
+impl UserForecast {
+    /// The prediction, clamped to [1, estimate], for a job of this user
+    /// with this estimate.
+    pub fn predict(&self, estimate: Time) -> Time {
+        let raw = if self.last { self.last_model(estimate) } else { self.tsafrir(estimate) };
+        raw.clamp(1, estimate.max(1))
+    }
+
+    fn last_model(&self, estimate: Time) -> Time {
+        let h = &self.history;
         if h.completed == 0 {
-            return j.estimate;
+            return estimate;
         }
         // estimate × (runtime' / estimate'), in exact integer arithmetic
         // rounded to the nearest second, so that every platform agrees. The
         // 64-bit path covers every real log; 128 bits only guard overflow.
-        let fast = j
-            .estimate
+        let fast = estimate
             .checked_mul(h.newest)
             .and_then(|p| p.checked_mul(2))
             .and_then(|p| p.checked_add(h.newest_estimate));
         match fast {
             Some(num) => num / (2 * h.newest_estimate),
             None => {
-                let num = 2 * i128::from(j.estimate) * i128::from(h.newest) + i128::from(h.newest_estimate);
+                let num = 2 * i128::from(estimate) * i128::from(h.newest) + i128::from(h.newest_estimate);
                 (num / (2 * i128::from(h.newest_estimate))) as Time
             }
         }
     }
 
-    fn tsafrir(&self, job: JobIdx, j: &Job) -> Time {
-        let h = &self.history[self.user_of[job as usize] as usize];
+    fn tsafrir(&self, estimate: Time) -> Time {
+        let h = &self.history;
         match h.completed {
-            0 => j.estimate,
+            0 => estimate,
             1 => h.newest,
             // The mean of two integers, rounded half up.
             _ => (h.newest + h.previous + 1) / 2,
@@ -261,6 +290,26 @@ mod tests {
         p.completed(&jobs, 1, 81);
         assert_eq!(p.predict(&jobs, 3), 66, "(50 + 81) / 2 = 65.5 rounds to 66");
         assert_eq!(p.predict(&jobs, 2), 60, "capped at the estimate");
+    }
+
+    #[test]
+    fn a_forecast_predicts_any_estimate_of_its_user() {
+        // User 7's last job ran 50 of 100 s: accuracy 0.5. User 8 has no
+        // history yet.
+        let jobs = [job(1, 7, 50, 100), job(2, 7, 10, 300), job(3, 8, 10, 300)];
+        let mut p = Predictor::new(RuntimeSource::Last, &jobs, 0);
+        p.completed(&jobs, 0, 50);
+        let seven = p.forecast(1);
+        assert_eq!(seven.predict(300), 150);
+        assert_eq!(seven.predict(3), 2, "1.5 rounds half up");
+        assert_eq!(seven.predict(1), 1, "0.5 rounds up to the least, one second");
+        assert_eq!(seven.predict(0), 1, "raised to one second");
+        assert_eq!(p.forecast(2).predict(300), 300, "no history: the estimate");
+        let mut t = Predictor::new(RuntimeSource::Tsafrir, &jobs, 0);
+        t.completed(&jobs, 0, 50);
+        t.completed(&jobs, 1, 81);
+        assert_eq!(t.forecast(0).predict(1000), 66, "(50 + 81) / 2 = 65.5 rounds to 66");
+        assert_eq!(t.forecast(0).predict(60), 60, "capped at the estimate");
     }
 
     #[test]

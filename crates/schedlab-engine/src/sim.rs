@@ -177,6 +177,13 @@ impl<'a> Sim<'a> {
         }
     }
 
+    /// What the learning source knows now of the user of `j`
+    /// ([`crate::Predictor::forecast`]): while `j` waits, its prediction is
+    /// `forecast(j).predict(estimate of j)`, for every job of that user.
+    pub fn forecast(&self, j: JobIdx) -> crate::UserForecast {
+        self.predictor.forecast(j)
+    }
+
     /// When a running job is expected to end: start plus prediction, or
     /// start plus estimate once it has outlived its prediction.
     pub fn expected_end(&self, j: JobIdx) -> Time {

@@ -15,12 +15,15 @@
 //! fits in `f` processors is then, per tree, the job of least number among
 //! the fitting jobs of the run that holds the first fitting job by
 //! estimate; and over the trees of classes that have a size up to `f`, the
-//! least of those.
+//! least of those. A tree whose bound (the prediction of its first job by
+//! estimate, its least job number: no more than its answer) does not beat
+//! the best job found in the trees before it is not walked.
 //!
 //! Each subtree knows its least size, its least job and its first and last
 //! (estimate, job), so a walk reaches only subtrees that may hold a fitting
 //! job of the run and of a lower number than the best one found so far.
-//! A query costs O(log q) per tree with waiting jobs to find the run, plus
+//! A query costs O(1) per tree with waiting jobs for its bound, O(log q)
+//! per tree walked to find the run, plus
 //! one walk per improvement of the best job within the run (the fitting
 //! jobs of lower number than every fitting job before them in estimate
 //! order: few unless numbers fall as estimates rise). In a class entirely
@@ -35,7 +38,7 @@
 use std::collections::BTreeSet;
 
 use schedlab_engine::treap::{Search, Summary, Treap};
-use schedlab_engine::{JobIdx, Sim, Time};
+use schedlab_engine::{JobIdx, Sim, Time, UserForecast};
 
 use crate::queue_index::class_of;
 
@@ -75,9 +78,10 @@ impl Summary<Filed> for Bounds {
 
 /// A walk over one user's jobs: those that fit in `free` processors, whose
 /// current prediction lies in `[least, most]`, and whose number lies in
-/// `(above, below)`.
-struct Walk<'a> {
-    sim: &'a Sim<'a>,
+/// `(above, below)`. Predictions come from the user's forecast, so a walk
+/// reads nothing but the tree (the jobs filed are all waiting).
+struct Walk {
+    forecast: UserForecast,
     free: u32,
     least: Time,
     most: Time,
@@ -85,15 +89,15 @@ struct Walk<'a> {
     below: JobIdx,
 }
 
-impl Walk<'_> {
+impl Walk {
     /// The current prediction of the job filed under `key`: the same for
     /// every job of the user with that estimate.
     fn prediction(&self, key: (Time, JobIdx)) -> Time {
-        self.sim.prediction(key.1)
+        self.forecast.predict(key.0)
     }
 }
 
-impl Search<(Time, JobIdx), Filed, Bounds> for Walk<'_> {
+impl Search<(Time, JobIdx), Filed, Bounds> for Walk {
     fn enter(&self, _: &Bounds, s: &Bounds) -> bool {
         s.size <= self.free
             && s.job < self.below
@@ -163,16 +167,39 @@ impl LivePredictionOrder {
     /// order that needs at most `free` processors, with its prediction.
     pub fn next(&self, sim: &Sim<'_>, after: Option<(Time, JobIdx)>, free: u32) -> Option<(Time, JobIdx)> {
         let fits = |g: &u32| 1u64 << (g % self.classes) <= u64::from(free);
-        self.active.iter().filter(|&g| fits(g)).filter_map(|&g| self.next_in_group(sim, g, after, free)).min()
+        let mut best: Option<(Time, JobIdx)> = None;
+        for &g in self.active.iter().filter(|&g| fits(g)) {
+            let tree = &self.by_group[g as usize];
+            let all = tree.summary();
+            // Any job of the group gives its user's forecast.
+            let forecast = sim.forecast(all.job);
+            // Every job of the group is predicted at least as long as its
+            // first by estimate and numbered at least its least number, so
+            // its answer is no less than that pair: a group whose pair does
+            // not beat the best so far is not walked.
+            let bound = (forecast.predict(all.first.0), all.job);
+            if all.size > free || best.is_some_and(|b| bound >= b) {
+                continue;
+            }
+            if let Some(found) = next_in_group(tree, forecast, after, free) {
+                best = Some(best.map_or(found, |b| b.min(found)));
+            }
+        }
+        best
     }
+}
 
-    /// [`LivePredictionOrder::next`] among the jobs of group `g`.
-    fn next_in_group(&self, sim: &Sim<'_>, g: u32, after: Option<(Time, JobIdx)>, free: u32) -> Option<(Time, JobIdx)> {
-        let tree = &self.by_group[g as usize];
-        let Some((pa, ja)) = after else { return least_job_of_first_run(tree, sim, free, 0, None) };
-        least_job_of_first_run(tree, sim, free, pa, Some(ja))
-            .or_else(|| least_job_of_first_run(tree, sim, free, pa.saturating_add(1), None))
-    }
+/// [`LivePredictionOrder::next`] among the jobs of one group's `tree`,
+/// whose user's forecast is `forecast`.
+fn next_in_group(
+    tree: &Treap<(Time, JobIdx), Filed, Bounds>,
+    forecast: UserForecast,
+    after: Option<(Time, JobIdx)>,
+    free: u32,
+) -> Option<(Time, JobIdx)> {
+    let Some((pa, ja)) = after else { return least_job_of_first_run(tree, forecast, free, 0, None) };
+    least_job_of_first_run(tree, forecast, free, pa, Some(ja))
+        .or_else(|| least_job_of_first_run(tree, forecast, free, pa.saturating_add(1), None))
 }
 
 /// Among the jobs of `tree` that fit in `free` processors and are predicted
@@ -181,20 +208,20 @@ impl LivePredictionOrder {
 /// and predicted exactly `least` count.
 fn least_job_of_first_run(
     tree: &Treap<(Time, JobIdx), Filed, Bounds>,
-    sim: &Sim<'_>,
+    forecast: UserForecast,
     free: u32,
     least: Time,
     above: Option<JobIdx>,
 ) -> Option<(Time, JobIdx)> {
     let most = if above.is_some() { least } else { Time::MAX };
-    let any = Walk { sim, free, least, most, above, below: JobIdx::MAX };
+    let any = Walk { forecast, free, least, most, above, below: JobIdx::MAX };
     let (first, _) = tree.first_after(None, &any)?;
-    let run = sim.prediction(first.1);
+    let run = forecast.predict(first.0);
     // Within the run, each later job found has a lower number than the best
     // so far; the walk prunes subtrees of no lower number.
     let mut best = first;
     loop {
-        let lower = Walk { sim, free, least: run, most: run, above, below: best.1 };
+        let lower = Walk { forecast, free, least: run, most: run, above, below: best.1 };
         match tree.first_after(Some(&best), &lower) {
             Some((key, _)) => best = key,
             None => return Some((run, best.1)),

@@ -30,7 +30,8 @@
 //! prediction is then kept per user and size class by estimate, which
 //! orders those jobs by prediction whatever the user's history
 //! (`live_prediction_order`): O(log q) per (user, class) with waiting jobs
-//! per query, and nothing to re-file when a prediction changes.
+//! per query at worst (a group that cannot beat the best found is not
+//! walked), and nothing to re-file when a prediction changes.
 //! With `estimate`, `exact` and `virtual` predictions never change, and
 //! every query is as costed above.
 //!
