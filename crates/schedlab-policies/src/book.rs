@@ -206,8 +206,9 @@ impl Book {
 
     /// Brings the profile back to the checkpoint and returns true; the
     /// caller then gives each job the trial moved its old slot with
-    /// [`Book::put_back`] and forgets a job it placed ([`Book::forget`]). False when the profile cannot (nothing changed; the
-    /// caller takes the trial's placements back one by one).
+    /// [`Book::put_back`] and forgets a job it placed ([`Book::forget`]).
+    /// False when the profile cannot (nothing changed; the caller takes the
+    /// trial's placements back one by one).
     pub fn rollback(&mut self) -> bool {
         self.profile_mut().rollback()
     }
