@@ -32,6 +32,9 @@ pub struct Measurement {
     /// Best time to read and clean the trace from its file (gzip included).
     pub parse_seconds: f64,
     pub events: u64,
+    /// Changes of a reservation the run recorded (its reservation log's
+    /// entries): part of a run's output, so a lower bound on its work.
+    pub reservation_changes: u64,
     /// Best time of the run (engine, checker, metrics); 0 for a parse-only child.
     pub seconds: f64,
     pub mean_wait: f64,
@@ -123,6 +126,7 @@ fn measure_runs(m: &mut Measurement, trace: &Trace, spec: &str, args: &BenchOneA
             .map_err(|e| run_failure(e.to_string()))?;
         best = best.min(start.elapsed().as_secs_f64());
         m.events = outcome.record.events;
+        m.reservation_changes = outcome.record.reservations.len() as u64;
         m.mean_wait = outcome.metrics.mean_wait;
         m.mbs = outcome.metrics.mbs;
         m.check = if outcome.checked { "passed" } else { "skipped" }.to_owned();

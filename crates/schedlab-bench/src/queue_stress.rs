@@ -77,6 +77,8 @@ struct StressRow {
     status: Status,
     jobs: u64,
     events: u64,
+    /// Reservation changes the run recorded (see `Measurement`).
+    reservation_changes: u64,
     /// Best run time (engine, checker, metrics; a calibration run included).
     seconds: Option<f64>,
     /// Peak RSS of the case's process, bytes.
@@ -203,6 +205,7 @@ fn skipped(case: &Case, policy: &str) -> StressRow {
         status: Status::Skipped,
         jobs: 0,
         events: 0,
+        reservation_changes: 0,
         seconds: None,
         peak_rss: None,
         check: String::new(),
@@ -232,6 +235,7 @@ fn run_case(exe: &Path, case: &Case, policy: &str, plan: &Plan) -> StressRow {
         Ok(m) => {
             row.status = Status::Done;
             (row.jobs, row.events, row.seconds, row.peak_rss) = (m.jobs, m.events, Some(m.seconds), m.peak_rss);
+            row.reservation_changes = m.reservation_changes;
             row.check = m.check;
         }
         Err(Ended::OverLimit) => row.status = Status::OverLimit,
@@ -320,7 +324,10 @@ fn write_text(out: &mut dyn Write, rows: &[StressRow], plan: &Plan) -> std::io::
         write_series(out, rows, plan, &cases)?;
     }
     writeln!(out)?;
-    writeln!(out, "every case: jobs, events, seconds and peak RSS of its process")?;
+    writeln!(
+        out,
+        "every case: jobs, events, the reservation changes the run recorded (its output grows with them), seconds and peak RSS of its process"
+    )?;
     write_cases(out, rows, limit)
 }
 
@@ -365,7 +372,7 @@ fn cell(row: &StressRow, base: Option<&StressRow>, limit: u64) -> String {
 }
 
 fn write_cases(out: &mut dyn Write, rows: &[StressRow], limit: u64) -> std::io::Result<()> {
-    let headers = ["case", "policy", "jobs", "events", "seconds", "peak MB", "check"];
+    let headers = ["case", "policy", "jobs", "events", "reservation changes", "seconds", "peak MB", "check"];
     let mut t = Table::new(&headers).align(1, output::Align::Left);
     for r in rows {
         if let Some(e) = &r.error {
@@ -378,6 +385,7 @@ fn write_cases(out: &mut dyn Write, rows: &[StressRow], limit: u64) -> std::io::
             r.policy.clone(),
             grouped(r.jobs),
             grouped(r.events),
+            grouped(r.reservation_changes),
             seconds,
             mb(r.peak_rss),
             r.check.clone(),

@@ -84,6 +84,28 @@ fn bench_measures_each_trace_and_policy() {
     assert!(text.contains("jobs/s") && text.contains("peak MB"), "{text}");
 }
 
+/// Two whole-machine jobs submitted at once, the first ending at half its
+/// estimate. By hand, under CBF: the first is reserved at 0 and the second
+/// at 100 (the first's estimate) on arrival, and when the first ends at 50
+/// compression moves the second to 50: three reservation changes. FCFS
+/// reserves nothing.
+#[test]
+fn one_counts_the_reservation_changes() {
+    let dir = temp_dir("changes");
+    let trace = dir.join("two.swf");
+    std::fs::write(
+        &trace,
+        "; MaxProcs: 4\n\
+         1 0 0 50 4 -1 -1 4 100 -1 1 1 1 -1 1 -1 -1 -1\n\
+         2 0 0 10 4 -1 -1 4 100 -1 1 1 1 -1 1 -1 -1 -1\n",
+    )
+    .expect("write");
+    let t = trace.to_str().unwrap();
+    let changes = |policy: &str| json(&["one", t, "--policy", policy])["reservation_changes"].as_u64();
+    assert_eq!(changes("cbf"), Some(3));
+    assert_eq!(changes("fcfs"), Some(0));
+}
+
 #[test]
 fn bad_input_gives_one_line_and_an_exit_code() {
     let dir = temp_dir("bad").display().to_string();
