@@ -207,6 +207,8 @@ fn build(s: &PolicySettings) -> Box<dyn Policy> {
         moved: Vec::new(),
         old: Vec::new(),
         placed: 0,
+        candidates: Vec::new(),
+        prices: Vec::new(),
     })
 }
 
@@ -274,6 +276,10 @@ struct Slack {
     old: Vec<Slot>,
     /// How many of them the candidate being built has set down.
     placed: usize,
+    /// The candidates of the event being decided, and their prices once
+    /// built (kept between events so that no event allocates them).
+    candidates: Vec<Candidate>,
+    prices: Vec<Option<Priced>>,
 }
 
 impl Policy for Slack {
@@ -362,17 +368,19 @@ impl Slack {
             }
             None => Priced { price: 0.0, moved: 0 },
         };
-        let mut candidates = self.slots(sim.now());
+        self.candidates.clear();
         let compress = newcomer.is_none() && self.planned_after > 0;
         if compress {
-            candidates.insert(0, Candidate::Compress);
+            self.candidates.push(Candidate::Compress);
         }
-        let n = candidates.len();
-        let mut prices = vec![None; n];
+        self.push_slots(sim.now());
+        let n = self.candidates.len();
+        self.prices.clear();
+        self.prices.resize(n, None);
         for step in 0..n {
             let i = if compress { (step + 1) % n } else { step };
-            prices[i] = self.build(sim, newcomer, candidates[i]);
-            if step + 1 == n && prices[i].is_some() && cheapest(stay, &prices) == Some(i) {
+            self.prices[i] = self.build(sim, newcomer, self.candidates[i]);
+            if step + 1 == n && self.prices[i].is_some() && cheapest(stay, &self.prices) == Some(i) {
                 self.keep();
                 return;
             }
@@ -380,9 +388,9 @@ impl Slack {
         }
         // The trials left the planned jobs as they were, so `by_start`
         // still holds.
-        match cheapest(stay, &prices) {
+        match cheapest(stay, &self.prices) {
             Some(i) => {
-                let built = self.build(sim, newcomer, candidates[i]);
+                let built = self.build(sim, newcomer, self.candidates[i]);
                 debug_assert!(built.is_some(), "the chosen candidate was feasible");
                 self.keep();
             }
@@ -394,22 +402,23 @@ impl Slack {
         }
     }
 
-    /// Candidate slots: now and the distinct planned starts at or after
-    /// which at most `max_moved` jobs are planned, earliest first, at most
-    /// `max_slots` of them.
-    fn slots(&self, now: Time) -> Vec<Candidate> {
+    /// Appends the candidate slots to `candidates`: now and the distinct
+    /// planned starts at or after which at most `max_moved` jobs are
+    /// planned, earliest first, at most `max_slots` of them.
+    fn push_slots(&mut self, now: Time) {
         let c = &self.config;
         let n = self.planned_after;
         // `by_start` holds the last of the n planned jobs; job i of all n is
         // its entry i - skipped.
         let skipped = n - self.by_start.len();
-        let mut out = Vec::new();
+        let out = &mut self.candidates;
+        let before = out.len();
         if n <= c.max_moved && c.max_slots > 0 {
             out.push(Candidate::At(now));
         }
         let first = n.saturating_sub(c.max_moved);
         for i in first..n {
-            if out.len() >= c.max_slots {
+            if out.len() - before >= c.max_slots {
                 break;
             }
             let k = i - skipped;
@@ -418,7 +427,6 @@ impl Slack {
                 out.push(Candidate::At(t));
             }
         }
-        out
     }
 
     /// Waiting jobs planned after now, by (planned start, job), from the
