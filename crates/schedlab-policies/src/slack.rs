@@ -498,6 +498,11 @@ impl Slack {
         self.moved_set(sim, newcomer, c);
         self.book.checkpoint();
         self.old.clear();
+        // Without a newcomer, a candidate that puts its jobs back in
+        // planned-start order is a compression of the jobs it moves.
+        if newcomer.is_none() && (c == Candidate::Compress || self.config.heuristic == Heuristic::Ast) {
+            return Some(self.build_compression(sim));
+        }
         for i in 0..self.moved.len() {
             let slot = self.book.lift(sim, self.moved[i]);
             self.old.push(slot);
@@ -525,6 +530,61 @@ impl Slack {
             priced.moved += usize::from(start != old.start);
         }
         Some(priced)
+    }
+
+    /// Builds a compression of the moved jobs, which are in planned-start
+    /// order and start no earlier than any other planned job (every one of
+    /// them taken out, then each put back at its earliest slot in that
+    /// order), without taking out the jobs that cannot start earlier, and
+    /// prices it.
+    ///
+    /// Jobs earlier in that order only move earlier, so each job's old slot
+    /// stays free for it, and below its old start the profile does not
+    /// depend on the jobs after it, which start no earlier. So whether it
+    /// can start earlier is the book's compression check
+    /// ([`Book::can_move`]) in the profile as it stands; if not, it stays
+    /// where it is, as it would after being taken out and put back. A job
+    /// that can is taken out, together with every later job whose slot
+    /// begins before its own ends (its search reads the profile only up to
+    /// there), and placed. The moves, prices and profile are those of
+    /// taking every job out first; a compression that moves nothing then
+    /// touches no part of the profile.
+    fn build_compression(&mut self, sim: &Sim<'_>) -> Priced {
+        let now = sim.now();
+        for i in 0..self.moved.len() {
+            let slot = self.book.slot(self.moved[i]).expect("a planned job has a slot");
+            self.old.push(slot);
+        }
+        let w = self.config.weights;
+        let mut priced = Priced { price: 0.0, moved: 0 };
+        // The jobs before `lifted` are out of the profile or handled.
+        let mut lifted = 0;
+        self.placed = 0;
+        for k in 0..self.moved.len() {
+            let (j, old) = (self.moved[k], self.old[k]);
+            let size = sim.job(j).size;
+            let start = if k >= lifted && !self.book.can_move(now, old, size) {
+                old.start
+            } else {
+                lifted = lifted.max(k);
+                let end = old.start.saturating_add(old.duration);
+                while lifted < self.moved.len() && (lifted == k || self.old[lifted].start < end) {
+                    self.book.lift(sim, self.moved[lifted]);
+                    lifted += 1;
+                }
+                let start = self.book.earliest(now, old.duration, size);
+                self.book.set_down(sim, j, Slot { start, duration: old.duration });
+                start
+            };
+            debug_assert!(start <= old.start, "a compression moves job {j} later");
+            self.placed += 1;
+            let st = &self.state[j as usize];
+            let m = Moved { size, priority: st.priority, initial_slack: st.initial_slack, slack: st.slack };
+            // A compression never moves a job later, so no slack is overdrawn.
+            priced.price += move_cost(&m, start - old.start, None, &w).unwrap_or(0.0);
+            priced.moved += usize::from(start != old.start);
+        }
+        priced
     }
 
     /// Keeps the candidate just built: the moved jobs are filed under their
