@@ -2,7 +2,8 @@
 //! indexes of the backfilling policies) against an ordered map read in
 //! full: random insertions, removals, drains and guided searches must give
 //! the same answers; a 100,000-entry case checks the same at the size of a
-//! long queue.
+//! long queue. An insertion builds node for node the tree that replacing
+//! the entry by `update` builds.
 
 use std::collections::BTreeMap;
 
@@ -145,6 +146,35 @@ proptest! {
         let entries: Vec<(u32, i64)> = model.iter().map(|(&k, &v)| (k, v)).collect();
         prop_assert_eq!(treap.entries(), entries);
         prop_assert_eq!(treap.summary().sum, model.values().sum::<i64>());
+    }
+
+    /// `insert` finds its place in one descent; `update` splits the tree
+    /// around the key and merges it back. Both give the entry a fresh
+    /// priority, so after the same operations the two trees must be the
+    /// same node for node (keys, values, priorities, links, summaries, the
+    /// slots reused), whether the key was new or not.
+    #[test]
+    fn an_insertion_builds_the_tree_an_update_builds(ops in ops()) {
+        let mut inserted: Treap<u32, i64, SumMin> = Treap::default();
+        let mut updated: Treap<u32, i64, SumMin> = Treap::default();
+        for op in &ops {
+            match *op {
+                Op::Insert(k, v) => {
+                    inserted.insert(k, v);
+                    updated.update(k, |_| Some(v));
+                }
+                Op::Remove(k) => {
+                    inserted.remove(&k);
+                    updated.remove(&k);
+                }
+                Op::Drain(k) => {
+                    inserted.drain_through(&k);
+                    updated.drain_through(&k);
+                }
+                _ => continue,
+            }
+            prop_assert_eq!(format!("{inserted:?}"), format!("{updated:?}"));
+        }
     }
 }
 

@@ -101,17 +101,17 @@ impl<K: Ord + Copy, V: Copy, S: Summary<V>> Treap<K, V, S> {
         self.root = self.merge(left, after);
     }
 
-    /// Sets the value at `key`. A new key descends to where its priority
-    /// puts it and splits only the subtree there (expected O(1) nodes),
-    /// rather than splitting and merging the whole tree around it, which
-    /// builds the same tree.
+    /// Sets the value at `key`, in one descent: the entry, new or not, gets
+    /// a freshly drawn priority and goes where it puts it. A subtree that
+    /// the new entry will head is split around it (expected O(1) nodes),
+    /// taking out the key's old node if it is there; a key met above that
+    /// point sinks to its place by rotations. Either way the tree is the
+    /// one that replacing the entry by [`Treap::update`] builds (a treap's
+    /// shape is fixed by its keys and priorities, which never repeat), and
+    /// an old node's slot is reused as `update` reuses it.
     pub fn insert(&mut self, key: K, value: V) {
-        if self.get(&key).is_some() {
-            self.update(key, |_| Some(value));
-            return;
-        }
-        let n = self.new_node(key, value);
-        self.root = self.insert_node(self.root, n);
+        let priority = self.rng.next_u64();
+        self.root = self.insert_at(self.root, key, value, priority);
     }
 
     /// Removes the entry at `key`, if any: its children merge in its place.
@@ -119,28 +119,90 @@ impl<K: Ord + Copy, V: Copy, S: Summary<V>> Treap<K, V, S> {
         self.root = self.remove_from(self.root, key);
     }
 
-    /// Puts the new node `n` into subtree `i`; returns the subtree's root.
-    fn insert_node(&mut self, i: u32, n: u32) -> u32 {
-        if i == NIL {
-            return n;
-        }
-        let key = self.nodes[n as usize].key;
-        if self.nodes[n as usize].priority > self.nodes[i as usize].priority {
-            let (left, right) = self.split(i, &key, false);
-            self.nodes[n as usize].left = left;
-            self.nodes[n as usize].right = right;
+    /// Sets `key` to `value` with `priority` in subtree `i`; returns the
+    /// subtree's root.
+    fn insert_at(&mut self, i: u32, key: K, value: V, priority: u64) -> u32 {
+        if i == NIL || priority > self.nodes[i as usize].priority {
+            let (left, old, right) = self.split_out(i, &key);
+            let node = Node { key, value, summary: S::of(&value), priority, left, right };
+            let n = if old == NIL {
+                self.allocate(node)
+            } else {
+                self.nodes[old as usize] = node;
+                old
+            };
             self.refresh(n);
             return n;
         }
-        if key < self.nodes[i as usize].key {
-            let left = self.insert_node(self.nodes[i as usize].left, n);
-            self.nodes[i as usize].left = left;
-        } else {
-            let right = self.insert_node(self.nodes[i as usize].right, n);
-            self.nodes[i as usize].right = right;
+        match key.cmp(&self.nodes[i as usize].key) {
+            std::cmp::Ordering::Less => {
+                let left = self.insert_at(self.nodes[i as usize].left, key, value, priority);
+                self.nodes[i as usize].left = left;
+            }
+            std::cmp::Ordering::Greater => {
+                let right = self.insert_at(self.nodes[i as usize].right, key, value, priority);
+                self.nodes[i as usize].right = right;
+            }
+            std::cmp::Ordering::Equal => {
+                let n = &mut self.nodes[i as usize];
+                n.value = value;
+                n.priority = priority;
+                return self.sift_down(i);
+            }
         }
         self.refresh(i);
         i
+    }
+
+    /// Rotates node `i`, whose priority was lowered, below every child of
+    /// a higher priority; returns the subtree's root.
+    fn sift_down(&mut self, i: u32) -> u32 {
+        let n = &self.nodes[i as usize];
+        let (left, right) = (n.left, n.right);
+        let priority_of = |c: u32| if c == NIL { None } else { Some(self.nodes[c as usize].priority) };
+        let top = match (priority_of(left), priority_of(right)) {
+            (Some(l), r) if l > n.priority && r.is_none_or(|r| l > r) => left,
+            (_, Some(r)) if r > n.priority => right,
+            _ => {
+                self.refresh(i);
+                return i;
+            }
+        };
+        if top == left {
+            self.nodes[i as usize].left = self.nodes[left as usize].right;
+            let below = self.sift_down(i);
+            self.nodes[left as usize].right = below;
+        } else {
+            self.nodes[i as usize].right = self.nodes[right as usize].left;
+            let below = self.sift_down(i);
+            self.nodes[right as usize].left = below;
+        }
+        self.refresh(top);
+        top
+    }
+
+    /// Splits subtree `i` into the keys before `key`, the node holding
+    /// `key` (`NIL` if none; detached, its links stale) and the keys after.
+    fn split_out(&mut self, i: u32, key: &K) -> (u32, u32, u32) {
+        if i == NIL {
+            return (NIL, NIL, NIL);
+        }
+        let n = &self.nodes[i as usize];
+        match key.cmp(&n.key) {
+            std::cmp::Ordering::Less => {
+                let (a, at, b) = self.split_out(n.left, key);
+                self.nodes[i as usize].left = b;
+                self.refresh(i);
+                (a, at, i)
+            }
+            std::cmp::Ordering::Greater => {
+                let (a, at, b) = self.split_out(n.right, key);
+                self.nodes[i as usize].right = a;
+                self.refresh(i);
+                (i, at, b)
+            }
+            std::cmp::Ordering::Equal => (n.left, i, n.right),
+        }
     }
 
     /// Takes `key` out of subtree `i` (if there); returns the subtree's
@@ -279,7 +341,12 @@ impl<K: Ord + Copy, V: Copy, S: Summary<V>> Treap<K, V, S> {
     }
 
     fn new_node(&mut self, key: K, value: V) -> u32 {
-        let node = Node { key, value, summary: S::of(&value), priority: self.rng.next_u64(), left: NIL, right: NIL };
+        let priority = self.rng.next_u64();
+        self.allocate(Node { key, value, summary: S::of(&value), priority, left: NIL, right: NIL })
+    }
+
+    /// Stores a node in a recycled slot or a new one.
+    fn allocate(&mut self, node: Node<K, V, S>) -> u32 {
         self.len += 1;
         match self.recycled.pop() {
             Some(i) => {

@@ -177,7 +177,7 @@ impl Book {
     /// [from, start) has `size` processors free over [t, min(t + d, start))
     /// in the profile with it: `size` processors free just before its
     /// start, or a whole window before it.
-    fn can_move(&self, from: Time, old: Slot, size: u32) -> bool {
+    pub fn can_move(&self, from: Time, old: Slot, size: u32) -> bool {
         let p = self.profile();
         p.free_at(old.start - 1) >= i64::from(size) || p.fits_before(from, old.duration, size, old.start)
     }

@@ -207,6 +207,8 @@ fn build(s: &PolicySettings) -> Box<dyn Policy> {
         moved: Vec::new(),
         old: Vec::new(),
         placed: 0,
+        candidates: Vec::new(),
+        prices: Vec::new(),
     })
 }
 
@@ -274,6 +276,10 @@ struct Slack {
     old: Vec<Slot>,
     /// How many of them the candidate being built has set down.
     placed: usize,
+    /// The candidates of the event being decided, and their prices once
+    /// built (kept between events so that no event allocates them).
+    candidates: Vec<Candidate>,
+    prices: Vec<Option<Priced>>,
 }
 
 impl Policy for Slack {
@@ -362,17 +368,19 @@ impl Slack {
             }
             None => Priced { price: 0.0, moved: 0 },
         };
-        let mut candidates = self.slots(sim.now());
+        self.candidates.clear();
         let compress = newcomer.is_none() && self.planned_after > 0;
         if compress {
-            candidates.insert(0, Candidate::Compress);
+            self.candidates.push(Candidate::Compress);
         }
-        let n = candidates.len();
-        let mut prices = vec![None; n];
+        self.push_slots(sim.now());
+        let n = self.candidates.len();
+        self.prices.clear();
+        self.prices.resize(n, None);
         for step in 0..n {
             let i = if compress { (step + 1) % n } else { step };
-            prices[i] = self.build(sim, newcomer, candidates[i]);
-            if step + 1 == n && prices[i].is_some() && cheapest(stay, &prices) == Some(i) {
+            self.prices[i] = self.build(sim, newcomer, self.candidates[i]);
+            if step + 1 == n && self.prices[i].is_some() && cheapest(stay, &self.prices) == Some(i) {
                 self.keep();
                 return;
             }
@@ -380,9 +388,9 @@ impl Slack {
         }
         // The trials left the planned jobs as they were, so `by_start`
         // still holds.
-        match cheapest(stay, &prices) {
+        match cheapest(stay, &self.prices) {
             Some(i) => {
-                let built = self.build(sim, newcomer, candidates[i]);
+                let built = self.build(sim, newcomer, self.candidates[i]);
                 debug_assert!(built.is_some(), "the chosen candidate was feasible");
                 self.keep();
             }
@@ -394,22 +402,23 @@ impl Slack {
         }
     }
 
-    /// Candidate slots: now and the distinct planned starts at or after
-    /// which at most `max_moved` jobs are planned, earliest first, at most
-    /// `max_slots` of them.
-    fn slots(&self, now: Time) -> Vec<Candidate> {
+    /// Appends the candidate slots to `candidates`: now and the distinct
+    /// planned starts at or after which at most `max_moved` jobs are
+    /// planned, earliest first, at most `max_slots` of them.
+    fn push_slots(&mut self, now: Time) {
         let c = &self.config;
         let n = self.planned_after;
         // `by_start` holds the last of the n planned jobs; job i of all n is
         // its entry i - skipped.
         let skipped = n - self.by_start.len();
-        let mut out = Vec::new();
+        let out = &mut self.candidates;
+        let before = out.len();
         if n <= c.max_moved && c.max_slots > 0 {
             out.push(Candidate::At(now));
         }
         let first = n.saturating_sub(c.max_moved);
         for i in first..n {
-            if out.len() >= c.max_slots {
+            if out.len() - before >= c.max_slots {
                 break;
             }
             let k = i - skipped;
@@ -418,7 +427,6 @@ impl Slack {
                 out.push(Candidate::At(t));
             }
         }
-        out
     }
 
     /// Waiting jobs planned after now, by (planned start, job), from the
@@ -490,6 +498,11 @@ impl Slack {
         self.moved_set(sim, newcomer, c);
         self.book.checkpoint();
         self.old.clear();
+        // Without a newcomer, a candidate that puts its jobs back in
+        // planned-start order is a compression of the jobs it moves.
+        if newcomer.is_none() && (c == Candidate::Compress || self.config.heuristic == Heuristic::Ast) {
+            return Some(self.build_compression(sim));
+        }
         for i in 0..self.moved.len() {
             let slot = self.book.lift(sim, self.moved[i]);
             self.old.push(slot);
@@ -517,6 +530,61 @@ impl Slack {
             priced.moved += usize::from(start != old.start);
         }
         Some(priced)
+    }
+
+    /// Builds a compression of the moved jobs, which are in planned-start
+    /// order and start no earlier than any other planned job (every one of
+    /// them taken out, then each put back at its earliest slot in that
+    /// order), without taking out the jobs that cannot start earlier, and
+    /// prices it.
+    ///
+    /// Jobs earlier in that order only move earlier, so each job's old slot
+    /// stays free for it, and below its old start the profile does not
+    /// depend on the jobs after it, which start no earlier. So whether it
+    /// can start earlier is the book's compression check
+    /// ([`Book::can_move`]) in the profile as it stands; if not, it stays
+    /// where it is, as it would after being taken out and put back. A job
+    /// that can is taken out, together with every later job whose slot
+    /// begins before its own ends (its search reads the profile only up to
+    /// there), and placed. The moves, prices and profile are those of
+    /// taking every job out first; a compression that moves nothing then
+    /// touches no part of the profile.
+    fn build_compression(&mut self, sim: &Sim<'_>) -> Priced {
+        let now = sim.now();
+        for i in 0..self.moved.len() {
+            let slot = self.book.slot(self.moved[i]).expect("a planned job has a slot");
+            self.old.push(slot);
+        }
+        let w = self.config.weights;
+        let mut priced = Priced { price: 0.0, moved: 0 };
+        // The jobs before `lifted` are out of the profile or handled.
+        let mut lifted = 0;
+        self.placed = 0;
+        for k in 0..self.moved.len() {
+            let (j, old) = (self.moved[k], self.old[k]);
+            let size = sim.job(j).size;
+            let start = if k >= lifted && !self.book.can_move(now, old, size) {
+                old.start
+            } else {
+                lifted = lifted.max(k);
+                let end = old.start.saturating_add(old.duration);
+                while lifted < self.moved.len() && (lifted == k || self.old[lifted].start < end) {
+                    self.book.lift(sim, self.moved[lifted]);
+                    lifted += 1;
+                }
+                let start = self.book.earliest(now, old.duration, size);
+                self.book.set_down(sim, j, Slot { start, duration: old.duration });
+                start
+            };
+            debug_assert!(start <= old.start, "a compression moves job {j} later");
+            self.placed += 1;
+            let st = &self.state[j as usize];
+            let m = Moved { size, priority: st.priority, initial_slack: st.initial_slack, slack: st.slack };
+            // A compression never moves a job later, so no slack is overdrawn.
+            priced.price += move_cost(&m, start - old.start, None, &w).unwrap_or(0.0);
+            priced.moved += usize::from(start != old.start);
+        }
+        priced
     }
 
     /// Keeps the candidate just built: the moved jobs are filed under their
