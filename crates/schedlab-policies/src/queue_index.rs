@@ -129,8 +129,8 @@ const WALK_TESTS_PER_GROUP: u32 = 8;
 const TESTS_PER_JOB_BEFORE_ORDER: u64 = 64;
 
 /// When a query by priority under live predictions walks and when it turns
-/// to the live order by priority: the constants above, which tests lower
-/// to reach the live order at every query.
+/// to the live order by priority: the constants above, which the tests
+/// lower so that the live order answers at every query.
 #[derive(Clone, Copy, Debug)]
 struct WalkCosts {
     budget_least: u32,
@@ -171,6 +171,7 @@ pub(crate) struct QueueIndex {
     /// With `live`, from the first query by priority within a horizon: the
     /// waiting jobs per user and size class, by priority.
     by_live_priority: Option<LivePredictionOrder>,
+    /// When walks give up and the live order by priority starts.
     costs: WalkCosts,
     /// How many jobs the next walk by priority under live predictions may
     /// test (see [`WALK_BUDGET_LEAST`]).
