@@ -240,3 +240,38 @@ fn the_overrun_rule_decides_what_easy_backfills_around_an_overdue_job() {
         assert_eq!(starts(&out.record), vec![0, 20, 220, job_4], "{spec}");
     }
 }
+
+/// A stress case for the live order by priority (EASY's backfill within
+/// the shadow time under learning predictions): the 100,000-job horizon
+/// backlog of `scripts/make_horizon_backlog.py`. Job 1 holds 64 of 128
+/// processors until 1,000,000 s; job 2 needs all 128, so its shadow time
+/// is 1,000,000 s and no processor is extra. The 90,000 long jobs fit by
+/// size but are predicted at least 2,000,000 s (their users have no
+/// history before the shadow time, so their prediction is their estimate),
+/// so none may start before job 2. The 9,998 one-processor short jobs are
+/// predicted at most 1,999 s (their users' runtimes equal their
+/// estimates), so they backfill, 64 at a time, and all of them, about
+/// 9,998 × 1,500 / 64 ≈ 234,000 s of work, end before 1,000,000 s.
+#[test]
+fn the_horizon_backlog_backfills_only_the_short_jobs_under_learning_predictions() {
+    let long = 90_000usize;
+    let mut rows: Vec<Row> = vec![(0, 1_000_000, 64, 1_000_000, 1), (0, 1_000, 128, 1_000, 1)];
+    rows.extend((0..long as i64).map(|i| {
+        let estimate = 2_000_000 + (i * 7919) % 2_000_000;
+        (0, estimate / 2, 1 + (i % 32) as u32, estimate, 2 + (i % 1000) as i32)
+    }));
+    rows.extend((0..(100_000 - long - 2) as i64).map(|i| {
+        let runtime = 1_000 + (i * 7) % 1_000;
+        (0, runtime, 1, runtime, 2001 + (i % 100) as i32)
+    }));
+    let t = trace(128, &rows);
+    for spec in ["easy@last", "easy@tsafrir"] {
+        let out = run(&t, spec);
+        assert!(out.checked, "{spec}");
+        let starts: Vec<Time> = out.record.jobs.iter().map(|r| r.first_start).collect();
+        assert_eq!(starts[1], 1_000_000, "{spec}: job 2 starts when job 1 ends");
+        assert!(starts[2..2 + long].iter().all(|&s| s >= 1_000_000), "{spec}: a long job backfilled");
+        let last_short = starts[2 + long..].iter().copied().max();
+        assert!(last_short.is_some_and(|s| s < 1_000_000), "{spec}: a short job waited for job 2");
+    }
+}

@@ -15,15 +15,26 @@
 //! fits in `f` processors is then, per tree, the job of least number among
 //! the fitting jobs of the run that holds the first fitting job by
 //! estimate; and over the trees of classes that have a size up to `f`, the
-//! least of those. A tree whose bound (the prediction of its first job by
-//! estimate, its least job number: no more than its answer) does not beat
-//! the best job found in the trees before it is not walked.
+//! least of those. The trees are visited in order of their least
+//! prediction (that of their first job by estimate), kept in an ordered
+//! set, so a query stops at the first tree predicted longer than the best
+//! job found; a tree whose bound (that prediction, its least job number:
+//! no more than its answer) does not beat the best job found before it is
+//! not walked.
+//!
+//! The same groups, filed by job number instead
+//! ([`Keyed::ByPriority`]), answer EASY's backfill in priority order
+//! within a horizon: the jobs of a group predicted within it are those of
+//! the least estimates, so a subtree's least estimate bounds its
+//! predictions, and only the groups whose least prediction is within the
+//! horizon are reached.
 //!
 //! Each subtree knows its least size, its least job and its first and last
 //! (estimate, job), so a walk reaches only subtrees that may hold a fitting
 //! job of the run and of a lower number than the best one found so far.
-//! A query costs O(1) per tree with waiting jobs for its bound, O(log q)
-//! per tree walked to find the run, plus
+//! A query costs O(log g) per tree visited for its bound (and per tree
+//! whose least prediction changed since the last query, to file it
+//! again), O(log q) per tree walked to find the run, plus
 //! one walk per improvement of the best job within the run (the fitting
 //! jobs of lower number than every fitting job before them in estimate
 //! order: few unless numbers fall as estimates rise). In a class entirely
@@ -114,23 +125,98 @@ impl Search<(Time, JobIdx), Filed, Bounds> for Walk {
     }
 }
 
+/// A walk over one group's jobs in priority order: the first one after a
+/// given job that fits in `free` processors, is predicted to run at most
+/// `horizon` seconds and is numbered below `below`. A subtree's least
+/// estimate gives its least prediction, since predictions rise with the
+/// estimate.
+struct WithinHorizon {
+    forecast: UserForecast,
+    free: u32,
+    horizon: Time,
+    below: JobIdx,
+}
+
+impl Search<JobIdx, Filed, Bounds> for WithinHorizon {
+    fn enter(&self, _: &Bounds, s: &Bounds) -> bool {
+        s.size <= self.free && s.job < self.below && self.forecast.predict(s.first.0) <= self.horizon
+    }
+
+    fn accept(&self, _: &Bounds, j: &JobIdx, f: &Filed) -> bool {
+        f.size <= self.free && *j < self.below && self.forecast.predict(f.key.0) <= self.horizon
+    }
+}
+
+/// How each group's jobs are filed: by (estimate, job) for the order by
+/// prediction ([`LivePredictionOrder::next`]), or by job for the order by
+/// priority within a horizon ([`LivePredictionOrder::first_within`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Keyed {
+    ByEstimate,
+    ByPriority,
+}
+
+/// The groups with waiting jobs, in order of their least current
+/// prediction (that of their job of least estimate), so that a query
+/// reaches only the groups that may hold its answer. A group's key changes
+/// when its least estimate changes (a job filed or forgotten) and when its
+/// user's forecast changes (a job of that user completes); both only mark
+/// the group, and the next query files the marked groups again.
 #[derive(Debug, Default)]
+struct ByLeastPrediction {
+    /// Per group, its key while it has waiting jobs.
+    key: Vec<Option<Time>>,
+    set: BTreeSet<(Time, u32)>,
+    /// The groups whose key may be out of date, each once.
+    marked: Vec<u32>,
+    is_marked: Vec<bool>,
+}
+
+impl ByLeastPrediction {
+    fn new(groups: usize) -> Self {
+        Self { key: vec![None; groups], set: BTreeSet::new(), marked: Vec::new(), is_marked: vec![false; groups] }
+    }
+
+    fn mark(&mut self, g: u32) {
+        if !std::mem::replace(&mut self.is_marked[g as usize], true) {
+            self.marked.push(g);
+        }
+    }
+
+    /// Files group `g` under `key` (`None`: it has no waiting jobs).
+    fn refile(&mut self, g: u32, key: Option<Time>) {
+        if self.key[g as usize] == key {
+            return;
+        }
+        if let Some(old) = std::mem::replace(&mut self.key[g as usize], key) {
+            self.set.remove(&(old, g));
+        }
+        if let Some(new) = key {
+            self.set.insert((new, g));
+        }
+    }
+}
+
+#[derive(Debug)]
 pub(crate) struct LivePredictionOrder {
+    keyed: Keyed,
     /// Per job, its group: its user (dense, in order of SWF id) and its
     /// size class.
     group_of: Vec<u32>,
-    /// Estimate per job: the first part of its key.
+    /// Estimate per job: the first part of its key by estimate.
     estimate: Vec<Time>,
     /// Size classes per user.
     classes: u32,
-    /// Per group, its waiting jobs by (estimate, job).
-    by_group: Vec<Treap<(Time, JobIdx), Filed, Bounds>>,
-    /// The groups that have waiting jobs filed.
-    active: BTreeSet<u32>,
+    /// Per group, its waiting jobs by (estimate, job) (`Keyed::ByEstimate`).
+    by_estimate: Vec<Treap<(Time, JobIdx), Filed, Bounds>>,
+    /// Per group, its waiting jobs by job (`Keyed::ByPriority`).
+    by_priority: Vec<Treap<JobIdx, Filed, Bounds>>,
+    /// The groups with waiting jobs, by least prediction.
+    groups: ByLeastPrediction,
 }
 
 impl LivePredictionOrder {
-    pub fn new(sim: &Sim<'_>) -> Self {
+    pub fn new(sim: &Sim<'_>, keyed: Keyed) -> Self {
         let mut ids: Vec<i32> = sim.jobs().iter().map(|j| j.user).collect();
         ids.sort_unstable();
         ids.dedup();
@@ -141,51 +227,142 @@ impl LivePredictionOrder {
             .map(|j| ids.binary_search(&j.user).unwrap_or(0) as u32 * classes + class_of(j.size) as u32)
             .collect();
         let estimate = sim.jobs().iter().map(|j| j.estimate).collect();
-        let by_group = (0..ids.len() as u32 * classes).map(|_| Treap::default()).collect();
-        Self { group_of, estimate, classes, by_group, active: BTreeSet::new() }
+        let groups = ids.len() * classes as usize;
+        let trees = |k: Keyed| if keyed == k { groups } else { 0 };
+        Self {
+            keyed,
+            group_of,
+            estimate,
+            classes,
+            by_estimate: (0..trees(Keyed::ByEstimate)).map(|_| Treap::default()).collect(),
+            by_priority: (0..trees(Keyed::ByPriority)).map(|_| Treap::default()).collect(),
+            groups: ByLeastPrediction::new(groups),
+        }
     }
 
     /// Files job `j`, which must not be filed already.
     pub fn insert(&mut self, sim: &Sim<'_>, j: JobIdx) {
         let g = self.group_of[j as usize];
         let key = (self.estimate[j as usize], j);
-        self.by_group[g as usize].insert(key, Filed { key, size: sim.job(j).size });
-        self.active.insert(g);
+        let filed = Filed { key, size: sim.job(j).size };
+        match self.keyed {
+            Keyed::ByEstimate => self.by_estimate[g as usize].insert(key, filed),
+            Keyed::ByPriority => self.by_priority[g as usize].insert(j, filed),
+        }
+        self.groups.mark(g);
     }
 
     /// Forgets job `j`, which must be filed.
     pub fn remove(&mut self, j: JobIdx) {
         let g = self.group_of[j as usize];
-        let tree = &mut self.by_group[g as usize];
-        tree.remove(&(self.estimate[j as usize], j));
-        if tree.is_empty() {
-            self.active.remove(&g);
+        match self.keyed {
+            Keyed::ByEstimate => self.by_estimate[g as usize].remove(&(self.estimate[j as usize], j)),
+            Keyed::ByPriority => self.by_priority[g as usize].remove(&j),
         }
+        self.groups.mark(g);
+    }
+
+    /// Takes note that the jobs `completed` ended: their users' forecasts,
+    /// and so the predictions of those users' waiting jobs, may change.
+    pub fn completed(&mut self, completed: &[JobIdx]) {
+        for &j in completed {
+            let first = self.group_of[j as usize] / self.classes * self.classes;
+            // A group without waiting jobs has no key to change (one that
+            // got jobs since the last query is marked already).
+            for g in first..first + self.classes {
+                if self.groups.key[g as usize].is_some() {
+                    self.groups.mark(g);
+                }
+            }
+        }
+    }
+
+    /// The summary of group `g`'s waiting jobs.
+    fn summary(&self, g: u32) -> Bounds {
+        match self.keyed {
+            Keyed::ByEstimate => self.by_estimate[g as usize].summary(),
+            Keyed::ByPriority => self.by_priority[g as usize].summary(),
+        }
+    }
+
+    /// Files the marked groups again under their current least prediction.
+    fn refile_marked(&mut self, sim: &Sim<'_>) {
+        for g in std::mem::take(&mut self.groups.marked) {
+            self.groups.is_marked[g as usize] = false;
+            let all = self.summary(g);
+            let key = (all.job != JobIdx::MAX).then(|| sim.forecast(all.job).predict(all.first.0));
+            self.groups.refile(g, key);
+        }
+    }
+
+    /// Whether the jobs of group `g` may need `free` processors or fewer.
+    fn class_fits(&self, g: u32, free: u32) -> bool {
+        1u64 << (g % self.classes) <= u64::from(free)
     }
 
     /// The first filed job after `after` in (current prediction, job)
     /// order that needs at most `free` processors, with its prediction.
-    pub fn next(&self, sim: &Sim<'_>, after: Option<(Time, JobIdx)>, free: u32) -> Option<(Time, JobIdx)> {
-        let fits = |g: &u32| 1u64 << (g % self.classes) <= u64::from(free);
+    /// (`Keyed::ByEstimate` only.)
+    pub fn next(&mut self, sim: &Sim<'_>, after: Option<(Time, JobIdx)>, free: u32) -> Option<(Time, JobIdx)> {
+        self.refile_marked(sim);
         let mut best: Option<(Time, JobIdx)> = None;
-        for &g in self.active.iter().filter(|&g| fits(g)) {
-            let tree = &self.by_group[g as usize];
-            let all = tree.summary();
-            // Any job of the group gives its user's forecast.
-            let forecast = sim.forecast(all.job);
-            // Every job of the group is predicted at least as long as its
-            // first by estimate and numbered at least its least number, so
-            // its answer is no less than that pair: a group whose pair does
-            // not beat the best so far is not walked.
-            let bound = (forecast.predict(all.first.0), all.job);
-            if all.size > free || best.is_some_and(|b| bound >= b) {
+        for &(least, g) in &self.groups.set {
+            // Every job of the group is predicted at least `least`, and so
+            // is every job of the groups after it.
+            if best.is_some_and(|b| least > b.0) {
+                break;
+            }
+            if !self.class_fits(g, free) {
                 continue;
             }
-            if let Some(found) = next_in_group(tree, forecast, after, free) {
+            let tree = &self.by_estimate[g as usize];
+            let all = tree.summary();
+            // Every job of the group is also numbered at least its least
+            // number, so its answer is no less than that pair: a group
+            // whose pair does not beat the best so far is not walked.
+            if all.size > free || best.is_some_and(|b| (least, all.job) >= b) {
+                continue;
+            }
+            if let Some(found) = next_in_group(tree, sim.forecast(all.job), after, free) {
                 best = Some(best.map_or(found, |b| b.min(found)));
             }
         }
         best
+    }
+
+    /// The first filed job after `after` in priority order that needs at
+    /// most `free` processors and is predicted to run at most `horizon`
+    /// seconds. Only the groups whose least prediction is within the
+    /// horizon are reached, each walked for a job numbered below the best
+    /// found so far; the answer comes with how many groups were reached.
+    /// (`Keyed::ByPriority` only.)
+    pub fn first_within(
+        &mut self,
+        sim: &Sim<'_>,
+        after: Option<JobIdx>,
+        free: u32,
+        horizon: Time,
+    ) -> (Option<JobIdx>, usize) {
+        self.refile_marked(sim);
+        let mut best: Option<JobIdx> = None;
+        let mut reached = 0;
+        for &(_, g) in self.groups.set.range(..=(horizon, u32::MAX)) {
+            reached += 1;
+            if !self.class_fits(g, free) {
+                continue;
+            }
+            let tree = &self.by_priority[g as usize];
+            let all = tree.summary();
+            let below = best.unwrap_or(JobIdx::MAX);
+            if all.size > free || all.job >= below {
+                continue;
+            }
+            let walk = WithinHorizon { forecast: sim.forecast(all.job), free, horizon, below };
+            if let Some((j, _)) = tree.first_after(after.as_ref(), &walk) {
+                best = Some(j);
+            }
+        }
+        (best, reached)
     }
 }
 
@@ -230,7 +407,7 @@ fn least_job_of_first_run(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use proptest::prelude::*;
     use schedlab_engine::{
@@ -246,59 +423,75 @@ mod tests {
         all.into_iter().find(|&e| after.is_none_or(|a| e > a) && sim.job(e.1).size <= free)
     }
 
+    /// The query by priority the index replaces: the first waiting job
+    /// after `after` that fits in `free` processors and is predicted to run
+    /// at most `horizon` seconds, found by reading the whole queue.
+    fn by_scanning(sim: &Sim<'_>, after: Option<JobIdx>, free: u32, horizon: Time) -> Option<JobIdx> {
+        sim.waiting()
+            .iter()
+            .copied()
+            .find(|&j| after.is_none_or(|a| j > a) && sim.job(j).size <= free && sim.prediction(j) <= horizon)
+    }
+
+    /// Horizons around the predictions the jobs below can have.
+    pub(crate) const HORIZONS: [Time; 10] = [0, 1, 2, 3, 7, 10, 11, 60, 1000, Time::MAX];
+
+    /// Both keyings of the index, fed the same jobs.
+    struct Orders {
+        by_estimate: LivePredictionOrder,
+        by_priority: LivePredictionOrder,
+    }
+
     /// A policy that, at every pass, reads the whole index in order for
-    /// every number of free processors and compares it with the sorted
-    /// copy, then starts a pseudo-random choice of the jobs that fit (so
-    /// that completions keep changing predictions) and always the first
-    /// waiting job when the machine is idle (so that the run ends).
+    /// every number of free processors (and, by priority, every horizon)
+    /// and compares it with the sorted copy or the scan, then starts jobs
+    /// (`start_some`).
     struct Probe {
-        order: Option<LivePredictionOrder>,
+        orders: Option<Orders>,
         rng: SplitMix64,
         compared: usize,
     }
 
     impl Probe {
         fn compare(&mut self, sim: &Sim<'_>) {
-            let order = self.order.as_ref().expect("filed at the first pass");
+            let orders = self.orders.as_mut().expect("filed at the first pass");
             for free in 1..=sim.procs() {
-                let mut after = None;
-                loop {
-                    let got = order.next(sim, after, free);
+                self.compared += read_through(|after| {
+                    let got = orders.by_estimate.next(sim, after, free);
                     assert_eq!(got, by_sorting(sim, after, free), "at {} with {free} free after {after:?}", sim.now());
-                    self.compared += 1;
-                    match got {
-                        Some(found) => after = Some(found),
-                        None => break,
-                    }
+                    got
+                });
+                for horizon in HORIZONS {
+                    self.compared += read_through(|after| {
+                        let (got, _) = orders.by_priority.first_within(sim, after, free, horizon);
+                        let want = by_scanning(sim, after, free, horizon);
+                        assert_eq!(got, want, "at {} with {free} free within {horizon} after {after:?}", sim.now());
+                        got
+                    });
                 }
             }
-        }
-
-        fn start(&mut self, sim: &mut Sim<'_>, j: JobIdx) -> Result<(), EngineError> {
-            self.order.as_mut().expect("filed at the first pass").remove(j);
-            sim.start(j)
         }
     }
 
     impl Policy for Probe {
         fn schedule(&mut self, sim: &mut Sim<'_>, happened: &Happened) -> Result<(), EngineError> {
-            let order = self.order.get_or_insert_with(|| LivePredictionOrder::new(sim));
-            for &j in &happened.arrived {
-                order.insert(sim, j);
+            let orders = self.orders.get_or_insert_with(|| Orders {
+                by_estimate: LivePredictionOrder::new(sim, Keyed::ByEstimate),
+                by_priority: LivePredictionOrder::new(sim, Keyed::ByPriority),
+            });
+            for order in [&mut orders.by_estimate, &mut orders.by_priority] {
+                order.completed(&happened.completed);
+                for &j in &happened.arrived {
+                    order.insert(sim, j);
+                }
             }
             self.compare(sim);
-            let waiting: Vec<JobIdx> = sim.waiting().iter().copied().collect();
-            for j in waiting {
-                if sim.job(j).size <= sim.free() && self.rng.next_u64().is_multiple_of(3) {
-                    self.start(sim, j)?;
-                }
-            }
-            if sim.free() == sim.procs() {
-                if let Some(&head) = sim.waiting().first() {
-                    self.start(sim, head)?;
-                }
-            }
-            Ok(())
+            let orders = self.orders.as_mut().expect("filed at the first pass");
+            start_some(sim, &mut self.rng, &mut |sim, j| {
+                orders.by_estimate.remove(j);
+                orders.by_priority.remove(j);
+                sim.start(j)
+            })
         }
 
         fn guarantees(&self) -> Vec<Guarantee> {
@@ -306,10 +499,48 @@ mod tests {
         }
     }
 
+    /// Reads an order in full: `next(after)` answers (and checks) the query
+    /// after `after`, from none on, until it answers none; returns how many
+    /// queries it answered.
+    pub(crate) fn read_through<T: Copy>(mut next: impl FnMut(Option<T>) -> Option<T>) -> usize {
+        let mut after = None;
+        let mut read = 0;
+        loop {
+            read += 1;
+            match next(after) {
+                Some(found) => after = Some(found),
+                None => return read,
+            }
+        }
+    }
+
+    /// Starts, through `start`, a pseudo-random choice of the waiting jobs
+    /// that fit (so that completions keep changing predictions) and always
+    /// the first waiting job when the machine is idle (so that the run
+    /// ends).
+    pub(crate) fn start_some(
+        sim: &mut Sim<'_>,
+        rng: &mut SplitMix64,
+        start: &mut dyn FnMut(&mut Sim<'_>, JobIdx) -> Result<(), EngineError>,
+    ) -> Result<(), EngineError> {
+        let waiting: Vec<JobIdx> = sim.waiting().iter().copied().collect();
+        for j in waiting {
+            if sim.job(j).size <= sim.free() && rng.next_u64().is_multiple_of(3) {
+                start(sim, j)?;
+            }
+        }
+        if sim.free() == sim.procs() {
+            if let Some(&head) = sim.waiting().first() {
+                start(sim, head)?;
+            }
+        }
+        Ok(())
+    }
+
     /// Jobs of a few users, with few distinct estimates (so that runs of
     /// equal predictions are long and cross estimates) and runtimes from
     /// zero to the estimate (so that `last`'s accuracy varies).
-    fn jobs(rows: &[(i64, u32, i64, i64, i32)]) -> Vec<Job> {
+    pub(crate) fn jobs(rows: &[(i64, u32, i64, i64, i32)]) -> Vec<Job> {
         let mut submit = 0;
         rows.iter()
             .enumerate()
@@ -333,7 +564,7 @@ mod tests {
 
     fn replay(jobs: &[Job], source: RuntimeSource, seed: u64) -> usize {
         let config = RunConfig { procs: 8, source, overrun: Default::default(), seed: 0, progress_every: 0 };
-        let mut probe = Probe { order: None, rng: SplitMix64::new(seed), compared: 0 };
+        let mut probe = Probe { orders: None, rng: SplitMix64::new(seed), compared: 0 };
         run(jobs, &config, &mut probe, &mut |_| Control::Continue).expect("the probe run completes");
         probe.compared
     }
