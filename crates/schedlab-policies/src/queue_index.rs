@@ -181,6 +181,13 @@ pub(crate) struct QueueIndex {
     tested_past_budget: u64,
 }
 
+/// Whether a job of `size` processors predicted to run `prediction` seconds
+/// may backfill: it needs at most `free` processors and, unless it needs at
+/// most `extra`, ends within `horizon`.
+fn fits_within(free: u32, extra: u32, horizon: Time) -> impl Fn(u32, Time) -> bool {
+    move |size, prediction| size <= free && (size <= extra || prediction <= horizon)
+}
+
 /// The size class of `size`: floor(log2(size)).
 pub(crate) fn class_of(size: u32) -> usize {
     (u32::BITS - 1 - size.max(1).leading_zeros()) as usize
@@ -273,7 +280,7 @@ impl QueueIndex {
         }
         // For a subtree, the least size and least prediction may belong to
         // different jobs, so this only prunes; the job test is exact.
-        let fits = |size: u32, prediction: Time| size <= free && (size <= extra || prediction <= horizon);
+        let fits = fits_within(free, extra, horizon);
         self.first_by_priority_where(sim, after, free, &fits, &fits)
     }
 
@@ -297,7 +304,7 @@ impl QueueIndex {
     ) -> Option<JobIdx> {
         let budget = if self.by_live_priority.is_some() { self.walk_budget } else { u32::MAX };
         let tested = Cell::new(0u32);
-        let fits = |size: u32, prediction: Time| size <= free && (size <= extra || prediction <= horizon);
+        let fits = fits_within(free, extra, horizon);
         let enter = |size: u32, _: Time| tested.get() < budget && size <= free;
         let accept = |size: u32, prediction: Time| {
             tested.set(tested.get() + 1);
