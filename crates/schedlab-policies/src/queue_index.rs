@@ -313,7 +313,10 @@ impl QueueIndex {
         let walked = self.first_by_priority_where(sim, after, free, &enter, &accept);
         if self.by_live_priority.is_none() {
             self.tested_past_budget += u64::from(tested.get().saturating_sub(self.costs.budget_least));
-            if self.tested_past_budget >= self.costs.tests_per_job_before_order * self.filed.len() as u64 {
+            // Saturating, so that the tests' setting of u64::MAX never starts
+            // the order.
+            let threshold = self.costs.tests_per_job_before_order.saturating_mul(self.filed.len() as u64);
+            if self.tested_past_budget >= threshold {
                 self.file_live_priority(sim);
             }
             return walked;
