@@ -48,8 +48,8 @@
 
 use std::collections::BTreeSet;
 
-use schedlab_engine::treap::{Search, Summary, Treap};
 use schedlab_engine::{JobIdx, Sim, Time, UserForecast};
+use schedlab_profile::treap::{Search, Summary, Treap};
 
 use crate::queue_index::class_of;
 

@@ -3,7 +3,7 @@
 //! the whole queue.
 //!
 //! Each waiting job is filed with its size and its current prediction in
-//! treaps (`engine::treap`) whose subtrees know their least size and least
+//! treaps (`schedlab_profile::treap`) whose subtrees know their least size and least
 //! prediction:
 //!
 //! - by priority, in one treap per *size class* (sizes in [2^c, 2^(c+1))):
@@ -44,8 +44,8 @@
 
 use std::cell::Cell;
 
-use schedlab_engine::treap::{Search, Summary, Treap};
 use schedlab_engine::{Happened, JobIdx, RuntimeSource, Sim, Time};
+use schedlab_profile::treap::{Search, Summary, Treap};
 
 use crate::live_prediction_order::{Keyed, LivePredictionOrder};
 
