@@ -5,6 +5,7 @@
 
 mod documents;
 mod experiments;
+mod files;
 mod input;
 
 use std::path::{Path, PathBuf};
