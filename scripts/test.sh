@@ -32,6 +32,9 @@ log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 cargo test --workspace --release 2>&1 | tee "$log"
 
+step "evalys reads Batsim's jobs.csv (evalys and pytest from PyPI, in a venv under the target directory)"
+bash scripts/test-evalys.sh
+
 step "generated TypeScript types and docs/metrics.md are current"
 SCHEDLAB_BLESS=1 cargo test -q --release -p schedlab-wasm --lib types >/dev/null
 SCHEDLAB_BLESS=1 cargo test -q --release -p schedlab-metrics --lib glossary >/dev/null

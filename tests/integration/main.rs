@@ -10,12 +10,15 @@
 //! - `limits`: traces at and past the reader's time and size limits;
 //! - `schedule_view`: the schedule as data (layout, buckets, series,
 //!   inspector, comparison, replay) on hand-computed schedules, invariants
-//!   on random runs and a 250,000-job trace.
+//!   on random runs and a 250,000-job trace;
+//! - `formats`: Slurm dumps and Batsim workloads replay as the SWF they
+//!   were converted from; Batsim's jobs.csv of a hand-computed schedule.
 
 mod checker;
 mod dbf;
 mod determinism;
 mod fairness;
+mod formats;
 mod full_traces;
 mod golden;
 mod identity;
