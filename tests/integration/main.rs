@@ -14,6 +14,7 @@
 //!   inspector, comparison, replay) on hand-computed schedules, invariants
 //!   on random runs and a 250,000-job trace.
 
+mod backfill;
 mod checker;
 mod dbf;
 mod determinism;
