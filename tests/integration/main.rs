@@ -14,6 +14,7 @@
 //! - `formats`: Slurm dumps and Batsim workloads replay as the SWF they
 //!   were converted from; Batsim's jobs.csv of a hand-computed schedule.
 
+mod backfill;
 mod checker;
 mod dbf;
 mod determinism;
