@@ -17,6 +17,7 @@
 mod checker;
 mod dbf;
 mod determinism;
+mod directed;
 mod fairness;
 mod full_traces;
 mod golden;
