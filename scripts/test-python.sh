@@ -22,7 +22,10 @@ trap 'rm -f "$log"' EXIT
 status=0
 SCHEDLAB_CLI="$root/release/schedlab" "$venv/bin/python" -m pytest python/tests -q -p no:cacheprovider 2>&1 \
   | tee "$log" || status=$?
-passed="$(grep -Eo '[0-9]+ passed' "$log" | tail -1 | awk '{ print $1 }')"
-failed="$(grep -Eo '[0-9]+ failed' "$log" | tail -1 | awk '{ print $1 }')"
+# pytest's closing line, e.g. "2 failed, 17 passed in 9.1s" (a count it
+# does not print is 0).
+closing="$(tail -1 "$log")"
+passed="$(grep -Eo '[0-9]+ passed' <<<"$closing" | awk '{ print $1 }' || true)"
+failed="$(grep -Eo '[0-9]+ (failed|error)' <<<"$closing" | awk '{ s += $1 } END { print s + 0 }' || true)"
 echo "python: ${passed:-0} passed, ${failed:-0} failed"
 exit "$status"

@@ -18,6 +18,7 @@ mod backfill;
 mod checker;
 mod dbf;
 mod determinism;
+mod directed;
 mod fairness;
 mod formats;
 mod full_traces;
