@@ -11,6 +11,11 @@
 #   merge_reader any bytes through the shard-file reader of `merge`
 #   all         each of the above in turn, SECONDS each
 #
+# FUZZ_JOBS=N runs N targets at a time (default 1), each on one core: the
+# targets are built first, in one cargo invocation, and then each runs its
+# SECONDS alone, so N = the number of cores divides the wall time by N
+# without shortening any target's run.
+#
 # The CI smoke run is `scripts/fuzz.sh 30` (scripts/test.sh). A longer
 # campaign, e.g. an hour per target with AddressSanitizer:
 #   FUZZ_ASAN=1 scripts/fuzz.sh 3600 all
@@ -99,6 +104,27 @@ case "$TARGET" in
   all) TARGETS="swf_reader whole_run share_link merge_reader" ;;
   *) TARGETS="$TARGET" ;;
 esac
-for t in $TARGETS; do
-  fuzz_one "$t"
+# One build of every target first, so that targets running side by side do
+# not each wait for the build.
+# shellcheck disable=SC2086
+cargo $TOOLCHAIN fuzz build -s "$SANITIZER" --debug-assertions
+
+# Batches of FUZZ_JOBS targets; every target runs even when one fails, and
+# the exit status is the last failure's.
+JOBS=${FUZZ_JOBS:-1}
+failed=0
+set -- $TARGETS
+while [ "$#" -gt 0 ]; do
+  pids=""
+  n=0
+  while [ "$#" -gt 0 ] && [ "$n" -lt "$JOBS" ]; do
+    fuzz_one "$1" &
+    pids="$pids $!"
+    n=$((n + 1))
+    shift
+  done
+  for pid in $pids; do
+    wait "$pid" || failed=$?
+  done
 done
+exit "$failed"

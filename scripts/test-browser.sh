@@ -7,17 +7,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [ ! -x "${CHROMIUM:-/usr/bin/chromium}" ]; then
-  echo "== installing chromium (Debian package)"
-  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update
-  $SUDO apt-get install -y chromium
-fi
+bash scripts/setup-chromium.sh
 
 bash scripts/setup-web.sh
 
 echo "== command line (the tests compare with its JSON)"
-cargo build -q --release -p schedlab-cli
+bash scripts/build-cli.sh
 
 echo "== building the page"
 (cd www && npm run build)

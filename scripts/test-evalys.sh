@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 
 target="${CARGO_TARGET_DIR:-target}"
 venv="$target/evalys-venv"
-cargo build -q --release -p schedlab-cli
+bash scripts/build-cli.sh
 [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
 "$venv/bin/python" -c 'import evalys, pytest' 2>/dev/null || "$venv/bin/pip" install -q evalys pytest
 # evalys 4.0.7 calls pandas' deprecated `rename(inplace=True)`: its warning, not ours.

@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 
 root="${CARGO_TARGET_DIR:-$PWD/target}"
 venv="$root/python-venv"
-cargo build -q --release -p schedlab-cli
+bash scripts/build-cli.sh
 rm -rf "$venv"
 python3 -m venv "$venv"
 "$venv/bin/python" -m pip install -q --upgrade pip

@@ -17,7 +17,7 @@ fi
 
 step "build the WebAssembly core and the command line"
 bash scripts/build-wasm.sh
-cargo build -q --release -p schedlab-cli
+bash scripts/build-cli.sh
 
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
