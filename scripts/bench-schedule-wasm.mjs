@@ -44,7 +44,7 @@ function median(query) {
 const params = { procs: 256, jobs: 250000, load: 0.85, seed: 7, estimate_factor: 3 };
 const bytes = trace ? readFileSync(resolve(trace)) : core.generate_lublin(params);
 const session = new core.Session(bytes, trace ? basename(trace) : "lublin-250000.swf");
-const jobs = session.identity().jobs;
+const jobs = JSON.parse(session.identity()).jobs;
 const mb = () => core.wasm_memory_bytes() / 1e6;
 const memoryLoaded = mb();
 session.run({ policy: against });

@@ -53,7 +53,8 @@ const [loadSeconds, session] = best(repeat, () => new core.Session(bytes, name))
 const identity = session.summary().identity;
 const wasm = { load_seconds: loadSeconds, runs: [] };
 for (const spec of policies) {
-  const [seconds, doc] = best(repeat, () => session.run(request(spec)));
+  const [seconds, text] = best(repeat, () => session.run(request(spec)));
+  const doc = JSON.parse(text);
   wasm.runs.push({ policy: spec, seconds, events: doc.events, mbs: doc.metrics.mbs, check: doc.check });
 }
 wasm.module_memory_bytes = core.wasm_memory_bytes();

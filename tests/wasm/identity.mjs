@@ -1,7 +1,7 @@
 // Native and WebAssembly runs give the same bytes (docs/semantics.md,
 // "Simulation"): for each
 // policy spec, the result document of `schedlab run --json` (minus its
-// host-measured `elapsed_ms` line) must equal the wasm `session.run_json`
+// host-measured `elapsed_ms` line) must equal the wasm `session.run`
 // text, and the per-job CSV and simulated SWF must be identical too.
 //
 // The experiment pipeline through the binding (plan → session.run_point →
@@ -69,7 +69,7 @@ try {
     const nativeJson = execFileSync(cli, args, { encoding: "utf8", maxBuffer: 1 << 28 });
     const withoutElapsed = nativeJson.replace(/^  "elapsed_ms": [^\n]*,\n/m, "");
     check(`${spec}: native document has elapsed_ms`, withoutElapsed !== nativeJson);
-    const wasmJson = session.run_json(r) + "\n";
+    const wasmJson = session.run(r) + "\n";
     check(`${spec}: result document identical`, wasmJson === withoutElapsed, firstDifference(withoutElapsed, wasmJson));
     const csv = session.jobs_csv();
     const nativeCsv = readFileSync(csvPath, "utf8");
@@ -83,7 +83,7 @@ try {
   const plain = session.summary().identity;
   const packed = gz.summary().identity;
   check("gzip: same sha256 and jobs", plain.sha256 === packed.sha256 && plain.jobs === packed.jobs);
-  check("gzip: same run", gz.run_json(request("easy")) === session.run_json(request("easy")));
+  check("gzip: same run", gz.run(request("easy")) === session.run(request("easy")));
   gz.free();
   // The experiment pipeline through the wasm gives the command line's result.
   const strip = (r) => JSON.stringify({ ...r, points: r.points.map(({ elapsed_ms, ...p }) => p) });
@@ -91,7 +91,7 @@ try {
     const s = new core.Session(bytes, "kth-sp2-first3000.swf", experiment.workload);
     const plan = core.plan(experiment);
     const points = plan.points.map((p) => s.run_point(experiment, p.index));
-    const result = core.experiment_result(experiment, s.identity(), points);
+    const result = JSON.parse(core.experiment_result(experiment, s.identity(), points));
     s.free();
     return result;
   };

@@ -85,8 +85,7 @@ pub fn plan(experiment: Experiment) -> Result<PlanView, Error> {
     Ok(PlanView { labels: plan.labels(), swept, values, points: plan.points(None).collect() })
 }
 
-/// `experiment_result(experiment, trace_identity, points)`: the points'
-/// summaries (mean and 95 % interval per run and sweep value).
+/// The points' summaries (mean and 95 % interval per run and sweep value).
 pub fn experiment_result(
     experiment: Experiment,
     trace: Value,
@@ -96,22 +95,22 @@ pub fn experiment_result(
     Ok(ExperimentResult::new(&plan, trace, None, points))
 }
 
-/// `experiment_result_json(experiment, identity_json, points_json)`: the
-/// result as the text `schedlab sweep --json` writes, from the JSON texts
-/// of the trace's identity and of the points. Texts, not JavaScript
-/// objects, so that every number keeps its JSON form (`100.0` stays a
-/// float, which a JavaScript number would turn into `100`) and the page's
-/// export equals the command line's byte for byte.
-pub fn experiment_result_json(experiment: Experiment, identity: &str, points: &[String]) -> Result<String, Error> {
+/// `experiment_result(experiment, identity, points)`: the result as the
+/// text `schedlab sweep --json` writes, from the JSON texts of the trace's
+/// identity and of the points. Texts, not JavaScript objects, so that
+/// every number keeps its JSON form (`100.0` stays a float, which a
+/// JavaScript number would turn into `100`) and the page's export equals
+/// the command line's byte for byte.
+pub fn experiment_result_text(experiment: Experiment, identity: &str, points: &[String]) -> Result<String, Error> {
     let trace: Value = serde_json::from_str(identity)?;
     let points = points.iter().map(|p| serde_json::from_str(p)).collect::<Result<Vec<PointResult>, _>>()?;
     pretty(&experiment_result(experiment, trace, points)?)
 }
 
-/// `reproduction_json(id, sections)`: the text `schedlab reproduce --json`
+/// `reproduction(id, sections)`: the text `schedlab reproduce --json`
 /// writes, from the JSON texts of the preset's section results (as
-/// `experiment_result_json` gave them).
-pub fn reproduction_json(id: &str, sections: &[String]) -> Result<String, Error> {
+/// `experiment_result` gave them).
+pub fn reproduction_text(id: &str, sections: &[String]) -> Result<String, Error> {
     let p = find(id)?;
     let results = sections.iter().map(|s| serde_json::from_str(s)).collect::<Result<Vec<ExperimentResult>, _>>()?;
     let got = results.len();
@@ -194,13 +193,13 @@ mod tests {
         let trace = serde_json::to_value(s.identity()).unwrap();
         let direct = ExperimentResult::new(&plan, trace, None, points);
         let want = format!("{}\n", serde_json::to_string_pretty(&direct).unwrap());
-        let text = experiment_result_json(experiment, &identity, &texts).unwrap();
+        let text = experiment_result_text(experiment, &identity, &texts).unwrap();
         assert_eq!(text, want);
         assert!(text.contains(".0,\n") || text.contains(".0\n"), "whole floats keep their decimal point");
-        let doc = reproduction_json("fairness-audit", std::slice::from_ref(&text)).unwrap();
+        let doc = reproduction_text("fairness-audit", std::slice::from_ref(&text)).unwrap();
         let want = Reproduction::new(preset("fairness-audit").unwrap(), vec![direct]).unwrap();
         assert_eq!(doc, format!("{}\n", serde_json::to_string_pretty(&want).unwrap()));
-        assert!(reproduction_json("fairness-audit", &[]).unwrap_err().0.contains("has 1 sections, not 0"));
+        assert!(reproduction_text("fairness-audit", &[]).unwrap_err().0.contains("has 1 sections, not 0"));
         // The point kept its run: the per-job table of the last point.
         assert_eq!(s.jobs_csv().unwrap().lines().count(), 3001);
     }

@@ -9,66 +9,14 @@
 //! so the page needs no cast). Errors reach JavaScript as `Error` objects
 //! carrying the core's message; a panic becomes an `Error` too.
 //!
-//! The API, as JavaScript sees it (types in `types.ts`):
-//!
-//! - `registry(): Registry`: policies, predictors, their parameters, the
-//!   column catalogue, the palette, `progress_every`.
-//! - `new Session(bytes, name, options?: WorkloadOptions)`: reads a trace
-//!   (plain, gzip, zlib, bzip2, xz or zstd) once; a page worker keeps it for
-//!   every run. At most 5 million jobs (`BROWSER_MAX_JOBS`).
-//! - `session.summary(): Summary`, `session.identity(): TraceIdentity`.
-//! - `session.run_point(experiment, index, on_progress?): PointResult`:
-//!   point `index` of an experiment, as `schedlab sweep` runs it. The
-//!   experiment's `workload` must be the session's options.
-//! - `session.run(request, on_progress?): RunResult` and `run_json`: one
-//!   run as `schedlab run` takes it (the document, plus the wait ECDF).
-//! - `on_progress(p: ProgressMessage)` is called every `progress_every`
-//!   events with `{ phase: { step, steps, label }, completed, jobs, events,
-//!   now }`; returning `false` cancels the run at once (through the engine's
-//!   `Control::Cancel`; the page's worker reads a cancel flag the page sets
-//!   in a `SharedArrayBuffer`, docs/decisions.md), throwing cancels and
-//!   rethrows.
-//! - `session.jobs_csv()`, `session.schedule_swf()`,
-//!   `session.batsim_jobs_csv()`: the last `run`'s per-job table, simulated
-//!   schedule and Batsim jobs.csv. A session reads whatever the core reads:
-//!   SWF, a Slurm accounting dump or a Batsim workload.
-//! - `presets(): Preset[]`, `preset_experiment(id, section, workload,
-//!   trace_name?): Experiment` (on the paper's machine size for the
-//!   paper's trace), `preset_notes(id, trace_name, workload): string[]`, `plan(experiment): PlanView`,
-//!   `experiment_result(experiment, identity, points): ExperimentResult`,
-//!   `figures(result): Figure[]`, `preset_figures(id, section, result):
-//!   Figure[]`: the experiment pipeline of `schedlab reproduce`/`sweep`.
-//! - `summary_table(result_json, columns?): SummaryTable`: a result as the
-//!   command line's tables print it (the column catalogue's labels, the
-//!   mean ± 95 % half-width with the column's digits).
-//! - `default_experiment(): Experiment`: no run, every default (the form's start).
-//! - `param_scope(experiment): Scope`: every run's parameters (value,
-//!   where it comes from, whether it matters with the run's other values)
-//!   and which runs each shared parameter reaches (the forms, the knobs).
-//! - `session.run_point_json`, `session.identity_json()`,
-//!   `experiment_result_json(experiment, identity_json, points_json)`,
-//!   `reproduction_json(id, sections_json)`: the same as JSON text, so that
-//!   the page's exports equal `schedlab sweep --json` and `schedlab
-//!   reproduce --json` byte for byte (a JavaScript number forgets that
-//!   `100.0` was a float).
-//! - `encode_link(link: Link): string`, `decode_link(fragment): Link`:
-//!   share links (`#v2=`, and the first page's `#v1=`).
-//! - `generate_lublin(params): Uint8Array`: a Lublin–Feitelson trace.
-//! - `draw_chart(canvas, spec)`, `chart_svg(spec, width, height): string`:
-//!   charts, on the page's thread only (plotters measures text through the
-//!   DOM, which a worker does not have).
-//! - `session.schedule_open(slot): ScheduleInfo` lays the last `run` out for
-//!   the schedule view in slot 0 or 1 (two runs compared);
-//!   `schedule_window(slot, from, to, limit): WindowJobs`,
-//!   `schedule_buckets(slot, grid): Float64Array`,
-//!   `schedule_series(slot, grid): SeriesData`, `schedule_job(slot, job):
-//!   JobDetails`, `schedule_find(slot, id)`, `schedule_replay(slot, t,
-//!   queue_limit): ReplayState`, `schedule_scatter(measure): Scatter` and
-//!   `schedule_select(measure, rect, limit): Selection` (slot 0 against
-//!   slot 1), `schedule_chart(slot, grid): ChartSpec` (for `chart_svg`),
-//!   `schedule_close(slot)`: the view queries (`schedlab-schedule`).
-//! - `parse_window(text): [from, to]`: a window as `run --window` takes it.
-//! - `wasm_memory_bytes(): number`: the module's linear memory.
+//! The API, as JavaScript sees it, is the declaration wasm-bindgen writes
+//! from these exports and their doc comments, `www/src/wasm/schedlab_wasm.d.ts`
+//! (`scripts/build-wasm.sh`), with the types of `types.ts` in it; it is
+//! not listed again here. Result documents (a run, a point, an experiment's
+//! result, a reproduction) cross as JSON text, one export each, so that a
+//! page's export equals the command line's byte for byte (a JavaScript
+//! number forgets that `100.0` was a float); the page parses the text to
+//! read it.
 //!
 //! After a panic the module instance should be dropped: the panic
 //! interrupted Rust code half-way.
@@ -92,7 +40,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
 use schedlab_experiment::link::Link;
-use schedlab_experiment::{Experiment, ExperimentResult, Phase, PointResult, WorkloadOptions};
+use schedlab_experiment::{Experiment, ExperimentResult, Phase, WorkloadOptions};
 
 use crate::protocol::{GenerateMessage, ProgressMessage, Registry, RunMessage, TraceOptions};
 
@@ -136,15 +84,15 @@ fn decode<T: DeserializeOwned>(value: JsValue, what: &str) -> Result<T, JsError>
             value
         }
     });
-    from_json_text(js_sys::JSON::stringify_with_replacer(&value, drop_nulls.as_ref().unchecked_ref()), what)
+    from_text(js_sys::JSON::stringify_with_replacer(&value, drop_nulls.as_ref().unchecked_ref()), what)
 }
 
 /// Decodes without dropping `null`s (for documents the core produced).
 fn decode_raw<T: DeserializeOwned>(value: JsValue, what: &str) -> Result<T, JsError> {
-    from_json_text(js_sys::JSON::stringify(&value), what)
+    from_text(js_sys::JSON::stringify(&value), what)
 }
 
-fn from_json_text<T: DeserializeOwned>(text: Result<js_sys::JsString, JsValue>, what: &str) -> Result<T, JsError> {
+fn from_text<T: DeserializeOwned>(text: Result<js_sys::JsString, JsValue>, what: &str) -> Result<T, JsError> {
     let text: String = text.map_err(|_| JsError::new(&format!("{what}: not JSON data")))?.into();
     let mut reader = serde_json::Deserializer::from_str(&text);
     serde_path_to_error::deserialize(&mut reader).map_err(|e| JsError::new(&decode_error(what, &e)))
@@ -224,20 +172,18 @@ impl Session {
         encode(&self.inner.summary())
     }
 
-    /// The trace's identity, as an experiment result records it.
-    #[wasm_bindgen(unchecked_return_type = "TraceIdentity")]
-    pub fn identity(&self) -> Result<JsValue, JsError> {
-        encode(self.inner.identity())
-    }
-
-    /// The trace's identity as JSON text (for `experiment_result_json`).
-    pub fn identity_json(&self) -> Result<String, JsError> {
+    /// The trace's identity (a `TraceIdentity`) as JSON text, as an
+    /// experiment result records it (for `experiment_result`).
+    pub fn identity(&self) -> Result<String, JsError> {
         Ok(serde_json::to_string(self.inner.identity())?)
     }
 
-    /// As `run_point`, but the result as JSON text (for
-    /// `experiment_result_json`, which keeps every number's form).
-    pub fn run_point_json(
+    /// Point `index` of `experiment` (its `workload` must be this
+    /// session's options), as a `PointResult`'s JSON text (for
+    /// `experiment_result`, which keeps every number's form). `on_progress`
+    /// as for `run`. The point's run is kept for `jobs_csv`, `schedule_swf`
+    /// and `batsim_jobs_csv`.
+    pub fn run_point(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "Experiment")] experiment: JsValue,
         index: f64,
@@ -251,51 +197,20 @@ impl Session {
         Ok(serde_json::to_string(&result.map_err(JsError::from)?).map_err(JsError::from)?)
     }
 
-    /// Point `index` of `experiment` (its `workload` must be this
-    /// session's options). `on_progress` as for `run`. The point's run is
-    /// kept for `jobs_csv`, `schedule_swf` and `batsim_jobs_csv`.
-    #[wasm_bindgen(unchecked_return_type = "PointResult")]
-    pub fn run_point(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "Experiment")] experiment: JsValue,
-        index: f64,
-        #[wasm_bindgen(unchecked_param_type = "(p: ProgressMessage) => boolean | void")] on_progress: Option<Function>,
-    ) -> Result<JsValue, JsValue> {
-        let experiment: Experiment = decode(experiment, "experiment")?;
-        let index = point_index(index)?;
-        let mut observer = Observer::new(on_progress);
-        let result = self.inner.run_point(&experiment, index, &mut |phase, p| observer.report(phase, p));
-        observer.rethrow()?;
-        Ok(encode(&result.map_err(JsError::from)?)?)
-    }
-
     /// Runs `{ policy, params?, predictor?, seed?, bsd_threshold?, skip_percent?,
     /// short_runtime?, narrow_size?, no_check? }` and returns the result
-    /// document plus `wait_ecdf`. `on_progress({ completed, jobs, events, now })`
-    /// is called every `progress_every` events; returning `false` cancels.
-    #[wasm_bindgen(unchecked_return_type = "RunResult")]
+    /// document (a `RunDocument`) as `schedlab run --json` prints it: pretty
+    /// JSON text, no `elapsed_ms`. `on_progress({ phase, completed, jobs,
+    /// events, now })` is called every `progress_every` events; returning
+    /// `false` cancels, throwing cancels and rethrows.
     pub fn run(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "RunMessage")] request: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "(p: ProgressMessage) => boolean | void")] on_progress: Option<Function>,
-    ) -> Result<JsValue, JsValue> {
-        let message: RunMessage = decode(request, "request")?;
-        let mut observer = Observer::new(on_progress);
-        let result = self.inner.run(&message, &mut |phase, p| observer.report(phase, p));
-        observer.rethrow()?;
-        Ok(encode(&result.map_err(JsError::from)?)?)
-    }
-
-    /// As `run`, but the document as `schedlab run --json` prints it (pretty
-    /// JSON text, no `elapsed_ms`, no `wait_ecdf`).
-    pub fn run_json(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "RunMessage")] request: JsValue,
         #[wasm_bindgen(unchecked_param_type = "(p: ProgressMessage) => boolean | void")] on_progress: Option<Function>,
     ) -> Result<String, JsValue> {
         let message: RunMessage = decode(request, "request")?;
         let mut observer = Observer::new(on_progress);
-        let result = self.inner.run_json(&message, &mut |phase, p| observer.report(phase, p));
+        let result = self.inner.run_text(&message, &mut |phase, p| observer.report(phase, p));
         observer.rethrow()?;
         Ok(result.map_err(JsError::from)?)
     }
@@ -369,20 +284,6 @@ pub fn plan(#[wasm_bindgen(unchecked_param_type = "Experiment")] experiment: JsV
     encode(&experiments::plan(experiment)?)
 }
 
-/// An experiment's result from its points (as `run_point` returned them).
-#[wasm_bindgen(unchecked_return_type = "ExperimentResult")]
-pub fn experiment_result(
-    #[wasm_bindgen(unchecked_param_type = "Experiment")] experiment: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "TraceIdentity")] trace_identity: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "Array<PointResult>")] points: JsValue,
-) -> Result<JsValue, JsError> {
-    let experiment = decode(experiment, "experiment")?;
-    // Kept as they are: `null` metrics are part of the documents summarised.
-    let trace = decode_raw(trace_identity, "trace_identity")?;
-    let points: Vec<PointResult> = decode_raw(points, "points")?;
-    encode(&experiments::experiment_result(experiment, trace, points)?)
-}
-
 /// The figures of an experiment result.
 #[wasm_bindgen(unchecked_return_type = "Array<Figure>")]
 pub fn figures(#[wasm_bindgen(unchecked_param_type = "ExperimentResult")] result: JsValue) -> Result<JsValue, JsError> {
@@ -435,35 +336,34 @@ pub fn param_scope(
     encode(&experiments::param_scope(&experiment))
 }
 
-/// An experiment's result as the text `schedlab sweep --json` writes
-/// (pretty JSON and a newline), from the JSON texts of the trace's
-/// identity (`session.identity_json()`) and of the points
-/// (`session.run_point_json`).
+/// An experiment's result (an `ExperimentResult`) as the text `schedlab
+/// sweep --json` writes (pretty JSON and a newline), from the JSON texts
+/// of the trace's identity (`session.identity()`) and of the points
+/// (`session.run_point`). Texts, so that every number keeps its form.
 #[wasm_bindgen]
-pub fn experiment_result_json(
+pub fn experiment_result(
     #[wasm_bindgen(unchecked_param_type = "Experiment")] experiment: JsValue,
-    identity_json: &str,
-    points_json: Vec<String>,
+    identity: &str,
+    points: Vec<String>,
 ) -> Result<String, JsError> {
     let experiment = decode(experiment, "experiment")?;
-    Ok(experiments::experiment_result_json(experiment, identity_json, &points_json)?)
+    Ok(experiments::experiment_result_text(experiment, identity, &points)?)
 }
 
 /// An experiment result (its JSON text) as a table: the given columns
 /// (metric paths), or every catalogue column some row has a number for;
 /// each cell's text as the command line's tables print it.
 #[wasm_bindgen(unchecked_return_type = "SummaryTable")]
-pub fn summary_table(result_json: &str, columns: Option<Vec<String>>) -> Result<JsValue, JsError> {
-    let result: ExperimentResult =
-        serde_json::from_str(result_json).map_err(|e| JsError::new(&format!("result: {e}")))?;
+pub fn summary_table(result: &str, columns: Option<Vec<String>>) -> Result<JsValue, JsError> {
+    let result: ExperimentResult = serde_json::from_str(result).map_err(|e| JsError::new(&format!("result: {e}")))?;
     encode(&schedlab_experiment::summary_table(&result, columns.as_deref()))
 }
 
 /// A preset's result as the text `schedlab reproduce --json` writes, from
-/// the JSON texts of its sections' results (`experiment_result_json`).
+/// the JSON texts of its sections' results (`experiment_result`).
 #[wasm_bindgen]
-pub fn reproduction_json(id: &str, sections_json: Vec<String>) -> Result<String, JsError> {
-    Ok(experiments::reproduction_json(id, &sections_json)?)
+pub fn reproduction(id: &str, sections: Vec<String>) -> Result<String, JsError> {
+    Ok(experiments::reproduction_text(id, &sections)?)
 }
 
 /// A point number from JavaScript: a whole number ≥ 0 within 2^53.
@@ -509,6 +409,63 @@ pub fn wasm_memory_bytes() -> f64 {
     #[cfg(not(target_arch = "wasm32"))]
     {
         0.0
+    }
+}
+
+/// Reads a JavaScript `Uint8Array` in pieces, so the trace is never copied
+/// whole into the module's memory.
+struct JsBytes {
+    array: Uint8Array,
+    pos: u32,
+    len: u32,
+}
+
+impl JsBytes {
+    fn new(array: Uint8Array) -> Self {
+        let len = array.length();
+        JsBytes { array, pos: 0, len }
+    }
+}
+
+impl std::io::Read for JsBytes {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = (self.len - self.pos).min(u32::try_from(buf.len()).unwrap_or(u32::MAX));
+        if n > 0 {
+            self.array.subarray(self.pos, self.pos + n).copy_to(&mut buf[..n as usize]);
+            self.pos += n;
+        }
+        Ok(n as usize)
+    }
+}
+
+/// Passes progress to the page's callback; a `false` answer or an exception
+/// cancels the run, and the exception is thrown again once the run stops.
+struct Observer {
+    callback: Option<Function>,
+    thrown: Option<JsValue>,
+}
+
+impl Observer {
+    fn new(callback: Option<Function>) -> Self {
+        Observer { callback, thrown: None }
+    }
+
+    fn report(&mut self, phase: Phase, p: Progress) -> Control {
+        let Some(callback) = &self.callback else { return Control::Continue };
+        let message = ProgressMessage { phase, completed: p.completed, jobs: p.jobs, events: p.events, now: p.now };
+        let answer = encode(&message).map_err(JsValue::from).and_then(|m| callback.call1(&JsValue::NULL, &m));
+        match answer {
+            Ok(v) if v == JsValue::FALSE => Control::Cancel,
+            Ok(_) => Control::Continue,
+            Err(e) => {
+                self.thrown = Some(e);
+                Control::Cancel
+            }
+        }
+    }
+
+    fn rethrow(&mut self) -> Result<(), JsValue> {
+        self.thrown.take().map_or(Ok(()), Err)
     }
 }
 
@@ -574,68 +531,5 @@ mod tests {
         let mut reader = serde_json::Deserializer::from_str(r#""x""#);
         let e = serde_path_to_error::deserialize::<_, GenerateMessage>(&mut reader).unwrap_err();
         assert_eq!(decode_error("params", &e), "params: invalid type: string \"x\", expected struct GenerateMessage");
-    }
-}
-
-/// Panics on purpose, for the tests of the panic hook.
-#[wasm_bindgen]
-pub fn panic_for_tests(message: String) {
-    panic!("{message}");
-}
-
-/// Reads a JavaScript `Uint8Array` in pieces, so the trace is never copied
-/// whole into the module's memory.
-struct JsBytes {
-    array: Uint8Array,
-    pos: u32,
-    len: u32,
-}
-
-impl JsBytes {
-    fn new(array: Uint8Array) -> Self {
-        let len = array.length();
-        JsBytes { array, pos: 0, len }
-    }
-}
-
-impl std::io::Read for JsBytes {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = (self.len - self.pos).min(u32::try_from(buf.len()).unwrap_or(u32::MAX));
-        if n > 0 {
-            self.array.subarray(self.pos, self.pos + n).copy_to(&mut buf[..n as usize]);
-            self.pos += n;
-        }
-        Ok(n as usize)
-    }
-}
-
-/// Passes progress to the page's callback; a `false` answer or an exception
-/// cancels the run, and the exception is thrown again once the run stops.
-struct Observer {
-    callback: Option<Function>,
-    thrown: Option<JsValue>,
-}
-
-impl Observer {
-    fn new(callback: Option<Function>) -> Self {
-        Observer { callback, thrown: None }
-    }
-
-    fn report(&mut self, phase: Phase, p: Progress) -> Control {
-        let Some(callback) = &self.callback else { return Control::Continue };
-        let message = ProgressMessage { phase, completed: p.completed, jobs: p.jobs, events: p.events, now: p.now };
-        let answer = encode(&message).map_err(JsValue::from).and_then(|m| callback.call1(&JsValue::NULL, &m));
-        match answer {
-            Ok(v) if v == JsValue::FALSE => Control::Cancel,
-            Ok(_) => Control::Continue,
-            Err(e) => {
-                self.thrown = Some(e);
-                Control::Cancel
-            }
-        }
-    }
-
-    fn rethrow(&mut self) -> Result<(), JsValue> {
-        self.thrown.take().map_or(Ok(()), Err)
     }
 }

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use schedlab_engine::{SourceInfo, Time, SOURCES};
-use schedlab_experiment::{Phase, RunDocument, RunRequest, TraceIdentity, ECDF_PIXELS, PROGRESS_EVERY, SCHEMA};
+use schedlab_experiment::{Phase, RunRequest, TraceIdentity, ECDF_PIXELS, PROGRESS_EVERY, SCHEMA};
 use schedlab_metrics::{CategoryLimits, Column, MetricsOptions};
 use schedlab_policies::{PolicyInfo, REGISTRY};
 use schedlab_synth::LublinParams;
@@ -226,18 +226,6 @@ pub struct ProgressMessage {
     pub events: u64,
     /// Simulated time, seconds.
     pub now: Time,
-}
-
-/// `session.run(...)`: the result document, as `schedlab run --json` prints
-/// it without `elapsed_ms`, plus the wait ECDF of the measured jobs:
-/// `[wait_seconds, fraction]` pairs, thinned to about `ECDF_PIXELS` points.
-#[cfg_attr(test, derive(ts_rs::TS))]
-#[derive(Debug, Serialize)]
-pub struct RunResult {
-    #[serde(flatten)]
-    pub document: RunDocument,
-    #[cfg_attr(test, ts(type = "Array<[number, number]>"))]
-    pub wait_ecdf: Vec<(Time, f64)>,
 }
 
 /// `generate_lublin(params)`: a synthetic trace. Absent fields take the

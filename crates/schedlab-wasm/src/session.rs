@@ -7,13 +7,12 @@ use std::io::Read;
 use schedlab_engine::{Control, Progress};
 use schedlab_experiment::{
     point_result, resolve, run_phased, schedule_comments, write_jobs_csv, write_schedule_swf, Experiment, Phase, Plan,
-    PointResult, RunDocument, RunOutcome, RunSettings, TraceIdentity, ECDF_PIXELS,
+    PointResult, RunDocument, RunOutcome, RunSettings, TraceIdentity,
 };
-use schedlab_metrics::{downsample_ecdf, measured_waits, wait_ecdf};
 use schedlab_schedule::{write_batsim_jobs, Layout, ScheduleView};
 use schedlab_workload::{read_swf, Job, Loaded, ReadOptions};
 
-use crate::protocol::{RunMessage, RunResult, Summary, TraceOptions, BROWSER_MAX_JOBS};
+use crate::protocol::{RunMessage, Summary, TraceOptions, BROWSER_MAX_JOBS};
 use crate::schedules::{ScheduleInfo, Schedules};
 
 /// An error as the page shows it: the core's message, unchanged.
@@ -85,26 +84,24 @@ impl Session {
         &mut self,
         message: &RunMessage,
         observer: &mut dyn FnMut(Phase, Progress) -> Control,
-    ) -> Result<RunResult, Error> {
+    ) -> Result<RunDocument, Error> {
         self.last = None;
         let settings = resolve(&message.request().map_err(Error)?)?;
         let outcome = run_phased(&self.loaded.trace, &settings, observer)?;
-        let waits = measured_waits(&self.loaded.trace.jobs, &outcome.record, &settings.metrics);
-        let wait_ecdf = downsample_ecdf(&wait_ecdf(&waits), ECDF_PIXELS);
         let document = RunDocument::new(&settings, self.identity.clone(), &outcome, None);
         self.last = Some((settings, outcome));
-        Ok(RunResult { document, wait_ecdf })
+        Ok(document)
     }
 
     /// The result document of a run as `schedlab run --json` prints it
     /// (pretty, without `elapsed_ms`), byte for byte.
-    pub fn run_json(
+    pub fn run_text(
         &mut self,
         message: &RunMessage,
         observer: &mut dyn FnMut(Phase, Progress) -> Control,
     ) -> Result<String, Error> {
-        let result = self.run(message, observer)?;
-        Ok(serde_json::to_string_pretty(&result.document)?)
+        let document = self.run(message, observer)?;
+        Ok(serde_json::to_string_pretty(&document)?)
     }
 
     /// Point `index` of `experiment` on this session's trace, as

@@ -47,7 +47,6 @@ fn declarations() -> String {
         workload::Figures::decl(),
         protocol::RunMessage::decl(),
         protocol::ParamText::decl(),
-        protocol::RunResult::decl(),
         protocol::ProgressMessage::decl(),
         protocol::GenerateMessage::decl(),
         experiment::RunDocument::decl(),

@@ -475,28 +475,6 @@ no_check?: boolean, };
 
 export type ParamText = string | number;
 
-export type RunResult = { wait_ecdf: Array<[number, number]>, schema: string, policy: string, 
-/**
- * The policy's parameters (defaults filled in) and, for the virtual
- * predictor, its `error`.
- */
-params: { [key in string]?: ParamValue }, predictor: string, seed: number, trace: TraceIdentity, 
-/**
- * Wall time of the run as measured by the host; absent where the host
- * has no clock it trusts. The only field that differs between two runs
- * of the same inputs.
- */
-elapsed_ms?: number, events: number, passes: number, 
-/**
- * "passed" when the run checker ran, "skipped" otherwise.
- */
-check: string, 
-/**
- * Figures of the CBF calibration run the policy took its defaults
- * from (slack's AWT, selective's thresholds), when it needed one.
- */
-calibration?: Calibration, metrics: Metrics, };
-
 export type ProgressMessage = { 
 /**
  * What the run is doing: a CBF reference run first for some policies

@@ -95,7 +95,7 @@ export function cancelPreset(): void {
 
 /** The preset's result as `schedlab reproduce --json` writes it. */
 export function presetJson(run: PresetRun): string {
-  return core().reproduction_json(
+  return core().reproduction(
     run.preset.id,
     run.sections.map((s) => s.execution.resultJson ?? ""),
   );

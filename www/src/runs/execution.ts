@@ -53,7 +53,7 @@ export class Execution {
     const done = this.finished;
     if (done.length === 0) return false;
     const identity = done[0].done?.identity ?? "{}";
-    this.resultJson = core().experiment_result_json(
+    this.resultJson = core().experiment_result(
       this.experiment,
       identity,
       done.map((j) => j.done?.json ?? ""),

@@ -90,7 +90,7 @@ const api = {
     let last = 0;
     const t0 = performance.now();
     lastPoint = "";
-    const json = s.run_point_json(experiment, index, (p) => {
+    const json = s.run_point(experiment, index, (p) => {
       if (flag && Atomics.load(flag, 0) !== 0) return false;
       const now = performance.now();
       if (now - last >= PROGRESS_MS) {
@@ -100,7 +100,7 @@ const api = {
       return true;
     });
     lastPoint = pointKey(experiment, index);
-    return { json, identity: s.identity_json(), elapsedMs: performance.now() - t0, parseMs };
+    return { json, identity: s.identity(), elapsedMs: performance.now() - t0, parseMs };
   },
 
   /** The per-job CSV, the simulated SWF or Batsim's jobs.csv of a point (run again unless it was the last). */
@@ -108,7 +108,7 @@ const api = {
     const { s } = await session(experiment.workload);
     if (lastPoint !== pointKey(experiment, index)) {
       lastPoint = "";
-      s.run_point_json(experiment, index, () => true);
+      s.run_point(experiment, index, () => true);
       lastPoint = pointKey(experiment, index);
     }
     if (format === "batsim") return s.batsim_jobs_csv();

@@ -79,7 +79,7 @@ const api = {
     const infos: ScheduleInfo[] = [];
     for (let slot = 0; slot < 2; slot++) {
       if (slot < points.length) {
-        s.run_point_json(experiment, points[slot], () => true);
+        s.run_point(experiment, points[slot], () => true);
         infos.push(s.schedule_open(slot));
       } else if (slot < open) s.schedule_close(slot);
     }

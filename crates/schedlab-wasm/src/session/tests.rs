@@ -33,36 +33,30 @@ fn a_session_reads_a_trace_and_summarises_it() {
 }
 
 #[test]
-fn runs_give_the_document_and_a_thin_ecdf() {
+fn runs_give_the_document() {
     let mut s = kth();
     let r = s.run(&request("easy"), &mut go).unwrap();
-    assert_eq!(r.document.policy, "easy");
-    assert_eq!(r.document.check, "passed");
-    assert!(r.document.elapsed_ms.is_none());
-    assert!(r.document.metrics.mbs >= 1.0);
-    let e = &r.wait_ecdf;
-    assert!(!e.is_empty() && e.len() <= 1002);
-    assert_eq!(e.last().unwrap().1, 1.0);
-    assert!(e.windows(2).all(|w| w[0].0 < w[1].0 && w[0].1 < w[1].1));
-    let json = serde_json::to_value(&r).unwrap();
-    assert!(json.get("wait_ecdf").is_some() && json.get("metrics").is_some() && json.get("elapsed_ms").is_none());
+    assert_eq!(r.policy, "easy");
+    assert_eq!(r.check, "passed");
+    assert!(r.elapsed_ms.is_none());
+    assert!(r.metrics.mbs >= 1.0);
 }
 
 #[test]
-fn run_json_is_the_documents_pretty_json() {
+fn run_text_is_the_documents_pretty_json() {
     let mut s = kth();
     let mut m = request("easy");
     m.params.insert("error".into(), ParamText::Number(30.0));
     m.predictor = Some("virtual".into());
     m.seed = 3;
-    let text = s.run_json(&m, &mut go).unwrap();
+    let text = s.run_text(&m, &mut go).unwrap();
     let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(doc["params"]["error"], 30.0);
     assert_eq!(doc["predictor"], "virtual");
     assert_eq!(doc["seed"], 3);
     assert!(text.starts_with("{\n  \"schema\": "));
     let again = s.run(&m, &mut go).unwrap();
-    assert_eq!(serde_json::to_string_pretty(&again.document).unwrap(), text);
+    assert_eq!(serde_json::to_string_pretty(&again).unwrap(), text);
 }
 
 #[test]
