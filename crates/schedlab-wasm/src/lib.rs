@@ -2,11 +2,12 @@
 //!
 //! Thin on purpose: every export decodes its request (unknown keys
 //! refused), calls the core, and encodes the result as plain
-//! JSON-compatible objects whose TypeScript types are generated from the
-//! Rust types (`www/src/generated/types.ts`, written by this crate's test
+//! JSON-compatible objects (result documents as JSON text, below) whose
+//! TypeScript types are generated from the Rust types
+//! (`www/src/generated/types.ts`, written by this crate's test
 //! `generated_types_are_current`; the same declarations are in the
-//! wasm-bindgen `.d.ts`, and every export names its generated return type,
-//! so the page needs no cast). Errors reach JavaScript as `Error` objects
+//! wasm-bindgen `.d.ts`, and every export names its generated types, so the
+//! page needs no cast). Errors reach JavaScript as `Error` objects
 //! carrying the core's message; a panic becomes an `Error` too.
 //!
 //! The API, as JavaScript sees it, is the declaration wasm-bindgen writes
