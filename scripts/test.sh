@@ -32,6 +32,9 @@ log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 cargo test --workspace --release 2>&1 | tee "$log"
 
+step "evalys reads Batsim's jobs.csv (evalys and pytest from PyPI, in a venv under the target directory)"
+bash scripts/test-evalys.sh
+
 step "generated TypeScript types and docs/metrics.md are current"
 SCHEDLAB_BLESS=1 cargo test -q --release -p schedlab-wasm --lib types >/dev/null
 SCHEDLAB_BLESS=1 cargo test -q --release -p schedlab-metrics --lib glossary >/dev/null
@@ -58,7 +61,7 @@ bash scripts/test-browser.sh 2>&1 | tee "$browser_log"
 # suite, plus the closing "N passed, M failed" line of each other suite.
 {
   awk '/^test result:/ { p += $4; f += $6 } END { print p, f }' "$log"
-  grep -E '^wasm tests: [0-9]+ passed, [0-9]+ failed$' "$wasm_log" | tail -1 | awk '{ print $2, $4 }'
+  grep -E '^wasm tests: [0-9]+ passed, [0-9]+ failed$' "$wasm_log" | tail -1 | awk '{ print $3, $5 }'
   grep -E '^[0-9]+ passed, [0-9]+ failed$' "$browser_log" | tail -1 | awk '{ print $1, $3 }'
   grep -E '^python: [0-9]+ passed, [0-9]+ failed$' "$python_log" | tail -1 | awk '{ print $2, $4 }'
 } | awk '{ p += $1; f += $2 } END { printf "tests: %d passed, %d failed\n", p, f }'
