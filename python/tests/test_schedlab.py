@@ -175,13 +175,17 @@ def test_a_run_gives_the_command_lines_bytes(kth, tmp_path):
     run = schedlab.run(kth, "easy:order=shortest", predictor="last", seed=3, progress=False)
     csv = tmp_path / "jobs.csv"
     swf = tmp_path / "schedule.swf"
+    batsim = tmp_path / "batsim.csv"
     text = cli(
-        "run", str(SAMPLE), "--policy", "easy", "--param", "order=shortest", "--predictor", "last",
-        "--seed", "3", "--json", "--quiet", "--jobs-csv", str(csv), "--swf-out", str(swf),
+        "run", str(SAMPLE), "--policy", "easy", "--param", "order=shortest", "--predictor", "last", "--seed", "3",
+        "--json", "--quiet", "--jobs-csv", str(csv), "--swf-out", str(swf), "--batsim-jobs", str(batsim),
     )
     assert run.to_json() == without_elapsed(text)
     assert run.jobs_csv() == csv.read_text()
     assert run.schedule_swf() == swf.read_text()
+    assert run.to_batsim_csv() == batsim.read_text()
+    run.to_batsim_csv(tmp_path / "again.csv")
+    assert (tmp_path / "again.csv").read_text() == batsim.read_text()
 
 
 def test_core_errors_and_bad_arguments_are_named(kth):
@@ -320,3 +324,17 @@ def test_the_native_modules_stub_names_everything_it_exports():
         if not name.startswith("_"):
             assert re.search(rf"^(def|class) {name}\b|^{name}:", stub, re.M), name
     assert (Path(schedlab.__file__).parent / "py.typed").exists()
+
+
+# ------------------------------------------------------------ other formats
+
+
+def test_a_sacct_dump_and_a_batsim_workload_load_like_their_swf():
+    fixtures = ROOT / "tests" / "fixtures"
+    dump = schedlab.load(fixtures / "slurm" / "sacct-rules.txt", machine_size=16)
+    swf = schedlab.load(fixtures / "slurm" / "sacct-rules.swf", machine_size=16)
+    assert schedlab.run(dump, "easy").jobs_csv() == schedlab.run(swf, "easy").jobs_csv()
+    source = schedlab.run(schedlab.load(fixtures / "batsim" / "source.swf"), "cbf")
+    for name in ("workload-v4.json", "workload-v5.json"):
+        workload = schedlab.load(fixtures / "batsim" / name)
+        assert schedlab.run(workload, "cbf").to_batsim_csv() == source.to_batsim_csv(), name
