@@ -15,7 +15,7 @@ cargo build -q --release -p schedlab-cli
 rm -rf "$venv"
 python3 -m venv "$venv"
 "$venv/bin/python" -m pip install -q --upgrade pip
-CARGO_TARGET_DIR="$root" "$venv/bin/python" -m pip install -q ./python pandas pytest gymnasium
+CARGO_TARGET_DIR="$root" "$venv/bin/python" -m pip install -q ./python pandas pytest gymnasium tqdm
 cargo fmt --manifest-path python/Cargo.toml -- --check
 
 log="$(mktemp)"

@@ -342,3 +342,10 @@ def test_a_sacct_dump_and_a_batsim_workload_load_like_their_swf():
     for name in ("workload-v4.json", "workload-v5.json"):
         workload = schedlab.load(fixtures / "batsim" / name)
         assert schedlab.run(workload, "cbf").to_batsim_csv() == source.to_batsim_csv(), name
+
+
+def test_a_tqdm_bar_leaves_the_result_unchanged(big, capsys):
+    pytest.importorskip("tqdm")
+    shown = schedlab.run(big, "easy", progress=True)
+    assert "run" in capsys.readouterr().err, "the bar names the phase"
+    assert shown.to_json() == schedlab.run(big, "easy", progress=False).to_json()
