@@ -52,10 +52,11 @@ impl Chooser for Handoff {
             f[4] = sim.free() as f32;
         }
         let message = Message::Decide { features, offered: offered.len(), running: sim.running_count() > 0 };
+        // A closed channel means the environment was dropped mid-episode:
+        // the run stops.
         if self.to_agent.send(message).is_err() {
             return Decision::Stop;
         }
-        // The environment was dropped mid-episode: stop the run.
         self.from_agent.recv().unwrap_or(Decision::Stop)
     }
 }
