@@ -4,7 +4,11 @@
   and policy: the run alone (Python's wall time of run() against the
   command line's elapsed_ms, which times the same run, check and metrics)
   and load + run (against the command line's whole process);
-- building run.jobs (the per-job DataFrame) for the first 200,000 jobs.
+- building run.jobs (the per-job DataFrame) for the first 200,000 jobs;
+- the Gymnasium environment (when gymnasium is installed): steps per
+  second with a window of 128 and an agent that always picks row 0 (so
+  the figure is the environment's own cost), and resident memory per
+  environment holding a reset episode.
 
 Usage: python scripts/bench-python.py TRACE SCHEDLAB_CLI [POLICY] [REPEAT]
 with the package installed in that Python (scripts/test-python.sh builds
@@ -54,6 +58,34 @@ def main():
     columns = schedlab._jobs_frame
     frame_time = best(repeat, lambda: columns(run._core.jobs_columns()))
     print(f"run.jobs for {len(first)} jobs: {frame_time:.3f} s ({len(run.jobs.columns)} columns)")
+
+    try:
+        from schedlab.gym import SchedulingEnv
+    except ImportError:
+        print("gymnasium is not installed: no environment figures")
+        return
+    env = SchedulingEnv(trace, window=128, episode_jobs=len(trace))
+    env.reset(seed=0)
+    steps, start = 0, time.perf_counter()
+    while time.perf_counter() - start < 10:
+        for _ in range(1000):
+            _, _, terminated, _, _ = env.step(0)
+            steps += 1
+            if terminated:
+                env.reset()
+    elapsed = time.perf_counter() - start
+    print(f"environment: {steps / elapsed:,.0f} steps/s (window 128, EASY backfilling, {steps} steps in {elapsed:.1f} s)")
+    before = rss()
+    envs = [SchedulingEnv(trace, window=128, episode_jobs=256) for _ in range(100)]
+    for i, e in enumerate(envs):
+        e.reset(seed=i)
+    print(f"environment memory: {(rss() - before) / len(envs) / 1024:,.0f} KiB each (100 reset environments, 256-job episodes)")
+
+
+def rss():
+    """Resident memory of this process, bytes (Linux)."""
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * 4096
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the Python package (python/, PyO3 + maturin, one abi3 wheel) into a
 # fresh virtual environment under target/ and runs its pytest suite, which
-# compares the package's output with the command line's (SCHEDLAB_CLI).
+# compares the package's output with the command line's (SCHEDLAB_CLI) and
+# checks the Gymnasium environment with gymnasium's own checker.
 # The binding crate is its own Cargo workspace (docs/decisions.md); it
 # builds into target/python so that it shares no lock or profile with the
 # root workspace. Prints "python: N passed, M failed" last.
@@ -14,7 +15,7 @@ bash scripts/build-cli.sh
 rm -rf "$venv"
 python3 -m venv "$venv"
 "$venv/bin/python" -m pip install -q --upgrade pip
-CARGO_TARGET_DIR="$root" "$venv/bin/python" -m pip install -q ./python pandas pytest
+CARGO_TARGET_DIR="$root" "$venv/bin/python" -m pip install -q ./python pandas pytest gymnasium tqdm
 cargo fmt --manifest-path python/Cargo.toml -- --check
 
 log="$(mktemp)"

@@ -25,7 +25,7 @@ import base64
 import json
 import os
 from collections.abc import Mapping
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 from . import _core
 from ._core import SchedlabError
@@ -139,8 +139,9 @@ def load(
     max_bytes: Optional[int] = None,
     max_jobs: Optional[int] = None,
 ) -> Trace:
-    """Reads a trace: an SWF file (plain, gzip, zlib, bzip2, xz or zstd; the
-    core tells which from the content) by path, or its bytes.
+    """Reads a trace: an SWF file, a Slurm ``sacct`` dump or a Batsim
+    workload (plain, gzip, zlib, bzip2, xz or zstd; the core tells which
+    from the content), by path or as bytes.
 
     The options are the command line's workload flags: ``machine_size``
     (``--procs``), ``first_jobs`` (``--first``), ``time_range=(from, to)``
@@ -292,6 +293,12 @@ class Run:
     def jobs_csv(self, path: Optional[Union[str, "os.PathLike[str]"]] = None) -> Optional[str]:
         """The per-job table as CSV text, or written to ``path``."""
         return _text_out(self._core.jobs_csv(), path)
+
+    def to_batsim_csv(self, path: Optional[Union[str, "os.PathLike[str]"]] = None) -> Optional[str]:
+        """The run as Batsim's ``jobs.csv`` (the columns Batsim 5 writes,
+        which evalys reads; ``stretch`` is Batsim's unbounded one, beside
+        our bounded slowdown ``bsd``), as text or written to ``path``."""
+        return _text_out(self._core.batsim_jobs_csv(), path)
 
     def schedule_swf(self, path: Optional[Union[str, "os.PathLike[str]"]] = None) -> Optional[str]:
         """The simulated schedule as SWF (field 3 the simulated wait), as text

@@ -13,6 +13,7 @@
 //! its next progress report.
 
 mod experiment;
+mod gym;
 mod observer;
 mod run;
 mod trace;
@@ -63,6 +64,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<trace::Trace>()?;
     m.add_class::<run::Run>()?;
     m.add_class::<experiment::ExperimentRun>()?;
+    m.add_class::<gym::Episode>()?;
+    m.add("FEATURES", gym::FEATURES)?;
     m.add_function(wrap_pyfunction!(trace::open_trace, m)?)?;
     m.add_function(wrap_pyfunction!(trace::sample, m)?)?;
     m.add_function(wrap_pyfunction!(trace::generate_lublin, m)?)?;

@@ -7,6 +7,7 @@ use schedlab::experiment::{
     RunOutcome, RunSettings, JOB_COLUMNS,
 };
 use schedlab::metrics::columns as catalogue;
+use schedlab::schedule::{write_batsim_jobs, Layout};
 
 use crate::observer::Observer;
 use crate::trace::Trace;
@@ -126,6 +127,20 @@ impl Run {
         let trace = &self.trace.get().loaded.trace;
         write_jobs_csv(&mut out, trace, &self.outcome.record, self.settings.metrics.bsd_threshold)
             .map_err(core_error)?;
+        String::from_utf8(out).map_err(core_error)
+    }
+
+    /// The run as Batsim's `jobs.csv`, as `schedlab run --batsim-jobs`
+    /// writes it (processor sets from the schedule view's layout).
+    fn batsim_jobs_csv(&self, py: Python<'_>) -> PyResult<String> {
+        let jobs = &self.trace.get().loaded.trace.jobs;
+        let record = &self.outcome.record;
+        let mut out = Vec::new();
+        py.detach(|| -> Result<(), String> {
+            let layout = Layout::new(jobs, record).map_err(|e| e.to_string())?;
+            write_batsim_jobs(&mut out, jobs, record, &layout).map_err(|e| e.to_string())
+        })
+        .map_err(core_error)?;
         String::from_utf8(out).map_err(core_error)
     }
 

@@ -1,0 +1,160 @@
+"""A Gymnasium environment for learned schedulers: the agent picks the next
+job (mode "pick") or accepts or rejects the base policy's pick (mode
+"inspect", as in SchedInspector, HPDC'22), and the Schedlab engine replays
+the trace around its decisions.
+
+    env = schedlab.gym.SchedulingEnv(trace, mode="pick", window=128, backfill="easy")
+
+**Episodes.** ``reset(seed=...)`` draws the first job of an episode
+uniformly with the environment's generator; an episode replays the
+``episode_jobs`` jobs from there (256 by default, the whole trace if it
+is shorter), on the trace's machine, with the requested times as
+predictions, checked by the run checker at its end.
+
+**Decisions.** The engine asks for a decision at every scheduling pass
+while jobs wait, and again after each job it starts. The jobs offered are
+the first ``window`` waiting jobs in the base policy's order (submission
+order: FCFS's). A chosen job that fits starts; one that does not ends the
+pass, after (``backfill="easy"``) a reservation for it at the earliest time
+enough processors are expected to be free and the backfilling, in
+submission order, of the jobs that fit now without delaying it, exactly as
+the ``easy`` policy backfills. ``backfill="none"`` starts nothing else.
+
+**Observation.** A ``(window, 5)`` float32 array, one row per offered job
+in the order offered: wait so far (s), requested time (s), processors,
+user (SWF field 12; -1 unknown), free processors of the machine. Rows past
+the offered jobs are zeros.
+
+**Actions.** Mode "pick": ``Discrete(window)``, the row of the job to run.
+Mode "inspect": ``Discrete(2)``: 0 accepts the base policy's pick (row 0),
+1 rejects it (nothing more starts until the next event; allowed only while
+a job runs, since nothing would otherwise happen again). The valid actions
+are ``info["action_mask"]`` and ``env.action_masks()``; an invalid action
+is taken as action 0 and reported as ``info["invalid_action"]``.
+
+**Reward.** 0 at every step but the last, which gets the episode's metric
+from the core with the sign that makes more better: ``-MBS`` (mean bounded
+slowdown, τ = 10 s) by default, as RLScheduler; ``reward="mean_wait"``
+(``-`` seconds), ``"mwbs"`` or ``"utilization"`` (``+``). The last step's
+``info["metrics"]`` holds every metric of the episode.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Dict, Optional, Tuple
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from . import Trace, _core, load
+
+FEATURES = ("wait", "requested_time", "processors", "user", "free_processors")
+REWARDS = {"mbs": -1.0, "mwbs": -1.0, "mean_wait": -1.0, "utilization": 1.0}
+
+
+class SchedulingEnv(gymnasium.Env):
+    """See the module's documentation."""
+
+    metadata = {"render_modes": []}
+
+    def __init__(
+        self,
+        trace: Any,
+        mode: str = "pick",
+        window: int = 128,
+        backfill: str = "easy",
+        episode_jobs: int = 256,
+        reward: str = "mbs",
+    ) -> None:
+        where = "SchedulingEnv()"
+        if not isinstance(trace, Trace):
+            trace = load(trace)
+        if mode not in ("pick", "inspect"):
+            raise ValueError(f'{where}: mode must be "pick" or "inspect", not {mode!r}')
+        if backfill not in ("easy", "none"):
+            raise ValueError(f'{where}: backfill must be "easy" or "none", not {backfill!r}')
+        if reward not in REWARDS:
+            raise ValueError(f"{where}: reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        for name, value in (("window", window), ("episode_jobs", episode_jobs)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"{where}: {name} must be an int, not {type(value).__name__}")
+            if value < 1:
+                raise ValueError(f"{where}: {name} must be at least 1, not {value}")
+        self.trace = trace
+        self.mode = mode
+        self.window = window
+        self.backfill = backfill
+        self.episode_jobs = min(episode_jobs, len(trace))
+        self.reward_metric = reward
+        self.observation_space = spaces.Box(
+            low=-1.0, high=np.finfo(np.float32).max, shape=(window, _core.FEATURES), dtype=np.float32
+        )
+        self.action_space = spaces.Discrete(window if mode == "pick" else 2)
+        self._episode: Optional[_core.Episode] = None
+        self._offered = 0
+        self._running = False
+        self._done = True
+        self._jobs_csv: Optional[str] = None
+
+    def reset(self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> Tuple[np.ndarray, Dict[str, Any]]:
+        super().reset(seed=seed)
+        start = int(self.np_random.integers(0, len(self.trace) - self.episode_jobs + 1))
+        self._episode = _core.Episode(self.trace._core, start, self.episode_jobs, self.window, self.backfill)
+        self._done = False
+        self._jobs_csv = None
+        observation, info, ended = self._next()
+        if ended is not None:
+            raise RuntimeError("the episode ended before its first decision")
+        info["first_job"] = start
+        return observation, info
+
+    def step(self, action: Any) -> Tuple[np.ndarray, float, bool, bool, Dict[str, Any]]:
+        if self._episode is None or self._done:
+            raise RuntimeError("SchedulingEnv.step(): call reset() first (the episode has ended)")
+        a = int(action)
+        mask = self.action_masks()
+        invalid = not (0 <= a < len(mask) and mask[a])
+        if invalid:
+            a = 0
+        if self.mode == "pick":
+            self._episode.act(a)
+        else:
+            self._episode.act(0 if a == 0 else None)
+        observation, info, ended = self._next()
+        info["invalid_action"] = invalid
+        if ended is None:
+            return observation, 0.0, False, False, info
+        metrics = json.loads(ended[0])
+        self._jobs_csv = ended[1]
+        self._done = True
+        info["metrics"] = metrics
+        reward = REWARDS[self.reward_metric] * float(metrics[self.reward_metric])
+        return observation, reward, True, False, info
+
+    def action_masks(self) -> np.ndarray:
+        """The valid actions at the current decision."""
+        if self.mode == "pick":
+            mask = np.zeros(self.window, dtype=bool)
+            mask[: self._offered] = True
+        else:
+            mask = np.array([self._offered > 0, self._offered > 0 and self._running])
+        return mask
+
+    def episode_jobs_csv(self) -> str:
+        """The per-job table of the last finished episode, as ``schedlab run
+        --jobs-csv`` writes a run's."""
+        if self._jobs_csv is None:
+            raise RuntimeError("no episode has finished yet")
+        return self._jobs_csv
+
+    def _next(self) -> Tuple[np.ndarray, Dict[str, Any], Optional[Tuple[str, str]]]:
+        message = self._episode.next()
+        if isinstance(message[0], bytes):
+            features, self._offered, self._running = message
+            observation = np.frombuffer(features, dtype="<f4").reshape(self.window, _core.FEATURES).copy()
+            return observation, {"action_mask": self.action_masks()}, None
+        self._offered, self._running = 0, False
+        observation = np.zeros((self.window, _core.FEATURES), dtype=np.float32)
+        return observation, {"action_mask": self.action_masks()}, message
