@@ -154,7 +154,7 @@ pub(super) fn params_text(doc: &RunDocument) -> String {
 fn param_value(v: &schedlab_engine::params::ParamValue) -> String {
     use schedlab_engine::params::ParamValue;
     match v {
-        ParamValue::Choice(s) => s.clone(),
+        ParamValue::Choice(s) | ParamValue::Text(s) => s.clone(),
         ParamValue::Int(i) => i.to_string(),
         ParamValue::Float(x) => x.to_string(),
     }
