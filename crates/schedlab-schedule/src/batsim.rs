@@ -41,14 +41,24 @@ pub fn write_batsim_jobs<W: Write>(out: W, jobs: &[Job], record: &RunRecord, lay
         let execution = rec.end - rec.start;
         let (success, state) =
             if job.runtime < job.estimate { (1, "COMPLETED_SUCCESSFULLY") } else { (0, "COMPLETED_WALLTIME_REACHED") };
-        write!(w, "{},{WORKLOAD},{},{},{},", job.id, job.runtime, Fixed(job.submit as f64), job.size)?;
-        write!(w, "{},{success},{state},{},", Fixed(job.estimate as f64), Fixed(rec.start as f64))?;
-        write!(w, "{},{},", Fixed(execution as f64), Fixed(rec.end as f64))?;
-        write!(w, "{},{},", Fixed((rec.start - job.submit) as f64), Fixed((rec.end - job.submit) as f64))?;
+        write!(w, "{},{WORKLOAD},{},{},{},", job.id, job.runtime, Seconds(job.submit), job.size)?;
+        write!(w, "{},{success},{state},{},", Seconds(job.estimate), Seconds(rec.start))?;
+        write!(w, "{},{},", Seconds(execution), Seconds(rec.end))?;
+        write!(w, "{},{},", Seconds(rec.start - job.submit), Seconds(rec.end - job.submit))?;
         let stretch = (rec.end - job.submit) as f64 / execution as f64;
-        writeln!(w, "{},{},{},", Fixed(stretch), IntervalSet(layout.bands(j as u32)), Fixed(-1.0))?;
+        writeln!(w, "{},{},{},", Fixed(stretch), IntervalSet(layout.bands(j as u32)), Seconds(-1))?;
     }
     w.flush()
+}
+
+/// Whole seconds as `printf("%f")` prints them, without formatting a
+/// float (exact: our times are far below 2^53).
+struct Seconds(i64);
+
+impl std::fmt::Display for Seconds {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.000000", self.0)
+    }
 }
 
 /// A number as `printf("%f")` prints it.
@@ -101,6 +111,7 @@ mod tests {
         }
         assert_eq!(Fixed(f64::INFINITY).to_string(), "inf");
         assert_eq!(Fixed(f64::NAN).to_string(), "-nan");
+        assert_eq!((Seconds(3600).to_string(), Seconds(-1).to_string()), ("3600.000000".into(), "-1.000000".into()));
     }
 
     #[test]

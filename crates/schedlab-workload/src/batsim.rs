@@ -72,7 +72,7 @@ pub(crate) fn read_batsim<B: BufRead>(input: &mut B, opts: &ReadOptions, lines: 
         let (job, rounded) = to_job(i, j, &workload.profiles)?;
         report.job_lines += 1;
         report.fractional_rounded += u64::from(rounded);
-        keep(opts, &mut report, &mut rows, job, SwfExtra::unknown(-1));
+        keep(opts, &mut report, &mut rows, job, SwfExtra::unknown(-1), 1);
     }
     let header = Header {
         max_procs: workload.nb_res.map(|n| u32::try_from(n).unwrap_or(u32::MAX).min(crate::limits::MAX_PROCS)),

@@ -257,7 +257,7 @@ impl LineSink for Ingest<'_> {
                     Ok(parsed) => {
                         self.report.job_lines += 1;
                         self.report.fractional_rounded += u64::from(parsed.rounded);
-                        keep(self.opts, &mut self.report, &mut self.rows, parsed.job, parsed.extra);
+                        keep(self.opts, &mut self.report, &mut self.rows, parsed.job, parsed.extra, 1);
                     }
                     Err(e) => {
                         self.report.bad_line(BadLine { line: number, field: e.field, column: None, message: e.message })
@@ -293,8 +293,17 @@ impl LineSink for Ingest<'_> {
     }
 }
 
-/// The per-job rules that need nothing but the job itself, for every format.
-pub(crate) fn keep(opts: &ReadOptions, r: &mut CleaningReport, rows: &mut Vec<Row>, job: Job, extra: SwfExtra) {
+/// The per-job rules that need nothing but the job itself, for every
+/// format, applied to `times` identical jobs (the tasks of a Slurm array
+/// record) at once.
+pub(crate) fn keep(
+    opts: &ReadOptions,
+    r: &mut CleaningReport,
+    rows: &mut Vec<Row>,
+    job: Job,
+    extra: SwfExtra,
+    times: u64,
+) {
     let o = opts;
     let counter = if job.submit < 0 {
         &mut r.unknown_submit
@@ -313,10 +322,10 @@ pub(crate) fn keep(opts: &ReadOptions, r: &mut CleaningReport, rows: &mut Vec<Ro
     } else if o.partitions.as_ref().is_some_and(|p| !p.contains(&job.partition)) {
         &mut r.partition_filtered
     } else {
-        rows.push((job, extra));
+        rows.extend(std::iter::repeat_n((job, extra), times as usize));
         return;
     };
-    *counter += 1;
+    *counter += times;
 }
 
 /// What a format's reader hands to the cleaning passes that every format

@@ -229,9 +229,7 @@ impl<'a> SacctIngest<'a> {
         if r.no_time_limit {
             self.slurm.no_time_limit += r.tasks;
         }
-        for _ in 0..r.tasks {
-            keep(self.opts, &mut self.report, &mut self.rows, r.job, r.extra);
-        }
+        keep(self.opts, &mut self.report, &mut self.rows, r.job, r.extra, r.tasks);
     }
 
     fn record(&mut self, cols: &Columns, f: &[&str], id_col: Col, id_text: &str) -> Result<Record, Bad> {

@@ -119,3 +119,15 @@ fn a_compressed_dump_is_sniffed_after_decompression() {
     assert_eq!(l.format, TraceFormat::Sacct);
     assert_eq!(l.trace.jobs, dump().trace.jobs);
 }
+
+/// `--parsable` ends every line, the header's too, with a `|`; the job
+/// line reads as with `--parsable2`, times in epoch seconds (`%s`) too.
+#[test]
+fn parsable_with_a_trailing_bar_and_epoch_seconds() {
+    let text = "JobIDRaw|Submit|Start|End|ReqCPUS|TimelimitRaw|\n7|1709287200|1709287260|1709287320|2|5|\n";
+    let l = read(text.as_bytes(), &ReadOptions::default()).expect("parsable");
+    let j = l.trace.jobs[0];
+    assert_eq!((j.id, j.submit, j.runtime, j.size, j.estimate), (7, 0, 60, 2, 300));
+    assert_eq!(l.trace.extras[0].wait, 60);
+    assert!(!l.report.warnings.iter().any(|w| w.contains("time zone")), "epoch seconds name their instant");
+}
