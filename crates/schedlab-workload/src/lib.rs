@@ -119,7 +119,7 @@ mod write;
 
 pub use clean::{AsRecorded, CleaningReport, MAX_BAD_LINES_KEPT};
 pub use cleaning_rules::{CleaningRule, Effect, CLEANING_RULES};
-pub use error::{field_name, short_number, BadLine, SwfError, FIELD_NAMES};
+pub use error::{field_name, short_number, short_text, BadLine, SwfError, FIELD_NAMES};
 pub use header::Header;
 pub use job::{Job, SwfExtra, Trace};
 pub use limits::{DEFAULT_MAX_JOBS, MAX_HORIZON, MAX_PROCS, MAX_TIME};
