@@ -476,6 +476,7 @@ fn is_default(spec: &schedlab_engine::params::ParamSpec, value: &str) -> bool {
         ParamKind::Choice { default, .. } => value == default,
         ParamKind::Int { default, .. } => value.trim().parse::<f64>().is_ok_and(|v| v == default as f64),
         ParamKind::Float { default, .. } => value.trim().parse::<f64>().is_ok_and(|v| v == default),
+        ParamKind::IntOr { default, .. } | ParamKind::Text { default, .. } => value.trim() == default,
     }
 }
 

@@ -28,8 +28,10 @@
 //!   `Control::Cancel`; the page's worker reads a cancel flag the page sets
 //!   in a `SharedArrayBuffer`, docs/decisions.md), throwing cancels and
 //!   rethrows.
-//! - `session.jobs_csv()`, `session.schedule_swf()`: the last `run`'s
-//!   per-job table and simulated schedule.
+//! - `session.jobs_csv()`, `session.schedule_swf()`,
+//!   `session.batsim_jobs_csv()`: the last `run`'s per-job table, simulated
+//!   schedule and Batsim jobs.csv. A session reads whatever the core reads:
+//!   SWF, a Slurm accounting dump or a Batsim workload.
 //! - `presets(): Preset[]`, `preset_experiment(id, section, workload,
 //!   trace_name?): Experiment` (on the paper's machine size for the
 //!   paper's trace), `preset_notes(id, trace_name, workload): string[]`, `plan(experiment): PlanView`,
@@ -251,7 +253,7 @@ impl Session {
 
     /// Point `index` of `experiment` (its `workload` must be this
     /// session's options). `on_progress` as for `run`. The point's run is
-    /// kept for `jobs_csv` and `schedule_swf`.
+    /// kept for `jobs_csv`, `schedule_swf` and `batsim_jobs_csv`.
     #[wasm_bindgen(unchecked_return_type = "PointResult")]
     pub fn run_point(
         &mut self,
@@ -306,6 +308,11 @@ impl Session {
     /// The last run's simulated schedule as SWF (`run --swf-out`).
     pub fn schedule_swf(&self) -> Result<String, JsError> {
         Ok(self.inner.schedule_swf()?)
+    }
+
+    /// The last run as Batsim's jobs.csv (`run --batsim-jobs`).
+    pub fn batsim_jobs_csv(&self) -> Result<String, JsError> {
+        Ok(self.inner.batsim_jobs_csv()?)
     }
 }
 
