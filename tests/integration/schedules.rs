@@ -241,6 +241,33 @@ fn the_overrun_rule_decides_what_easy_backfills_around_an_overdue_job() {
     }
 }
 
+// Job 2 (all 10 processors) runs 100,000 s but its user's last job ran
+// 10 s, so Last predicts 10: from 30 on its prediction is stale. Job 3
+// (10 processors) then has its slot at "the next second" at every pass,
+// and a wake-up timer there woke the scheduler every second until 2 ended
+// at 100,020: 100,000 passes. Now the passes are the events' seconds:
+// arrivals at 0, 20, 25, 40, 60; completions at 10, 100,020, 100,120,
+// 100,170, 100,180; and 30, the wake-up at 2's predicted end, when it
+// turns stale.
+const STALE_OVERRUN: &[Row] = &[
+    (0, 10, 1, 1_000_000, 1),
+    (20, 100_000, 10, 1_000_000, 1),
+    (25, 100, 10, 100, 2),
+    (40, 50, 5, 50, 3),
+    (60, 10, 10, 10, 4),
+];
+
+#[test]
+fn a_stale_prediction_wakes_the_scheduler_at_events_not_every_second() {
+    let out = run(&trace(10, STALE_OVERRUN), "cbf:overrun=stale@last");
+    assert_eq!(starts(&out.record), vec![0, 20, 100_020, 100_120, 100_170]);
+    assert_eq!(out.record.passes, 11);
+    for spec in ["dbf:overrun=stale@last", "slack:overrun=stale@last"] {
+        let out = run(&trace(10, STALE_OVERRUN), spec);
+        assert!(out.record.passes <= 2 * 11, "{spec}: {} passes", out.record.passes);
+    }
+}
+
 /// A stress case for the live order by priority (EASY's backfill within
 /// the shadow time under learning predictions): the 100,000-job horizon
 /// backlog of `scripts/make_horizon_backlog.py`. Job 1 holds 64 of 128

@@ -66,7 +66,7 @@ pub struct WorkloadArgs {
     #[arg(long, value_name = "X", allow_hyphen_values = true)]
     pub load_factor: Option<String>,
     /// Refuse traces larger than this once uncompressed (bytes; suffix K, M or G allowed) [default: 2G].
-    #[arg(long, value_name = "BYTES")]
+    #[arg(long, value_name = "BYTES", allow_hyphen_values = true)]
     pub max_bytes: Option<String>,
     /// Refuse traces of more than N jobs, counted while reading [default: 20000000].
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = positive::<u64>)]
@@ -183,7 +183,7 @@ pub struct RunArgs {
     pub gantt: Option<PathBuf>,
     /// The time window of --gantt, FROM:TO in the trace's seconds, with an
     /// optional unit s, m, h, d or w (e.g. 10d:17d) [default: the whole run].
-    #[arg(long, value_name = "FROM:TO")]
+    #[arg(long, value_name = "FROM:TO", allow_hyphen_values = true)]
     pub window: Option<String>,
     #[command(flatten)]
     pub output: OutputArgs,
@@ -267,7 +267,7 @@ pub struct SweepArgs {
     #[arg(long, value_name = "N", default_value_t = 0, allow_negative_numbers = true, value_parser = non_negative::<u64>)]
     pub seed: u64,
     /// Run only shard I of N (1-based): points whose number is I-1 modulo N.
-    #[arg(long, value_name = "I/N")]
+    #[arg(long, value_name = "I/N", allow_hyphen_values = true)]
     pub shard: Option<String>,
     /// Print the result as JSON (the input of `schedlab merge`).
     #[arg(long)]

@@ -47,14 +47,7 @@ pub fn one_line(err: &anyhow::Error) -> String {
     flatten(&parts.join(": "))
 }
 
-/// A user's text for a message: at most 40 characters, cut with `…`, so
-/// that a 300-digit number does not fill the screen.
-pub fn short_text(text: &str) -> String {
-    match text.char_indices().nth(40) {
-        Some((cut, _)) => format!("{}…", &text[..cut]),
-        None => text.to_owned(),
-    }
-}
+pub use schedlab_workload::short_text;
 
 /// Newlines and tabs replaced by spaces, so a message stays on one line.
 pub fn flatten(text: &str) -> String {

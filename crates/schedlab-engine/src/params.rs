@@ -117,10 +117,10 @@ impl Params {
     pub fn resolve(specs: &[ParamSpec], given: &[(String, String)]) -> Result<Self, ParamError> {
         let mut values = BTreeMap::new();
         for (key, text) in given {
-            let spec = specs
-                .iter()
-                .find(|s| s.key == key)
-                .ok_or_else(|| ParamError::Unknown { key: key.clone(), known: known_keys(specs) })?;
+            let spec = specs.iter().find(|s| s.key == key).ok_or_else(|| ParamError::Unknown {
+                key: schedlab_workload::short_text(key),
+                known: known_keys(specs),
+            })?;
             if values.insert(key.clone(), parse(spec, text)?).is_some() {
                 return Err(ParamError::Duplicate { key: key.clone() });
             }
@@ -204,23 +204,36 @@ fn parse(spec: &ParamSpec, text: &str) -> Result<ParamValue, ParamError> {
     let key = spec.key.to_string();
     let value = text.trim();
     match &spec.kind {
-        ParamKind::Choice { options, .. } => options
-            .iter()
-            .find(|o| **o == value)
-            .map(|o| ParamValue::Choice((*o).to_string()))
-            .ok_or_else(|| ParamError::NotAnOption { key, value: value.to_string(), options: options.join(", ") }),
+        ParamKind::Choice { options, .. } => {
+            options.iter().find(|o| **o == value).map(|o| ParamValue::Choice((*o).to_string())).ok_or_else(|| {
+                ParamError::NotAnOption {
+                    key,
+                    value: schedlab_workload::short_text(value),
+                    options: options.join(", "),
+                }
+            })
+        }
         ParamKind::Int { min, max, .. } => {
-            let v: i64 = value.parse().map_err(|_| ParamError::NotANumber {
-                key: key.clone(),
-                value: value.to_string(),
-                expected: "whole number",
+            let v: i64 = value.parse().map_err(|e: std::num::ParseIntError| match e.kind() {
+                // Digits past what any range here allows: out of range.
+                std::num::IntErrorKind::PosOverflow | std::num::IntErrorKind::NegOverflow => ParamError::OutOfRange {
+                    key: key.clone(),
+                    value: schedlab_workload::short_text(value),
+                    min: min.to_string(),
+                    max: max.to_string(),
+                },
+                _ => ParamError::NotANumber {
+                    key: key.clone(),
+                    value: schedlab_workload::short_text(value),
+                    expected: "whole number",
+                },
             })?;
             in_range(key, v, *min, *max, |x: i64| x.to_string()).map(ParamValue::Int)
         }
         ParamKind::Float { min, max, .. } => {
             let v: f64 = value.parse().ok().filter(|v: &f64| v.is_finite()).ok_or_else(|| ParamError::NotANumber {
                 key: key.clone(),
-                value: value.to_string(),
+                value: schedlab_workload::short_text(value),
                 expected: "number",
             })?;
             in_range(key, v, *min, *max, schedlab_workload::short_number).map(ParamValue::Float)

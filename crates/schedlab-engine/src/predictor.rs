@@ -66,7 +66,8 @@ pub enum Overrun {
     #[default]
     Estimate,
     /// Its prediction is stale and it may end at any moment: it is expected
-    /// to end in the next second, at every pass until it does.
+    /// to end in the next second, at every pass until it does. That second
+    /// is no event, so it wakes no scheduler (`Sim::stale_end`).
     Stale,
     /// It has run about half its time: it is expected to run as long again
     /// as it has run in its current segment, never past its estimate.
@@ -399,7 +400,7 @@ pub const SOURCES: &[SourceInfo] = &[
 const OVERRUN: crate::params::ParamSpec = crate::params::ParamSpec {
     key: "overrun",
     name: "After an overrun",
-    description: "What is expected of a running job that has outlived its prediction: estimate (it runs until its estimate), stale (it may end at any moment: expected in the next second, pass after pass), double (as long again as it has run, at most its estimate).",
+    description: "What is expected of a running job that has outlived its prediction: estimate (it runs until its estimate), stale (it may end at any moment: expected in the next second, at every event until it ends), double (as long again as it has run, at most its estimate).",
     kind: crate::params::ParamKind::Choice { options: Overrun::IDS, default: "estimate" },
     unit: None,
 };

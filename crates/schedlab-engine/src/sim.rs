@@ -91,6 +91,9 @@ pub struct Sim<'a> {
     running_by_priority: BTreeSet<JobIdx>,
     expected_end: Vec<Time>,
     overrun: Overrun,
+    /// The second at which jobs with a stale prediction are expected to end
+    /// (`Overrun::Stale`), set at each pass that has any.
+    stale_end: Option<Time>,
     preemption: Preemption,
     /// Progress each job had saved when its current segment started.
     saved: Vec<Time>,
@@ -117,6 +120,17 @@ pub struct Sim<'a> {
 impl<'a> Sim<'a> {
     pub fn now(&self) -> Time {
         self.now
+    }
+
+    /// The second at which running jobs whose prediction is stale
+    /// (`overrun = stale`) are expected to end, the next one, if any runs.
+    /// Nothing is released then unless one of them really ends, which is a
+    /// completion and so a pass of its own: a policy need not set a timer
+    /// for it. A timer there would wake the scheduler every second of the
+    /// overrun (10^8 passes for one job that outlived its prediction by
+    /// three years).
+    pub fn stale_end(&self) -> Option<Time> {
+        self.stale_end
     }
 
     pub fn procs(&self) -> u32 {
@@ -390,6 +404,7 @@ fn new_sim<'a>(jobs: &'a [Job], config: &RunConfig, preemption: Preemption) -> S
         running_by_priority: BTreeSet::new(),
         expected_end: vec![0; n],
         overrun: config.overrun,
+        stale_end: None,
         preemption,
         saved: vec![0; n],
         live: vec![0; n],
@@ -467,6 +482,9 @@ fn complete(sim: &mut Sim<'_>, j: JobIdx) {
 /// prediction; from now on the run's overrun rule says when it is expected
 /// to end (by default: at its estimate).
 fn correct_overdue(sim: &mut Sim<'_>, happened: &mut Happened) {
+    // A stale job is expected in the next second at every pass, so it is
+    // corrected again at each one: the jobs corrected now are all of them.
+    let first_overdue = happened.overdue.len();
     while let Some(&(end, j)) = sim.running.first() {
         if end > sim.now {
             break;
@@ -479,6 +497,12 @@ fn correct_overdue(sim: &mut Sim<'_>, happened: &mut Happened) {
         sim.expected_end[j as usize] = corrected;
         sim.running.insert((corrected, j));
         happened.overdue.push(j);
+    }
+    // A follow-up batch in the same second finds them corrected already.
+    if sim.overrun == Overrun::Stale && happened.overdue.len() > first_overdue {
+        sim.stale_end = Some(sim.now + 1);
+    } else if sim.stale_end != Some(sim.now + 1) {
+        sim.stale_end = None;
     }
 }
 

@@ -63,12 +63,18 @@ pub fn read_shard(text: &str, file: usize) -> Result<ExperimentResult, MergeErro
     if text.len() > MAX_SHARD_BYTES {
         return Err(MergeError::TooLarge { file });
     }
-    let doc: ShardFile = serde_json::from_str(text).map_err(|e| {
-        if e.is_data() {
-            field_error(file, "(document)", e)
-        } else {
-            MergeError::NotJson { file, message: e.to_string() }
+    let mut reader = serde_json::Deserializer::from_str(text);
+    let doc: ShardFile = serde_path_to_error::deserialize(&mut reader).map_err(|e| {
+        let path = e.path().to_string();
+        let e = e.into_inner();
+        if !e.is_data() {
+            return MergeError::NotJson { file, message: e.to_string() };
         }
+        // The field's path says where; the text's line and column do not
+        // help in a one-line document.
+        let message = e.to_string();
+        let message = message.split(" at line ").next().unwrap_or(&message);
+        field_error(file, if path == "." { "(document)" } else { &path }, message)
     })?;
     if doc.schema != EXPERIMENT_SCHEMA {
         return Err(field_error(file, "schema", format!("`{}`, expected `{EXPERIMENT_SCHEMA}`", doc.schema)));
@@ -343,6 +349,14 @@ mod tests {
             (Box::new(|v| v["trace"]["sha256"] = json!("cd")), "`trace.sha256` differs"),
             (Box::new(|v| v["schema"] = json!("schedlab-experiment/1")), "`schema`: `schedlab-experiment/1`"),
             (Box::new(|v| v["extra"] = json!(1)), "unknown field `extra`"),
+            (
+                Box::new(|v| v["shard"]["count"] = json!(4_294_967_296u64)),
+                "shard 2: `shard.count`: invalid value: integer `4294967296`, expected u32",
+            ),
+            (
+                Box::new(|v| v["shard"] = json!({"index": 0, "count": 0})),
+                "shard 2: `shard`: shard 0/0: the count N must be 1 or more",
+            ),
             (Box::new(|v| v["experiment"]["repeat"] = json!(3)), "`experiment.repeat` differs"),
             (
                 Box::new(|v| v["points"][0]["metrics"]["categories"][0]["mbs"] = json!(1.7e308)),

@@ -17,8 +17,10 @@ use crate::{resolve, Experiment, RunSettings, SpecError};
 
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
 pub enum GridError {
-    #[error("--shard `{0}`: expected I/N with 1 <= I <= N")]
-    Shard(String),
+    #[error("--shard `{0}`: write I/N, shard I of N, e.g. 2/8")]
+    ShardShape(String),
+    #[error("shard {index}/{count}: {rule}")]
+    Shard { index: i64, count: i64, rule: &'static str },
     #[error("an experiment needs at least one run")]
     NoRun,
     #[error("an experiment has at most {MAX_RUNS} runs, got {0}")]
@@ -31,6 +33,8 @@ pub enum GridError {
     SeedWraps { seed: u64, repeat: u32, max: u64 },
     #[error("{0}")]
     Spec(#[from] SpecError),
+    #[error("{0}")]
+    Config(#[from] crate::ConfigError),
     #[error("{0}")]
     Sweep(#[from] SweepError),
     #[error("run `{label}`{at}: {message}")]
@@ -57,22 +61,35 @@ pub struct Shard {
     pub count: u32,
 }
 
+/// The rules of a shard I/N, each with its own message.
+fn shard_rule(index: i64, count: i64) -> Result<(), GridError> {
+    let rule = if count < 1 {
+        "the count N must be 1 or more"
+    } else if count > i64::from(u32::MAX) {
+        "the count N must be at most 4294967295"
+    } else if index < 1 {
+        "the index I must be 1 or more (shards are numbered from 1)"
+    } else if index > count {
+        "the index I must be at most the count N"
+    } else {
+        return Ok(());
+    };
+    Err(GridError::Shard { index, count, rule })
+}
+
 impl Shard {
     pub fn parse(text: &str) -> Result<Self, GridError> {
-        let bad = || GridError::Shard(text.into());
+        let bad = || GridError::ShardShape(schedlab_workload::short_text(text));
         let (i, n) = text.split_once('/').ok_or_else(bad)?;
-        let (index, count) = (i.trim().parse::<u32>().map_err(|_| bad())?, n.trim().parse::<u32>().map_err(|_| bad())?);
-        let shard = Shard { index, count };
-        shard.check().map_err(|_| bad())?;
-        Ok(shard)
+        let (index, count) = (i.trim().parse::<i64>().map_err(|_| bad())?, n.trim().parse::<i64>().map_err(|_| bad())?);
+        shard_rule(index, count)?;
+        // Both lie in 1..=u32::MAX once the rules hold.
+        Ok(Shard { index: index as u32, count: count as u32 })
     }
 
-    /// 1 ≤ index ≤ count.
+    /// 1 ≤ index ≤ count; the error says which rule the numbers break.
     pub fn check(&self) -> Result<(), GridError> {
-        if self.index == 0 || self.count == 0 || self.index > self.count {
-            return Err(GridError::Shard(format!("{}/{}", self.index, self.count)));
-        }
-        Ok(())
+        shard_rule(i64::from(self.index), i64::from(self.count))
     }
 
     pub fn contains(&self, point: u64) -> bool {
@@ -123,6 +140,11 @@ impl Plan {
         let max = u64::MAX - u64::from(e.repeat - 1);
         if e.seed > max {
             return Err(GridError::SeedWraps { seed: e.seed, repeat: e.repeat, max });
+        }
+        // An unknown policy first: every check below would only say that
+        // its run takes no parameter.
+        for run in &e.runs {
+            crate::settings::find_policy(&run.policy)?;
         }
         for (key, _) in e.params.iter() {
             if !e.runs.iter().any(|r| r.uses(key)) {

@@ -59,19 +59,25 @@ pub enum ConfigError {
     Metrics(#[from] MetricsError),
 }
 
+/// The policy named `id`, or the error that names it (cut short) and the
+/// known ones.
+pub fn find_policy(id: &str) -> Result<&'static schedlab_policies::PolicyInfo, ConfigError> {
+    schedlab_policies::find(id).ok_or_else(|| ConfigError::UnknownPolicy {
+        id: schedlab_workload::short_text(id),
+        known: REGISTRY.iter().map(|p| p.id).collect::<Vec<_>>().join(", "),
+    })
+}
+
 /// Resolves a request into checked settings; every unknown or out-of-range
 /// value is an error that names it.
 pub fn resolve(req: &RunRequest) -> Result<RunSettings, ConfigError> {
-    let policy = schedlab_policies::find(&req.policy).ok_or_else(|| ConfigError::UnknownPolicy {
-        id: req.policy.clone(),
-        known: REGISTRY.iter().map(|p| p.id).collect::<Vec<_>>().join(", "),
-    })?;
+    let policy = find_policy(&req.policy)?;
     if req.predictor.is_some() && !policy.uses_runtime_source {
         return Err(ConfigError::PredictorNotUsed { policy: policy.id });
     }
     let source_id = req.predictor.as_deref().unwrap_or(policy.default_source);
     let source_info = SOURCES.iter().find(|s| s.id == source_id).ok_or_else(|| ConfigError::UnknownPredictor {
-        id: source_id.to_string(),
+        id: schedlab_workload::short_text(source_id),
         known: SOURCES.iter().map(|s| s.id).collect::<Vec<_>>().join(", "),
     })?;
     let (run_given, rest): (Vec<_>, Vec<_>) =

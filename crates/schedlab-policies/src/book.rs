@@ -10,7 +10,10 @@
 //! source that can fall short, a running job can outlive its slot; the book
 //! then extends it to the engine's corrected expected end, which may
 //! overcommit the profile, and [`Changes::overcommitted`] tells the policy
-//! to re-place its waiting jobs from scratch ([`Book::reset`]).
+//! to re-place its waiting jobs from scratch ([`Book::reset`]). A slot at
+//! the next second when only stale jobs are expected to end then gets no
+//! wake-up (the scheduler would wake every second of their overrun); the
+//! next pass finds it passed and re-places the same way.
 //!
 //! Costs: the profile's operations are O(log p) for p breakpoints
 //! (`schedlab_profile::Profile`); the planned (waiting) jobs are also kept by slot
@@ -36,7 +39,10 @@ pub(crate) struct Slot {
 pub(crate) struct Changes {
     /// A job ended before its slot did, so processors came free early.
     pub early: bool,
-    /// A running job outlived its slot and now overlaps planned jobs.
+    /// A running job outlived its slot and now overlaps planned jobs, or a
+    /// planned slot has passed unstarted (no wake-up was set for it at a
+    /// stale job's expected end, `Sim::stale_end`): either way the plan no
+    /// longer holds.
     pub overcommitted: bool,
 }
 
@@ -82,7 +88,8 @@ impl Book {
                 slot.duration = end - slot.start;
             }
         }
-        changes.overcommitted = profile.is_overcommitted();
+        let passed = self.planned.first().is_some_and(|&(start, _)| start < now);
+        changes.overcommitted = passed || profile.is_overcommitted();
         changes
     }
 
@@ -330,6 +337,11 @@ impl Book {
     /// starts at its slot even when no other event falls on that second.
     pub fn set_wake(&mut self, sim: &mut Sim<'_>) -> Result<(), EngineError> {
         if let Some(&(t, _)) = self.planned.first() {
+            // A slot at the second stale jobs are expected to end can only
+            // come with their completion, itself a pass (`Sim::stale_end`).
+            if sim.stale_end() == Some(t) {
+                return Ok(());
+            }
             let pending = self.wake.is_some_and(|w| w > sim.now() && w <= t);
             if !pending {
                 sim.set_timer(t, WAKE)?;

@@ -201,6 +201,16 @@ fn once_decompressed(compression: &Option<&'static str>) -> &'static str {
     }
 }
 
+/// A user's text for a message: at most 40 characters, cut with `…`, so
+/// that a 300-digit number or a 100,000-character name does not fill the
+/// screen.
+pub fn short_text(text: &str) -> String {
+    match text.char_indices().nth(40) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_owned(),
+    }
+}
+
 /// A number for a message, short however large or small: `1e300`, not 300
 /// digits; `0.000001` as `1e-6`; ordinary numbers as Rust prints them.
 pub fn short_number(x: f64) -> String {

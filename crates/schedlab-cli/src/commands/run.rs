@@ -156,7 +156,7 @@ fn param_value(v: &schedlab_engine::params::ParamValue) -> String {
     match v {
         ParamValue::Choice(s) | ParamValue::Text(s) => s.clone(),
         ParamValue::Int(i) => i.to_string(),
-        ParamValue::Float(x) => x.to_string(),
+        ParamValue::Float(x) => schedlab_workload::short_number(*x),
     }
 }
 

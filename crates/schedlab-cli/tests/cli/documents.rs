@@ -190,7 +190,7 @@ fn compare_compares_runs_on_the_jobs_regular_under_each_dbf_run() {
 fn policies_lists_every_policy_and_parameter() {
     let v = json(&["policies", "--json"]);
     let ids: Vec<&str> = v["policies"].as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap()).collect();
-    assert_eq!(ids, ["fcfs", "easy", "cbf", "pv-easy", "slack", "selective", "dbf"]);
+    assert_eq!(ids, ["fcfs", "easy", "cbf", "pv-easy", "slack", "selective", "dbf", "backfill"]);
     let easy = &v["policies"][1];
     assert_eq!(easy["params"][0]["key"], "order");
     assert_eq!(easy["params"][0]["type"], "choice");

@@ -7,6 +7,7 @@ mod documents;
 mod experiments;
 mod files;
 mod input;
+mod messages;
 mod results;
 
 use std::path::{Path, PathBuf};
