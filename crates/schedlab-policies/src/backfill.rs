@@ -102,35 +102,6 @@ fn build(s: &PolicySettings) -> Box<dyn Policy> {
     Box::new(Backfill::new(s))
 }
 
-impl Backfill {
-    fn new(s: &PolicySettings) -> Self {
-        let depth = match s.params.get("depth") {
-            Some(schedlab_engine::params::ParamValue::Int(d)) => usize::try_from(*d).unwrap_or(usize::MAX),
-            _ => usize::MAX,
-        };
-        // The parameter was checked when it was resolved; an order that no
-        // longer compiles cannot reach here, and FCFS is the order's default.
-        let formula =
-            order_formula(s.params.text("order")).unwrap_or_else(|_| order_formula("fcfs").expect("a preset"));
-        let rescored = formula.is_time_dependent() || (formula.reads(Var::Predicted) && s.source.learns());
-        let highest = s.params.choice("direction") == "highest";
-        let fcfs = s.params.text("order").trim() == "fcfs" && !highest;
-        Backfill {
-            depth,
-            highest,
-            rescored,
-            keeps_first_reservation: s.source.is_upper_bound() && depth == 1 && fcfs,
-            upper_bound: s.source.is_upper_bound(),
-            formula,
-            book: Book::default(),
-            queue: None,
-            stack: Vec::new(),
-            plan: Vec::new(),
-            live: s.source.learns(),
-        }
-    }
-}
-
 struct Backfill {
     /// Reservations per pass (`usize::MAX` for all).
     depth: usize,
@@ -143,9 +114,12 @@ struct Backfill {
     keeps_first_reservation: bool,
     /// Runtimes never fall short, so the plan's durations bound the jobs'.
     upper_bound: bool,
-    /// Running jobs until their expected ends, and this pass's reservations.
+    /// Running jobs until their expected ends, and, during a pass, its
+    /// reservations.
     book: Book,
+    /// The waiting jobs in score order (made at the first pass).
     queue: Option<ScoreOrder>,
+    /// The runtime source learns, so waiting jobs' predictions change.
     live: bool,
     /// Scratch stack of the formula's code.
     stack: Vec<f64>,
@@ -188,6 +162,33 @@ impl Policy for Backfill {
 }
 
 impl Backfill {
+    fn new(s: &PolicySettings) -> Self {
+        let depth = match s.params.get("depth") {
+            Some(schedlab_engine::params::ParamValue::Int(d)) => usize::try_from(*d).unwrap_or(usize::MAX),
+            _ => usize::MAX,
+        };
+        // The parameter was checked when it was resolved; an order that no
+        // longer compiles cannot reach here, and FCFS is the order's default.
+        let formula =
+            order_formula(s.params.text("order")).unwrap_or_else(|_| order_formula("fcfs").expect("a preset"));
+        let rescored = formula.is_time_dependent() || (formula.reads(Var::Predicted) && s.source.learns());
+        let highest = s.params.choice("direction") == "highest";
+        let fcfs = s.params.text("order").trim() == "fcfs" && !highest;
+        Backfill {
+            depth,
+            highest,
+            rescored,
+            keeps_first_reservation: s.source.is_upper_bound() && depth == 1 && fcfs,
+            upper_bound: s.source.is_upper_bound(),
+            formula,
+            book: Book::default(),
+            queue: None,
+            stack: Vec::new(),
+            plan: Vec::new(),
+            live: s.source.learns(),
+        }
+    }
+
     fn queue(&self) -> &ScoreOrder {
         self.queue.as_ref().expect("filed at the start of the pass")
     }
