@@ -36,6 +36,9 @@
 
 mod score_order;
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
 use schedlab_engine::params::{ParamKind, ParamSpec, TextCheck};
 use schedlab_engine::{EngineError, Guarantee, Happened, JobIdx, Policy, Sim, Time};
 use schedlab_priority::{find_preset, Formula, Var, Vars};
@@ -117,8 +120,11 @@ struct Backfill {
     /// Running jobs until their expected ends, and, during a pass, its
     /// reservations.
     book: Book,
-    /// The waiting jobs in score order (made at the first pass).
+    /// The waiting jobs in score order, when scores are fixed at arrival
+    /// (made at the first pass).
     queue: Option<ScoreOrder>,
+    /// Scratch list of the waiting jobs' keys, when scores change.
+    keys: Vec<Reverse<Key>>,
     /// The runtime source learns, so waiting jobs' predictions change.
     live: bool,
     /// Scratch stack of the formula's code.
@@ -130,19 +136,12 @@ struct Backfill {
 impl Policy for Backfill {
     fn schedule(&mut self, sim: &mut Sim<'_>, happened: &Happened) -> Result<(), EngineError> {
         self.book.begin(sim, happened);
-        self.file(sim, happened)?;
         self.plan.clear();
-        let mut after = None;
-        while self.plan.len() < self.depth {
-            let Some(key) = self.queue().next(after) else { break };
-            after = Some(key);
-            if self.book.fits_now(sim, key.1) {
-                self.start(sim, key.1)?;
-            } else {
-                self.reserve(sim, key.1);
-            }
+        if self.rescored {
+            self.rescored_pass(sim)?;
+        } else {
+            self.indexed_pass(sim, happened)?;
         }
-        self.backfill(sim, after)?;
         for &(j, _, _) in &self.plan {
             self.book.unplace(sim, j);
         }
@@ -183,33 +182,81 @@ impl Backfill {
             formula,
             book: Book::default(),
             queue: None,
+            keys: Vec::new(),
             stack: Vec::new(),
             plan: Vec::new(),
             live: s.source.learns(),
         }
     }
 
-    fn queue(&self) -> &ScoreOrder {
-        self.queue.as_ref().expect("filed at the start of the pass")
-    }
-
-    /// Files this pass's arrivals with their scores, or, when scores change
-    /// while jobs wait, every waiting job with its score now.
-    fn file(&mut self, sim: &Sim<'_>, happened: &Happened) -> Result<(), EngineError> {
-        let live = self.live;
-        self.queue.get_or_insert_with(|| ScoreOrder::new(sim.jobs().len(), live));
-        if self.rescored {
-            for &j in sim.waiting() {
-                let key = self.score(sim, j)?;
-                self.queue.as_mut().expect("made above").insert(sim, j, key);
-            }
-        } else {
-            for &j in &happened.arrived {
-                let key = self.score(sim, j)?;
-                self.queue.as_mut().expect("made above").insert(sim, j, key);
+    /// A pass with scores fixed at arrival: the arrivals are filed in the
+    /// score order, which then gives the jobs in turn until `depth` hold a
+    /// reservation and, after, the next job that can backfill.
+    fn indexed_pass(&mut self, sim: &mut Sim<'_>, happened: &Happened) -> Result<(), EngineError> {
+        let mut queue = self.queue.take().unwrap_or_else(|| ScoreOrder::new(sim.jobs().len(), self.live));
+        for &j in &happened.arrived {
+            queue.insert(sim, j, self.score(sim, j)?);
+        }
+        let mut after = None;
+        while self.plan.len() < self.depth {
+            let Some(key) = queue.next(after) else { break };
+            after = Some(key);
+            if self.start_or_reserve(sim, key.1)? {
+                queue.remove(key.1);
             }
         }
+        while sim.free() > 0 {
+            let (book, free) = (&self.book, sim.free());
+            let fits = |size: u32, prediction: Time| size <= free && book.free_for(sim, size) >= prediction.max(1);
+            let Some(key) = queue.next_fitting(sim, after, &fits) else { break };
+            queue.remove(key.1);
+            self.book.start_now(sim, key.1)?;
+            after = Some(key);
+        }
+        self.queue = Some(queue);
         Ok(())
+    }
+
+    /// A pass with scores that change while jobs wait: every waiting job is
+    /// scored now into a heap, which gives the jobs in turn until `depth`
+    /// hold a reservation; the rest that could fit in the idle processors
+    /// are then sorted and tried in order.
+    fn rescored_pass(&mut self, sim: &mut Sim<'_>) -> Result<(), EngineError> {
+        let mut keys = std::mem::take(&mut self.keys);
+        keys.clear();
+        for &j in sim.waiting() {
+            keys.push(Reverse((self.score(sim, j)?, j)));
+        }
+        let mut heap = BinaryHeap::from(keys);
+        while self.plan.len() < self.depth {
+            let Some(Reverse((_, j))) = heap.pop() else { break };
+            self.start_or_reserve(sim, j)?;
+        }
+        let mut rest = heap.into_vec();
+        let free = sim.free();
+        rest.retain(|Reverse((_, j))| sim.job(*j).size <= free);
+        rest.sort_unstable_by_key(|&Reverse(key)| key);
+        for &Reverse((_, j)) in &rest {
+            let size = sim.job(j).size;
+            if size <= sim.free() && self.book.free_for(sim, size) >= sim.prediction(j).max(1) {
+                self.book.start_now(sim, j)?;
+            }
+        }
+        self.keys = rest;
+        Ok(())
+    }
+
+    /// Starts `j` if it fits now without delaying a reservation made so far
+    /// (true), or gives it its earliest slot in the profile as it stands.
+    fn start_or_reserve(&mut self, sim: &mut Sim<'_>, j: JobIdx) -> Result<bool, EngineError> {
+        if self.book.fits_now(sim, j) {
+            self.book.start_now(sim, j)?;
+            return Ok(true);
+        }
+        let start = self.book.place(sim, j, sim.now());
+        sim.reserve(j, start);
+        self.plan.push((j, start, sim.prediction(j)));
+        Ok(false)
     }
 
     /// The order key of waiting job `j` now; a NaN score stops the run.
@@ -235,33 +282,6 @@ impl Backfill {
             return Err(EngineError::NanScore { time: sim.now(), job: job.id, formula });
         }
         Ok(score_key(if self.highest { -score } else { score }))
-    }
-
-    fn start(&mut self, sim: &mut Sim<'_>, j: JobIdx) -> Result<(), EngineError> {
-        if let Some(q) = self.queue.as_mut() {
-            q.remove(j);
-        }
-        self.book.start_now(sim, j)
-    }
-
-    /// Gives `j` its earliest slot in the profile as it stands.
-    fn reserve(&mut self, sim: &mut Sim<'_>, j: JobIdx) {
-        let start = self.book.place(sim, j, sim.now());
-        sim.reserve(j, start);
-        self.plan.push((j, start, sim.prediction(j)));
-    }
-
-    /// After the last reservation: in score order, every job that fits now
-    /// and delays no reservation starts.
-    fn backfill(&mut self, sim: &mut Sim<'_>, mut after: Option<Key>) -> Result<(), EngineError> {
-        while sim.free() > 0 {
-            let (book, free) = (&self.book, sim.free());
-            let fits = |size: u32, prediction: Time| size <= free && book.free_for(sim, size) >= prediction.max(1);
-            let Some(key) = self.queue().next_fitting(sim, after, &fits) else { break };
-            self.start(sim, key.1)?;
-            after = Some(key);
-        }
-        Ok(())
     }
 }
 
