@@ -9,6 +9,7 @@ mod book;
 mod cbf;
 mod common;
 mod dbf;
+pub mod directed;
 mod easy;
 mod fcfs;
 mod live_prediction_order;

@@ -9,8 +9,8 @@
 //! waits, so it is filed with the least possible prediction (one second)
 //! and every job the walk reaches is tested with its current one.
 
-use schedlab_engine::treap::{Search, Summary, Treap};
 use schedlab_engine::{JobIdx, Sim, Time};
+use schedlab_profile::treap::{Search, Summary, Treap};
 
 /// A score as a key whose unsigned order is the score's numeric order
 /// (for any score but NaN, which the policy refuses before filing).

@@ -1,6 +1,7 @@
 use proptest::prelude::*;
 use schedlab_engine::params::Params;
-use schedlab_engine::{check, run, Control, EngineError, Overrun, Profile, RunConfig, RuntimeSource, Time};
+use schedlab_engine::{check, run, Control, EngineError, Overrun, RunConfig, RuntimeSource, Time};
+use schedlab_profile::Profile;
 use schedlab_workload::Job;
 
 use super::*;
