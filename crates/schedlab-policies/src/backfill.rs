@@ -24,10 +24,12 @@
 //!   computed once per job, at its arrival (O(log q) to file it); one that
 //!   reads `wait`, `now`, `free` or `queued`, or `predicted` under a source
 //!   that learns (`last`, `tsafrir`), is computed again for every waiting
-//!   job at every pass: O(q log q) per pass plus q evaluations of its code;
+//!   job at every pass, into a heap: q evaluations of its code and O(q)
+//!   per pass, then O(log q) per job taken from the heap, and the c jobs
+//!   left that could fit in the idle processors sorted, O(c log c);
 //! - the pass: each job started and each of the d reservations costs one
 //!   step of the order (O(log q)) and a profile search and change
-//!   (O(log p) each; `engine::Profile`); the jobs after the d-th
+//!   (O(log p) each; `Profile`); with fixed scores the jobs after the d-th
 //!   reservation are found by a walk of the score order pruned by least
 //!   size and least prediction (`score_order`), never by a scan of the
 //!   queue; the reservations are taken out of the profile at the end of
