@@ -255,7 +255,14 @@ impl Backfill {
             self.book.start_now(sim, j)?;
             return Ok(true);
         }
-        let start = self.book.place(sim, j, sim.now());
+        // The last reservation of a pass on a full machine constrains no
+        // later job, so it is found without being put into the profile.
+        let last = self.plan.len() + 1 == self.depth && sim.free() == 0;
+        let start = if last {
+            self.book.earliest(sim.now(), sim.prediction(j), sim.job(j).size)
+        } else {
+            self.book.place(sim, j, sim.now())
+        };
         sim.reserve(j, start);
         self.plan.push((j, start, sim.prediction(j)));
         Ok(false)
