@@ -9,6 +9,7 @@
 #               and predictor with the run checker on
 #   share_link  any text through the share-link decoder
 #   merge_reader any bytes through the shard-file reader of `merge`
+#   priority_formula any text through the priority-formula compiler
 #   all         each of the above in turn, SECONDS each
 #
 # FUZZ_JOBS=N runs N targets at a time (default 1), each on one core: the
@@ -54,7 +55,8 @@ fi
 # the first 40 lines of the sample plain and gzip, and the compressed
 # fixtures (small inputs fuzz faster; the corpus grows from there). The
 # share-link decoder: a v1 link of the first page and a v2 link. The merge
-# reader: a small shard file.
+# reader: a small shard file. The formula compiler: two presets (WFP3, F1)
+# and a formula with every kind of operator.
 seed_corpus() {
   corpus="corpus/$1"
   mkdir -p "$corpus"
@@ -62,6 +64,11 @@ seed_corpus() {
     share_link)
       printf '%s' 'eyJ0IjpbInMiLCJrdGgtc3AyLWZpcnN0MzAwMCJdLCJwIjpbWyJlYXN5Iix7fSwiZXN0aW1hdGUiXV0sInIiOjIsInMiOjV9' > "$corpus/v1"
       printf '%s' 'v2=eyJleHBlcmltZW50Ijp7InJ1bnMiOlt7InBvbGljeSI6ImVhc3kiLCJwYXJhbXMiOnt9fV19fQ' > "$corpus/v2"
+      ;;
+    priority_formula)
+      printf '%s' '-(wait / requested)^3 * procs' > "$corpus/wfp3"
+      printf '%s' 'log10(if(requested > 0, requested, 0.1)) * procs + 870 * log10(if(submit > 0, submit, 0.1))' > "$corpus/f1"
+      printf '%s' 'clamp(max(free, 1), 0, machine) / queued and not (user == 3 or queue != 2)' > "$corpus/mixed"
       ;;
     merge_reader)
       printf '%s' '{"schema":"schedlab-experiment/2","experiment":{"runs":[{"policy":"easy","params":{}}],"repeat":2},"labels":["easy"],"trace":{},"points":[{"index":0,"run":0,"value":null,"seed":0,"events":1,"metrics":{"mbs":1.0}}],"summary":[]}' > "$corpus/shard.json"
@@ -101,7 +108,7 @@ fuzz_one() {
 }
 
 case "$TARGET" in
-  all) TARGETS="swf_reader whole_run share_link merge_reader" ;;
+  all) TARGETS="swf_reader whole_run share_link merge_reader priority_formula" ;;
   *) TARGETS="$TARGET" ;;
 esac
 # One build of every target first, so that targets running side by side do

@@ -24,10 +24,12 @@
 //!   computed once per job, at its arrival (O(log q) to file it); one that
 //!   reads `wait`, `now`, `free` or `queued`, or `predicted` under a source
 //!   that learns (`last`, `tsafrir`), is computed again for every waiting
-//!   job at every pass: O(q log q) per pass plus q evaluations of its code;
+//!   job at every pass, into a heap: q evaluations of its code and O(q)
+//!   per pass, then O(log q) per job taken from the heap, and the c jobs
+//!   left that could fit in the idle processors sorted, O(c log c);
 //! - the pass: each job started and each of the d reservations costs one
 //!   step of the order (O(log q)) and a profile search and change
-//!   (O(log p) each; `engine::Profile`); the jobs after the d-th
+//!   (O(log p) each; `Profile`); with fixed scores the jobs after the d-th
 //!   reservation are found by a walk of the score order pruned by least
 //!   size and least prediction (`score_order`), never by a scan of the
 //!   queue; the reservations are taken out of the profile at the end of
@@ -35,6 +37,9 @@
 //!   waiting job at every pass.
 
 mod score_order;
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 use schedlab_engine::params::{ParamKind, ParamSpec, TextCheck};
 use schedlab_engine::{EngineError, Guarantee, Happened, JobIdx, Policy, Sim, Time};
@@ -102,6 +107,61 @@ fn build(s: &PolicySettings) -> Box<dyn Policy> {
     Box::new(Backfill::new(s))
 }
 
+struct Backfill {
+    /// Reservations per pass (`usize::MAX` for all).
+    depth: usize,
+    formula: Formula,
+    highest: bool,
+    /// Scores change while jobs wait, so every pass computes them again.
+    rescored: bool,
+    /// FCFS order at depth 1 with runtimes that never fall short: EASY,
+    /// whose blocked job never starts later than its first reservation.
+    keeps_first_reservation: bool,
+    /// Runtimes never fall short, so the plan's durations bound the jobs'.
+    upper_bound: bool,
+    /// Running jobs until their expected ends, and, during a pass, its
+    /// reservations.
+    book: Book,
+    /// The waiting jobs in score order, when scores are fixed at arrival
+    /// (made at the first pass).
+    queue: Option<ScoreOrder>,
+    /// Scratch list of the waiting jobs' keys, when scores change.
+    keys: Vec<Reverse<Key>>,
+    /// The runtime source learns, so waiting jobs' predictions change.
+    live: bool,
+    /// Scratch stack of the formula's code.
+    stack: Vec<f64>,
+    /// The reservations of the last pass: (job, start, duration).
+    plan: Vec<(JobIdx, Time, Time)>,
+}
+
+impl Policy for Backfill {
+    fn schedule(&mut self, sim: &mut Sim<'_>, happened: &Happened) -> Result<(), EngineError> {
+        self.book.begin(sim, happened);
+        self.plan.clear();
+        if self.rescored {
+            self.rescored_pass(sim)?;
+        } else {
+            self.indexed_pass(sim, happened)?;
+        }
+        for &(j, _, _) in &self.plan {
+            self.book.unplace(sim, j);
+        }
+        Ok(())
+    }
+
+    fn guarantees(&self) -> Vec<Guarantee> {
+        let mut g = crate::common::reservation_guarantee(self.keeps_first_reservation);
+        // With scores that change while jobs wait, a second pass in the same
+        // second (after a job of zero length ends) may drop a reservation
+        // the log still shows for that second; the checker could not tell.
+        if self.upper_bound && !self.rescored {
+            g.push(Guarantee::ReservationsFitTheirPass);
+        }
+        g
+    }
+}
+
 impl Backfill {
     fn new(s: &PolicySettings) -> Self {
         let depth = match s.params.get("depth") {
@@ -124,91 +184,88 @@ impl Backfill {
             formula,
             book: Book::default(),
             queue: None,
+            keys: Vec::new(),
             stack: Vec::new(),
             plan: Vec::new(),
             live: s.source.learns(),
         }
     }
-}
 
-struct Backfill {
-    /// Reservations per pass (`usize::MAX` for all).
-    depth: usize,
-    formula: Formula,
-    highest: bool,
-    /// Scores change while jobs wait, so every pass computes them again.
-    rescored: bool,
-    /// FCFS order at depth 1 with runtimes that never fall short: EASY,
-    /// whose blocked job never starts later than its first reservation.
-    keeps_first_reservation: bool,
-    /// Runtimes never fall short, so the plan's durations bound the jobs'.
-    upper_bound: bool,
-    /// Running jobs until their expected ends, and this pass's reservations.
-    book: Book,
-    queue: Option<ScoreOrder>,
-    live: bool,
-    /// Scratch stack of the formula's code.
-    stack: Vec<f64>,
-    /// The reservations of the last pass: (job, start, duration).
-    plan: Vec<(JobIdx, Time, Time)>,
-}
-
-impl Policy for Backfill {
-    fn schedule(&mut self, sim: &mut Sim<'_>, happened: &Happened) -> Result<(), EngineError> {
-        self.book.begin(sim, happened);
-        self.file(sim, happened)?;
-        self.plan.clear();
+    /// A pass with scores fixed at arrival: the arrivals are filed in the
+    /// score order, which then gives the jobs in turn until `depth` hold a
+    /// reservation and, after, the next job that can backfill.
+    fn indexed_pass(&mut self, sim: &mut Sim<'_>, happened: &Happened) -> Result<(), EngineError> {
+        let mut queue = self.queue.take().unwrap_or_else(|| ScoreOrder::new(sim.jobs().len(), self.live));
+        for &j in &happened.arrived {
+            queue.insert(sim, j, self.score(sim, j)?);
+        }
         let mut after = None;
         while self.plan.len() < self.depth {
-            let Some(key) = self.queue().next(after) else { break };
+            let Some(key) = queue.next(after) else { break };
             after = Some(key);
-            if self.book.fits_now(sim, key.1) {
-                self.start(sim, key.1)?;
-            } else {
-                self.reserve(sim, key.1);
+            if self.start_or_reserve(sim, key.1)? {
+                queue.remove(key.1);
             }
         }
-        self.backfill(sim, after)?;
-        for &(j, _, _) in &self.plan {
-            self.book.unplace(sim, j);
+        while sim.free() > 0 {
+            let (book, free) = (&self.book, sim.free());
+            let fits = |size: u32, prediction: Time| size <= free && book.free_for(sim, size) >= prediction.max(1);
+            let Some(key) = queue.next_fitting(sim, after, &fits) else { break };
+            queue.remove(key.1);
+            self.book.start_now(sim, key.1)?;
+            after = Some(key);
         }
+        self.queue = Some(queue);
         Ok(())
     }
 
-    fn guarantees(&self) -> Vec<Guarantee> {
-        let mut g = crate::common::reservation_guarantee(self.keeps_first_reservation);
-        // With scores that change while jobs wait, a second pass in the same
-        // second (after a job of zero length ends) may drop a reservation
-        // the log still shows for that second; the checker could not tell.
-        if self.upper_bound && !self.rescored {
-            g.push(Guarantee::ReservationsFitTheirPass);
+    /// A pass with scores that change while jobs wait: every waiting job is
+    /// scored now into a heap, which gives the jobs in turn until `depth`
+    /// hold a reservation; the rest that could fit in the idle processors
+    /// are then sorted and tried in order.
+    fn rescored_pass(&mut self, sim: &mut Sim<'_>) -> Result<(), EngineError> {
+        let mut keys = std::mem::take(&mut self.keys);
+        keys.clear();
+        for &j in sim.waiting() {
+            keys.push(Reverse((self.score(sim, j)?, j)));
         }
-        g
-    }
-}
-
-impl Backfill {
-    fn queue(&self) -> &ScoreOrder {
-        self.queue.as_ref().expect("filed at the start of the pass")
-    }
-
-    /// Files this pass's arrivals with their scores, or, when scores change
-    /// while jobs wait, every waiting job with its score now.
-    fn file(&mut self, sim: &Sim<'_>, happened: &Happened) -> Result<(), EngineError> {
-        let live = self.live;
-        self.queue.get_or_insert_with(|| ScoreOrder::new(sim.jobs().len(), live));
-        if self.rescored {
-            for &j in sim.waiting() {
-                let key = self.score(sim, j)?;
-                self.queue.as_mut().expect("made above").insert(sim, j, key);
+        let mut heap = BinaryHeap::from(keys);
+        while self.plan.len() < self.depth {
+            let Some(Reverse((_, j))) = heap.pop() else { break };
+            self.start_or_reserve(sim, j)?;
+        }
+        let mut rest = heap.into_vec();
+        let free = sim.free();
+        rest.retain(|Reverse((_, j))| sim.job(*j).size <= free);
+        rest.sort_unstable_by_key(|&Reverse(key)| key);
+        for &Reverse((_, j)) in &rest {
+            let size = sim.job(j).size;
+            if size <= sim.free() && self.book.free_for(sim, size) >= sim.prediction(j).max(1) {
+                self.book.start_now(sim, j)?;
             }
+        }
+        self.keys = rest;
+        Ok(())
+    }
+
+    /// Starts `j` if it fits now without delaying a reservation made so far
+    /// (true), or gives it its earliest slot in the profile as it stands.
+    fn start_or_reserve(&mut self, sim: &mut Sim<'_>, j: JobIdx) -> Result<bool, EngineError> {
+        if self.book.fits_now(sim, j) {
+            self.book.start_now(sim, j)?;
+            return Ok(true);
+        }
+        // The last reservation of a pass on a full machine constrains no
+        // later job, so it is found without being put into the profile.
+        let last = self.plan.len() + 1 == self.depth && sim.free() == 0;
+        let start = if last {
+            self.book.earliest(sim.now(), sim.prediction(j), sim.job(j).size)
         } else {
-            for &j in &happened.arrived {
-                let key = self.score(sim, j)?;
-                self.queue.as_mut().expect("made above").insert(sim, j, key);
-            }
-        }
-        Ok(())
+            self.book.place(sim, j, sim.now())
+        };
+        sim.reserve(j, start);
+        self.plan.push((j, start, sim.prediction(j)));
+        Ok(false)
     }
 
     /// The order key of waiting job `j` now; a NaN score stops the run.
@@ -234,33 +291,6 @@ impl Backfill {
             return Err(EngineError::NanScore { time: sim.now(), job: job.id, formula });
         }
         Ok(score_key(if self.highest { -score } else { score }))
-    }
-
-    fn start(&mut self, sim: &mut Sim<'_>, j: JobIdx) -> Result<(), EngineError> {
-        if let Some(q) = self.queue.as_mut() {
-            q.remove(j);
-        }
-        self.book.start_now(sim, j)
-    }
-
-    /// Gives `j` its earliest slot in the profile as it stands.
-    fn reserve(&mut self, sim: &mut Sim<'_>, j: JobIdx) {
-        let start = self.book.place(sim, j, sim.now());
-        sim.reserve(j, start);
-        self.plan.push((j, start, sim.prediction(j)));
-    }
-
-    /// After the last reservation: in score order, every job that fits now
-    /// and delays no reservation starts.
-    fn backfill(&mut self, sim: &mut Sim<'_>, mut after: Option<Key>) -> Result<(), EngineError> {
-        while sim.free() > 0 {
-            let (book, free) = (&self.book, sim.free());
-            let fits = |size: u32, prediction: Time| size <= free && book.free_for(sim, size) >= prediction.max(1);
-            let Some(key) = self.queue().next_fitting(sim, after, &fits) else { break };
-            self.start(sim, key.1)?;
-            after = Some(key);
-        }
-        Ok(())
     }
 }
 

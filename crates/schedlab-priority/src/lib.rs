@@ -16,9 +16,12 @@
 //! gives −∞, and ±∞ order as expected. NaN (`0/0`, `log(-1)`, `∞ − ∞`)
 //! propagates through every operator, comparisons and conditions included,
 //! so that a formula never turns a NaN into an ordinary number unseen; the
-//! policy that scores with it stops the run on a NaN score. The functions
-//! that are not exact in IEEE arithmetic (logarithms, `exp`, `^`) come from
-//! `libm`, so a score is the same on every platform, native and wasm.
+//! policy that scores with it stops the run on a NaN score (`x^0` is 1, as
+//! IEEE's `pow` has it). The functions that are not exact in IEEE
+//! arithmetic (logarithms, `exp`, `^`) come from `libm`, so a score is the
+//! same on every platform, native and wasm; `^` with a whole-number
+//! constant exponent up to 64 (`(w / r)^3`) is computed by repeated
+//! multiplication instead, also the same everywhere and much cheaper.
 //!
 //! The crate is pure: no I/O, no clock, no allocation while scoring beyond
 //! the caller's reusable stack.

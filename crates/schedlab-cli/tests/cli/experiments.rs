@@ -160,3 +160,47 @@ fn gantt_writes_the_schedule_view_as_svg() {
     let whole = std::fs::read_to_string(&all).expect("svg");
     assert!(whole.matches("<rect").count() > 3000);
 }
+
+/// Composable backfilling from the command line: a preset and a formula
+/// run, a bad formula names its column and exits non-zero, `policies`
+/// lists the presets, and a sweep of the depth runs every value (`all`
+/// included).
+#[test]
+fn composable_backfilling_runs_presets_formulas_and_depth_sweeps() {
+    let sample = crate::sample();
+    let first = ["--first", "300", "--json", "-q"];
+    let run = |extra: &[&str]| {
+        let mut args = vec!["run", sample.as_str(), "--policy", "backfill"];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&first);
+        crate::json(&args)
+    };
+    let easy = crate::json(&["run", &sample, "--policy", "easy", "--first", "300", "--json", "-q"]);
+    let ours = run(&["--param", "depth=1", "--param", "order=fcfs"]);
+    assert_eq!(ours["metrics"], easy["metrics"], "depth 1 in FCFS order is EASY");
+    let formula = run(&["--param", "order=-(wait / requested)^3 * procs", "--param", "depth=all"]);
+    let wfp3 = run(&["--param", "order=wfp3", "--param", "depth=all"]);
+    assert_eq!(formula["metrics"], wfp3["metrics"], "the preset is its formula");
+    let bad = crate::schedlab(&["run", &sample, "--policy", "backfill", "--param", "order=(wiat / requested)^3"]);
+    assert!(!bad.status.success());
+    let message = crate::stderr(&bad);
+    assert!(message.contains("unknown variable `wiat` at column 2; did you mean `wait`?"), "{message}");
+    let policies = crate::ok(&["policies"]);
+    for line in ["backfill  Composable backfilling", "wfp3      -(wait / requested)^3 * procs", "wait      seconds"] {
+        assert!(policies.contains(line), "`schedlab policies` lacks {line:?}");
+    }
+    let sweep = crate::json(&[
+        "sweep",
+        &sample,
+        "--policy",
+        "backfill:order=saf",
+        "--sweep",
+        "depth=0,1,all",
+        "--first",
+        "300",
+        "--json",
+        "-q",
+    ]);
+    let values: Vec<&str> = sweep["summary"].as_array().unwrap().iter().map(|r| r["value"].as_str().unwrap()).collect();
+    assert_eq!(values, ["0", "1", "all"]);
+}

@@ -153,6 +153,33 @@ fn a_link_names_its_format_version() {
     assert_eq!(decode(&text).unwrap(), link);
 }
 
+/// Composable backfilling travels in a v2 link as any policy does: its
+/// formula is parameter text, kept as typed (a comma inside parentheses
+/// included), checked when the link is opened, and refused with the
+/// column of the error.
+#[test]
+fn a_formula_travels_in_a_link_and_a_bad_one_is_refused_with_its_column() {
+    let runs = vec![
+        RunSpec::parse("backfill:depth=all,order=max(procs, 2) * requested,direction=highest@last").unwrap(),
+        RunSpec::parse("backfill:order=wfp3,depth=8").unwrap(),
+    ];
+    let link = Link { trace: None, experiment: Experiment::of(runs), preset: None, view: None };
+    let text = encode(&link).unwrap();
+    let back = decode(&text).unwrap();
+    assert_eq!(back, link);
+    assert_eq!(back.experiment.runs[0].params.get("order"), Some("max(procs, 2) * requested"));
+    let mut bad = link.clone();
+    bad.experiment.runs[1] = RunSpec::parse("backfill:order=(wiat / requested)^3").unwrap();
+    let json = serde_json::to_string(&bad).unwrap();
+    let err = decode(&format!("v2={}", base64url(json.as_bytes()))).unwrap_err().0;
+    assert!(err.contains("parameter `order`: unknown variable `wiat` at column 2; did you mean `wait`?"), "{err}");
+    let long = format!("backfill:order={}", "1+".repeat(300) + "1");
+    bad.experiment.runs[1] = RunSpec::parse(&long).unwrap();
+    let json = serde_json::to_string(&bad).unwrap();
+    let err = decode(&format!("v2={}", base64url(json.as_bytes()))).unwrap_err().0;
+    assert!(err.contains("parameter `order`: 601 characters; at most 500 are accepted"), "{err}");
+}
+
 fn run_spec() -> impl Strategy<Value = RunSpec> {
     prop_oneof![
         Just("fcfs"),
