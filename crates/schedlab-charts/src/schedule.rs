@@ -23,6 +23,11 @@ use crate::{clean_text, colour, draw_err, duration_label, no_data, short_number,
 #[serde(deny_unknown_fields)]
 pub struct ScheduleChart {
     pub title: String,
+    /// A second line under the title: what the numbers are of (the
+    /// trace, its machine size and workload options).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<String>", optional))]
+    pub subtitle: String,
     pub procs: u32,
     pub from: i64,
     pub to: i64,
@@ -238,7 +243,7 @@ pub(crate) fn draw<DB: DrawingBackend>(
     if c.to <= c.from || c.procs == 0 {
         return no_data(root, &c.title, look);
     }
-    let body = titled(root, &c.title, look)?;
+    let body = titled(root, &c.title, &c.subtitle, look)?;
     let names: Vec<String> = LEGEND.iter().map(|s| s.to_string()).collect();
     // The legend takes at most a quarter of the width: the time axis needs it more.
     let (w, _) = body.dim_in_pixel();

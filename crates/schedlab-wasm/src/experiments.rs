@@ -64,11 +64,42 @@ pub fn preset_notes(id: &str, trace_name: &str, workload: &WorkloadOptions) -> R
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct PlanView {
     pub labels: Vec<String>,
+    /// The runs' titles for people (`Plan::titles`).
+    pub titles: Vec<String>,
+    /// Every (run, sweep value) in point order, named for people and by
+    /// its spec: the rows of the runs list and the schedule view's choices.
+    pub cells: Vec<PlanCell>,
     /// Whether the sweep applies to each run.
     pub swept: Vec<bool>,
     /// The sweep's values as text (a point's `value` indexes them).
     pub values: Vec<String>,
     pub points: Vec<Point>,
+}
+
+/// One (run, sweep value) of a plan: its points are its repetitions.
+#[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct PlanCell {
+    pub run: usize,
+    /// The index of the sweep value; `null` for a run the sweep does not apply to.
+    pub value: Option<usize>,
+    /// The title for people, with the sweep value (`Plan::title`).
+    pub title: String,
+    /// The spec, with `PARAM=VALUE` for a sweep value (tooltips, file names).
+    pub label: String,
+}
+
+fn plan_cells(plan: &Plan) -> Vec<PlanCell> {
+    let param = plan.experiment().sweep.as_ref().map(|s| s.param.as_str());
+    plan.cells()
+        .map(|(run, value)| {
+            let label = match (param, plan.value_text(value)) {
+                (Some(p), Some(v)) => format!("{} {p}={v}", plan.label(run)),
+                _ => plan.label(run),
+            };
+            PlanCell { run, value, title: plan.title(run, value), label }
+        })
+        .collect()
 }
 
 pub fn plan(experiment: Experiment) -> Result<PlanView, Error> {
@@ -82,7 +113,14 @@ pub fn plan(experiment: Experiment) -> Result<PlanView, Error> {
     let swept = (0..plan.experiment().runs.len()).map(|r| plan.is_swept(r)).collect();
     let count = plan.experiment().sweep.as_ref().map_or(Ok(0), schedlab_experiment::Sweep::count)?;
     let values = (0..count).filter_map(|i| plan.value_text(Some(i))).collect();
-    Ok(PlanView { labels: plan.labels(), swept, values, points: plan.points(None).collect() })
+    Ok(PlanView {
+        labels: plan.labels(),
+        titles: plan.titles(),
+        cells: plan_cells(&plan),
+        swept,
+        values,
+        points: plan.points(None).collect(),
+    })
 }
 
 /// `experiment_result(experiment, trace_identity, points)`: the points'

@@ -95,3 +95,8 @@ export function setSweep(sweep: Sweep | undefined): void {
     return next;
   });
 }
+
+/** Replaces the form's experiment (the demo's, a link's). */
+export function setExperiment(experiment: Experiment): void {
+  update(() => experiment);
+}
