@@ -3,7 +3,7 @@
 // its default, the load factor) in the runs list, the table, the charts,
 // the schedule view and the exported SVG and PNG, with the spec in a
 // tooltip; the trace and its options beside the numbers; a sweep that
-// keeps every run in every chart.
+// keeps every run in every chart; messages in the page's terms.
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, test } from "node:test";
@@ -179,6 +179,21 @@ describe("demo-grade", () => {
       for (const name of ["Conservative", "EASY, virtual"]) assert.ok(text.includes(name), `${id} shows ${name}: ${text.slice(0, 400)}`);
     }
     await page.locator("#charts").screenshot({ path: join(SHOTS, "sweep-every-run.png") });
+    await page.close();
+  });
+
+  test("messages in the page's terms: a blocked Run looks disabled, a note clears when the form changes, section 3 points up", async () => {
+    const page = await newPage();
+    assert.match(await page.textContent("#runs-note"), /run a preset above/);
+    assert.equal(await page.$eval("#run", (b) => getComputedStyle(b).opacity), "0.55", "Run, blocked, looks disabled");
+    await loadSample(page);
+    assert.equal(await page.$eval("#run", (b) => getComputedStyle(b).opacity), "1");
+    await page.click("#copy-link");
+    await page.waitForSelector("#exp-msg:not([hidden])");
+    assert.match(await page.textContent("#exp-msg"), /[Ll]ink/);
+    await page.selectOption("#add-policy", "cbf");
+    await page.click("#add-policy-btn");
+    assert.equal(await page.isHidden("#exp-msg"), true, "the note about the link went with the change");
     await page.close();
   });
 

@@ -201,7 +201,7 @@ const LEGEND: [&str; 6] = [
     "backfilled",
     "backfilled past the reservation",
     "preempted, lost work hatched",
-    "first job's reservation",
+    "first waiting job's reservation at the window's middle",
     "busy (zoomed out)",
 ];
 

@@ -7,7 +7,7 @@
 use schedlab_charts::Figure;
 use schedlab_experiment::link::{self, Link};
 use schedlab_experiment::{
-    preset, Experiment, ExperimentResult, Plan, Point, PointResult, Preset, Reproduction, Scope, Section,
+    preset, Experiment, ExperimentResult, GridError, Plan, Point, PointResult, Preset, Reproduction, Scope, Section,
     WorkloadOptions, PRESETS,
 };
 use serde::Serialize;
@@ -102,8 +102,33 @@ fn plan_cells(plan: &Plan) -> Vec<PlanCell> {
         .collect()
 }
 
+/// A plan's error in the page's terms where the command line's would not
+/// fit: a swept parameter also set in a global knob or a policy card.
+fn page_terms(e: &Experiment, error: GridError) -> Error {
+    let GridError::SweepConflict { param, .. } = &error else { return error.into() };
+    let name = e
+        .runs
+        .iter()
+        .flat_map(|r| r.params_taken())
+        .find(|s| s.key == param)
+        .map_or_else(|| param.clone(), |s| s.name.to_owned());
+    if e.params.contains(param) {
+        return Error(format!(
+            "{name} is swept and also set in its global knob: clear the {name} knob, or stop sweeping it."
+        ));
+    }
+    match e.runs.iter().position(|r| r.params.contains(param)) {
+        Some(run) => Error(format!(
+            "{name} is swept and also set in card {} ({}): clear it there, or stop sweeping it.",
+            run + 1,
+            e.runs[run].label()
+        )),
+        None => error.into(),
+    }
+}
+
 pub fn plan(experiment: Experiment) -> Result<PlanView, Error> {
-    let plan = Plan::new(experiment)?;
+    let plan = Plan::new(experiment.clone()).map_err(|e| page_terms(&experiment, e))?;
     if plan.len() > MAX_LISTED_POINTS {
         return Err(Error(format!(
             "the experiment has {} runs; the page runs at most {MAX_LISTED_POINTS} (use `schedlab sweep --shard` on a cluster)",
@@ -200,6 +225,35 @@ mod tests {
     use crate::protocol::TraceOptions;
     use crate::session::Session;
     use schedlab_engine::Control;
+
+    #[test]
+    fn a_swept_parameter_set_elsewhere_is_named_in_the_pages_terms() {
+        let mut e = Experiment::of(vec![schedlab_experiment::RunSpec::parse("easy@virtual").unwrap()]);
+        e.sweep = Some(schedlab_experiment::Sweep::parse("error=0,20").unwrap());
+        e.params.set("error", "5");
+        let knob = plan(e.clone()).unwrap_err().0;
+        assert_eq!(knob, "Prediction error is swept and also set in its global knob: clear the Prediction error knob, or stop sweeping it.");
+        e.params = Default::default();
+        e.runs[0].params.set("error", "5");
+        let card = plan(e).unwrap_err().0;
+        assert_eq!(card, "Prediction error is swept and also set in card 1 (easy:error=5@virtual): clear it there, or stop sweeping it.");
+    }
+
+    #[test]
+    fn the_plan_names_every_cell_by_its_title_and_its_spec() {
+        let mut e = Experiment::of(vec![
+            schedlab_experiment::RunSpec::parse("easy@virtual").unwrap(),
+            schedlab_experiment::RunSpec::parse("cbf").unwrap(),
+        ]);
+        e.sweep = Some(schedlab_experiment::Sweep::parse("error=0,20").unwrap());
+        let cells: Vec<(String, String)> = plan(e).unwrap().cells.into_iter().map(|c| (c.title, c.label)).collect();
+        let want = [
+            ("EASY, virtual (error 0 %)", "easy@virtual error=0"),
+            ("EASY, virtual (error 20 %)", "easy@virtual error=20"),
+            ("Conservative backfilling", "cbf"),
+        ];
+        assert_eq!(cells, want.map(|(t, l)| (t.to_owned(), l.to_owned())));
+    }
 
     #[test]
     fn presets_and_their_experiments() {

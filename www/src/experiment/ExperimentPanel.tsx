@@ -123,7 +123,7 @@ function Card(props: { index: number; run: RunSpec }) {
 
 function names(runs: number[]): string {
   const s = scope.value;
-  return runs.map((r) => s?.runs[r]?.label ?? `run ${r + 1}`).join(", ");
+  return runs.map((r) => s?.runs[r]?.title ?? `run ${r + 1}`).join(", ");
 }
 
 /** What a knob reaches, in words, from the core's scope. */

@@ -888,7 +888,12 @@ export type RunScope = {
 /**
  * The run's label (its spec text).
  */
-label: string, params: Array<ParamState>, };
+label: string, 
+/**
+ * The run's title for people (`run_title`; the label while the run
+ * does not resolve).
+ */
+title: string, params: Array<ParamState>, };
 
 export type ParamState = { spec: ParamSpec, 
 /**

@@ -101,7 +101,7 @@ export function RunsPanel() {
         </>
       ) : (
         <p class="muted" id="runs-note">
-          No experiment yet: load a trace and press Run experiment (or run a preset below).
+          No experiment yet: load a trace and press Run experiment (or run a preset above).
         </p>
       )}
     </Panel>
