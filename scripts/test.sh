@@ -32,6 +32,9 @@ log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 cargo test --workspace --release 2>&1 | tee "$log"
 
+step "evalys reads Batsim's jobs.csv (evalys and pytest from PyPI, in a venv under the target directory)"
+bash scripts/test-evalys.sh
+
 step "generated TypeScript types and docs/metrics.md are current"
 SCHEDLAB_BLESS=1 cargo test -q --release -p schedlab-wasm --lib types >/dev/null
 SCHEDLAB_BLESS=1 cargo test -q --release -p schedlab-metrics --lib glossary >/dev/null
@@ -41,6 +44,10 @@ git diff --exit-code -- www/src/generated docs/metrics.md \
 step "fuzz smoke runs: the SWF reader, whole runs, share links, the merge reader (30 s each)"
 cargo fuzz --version >/dev/null 2>&1 || cargo install cargo-fuzz
 bash scripts/fuzz.sh "${FUZZ_SECONDS:-30}" all
+
+step "the Python package: built with maturin into a venv, tested with pytest"
+python_log="$(mktemp)"
+bash scripts/test-python.sh 2>&1 | tee "$python_log"
 
 step "WebAssembly: wasm-bindgen tests and native/wasm identity"
 wasm_log="$(mktemp)"
@@ -56,5 +63,6 @@ bash scripts/test-browser.sh 2>&1 | tee "$browser_log"
   awk '/^test result:/ { p += $4; f += $6 } END { print p, f }' "$log"
   grep -E '^wasm tests: [0-9]+ passed, [0-9]+ failed$' "$wasm_log" | tail -1 | awk '{ print $3, $5 }'
   grep -E '^[0-9]+ passed, [0-9]+ failed$' "$browser_log" | tail -1 | awk '{ print $1, $3 }'
+  grep -E '^python: [0-9]+ passed, [0-9]+ failed$' "$python_log" | tail -1 | awk '{ print $2, $4 }'
 } | awk '{ p += $1; f += $2 } END { printf "tests: %d passed, %d failed\n", p, f }'
-rm -f "$wasm_log" "$browser_log"
+rm -f "$wasm_log" "$browser_log" "$python_log"

@@ -7,19 +7,14 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { ROOT, SHOTS, sharedSession } from "./harness.mjs";
+import { pageAt, ROOT, SHOTS, sharedSession } from "./harness.mjs";
 
 const SAMPLE = join(ROOT, "samples", "kth-sp2-first3000.swf");
 const session = sharedSession(SHOTS);
 const pageErrors = [];
 
-async function newPage(width = 1400, height = 1000) {
-  const page = await session.browser.context.newPage();
-  page.on("pageerror", (e) => pageErrors.push(String(e)));
-  await page.setViewportSize({ width, height });
-  await page.goto(session.server.url);
-  await page.waitForSelector("body[data-ready='1']", { timeout: 30_000 });
-  return page;
+function newPage(width = 1400, height = 1000) {
+  return pageAt(session, width, height, pageErrors);
 }
 
 async function loadSample(page) {

@@ -8,18 +8,13 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { SHOTS, sharedSession } from "./harness.mjs";
+import { pageAt as openPage, SHOTS, sharedSession } from "./harness.mjs";
 
 const session = sharedSession(SHOTS);
 const pageErrors = [];
 
-async function pageAt(width, height) {
-  const page = await session.browser.context.newPage();
-  page.on("pageerror", (e) => pageErrors.push(String(e)));
-  await page.setViewportSize({ width, height });
-  await page.goto(session.server.url);
-  await page.waitForSelector("body[data-ready='1']", { timeout: 30_000 });
-  return page;
+function pageAt(width, height) {
+  return openPage(session, width, height, pageErrors);
 }
 
 /** Loads the sample and runs FCFS and EASY; resolves when the charts are drawn. */

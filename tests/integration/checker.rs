@@ -82,3 +82,28 @@ fn a_late_restart_after_a_preemption_is_caught() {
     assert!(err.to_string().contains("restarted at 200 after the first reservation of that wait, at 150"), "{err}");
     assert!(check(&t.jobs, &good, &guarantees).is_ok());
 }
+
+/// Ten processors: J1 (6, 100 s) runs from 0; J2 (8, 50 s) and J3 (9,
+/// 100 s) are blocked; J4 (2, 200 s) is backfilled at 3 under depth 1 and
+/// waits under depth 2 (policy tests). A record claiming that the pass at
+/// 3 reserved J3 at 150 and still backfilled J4 (2 processors until 203,
+/// beside J3's 9 at 150: 11 on a machine of 10) is refused.
+#[test]
+fn a_backfill_that_delays_a_reservation_of_its_pass_is_caught() {
+    let t = trace(10, &[(0, 100, 6, 100, 1), (1, 50, 8, 50, 1), (2, 100, 9, 100, 1), (3, 200, 2, 200, 1)]);
+    let guarantees = [Guarantee::ReservationsFitTheirPass];
+    let depth_two = run(&t, "backfill:depth=2").record;
+    assert!(check(&t.jobs, &depth_two, &guarantees).is_ok());
+    let easy = run(&t, "backfill:depth=1").record;
+    assert_eq!(easy.jobs[3].first_start, 3, "J4 is backfilled");
+    let mut history: Vec<ReservationChange> = easy.reservations.iter().collect();
+    history.push(ReservationChange { job: 2, wait: 0, time: 3, start: 150 });
+    history.sort_by_key(|c| c.time);
+    let mut bad = easy.clone();
+    bad.reservations = ReservationLog::default();
+    for c in history {
+        bad.reservations.push(c);
+    }
+    let err = check(&t.jobs, &bad, &guarantees).expect_err("J4 delays J3");
+    assert!(err.to_string().contains("job 3: reserved at t=3 for 150, but 11 processors are planned at 150"), "{err}");
+}

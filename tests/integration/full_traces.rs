@@ -10,7 +10,7 @@ use schedlab::workload::ReadOptions;
 
 use crate::identity::{check_case, read};
 
-fn trace_files() -> Option<Vec<PathBuf>> {
+pub fn trace_files() -> Option<Vec<PathBuf>> {
     let dir = std::env::var_os("SCHEDLAB_TRACES")?;
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("SCHEDLAB_TRACES={}: {e}", PathBuf::from(&dir).display()))
@@ -22,7 +22,7 @@ fn trace_files() -> Option<Vec<PathBuf>> {
 }
 
 /// The machine size the papers simulate, where it differs from the header.
-fn machine_size(path: &std::path::Path) -> Option<u32> {
+pub fn machine_size(path: &std::path::Path) -> Option<u32> {
     let name = path.file_name()?.to_string_lossy();
     name.starts_with("CTC-SP2").then_some(430)
 }

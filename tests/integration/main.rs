@@ -8,22 +8,24 @@
 //! - `determinism`: the same inputs give the same bytes;
 //! - `full_traces`: every trace in `$SCHEDLAB_TRACES` under every policy;
 //! - `limits`: traces at and past the reader's time and size limits;
-//! - `profile`: the availability profile against a naive model;
-//! - `treap`: the queue indexes' treap against an ordered map;
 //! - `schedule_view`: the schedule as data (layout, buckets, series,
 //!   inspector, comparison, replay) on hand-computed schedules, invariants
-//!   on random runs and a 250,000-job trace.
+//!   on random runs and a 250,000-job trace;
+//! - `formats`: Slurm dumps and Batsim workloads replay as the SWF they
+//!   were converted from; Batsim's jobs.csv of a hand-computed schedule.
 
+mod backfill;
 mod checker;
 mod dbf;
 mod determinism;
+mod directed;
 mod fairness;
+mod formats;
 mod full_traces;
 mod golden;
 mod identity;
 mod limits;
 mod preemption;
-mod profile;
 mod properties;
 mod reference;
 mod schedule_view;
@@ -31,7 +33,6 @@ mod schedules;
 mod selective;
 mod slack;
 mod support;
-mod treap;
 
 /// The shipped real sample (first 3000 jobs of KTH-SP2), cleaned with
 /// default options.

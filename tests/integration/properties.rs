@@ -40,6 +40,13 @@ const SPECS: &[&str] = &[
     "easy:overrun=stale@last",
     "cbf:overrun=double@tsafrir",
     "easy:order=shortest,error=60,overrun=double@virtual",
+    "backfill",
+    "backfill:depth=0,order=saf",
+    "backfill:depth=2,order=wfp3@exact",
+    "backfill:depth=3,order=sjf@last",
+    "backfill:depth=all,order=unicep,overrun=stale@tsafrir",
+    "backfill:depth=all,order=f1",
+    "backfill:depth=2,order=predicted * procs - free,direction=highest,error=40@virtual",
 ];
 
 /// Random traces: bursts of simultaneous arrivals, jobs up to the whole

@@ -172,6 +172,11 @@ pub struct RunArgs {
     /// Write the simulated schedule as SWF to FILE (field 3 = simulated wait).
     #[arg(long, value_name = "FILE")]
     pub swf_out: Option<PathBuf>,
+    /// Write the run as Batsim's jobs.csv to FILE (the columns Batsim 5
+    /// writes, which evalys reads; allocated_resources from the schedule
+    /// view's processor layout).
+    #[arg(long, value_name = "FILE")]
+    pub batsim_jobs: Option<PathBuf>,
     /// Write the schedule view (a Gantt chart of the processors, with
     /// utilisation, queue length and the first job's wait below) as SVG to FILE.
     #[arg(long, value_name = "FILE.svg")]

@@ -18,6 +18,10 @@ use schedlab_cli::{args, fail, output, outputs, trace_input};
 fn main() -> ExitCode {
     let cli = args::Cli::parse();
     fail::quiet_panics();
+    #[cfg(unix)]
+    if let Err(e) = outputs::remove_temporaries_on_interrupt() {
+        eprintln!("schedlab: warning: an interrupt may leave temporary files behind ({e})");
+    }
     let outcome = std::panic::catch_unwind(|| commands::dispatch(cli));
     match outcome {
         Ok(Ok(code)) => code,

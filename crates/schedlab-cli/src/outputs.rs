@@ -1,7 +1,15 @@
 //! The files a command writes, kept safe: every output is declared before
 //! the work starts, checked against the command's inputs and its other
-//! outputs, and written only once the work has succeeded, each to a
-//! temporary file in its own directory that is then renamed over it.
+//! outputs and proved writable, and written only once the work has
+//! succeeded.
+//!
+//! A regular file (or one yet to be made) is written to a temporary file in
+//! its own directory that is then renamed over it; a symbolic link is
+//! followed first, so the file it names is the one replaced and the link
+//! stays. A device, a FIFO, a socket or an open descriptor (`/dev/stdout`,
+//! `/proc/self/fd/1`) is a stream: it is opened and written directly, as
+//! `cp` and `sort -o` do, because renaming over it would replace the node
+//! itself and its reader would get nothing.
 //!
 //! So a failed or interrupted command leaves every file as it was; an
 //! output can never empty an input before it is read (`run t.swf
@@ -10,10 +18,11 @@
 //! new one, never a part. Every command that writes a file goes through
 //! [`Outputs`]: declare, do the work, [`Outputs::stage`], [`commit`].
 
-use std::ffi::OsString;
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard};
 
 use anyhow::{bail, Context, Result};
 
@@ -26,23 +35,23 @@ enum FileKey {
     Path(PathBuf),
 }
 
-fn file_key(path: &Path) -> Result<FileKey> {
-    if let Ok(meta) = fs::metadata(path) {
-        if meta.is_dir() {
-            bail!("{} is a directory", path.display());
-        }
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::MetadataExt;
-            return Ok(FileKey::Inode(meta.dev(), meta.ino()));
-        }
-        #[cfg(not(unix))]
-        return Ok(FileKey::Path(fs::canonicalize(path).with_context(|| path.display().to_string())?));
+/// The key of an input: the file a path names, links followed.
+fn input_key(path: &Path) -> Option<FileKey> {
+    fs::metadata(path).ok().map(|meta| inode_key(path, &meta))
+}
+
+fn inode_key(path: &Path, meta: &fs::Metadata) -> FileKey {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let _ = path;
+        FileKey::Inode(meta.dev(), meta.ino())
     }
-    let name = path.file_name().with_context(|| format!("{} does not name a file", path.display()))?;
-    let dir = parent(path);
-    let dir = fs::canonicalize(dir).with_context(|| format!("directory {} of {}", dir.display(), path.display()))?;
-    Ok(FileKey::Path(dir.join(name)))
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        FileKey::Path(fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()))
+    }
 }
 
 /// The directory a path's file lives in (`.` for a bare name).
@@ -53,11 +62,68 @@ fn parent(path: &Path) -> &Path {
     }
 }
 
-/// A declared output: the flag that named it, its path and its identity.
+/// How an output reaches its file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Target {
+    /// A regular file, or one yet to be made, at this path with no link
+    /// left in it: replaced by renaming a temporary file in its directory.
+    Replace(PathBuf),
+    /// A device, FIFO, socket or open descriptor: written directly.
+    Stream(PathBuf),
+}
+
+/// The kernel's descriptor links live here; one of them names an open file
+/// (a pipe, a terminal, or the file the shell redirected into) that must be
+/// written through, never replaced, whatever its type.
+const DESCRIPTOR_ROOT: &str = "/proc";
+
+/// How many links are followed before a path is called a loop (Linux's
+/// own limit).
+const MAX_LINKS: usize = 40;
+
+/// Follows the symbolic links of `path` one at a time, each in its own
+/// directory, to the file that will be written, and says how, with the
+/// file's key; a directory, a missing directory or a link loop is an error.
+fn resolve(path: &Path) -> Result<(Target, FileKey)> {
+    let mut current = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        let name = current.file_name().with_context(|| format!("{} does not name a file", current.display()))?;
+        let dir = parent(&current);
+        let dir = fs::canonicalize(dir).with_context(|| format!("directory {} does not exist", dir.display()))?;
+        let full = dir.join(name);
+        let meta = match fs::symlink_metadata(&full) {
+            Ok(meta) => meta,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                return Ok((Target::Replace(full.clone()), FileKey::Path(full)))
+            }
+            Err(e) => return Err(e).with_context(|| full.display().to_string()),
+        };
+        if dir.starts_with(DESCRIPTOR_ROOT) {
+            let meta = fs::metadata(&full).with_context(|| full.display().to_string())?;
+            return Ok((Target::Stream(full.clone()), inode_key(&full, &meta)));
+        }
+        if meta.file_type().is_symlink() {
+            let link = fs::read_link(&full).with_context(|| full.display().to_string())?;
+            current = dir.join(link);
+            continue;
+        }
+        if meta.is_dir() {
+            bail!("{} is a directory", full.display());
+        }
+        let key = inode_key(&full, &meta);
+        let target = if meta.is_file() { Target::Replace(full) } else { Target::Stream(full) };
+        return Ok((target, key));
+    }
+    bail!("{}: more than {MAX_LINKS} symbolic links (a loop?)", path.display())
+}
+
+/// A declared output: the flag and path the user gave, the file it
+/// resolves to and that file's identity.
 #[derive(Debug)]
 struct Declared {
     flag: &'static str,
-    path: PathBuf,
+    given: PathBuf,
+    target: Target,
     key: FileKey,
 }
 
@@ -76,22 +142,31 @@ impl Outputs {
     /// The outputs of a command that reads `inputs`. An input that cannot
     /// be found is left to the command's own error.
     pub fn new<'a>(inputs: impl IntoIterator<Item = &'a Path>) -> Self {
-        let inputs = inputs.into_iter().filter_map(|p| file_key(p).ok().map(|key| (p.to_path_buf(), key))).collect();
+        let inputs = inputs.into_iter().filter_map(|p| input_key(p).map(|key| (p.to_path_buf(), key))).collect();
         Outputs { inputs, declared: Vec::new() }
     }
 
-    /// Declares the output `path` of the flag `flag`; refuses a path that is
-    /// an input, or an output already declared, or that cannot be written
-    /// (a directory, a missing directory), before any work is done.
+    /// Declares the output `path` of the flag `flag`, before any work is
+    /// done. A file (links followed) that is an input or an output already
+    /// declared is refused, and so is one that cannot be made (a directory,
+    /// a missing or unwritable directory, a name too long): a temporary
+    /// file is created beside it and removed at once to prove it. A stream
+    /// is not checked against the inputs: writing to it cannot destroy
+    /// them.
     pub fn declare(&mut self, flag: &'static str, path: &Path) -> Result<Output> {
-        let key = file_key(path).with_context(|| format!("{flag} {}: cannot write there", path.display()))?;
-        if let Some((input, _)) = self.inputs.iter().find(|(_, k)| *k == key) {
-            bail!("{flag} {} is the input {}: refusing to overwrite it", path.display(), input.display());
+        let cannot = || format!("{flag} {}: cannot write there", path.display());
+        let (target, key) = resolve(path).with_context(cannot)?;
+        if let Target::Replace(file) = &target {
+            if let Some((input, _)) = self.inputs.iter().find(|(_, k)| *k == key) {
+                bail!("{flag} {} is the input {}: refusing to overwrite it", path.display(), input.display());
+            }
+            if let Some(other) = self.declared.iter().find(|d| d.key == key) {
+                bail!("{flag} {} is also the output of {}: give each output its own file", path.display(), other.flag);
+            }
+            let (temp, _) = create_temp(file).with_context(cannot)?;
+            remove_temp(&temp);
         }
-        if let Some(other) = self.declared.iter().find(|d| d.key == key) {
-            bail!("{flag} {} is also the output of {}: give each output its own file", path.display(), other.flag);
-        }
-        self.declared.push(Declared { flag, path: path.to_path_buf(), key });
+        self.declared.push(Declared { flag, given: path.to_path_buf(), target, key });
         Ok(Output(self.declared.len() - 1))
     }
 
@@ -111,54 +186,120 @@ impl Outputs {
         path.map(|p| self.declare(flag, p)).transpose()
     }
 
-    /// Writes an output's whole content to a temporary file beside it; the
-    /// target is untouched until [`commit`].
+    /// Writes an output's whole content: a file to a temporary file beside
+    /// it, left untouched until [`commit`]; a stream directly.
     pub fn stage(&self, output: Output, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<Staged> {
-        let target = &self.declared[output.0].path;
-        let temp = temp_path(target);
-        let file = File::options()
-            .write(true)
-            .create_new(true)
-            .open(&temp)
-            .with_context(|| format!("cannot write {}", target.display()))?;
-        let staged = Staged { temp, target: target.clone() };
-        let mut out = BufWriter::with_capacity(1 << 16, file);
-        write(&mut out)
-            .and_then(|()| out.flush())
-            .and_then(|()| out.get_ref().sync_all())
-            .with_context(|| format!("cannot write {}", target.display()))?;
-        Ok(staged)
+        let declared = &self.declared[output.0];
+        let cannot = || format!("cannot write {}", declared.given.display());
+        match &declared.target {
+            Target::Stream(path) => {
+                // Appending writes after whatever the descriptor already
+                // holds, so `-o /dev/stdout >> log` keeps the log.
+                let file = File::options().append(true).open(path).with_context(cannot)?;
+                let mut out = BufWriter::with_capacity(1 << 16, file);
+                write(&mut out).and_then(|()| out.flush()).with_context(cannot)?;
+                Ok(Staged { temp: None, target: path.clone() })
+            }
+            Target::Replace(path) => {
+                let (temp, file) = create_temp(path).with_context(cannot)?;
+                let staged = Staged { temp: Some(temp), target: path.clone() };
+                let mut out = BufWriter::with_capacity(1 << 16, file);
+                write(&mut out)
+                    .and_then(|()| out.flush())
+                    .and_then(|()| out.get_ref().sync_all())
+                    .with_context(cannot)?;
+                Ok(staged)
+            }
+        }
     }
 }
 
-/// `.NAME.PID.schedlab-tmp` in the target's directory, so that the rename
-/// stays on one file system.
-fn temp_path(target: &Path) -> PathBuf {
-    let mut name = OsString::from(".");
-    name.push(target.file_name().unwrap_or_default());
-    name.push(format!(".{}.schedlab-tmp", std::process::id()));
-    parent(target).join(name)
+/// The temporary files that exist now, so that an interrupt can remove
+/// them; a file is created, renamed and removed under this lock, so the
+/// interrupt sees each either whole or gone.
+static LIVE_TEMPORARIES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn live_temporaries() -> MutexGuard<'static, Vec<PathBuf>> {
+    LIVE_TEMPORARIES.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// An output written to its temporary file, waiting for [`commit`]; the
-/// temporary file is removed if it is dropped uncommitted.
+/// `.PID-N.schedlab-tmp` in the target's directory, so that the rename
+/// stays on one file system. It does not repeat the target's name, so that
+/// any legal name (up to 255 bytes) leaves room for it.
+fn temp_path(target: &Path) -> PathBuf {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    parent(target).join(format!(".{}-{n}.schedlab-tmp", std::process::id()))
+}
+
+/// Creates a new temporary file beside `target` and records it.
+fn create_temp(target: &Path) -> io::Result<(PathBuf, File)> {
+    let mut live = live_temporaries();
+    let temp = temp_path(target);
+    let file = File::options().write(true).create_new(true).open(&temp)?;
+    live.push(temp.clone());
+    Ok((temp, file))
+}
+
+/// Removes a temporary file and forgets it.
+fn remove_temp(temp: &Path) {
+    let mut live = live_temporaries();
+    // An error here has nobody to tell: the file is gone or was never made.
+    let _ = fs::remove_file(temp);
+    live.retain(|p| p != temp);
+}
+
+/// On SIGINT or SIGTERM, removes every temporary file and then dies of the
+/// signal as the program would have without this handler (exit status
+/// 130 or 143 in a shell). Called once, by the binary, at its start.
+#[cfg(unix)]
+pub fn remove_temporaries_on_interrupt() -> io::Result<()> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGINT, SIGTERM])?;
+    std::thread::spawn(move || {
+        if let Some(signal) = signals.forever().next() {
+            // The lock is held to the end, so no temporary file is made
+            // or renamed after this sweep.
+            let mut live = live_temporaries();
+            for temp in live.drain(..) {
+                let _ = fs::remove_file(temp);
+            }
+            let _ = signal_hook::low_level::emulate_default_handler(signal);
+            std::process::exit(128 + signal);
+        }
+    });
+    Ok(())
+}
+
+/// An output written, waiting for [`commit`]: a temporary file, removed if
+/// it is dropped uncommitted, or a stream already written.
 #[derive(Debug)]
 pub struct Staged {
-    temp: PathBuf,
+    temp: Option<PathBuf>,
     target: PathBuf,
 }
 
 impl Drop for Staged {
     fn drop(&mut self) {
-        // Gone already once committed; an error here has nobody to tell.
-        let _ = fs::remove_file(&self.temp);
+        if let Some(temp) = &self.temp {
+            remove_temp(temp);
+        }
     }
 }
 
-/// Renames every staged output over its target, once all are written.
+/// Renames every staged file over its target, once all are written.
 pub fn commit(staged: Vec<Staged>) -> Result<()> {
-    for s in &staged {
-        fs::rename(&s.temp, &s.target).with_context(|| format!("cannot write {}", s.target.display()))?;
+    for mut s in staged {
+        if let Some(temp) = s.temp.take() {
+            let mut live = live_temporaries();
+            let renamed = fs::rename(&temp, &s.target);
+            live.retain(|p| *p != temp);
+            drop(live);
+            if let Err(e) = renamed {
+                remove_temp(&temp);
+                return Err(e).with_context(|| format!("cannot write {}", s.target.display()));
+            }
+        }
     }
     Ok(())
 }
@@ -191,6 +332,7 @@ pub fn json<T: serde::Serialize + ?Sized>(value: &T) -> impl FnOnce(&mut dyn Wri
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::ffi::OsString;
 
     /// A fresh directory under the system's temporary directory.
     fn scratch(name: &str) -> PathBuf {

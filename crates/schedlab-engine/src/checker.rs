@@ -6,7 +6,7 @@ use schedlab_workload::Job;
 use thiserror::Error;
 
 use crate::fenwick::Fenwick;
-use crate::{Guarantee, JobIdx, RunRecord, Segment, Time};
+use crate::{Guarantee, JobIdx, ReservationChange, RunRecord, Segment, Time};
 
 /// One broken rule, with the job it concerns when there is one.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -65,6 +65,7 @@ pub fn check(jobs: &[Job], run: &RunRecord, guarantees: &[Guarantee]) -> Result<
             Guarantee::PriorityOrder => check_priority_order(jobs, run, &mut f),
             Guarantee::NoLaterThanFirstReservation => check_reservations(jobs, run, &mut f),
             Guarantee::StrictFairness => check_strict_fairness(jobs, run, &mut f),
+            Guarantee::ReservationsFitTheirPass => check_passes(jobs, run, &mut f),
         }
     }
     if f.count == 0 {
@@ -225,6 +226,116 @@ fn check_reservations(jobs: &[Job], run: &RunRecord, f: &mut Findings) {
                 Some(job.id),
                 format!("restarted at {restart} after the first reservation of that wait, at {}", c.start),
             );
+        }
+    }
+}
+
+/// [`Guarantee::ReservationsFitTheirPass`]: for each second whose passes
+/// recorded reservation changes, every such reservation that still stands
+/// after them, against the jobs running after them (held from their start
+/// for their recorded prediction) and the second's other standing changes. Running jobs only
+/// leave the plan as time goes on, so the load over a window is greatest at
+/// its start or at a reservation starting inside it: those instants are
+/// the ones checked. Jobs are added to the running set in start order and
+/// taken out in end order, into a Fenwick tree by planned end.
+fn check_passes(jobs: &[Job], run: &RunRecord, f: &mut Findings) {
+    let planned_end = |j: usize| run.jobs[j].start.saturating_add(run.jobs[j].prediction.max(1));
+    let mut ends: Vec<Time> = (0..jobs.len()).map(planned_end).collect();
+    ends.sort_unstable();
+    ends.dedup();
+    let slot = |t: Time| ends.partition_point(|&e| e < t);
+    let mut by_start: Vec<usize> = (0..jobs.len()).collect();
+    by_start.sort_unstable_by_key(|&j| run.jobs[j].start);
+    let mut by_end: Vec<usize> = (0..jobs.len()).collect();
+    by_end.sort_unstable_by_key(|&j| (run.jobs[j].end, run.jobs[j].start));
+    let (mut held, mut started, mut ended) = (Fenwick::new(ends.len()), 0, 0);
+    let changes: Vec<ReservationChange> = run.reservations.iter().collect();
+    for pass in changes.chunk_by(|a, b| a.time == b.time) {
+        let t = pass[0].time;
+        while let Some(&j) = by_start.get(started).filter(|&&j| run.jobs[j].start <= t) {
+            held.add(slot(planned_end(j)), i64::from(jobs[j].size));
+            started += 1;
+        }
+        // A job ending at t left before the last pass of t (one of zero
+        // length started at t leaves in a later batch of the same second).
+        while let Some(&j) = by_end.get(ended).filter(|&&j| run.jobs[j].end <= t) {
+            held.add(slot(planned_end(j)), -i64::from(jobs[j].size));
+            ended += 1;
+        }
+        let pass = last_change_of_each_waiting_job(run, pass);
+        check_pass(jobs, run, &pass, &|x| held.above_or_at(slot(x + 1)), f);
+    }
+}
+
+/// The changes of one second that still stand after its last pass: a
+/// second can hold several passes (a job of zero length ends in a later
+/// batch of the same second), so only each job's last change counts, and
+/// none of a job that started within the second.
+fn last_change_of_each_waiting_job(run: &RunRecord, changes: &[ReservationChange]) -> Vec<ReservationChange> {
+    let t = changes[0].time;
+    // Stable: a job's changes keep their order, so the last is kept.
+    let mut kept: Vec<ReservationChange> = changes.iter().rev().copied().collect();
+    kept.sort_by_key(|c| c.job);
+    kept.dedup_by_key(|c| c.job);
+    kept.retain(|c| run.jobs.get(c.job as usize).is_some_and(|r| r.start > t));
+    kept
+}
+
+/// One pass's changed reservations against `running_after(x)`, the
+/// processors running jobs hold at instant x: the reserved load at each
+/// reservation's start comes from the starts and ends sorted with running
+/// sums (O(m log m) for m changes), the instants where the plan exceeds
+/// the machine are listed, and a reservation is refused when one falls in
+/// its window.
+fn check_pass(
+    jobs: &[Job],
+    run: &RunRecord,
+    pass: &[ReservationChange],
+    running_after: &dyn Fn(Time) -> i64,
+    f: &mut Findings,
+) {
+    let size = |c: &ReservationChange| jobs.get(c.job as usize).map_or(0, |j| i64::from(j.size));
+    let window = |c: &ReservationChange| {
+        let p = run.jobs.get(c.job as usize).map_or(1, |r| r.prediction.max(1));
+        (c.start, c.start.saturating_add(p))
+    };
+    let running_sums = |points: Vec<(Time, i64)>| {
+        let mut sum = 0;
+        points
+            .into_iter()
+            .map(|(t, s)| {
+                (t, {
+                    sum += s;
+                    sum
+                })
+            })
+            .collect::<Vec<_>>()
+    };
+    let mut starts: Vec<(Time, i64)> = pass.iter().map(|c| (window(c).0, size(c))).collect();
+    let mut ends: Vec<(Time, i64)> = pass.iter().map(|c| (window(c).1, size(c))).collect();
+    starts.sort_unstable();
+    ends.sort_unstable();
+    let (starts, ends) = (running_sums(starts), running_sums(ends));
+    // Reserved processors at x: those starting by x less those ended by x.
+    let through = |sums: &[(Time, i64)], x: Time| {
+        let k = sums.partition_point(|&(t, _)| t <= x);
+        if k == 0 {
+            0
+        } else {
+            sums[k - 1].1
+        }
+    };
+    let over: Vec<(Time, i64)> = starts
+        .iter()
+        .map(|&(x, _)| (x, running_after(x) + through(&starts, x) - through(&ends, x)))
+        .filter(|&(_, load)| load > i64::from(run.procs))
+        .collect();
+    for c in pass {
+        let (from, to) = window(c);
+        let k = over.partition_point(|&(x, _)| x < from);
+        if let Some(&(x, load)) = over.get(k).filter(|&&(x, _)| x < to) {
+            let id = jobs.get(c.job as usize).map(|j| j.id);
+            f.add(id, format!("reserved at t={} for {from}, but {load} processors are planned at {x}", c.time));
         }
     }
 }

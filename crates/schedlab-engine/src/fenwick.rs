@@ -33,6 +33,15 @@ impl Fenwick {
         sum
     }
 
+    /// Sum over indices from `index` on.
+    pub fn above_or_at(&self, index: usize) -> i64 {
+        if index == 0 {
+            self.total
+        } else {
+            self.above(index - 1)
+        }
+    }
+
     /// Sum over indices strictly greater than `index`.
     pub fn above(&self, index: usize) -> i64 {
         self.total - self.prefix(index)

@@ -27,9 +27,55 @@ pub struct ParamSpec {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum ParamKind {
-    Choice { options: &'static [&'static str], default: &'static str },
-    Int { min: i64, max: i64, default: i64 },
-    Float { min: f64, max: f64, default: f64 },
+    Choice {
+        options: &'static [&'static str],
+        default: &'static str,
+    },
+    Int {
+        min: i64,
+        max: i64,
+        default: i64,
+    },
+    Float {
+        min: f64,
+        max: f64,
+        default: f64,
+    },
+    /// A whole number in [min, max] or the one word `word` (a reservation
+    /// depth: a number or `all`); `default` is either, as text.
+    IntOr {
+        min: i64,
+        max: i64,
+        word: &'static str,
+        default: &'static str,
+    },
+    /// Text of at most `max_len` characters that `check` accepts (a queue
+    /// order: a preset's name or a formula); the policy that reads it
+    /// supplies the check, so its errors reach the user before a run.
+    Text {
+        default: &'static str,
+        max_len: usize,
+        #[serde(skip)]
+        #[cfg_attr(feature = "ts", ts(skip))]
+        check: TextCheck,
+    },
+}
+
+/// The check of a text parameter: `Ok` or a message saying what is wrong
+/// and where.
+#[derive(Clone, Copy)]
+pub struct TextCheck(pub fn(&str) -> Result<(), String>);
+
+impl PartialEq for TextCheck {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::fn_addr_eq(self.0, other.0)
+    }
+}
+
+impl std::fmt::Debug for TextCheck {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("TextCheck")
+    }
 }
 
 /// A checked parameter value.
@@ -40,6 +86,8 @@ pub enum ParamValue {
     Choice(String),
     Int(i64),
     Float(f64),
+    /// A text parameter's value, or the word of an `IntOr` parameter.
+    Text(String),
 }
 
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
@@ -54,6 +102,8 @@ pub enum ParamError {
     NotANumber { key: String, value: String, expected: &'static str },
     #[error("parameter `{key}`: {value} is outside [{min}, {max}]")]
     OutOfRange { key: String, value: String, min: String, max: String },
+    #[error("parameter `{key}`: {message}")]
+    Invalid { key: String, message: String },
 }
 
 /// Resolved values, one per parameter of the list (defaults filled in),
@@ -93,6 +143,15 @@ impl Params {
         }
     }
 
+    /// The text of a text parameter, or the word of an `IntOr` one (empty
+    /// if absent or a number).
+    pub fn text(&self, key: &str) -> &str {
+        match self.0.get(key) {
+            Some(ParamValue::Text(s)) => s,
+            _ => "",
+        }
+    }
+
     /// A numeric parameter as f64 (0 if absent).
     pub fn number(&self, key: &str) -> f64 {
         match self.0.get(key) {
@@ -122,6 +181,7 @@ impl ParamSpec {
             ParamKind::Choice { default, .. } => (*default).to_owned(),
             ParamKind::Int { default, .. } => default.to_string(),
             ParamKind::Float { default, .. } => default.to_string(),
+            ParamKind::IntOr { default, .. } | ParamKind::Text { default, .. } => (*default).to_owned(),
         }
     }
 }
@@ -131,6 +191,12 @@ fn default_of(kind: &ParamKind) -> ParamValue {
         ParamKind::Choice { default, .. } => ParamValue::Choice((*default).to_string()),
         ParamKind::Int { default, .. } => ParamValue::Int(*default),
         ParamKind::Float { default, .. } => ParamValue::Float(*default),
+        // The defaults are constants the parameter lists' tests parse.
+        ParamKind::IntOr { default, .. } => match default.parse() {
+            Ok(n) => ParamValue::Int(n),
+            Err(_) => ParamValue::Text((*default).to_string()),
+        },
+        ParamKind::Text { default, .. } => ParamValue::Text((*default).to_string()),
     }
 }
 
@@ -158,6 +224,25 @@ fn parse(spec: &ParamSpec, text: &str) -> Result<ParamValue, ParamError> {
                 expected: "number",
             })?;
             in_range(key, v, *min, *max, schedlab_workload::short_number).map(ParamValue::Float)
+        }
+        ParamKind::IntOr { min, max, word, .. } => {
+            if value == *word {
+                return Ok(ParamValue::Text(value.to_string()));
+            }
+            let v: i64 = value.parse().map_err(|_| ParamError::Invalid {
+                key: key.clone(),
+                message: format!("`{value}` is neither a whole number nor `{word}`"),
+            })?;
+            in_range(key, v, *min, *max, |x: i64| x.to_string()).map(ParamValue::Int)
+        }
+        ParamKind::Text { max_len, check, .. } => {
+            let length = value.chars().count();
+            if length > *max_len {
+                let message = format!("{length} characters; at most {max_len} are accepted");
+                return Err(ParamError::Invalid { key, message });
+            }
+            (check.0)(value).map_err(|message| ParamError::Invalid { key, message })?;
+            Ok(ParamValue::Text(value.to_string()))
         }
     }
 }
@@ -191,6 +276,48 @@ mod tests {
             unit: Some("%"),
         },
     ];
+
+    fn positive_word(text: &str) -> Result<(), String> {
+        text.starts_with('+').then_some(()).ok_or_else(|| format!("`{text}` does not start with `+`"))
+    }
+
+    const MORE: &[ParamSpec] = &[
+        ParamSpec {
+            key: "depth",
+            name: "Depth",
+            description: "",
+            kind: ParamKind::IntOr { min: 0, max: 10, word: "all", default: "1" },
+            unit: None,
+        },
+        ParamSpec {
+            key: "order",
+            name: "Order",
+            description: "",
+            kind: ParamKind::Text { default: "+a", max_len: 5, check: TextCheck(positive_word) },
+            unit: None,
+        },
+    ];
+
+    #[test]
+    fn a_number_or_a_word_and_checked_text() {
+        let p = Params::resolve(MORE, &[]).unwrap();
+        assert_eq!(p.get("depth"), Some(&ParamValue::Int(1)));
+        assert_eq!(p.text("order"), "+a");
+        let p = Params::resolve(MORE, &given(&[("depth", "all"), ("order", " +bc ")])).unwrap();
+        assert_eq!(p.text("depth"), "all");
+        assert_eq!(p.text("order"), "+bc");
+        let p = Params::resolve(MORE, &given(&[("depth", "7")])).unwrap();
+        assert_eq!(p.number("depth"), 7.0);
+        let cases: &[(&[(&str, &str)], &str)] = &[
+            (&[("depth", "al")], "parameter `depth`: `al` is neither a whole number nor `all`"),
+            (&[("depth", "11")], "parameter `depth`: 11 is outside [0, 10]"),
+            (&[("order", "abc")], "parameter `order`: `abc` does not start with `+`"),
+            (&[("order", "+abcde")], "parameter `order`: 6 characters; at most 5 are accepted"),
+        ];
+        for (pairs, message) in cases {
+            assert_eq!(Params::resolve(MORE, &given(pairs)).unwrap_err().to_string(), *message);
+        }
+    }
 
     fn given(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
         pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()

@@ -83,6 +83,17 @@ pub enum Guarantee {
     /// No job starts later than the first reservation recorded for it (EASY's
     /// blocked head and every CBF job, with runtimes that never fall short).
     NoLaterThanFirstReservation,
+    /// The reservations a pass records or moves still fit, at the end of
+    /// that pass, beside every job then running (those it backfilled
+    /// included) and each other: no job backfilled at a pass delays a
+    /// reservation made at it (composable backfilling, which plans again at
+    /// every pass). Jobs hold their processors from their start for their
+    /// recorded prediction, which bounds their runtime only with runtimes
+    /// that never fall short, so only then is it declared. A reservation
+    /// a pass keeps unchanged is not in the log again; it was checked at
+    /// the pass that recorded it. Within one second, which can hold several
+    /// passes, each job's last change counts.
+    ReservationsFitTheirPass,
     /// Strict fairness (PV-EASY): at no time does the first waiting job stay
     /// waiting while idle processors plus those held by running jobs of lower
     /// priority would suffice for it.

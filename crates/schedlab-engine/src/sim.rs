@@ -59,6 +59,8 @@ pub enum EngineError {
         "policy bug at t={time}: {waiting} jobs wait (first: job {first}) but nothing is running and no event is due"
     )]
     Stalled { time: Time, waiting: usize, first: u64 },
+    #[error("the order formula `{formula}` gives NaN for job {job} at t={time}; a NaN score cannot be ordered")]
+    NanScore { time: Time, job: u64, formula: String },
     #[error("the run was cancelled at t={time}")]
     Cancelled { time: Time },
 }

@@ -99,6 +99,40 @@ pub struct RunSpec {
     pub predictor: Option<String>,
 }
 
+/// The longest parameter value a run's label shows whole.
+pub const LABEL_VALUE_CHARS: usize = 32;
+
+/// `value`, or its first characters and `…` when it is longer than
+/// [`LABEL_VALUE_CHARS`].
+fn shortened(value: &str) -> String {
+    if value.chars().count() <= LABEL_VALUE_CHARS {
+        return value.to_owned();
+    }
+    let head: String = value.chars().take(LABEL_VALUE_CHARS - 1).collect();
+    format!("{}…", head.trim_end())
+}
+
+/// The `KEY=VALUE` parts of a spec's parameter list: split at the commas
+/// outside parentheses, so that a formula's `min(a, b)` stays one value.
+fn top_level_parts(params: &str) -> impl Iterator<Item = &str> {
+    let mut depth = 0i32;
+    let mut start = 0;
+    let mut parts = Vec::new();
+    for (i, c) in params.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth <= 0 => {
+                parts.push(&params[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&params[start..]);
+    parts.into_iter()
+}
+
 impl RunSpec {
     /// Parses the command line's spec `ID[:KEY=VALUE,...][@PREDICTOR]`.
     pub fn parse(text: &str) -> Result<Self, SpecError> {
@@ -112,7 +146,7 @@ impl RunSpec {
             return Err(SpecError::NoId(text.to_owned()));
         }
         let mut list = ParamList::default();
-        for part in params.split(',').filter(|p| !p.is_empty()) {
+        for part in top_level_parts(params).filter(|p| !p.is_empty()) {
             let (k, v) =
                 split_param(part).map_err(|e| SpecError::InSpec { spec: text.to_owned(), source: Box::new(e) })?;
             if list.contains(&k) {
@@ -123,11 +157,13 @@ impl RunSpec {
         Ok(RunSpec { policy: id.to_owned(), params: list, predictor })
     }
 
-    /// The run's label: its spec text, `ID[:KEY=VALUE,...][@PREDICTOR]`.
+    /// The run's label: its spec text, `ID[:KEY=VALUE,...][@PREDICTOR]`,
+    /// with a value longer than [`LABEL_VALUE_CHARS`] (a formula) cut
+    /// short and ended with `…`.
     pub fn label(&self) -> String {
         let mut s = self.policy.clone();
         if !self.params.is_empty() {
-            let parts: Vec<String> = self.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            let parts: Vec<String> = self.params.iter().map(|(k, v)| format!("{k}={}", shortened(v))).collect();
             s.push(':');
             s.push_str(&parts.join(","));
         }
@@ -505,6 +541,12 @@ mod tests {
         assert_eq!(s.predictor.as_deref(), Some("virtual"));
         assert_eq!(s.label(), "easy:order=shortest,error=5@virtual");
         assert_eq!(RunSpec::parse("cbf@last").unwrap().label(), "cbf@last");
+        let s = RunSpec::parse("backfill:order=max(procs, 2) * requested,depth=2@last").unwrap();
+        assert_eq!(s.params.0[0], ("order".into(), "max(procs, 2) * requested".into()), "a comma in parentheses");
+        assert_eq!(s.params.0[1], ("depth".into(), "2".into()));
+        assert_eq!(s.label(), "backfill:order=max(procs, 2) * requested,depth=2@last");
+        let long = RunSpec::parse("backfill:order=-(wait + 1e-15) / (log2(procs + 1e-15) * requested)").unwrap();
+        assert_eq!(long.label(), "backfill:order=-(wait + 1e-15) / (log2(procs +…", "cut after 31 characters");
         for bad in ["", "@last", "easy@", "easy:order", "easy:=x", "easy:a=1,a=2"] {
             assert!(RunSpec::parse(bad).is_err(), "{bad}");
         }

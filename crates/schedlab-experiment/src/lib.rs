@@ -39,11 +39,11 @@ pub use experiment::{
     MAX_REPEAT, MAX_RUNS, MAX_SWEEP_VALUES,
 };
 pub use merge::{merge, read_shard, MergeError, MAX_SHARD_BYTES};
-pub use output::{schedule_comments, write_jobs_csv, write_schedule_swf};
+pub use output::{job_rows, schedule_comments, write_jobs_csv, write_schedule_swf, JobRow, JOB_COLUMNS};
 pub use plan::{GridError, Plan, Point, Shard};
 pub use presets::{metric_at, preset, Preset, PresetFigure, Reproduction, Section, SectionResult, PRESETS};
 pub use regular::{regular_comparison, RegularComparison, RunWaits, SubsetMeans};
-pub use repeat::{summarise, t975, RepeatSummary};
+pub use repeat::{overflowing_metric, summarise, t975, RepeatSummary};
 pub use result::{
     point_result, run_point, ExperimentResult, PointError, PointResult, SummaryRow, ECDF_PIXELS, EXPERIMENT_SCHEMA,
 };

@@ -144,8 +144,8 @@ pub fn decode(fragment: &str) -> Result<Link, LinkError> {
 }
 
 /// What a link must satisfy beyond its shape: a trace reference that makes
-/// sense, a known preset, seeds the page can hold, and a plannable
-/// experiment.
+/// sense, a known preset, seeds the page can hold, workload options the
+/// reader accepts, and a plannable experiment.
 fn check(link: &Link) -> Result<(), LinkError> {
     if let Some(t) = &link.trace {
         check_trace(t)?;
@@ -159,6 +159,9 @@ fn check(link: &Link) -> Result<(), LinkError> {
     if e.seed > MAX_SAFE_INTEGER - u64::from(e.repeat) {
         return Err(bad(format!("experiment.seed: {} is too large (at most 2^53 − 1 − repeat)", e.seed)));
     }
+    // The reader's own check, so that a link that decodes also opens its
+    // trace (a machine size of 0, a load factor of 0, an empty queue list).
+    e.workload.read_options().validate().map_err(|err| bad(format!("experiment.workload: {err}")))?;
     let plan = Plan::new(e.clone()).map_err(|err| bad(format!("experiment: {err}")))?;
     if let Some(v) = &link.view {
         check_view(v, plan.len())?;
@@ -473,6 +476,7 @@ fn is_default(spec: &schedlab_engine::params::ParamSpec, value: &str) -> bool {
         ParamKind::Choice { default, .. } => value == default,
         ParamKind::Int { default, .. } => value.trim().parse::<f64>().is_ok_and(|v| v == default as f64),
         ParamKind::Float { default, .. } => value.trim().parse::<f64>().is_ok_and(|v| v == default),
+        ParamKind::IntOr { default, .. } | ParamKind::Text { default, .. } => value.trim() == default,
     }
 }
 

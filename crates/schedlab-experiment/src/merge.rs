@@ -32,6 +32,8 @@ pub enum MergeError {
     Plan { file: usize, message: String },
     #[error("shard {file}, point {index}: {message}")]
     Point { file: usize, index: u64, message: String },
+    #[error("run `{label}`{at}: the mean or 95 % interval of metric `{field}` is beyond the largest number (1.8e308); a shard holds a value no run gives")]
+    Overflow { label: String, at: String, field: String },
     #[error("point {0} appears in more than one shard")]
     Duplicate(u64),
     #[error("{missing} of {total} points are missing (first missing: point {first})")]
@@ -137,7 +139,22 @@ pub fn merge(parts: Vec<ExperimentResult>) -> Result<ExperimentResult, MergeErro
             .map_or(points.len() as u64, |(k, _)| k as u64);
         return Err(MergeError::Missing { missing: total - points.len() as u64, total, first });
     }
+    check_summable(&plan, &points)?;
     Ok(ExperimentResult::new(&plan, trace, None, points))
+}
+
+/// Every cell's metrics can be averaged: no mean or interval passes the
+/// largest float (`points` holds every point, in order).
+fn check_summable(plan: &Plan, points: &[PointResult]) -> Result<(), MergeError> {
+    for (run, value) in plan.cells() {
+        let range = plan.cell_range(run, value);
+        let metrics: Vec<Value> =
+            points[range.start as usize..range.end as usize].iter().map(|p| p.metrics.clone()).collect();
+        if let Some(field) = crate::overflowing_metric(&metrics) {
+            return Err(MergeError::Overflow { label: plan.label(run), at: plan.at(value), field });
+        }
+    }
+    Ok(())
 }
 
 /// What two shards must agree on: the experiment, and the trace (its
@@ -332,6 +349,10 @@ mod tests {
             (Box::new(|v| v["schema"] = json!("schedlab-experiment/1")), "`schema`: `schedlab-experiment/1`"),
             (Box::new(|v| v["extra"] = json!(1)), "unknown field `extra`"),
             (Box::new(|v| v["experiment"]["repeat"] = json!(3)), "`experiment.repeat` differs"),
+            (
+                Box::new(|v| v["points"][0]["metrics"]["categories"][0]["mbs"] = json!(1.7e308)),
+                "run `easy@virtual` at error=0: the mean or 95 % interval of metric `categories[0].mbs` is beyond",
+            ),
         ];
         for (edit, message) in cases {
             let e = tampered(edit).unwrap_err().to_string();

@@ -9,36 +9,103 @@ fn opt(t: Option<Time>) -> String {
     t.map_or_else(String::new, |t| t.to_string())
 }
 
-/// Writes the per-job table (docs/semantics.md, "Outputs") as CSV, one row per job in priority
-/// order. Empty cells mean "none" (no fair start, no reservation).
-pub fn write_jobs_csv<W: Write>(mut out: W, trace: &Trace, run: &RunRecord, bsd_threshold: Time) -> io::Result<()> {
-    writeln!(
-        out,
-        "job,user,size,submit,start,end,wait,runtime,estimate,prediction,bsd,preempted,backfilled,blocked,fair_start,reservation"
-    )?;
-    for (job, rec) in trace.jobs.iter().zip(&run.jobs) {
+/// The columns of the per-job table, in order (docs/semantics.md, "Outputs").
+pub const JOB_COLUMNS: [&str; 16] = [
+    "job",
+    "user",
+    "size",
+    "submit",
+    "start",
+    "end",
+    "wait",
+    "runtime",
+    "estimate",
+    "prediction",
+    "bsd",
+    "preempted",
+    "backfilled",
+    "blocked",
+    "fair_start",
+    "reservation",
+];
+
+/// One row of the per-job table: a job as read and what the run did with
+/// it. The CSV writer and the Python binding's DataFrame both read these
+/// rows, so the two tables cannot disagree.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JobRow {
+    pub job: u64,
+    pub user: i32,
+    pub size: u32,
+    pub submit: Time,
+    /// The last start (the one the job completed from).
+    pub start: Time,
+    pub end: Time,
+    /// end − submit − runtime: lost work and overheads of a preempted job count as waiting.
+    pub wait: Time,
+    pub runtime: Time,
+    pub estimate: Time,
+    pub prediction: Time,
+    /// (wait + max(runtime, τ)) / max(runtime, τ).
+    pub bsd: f64,
+    /// Times the job was preempted.
+    pub preempted: u32,
+    pub backfilled: bool,
+    pub blocked: bool,
+    pub fair_start: Option<Time>,
+    pub reservation: Option<Time>,
+}
+
+/// The per-job table of a run, one row per job in priority order.
+pub fn job_rows<'a>(trace: &'a Trace, run: &'a RunRecord, bsd_threshold: Time) -> impl Iterator<Item = JobRow> + 'a {
+    trace.jobs.iter().zip(&run.jobs).map(move |(job, rec)| {
         let wait = rec.end - job.submit - job.runtime;
         let bound = job.runtime.max(bsd_threshold) as f64;
-        let bsd = (wait as f64 + bound) / bound;
+        JobRow {
+            job: job.id,
+            user: job.user,
+            size: job.size,
+            submit: job.submit,
+            start: rec.start,
+            end: rec.end,
+            wait,
+            runtime: job.runtime,
+            estimate: job.estimate,
+            prediction: rec.prediction,
+            bsd: (wait as f64 + bound) / bound,
+            preempted: rec.starts.saturating_sub(1),
+            backfilled: rec.backfilled,
+            blocked: rec.blocked,
+            fair_start: rec.fair_start,
+            reservation: rec.first_reservation,
+        }
+    })
+}
+
+/// Writes the per-job table ([`job_rows`]) as CSV. Empty cells mean "none"
+/// (no fair start, no reservation).
+pub fn write_jobs_csv<W: Write>(mut out: W, trace: &Trace, run: &RunRecord, bsd_threshold: Time) -> io::Result<()> {
+    writeln!(out, "{}", JOB_COLUMNS.join(","))?;
+    for r in job_rows(trace, run, bsd_threshold) {
         writeln!(
             out,
             "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
-            job.id,
-            job.user,
-            job.size,
-            job.submit,
-            rec.start,
-            rec.end,
-            wait,
-            job.runtime,
-            job.estimate,
-            rec.prediction,
-            bsd,
-            rec.starts.saturating_sub(1),
-            u8::from(rec.backfilled),
-            u8::from(rec.blocked),
-            opt(rec.fair_start),
-            opt(rec.first_reservation),
+            r.job,
+            r.user,
+            r.size,
+            r.submit,
+            r.start,
+            r.end,
+            r.wait,
+            r.runtime,
+            r.estimate,
+            r.prediction,
+            r.bsd,
+            r.preempted,
+            u8::from(r.backfilled),
+            u8::from(r.blocked),
+            opt(r.fair_start),
+            opt(r.reservation),
         )?;
     }
     Ok(())

@@ -25,6 +25,10 @@ pub enum GridError {
     TooManyRuns(usize),
     #[error("repeat must be between 1 and {MAX_REPEAT}, got {0}")]
     Repeat(u32),
+    #[error(
+        "seed {seed} with repeat {repeat} would pass 2^64 - 1 and wrap around to 0; the largest seed allowed is {max}"
+    )]
+    SeedWraps { seed: u64, repeat: u32, max: u64 },
     #[error("{0}")]
     Spec(#[from] SpecError),
     #[error("{0}")]
@@ -115,6 +119,11 @@ impl Plan {
         if !(1..=MAX_REPEAT).contains(&e.repeat) {
             return Err(GridError::Repeat(e.repeat));
         }
+        // The repetitions use seeds seed, seed + 1, …: all must be distinct.
+        let max = u64::MAX - u64::from(e.repeat - 1);
+        if e.seed > max {
+            return Err(GridError::SeedWraps { seed: e.seed, repeat: e.repeat, max });
+        }
         for (key, _) in e.params.iter() {
             if !e.runs.iter().any(|r| r.uses(key)) {
                 return Err(GridError::ParamUnknown(key.to_owned()));
@@ -168,12 +177,17 @@ impl Plan {
         let request = self.experiment.request(run, text.as_deref(), seed);
         resolve(&request).map_err(|e| GridError::Run {
             label: self.label(run),
-            at: match (&self.experiment.sweep, &text) {
-                (Some(s), Some(v)) => format!(" at {}={v}", s.param),
-                _ => String::new(),
-            },
+            at: self.at(value),
             message: e.to_string(),
         })
+    }
+
+    /// ` at PARAM=VALUE` for a swept cell, for messages; empty otherwise.
+    pub fn at(&self, value: Option<usize>) -> String {
+        match (&self.experiment.sweep, self.value_text(value)) {
+            (Some(s), Some(v)) => format!(" at {}={v}", s.param),
+            _ => String::new(),
+        }
     }
 
     pub fn experiment(&self) -> &Experiment {
@@ -236,7 +250,7 @@ impl Plan {
         let offset = index - self.first[run];
         let repeat = u64::from(self.experiment.repeat);
         let value = self.swept[run].then(|| (offset / repeat) as usize);
-        let seed = self.experiment.seed.wrapping_add(offset % repeat);
+        let seed = self.experiment.seed + offset % repeat;
         Some(Point { index, run, value, seed })
     }
 
@@ -414,6 +428,17 @@ mod tests {
         assert_eq!(Plan::new(Experiment::default()).unwrap_err(), GridError::NoRun);
         let e = Experiment { repeat: 0, ..Experiment::of(runs(&["easy"])) };
         assert_eq!(Plan::new(e).unwrap_err(), GridError::Repeat(0));
+    }
+
+    #[test]
+    fn a_seed_whose_repetitions_would_wrap_around_is_refused_with_the_largest_allowed() {
+        let e = Experiment { repeat: 3, seed: u64::MAX, ..Experiment::of(runs(&["easy"])) };
+        let err = Plan::new(e).unwrap_err();
+        assert_eq!(err, GridError::SeedWraps { seed: u64::MAX, repeat: 3, max: u64::MAX - 2 });
+        assert!(err.to_string().contains("the largest seed allowed is 18446744073709551613"), "{err}");
+        let plan = Plan::new(Experiment { repeat: 3, seed: u64::MAX - 2, ..Experiment::of(runs(&["easy"])) }).unwrap();
+        let seeds: Vec<u64> = plan.points(None).map(|p| p.seed).collect();
+        assert_eq!(seeds, [u64::MAX - 2, u64::MAX - 1, u64::MAX]);
     }
 
     #[test]

@@ -29,25 +29,55 @@ pub struct RepeatSummary {
 
 /// Summarises the metrics documents of repeated runs (all of one shape).
 pub fn summarise(seeds: Vec<u64>, metrics: &[Value]) -> RepeatSummary {
-    let mean = combine(metrics, &mean_of);
-    let t = if metrics.len() >= 2 { t975(metrics.len() - 1) } else { f64::NAN };
-    let ci95 = combine(metrics, &|xs: &[f64]| half_width(xs, t));
+    let mut overflow = None;
+    let mean = combine(metrics, &mean_of, "", &mut overflow);
+    let t = t_for(metrics);
+    let ci95 = combine(metrics, &|xs: &[f64]| half_width(xs, t), "", &mut overflow);
     RepeatSummary { repeat: metrics.len(), seeds, mean, ci95 }
 }
 
+/// The first metric (a path such as `categories[0].mbs`) whose mean or 95 %
+/// interval over `metrics` lies beyond the largest float, which the summary
+/// could only print as `null`: values near 1.8e308 that no run gives but a
+/// shard file may hold.
+pub fn overflowing_metric(metrics: &[Value]) -> Option<String> {
+    let mut overflow = None;
+    combine(metrics, &mean_of, "", &mut overflow);
+    if overflow.is_none() {
+        let t = t_for(metrics);
+        combine(metrics, &|xs: &[f64]| half_width(xs, t), "", &mut overflow);
+    }
+    overflow
+}
+
+/// The Student-t quantile for the runs' count (NaN, no interval, for one).
+fn t_for(metrics: &[Value]) -> f64 {
+    if metrics.len() >= 2 {
+        t975(metrics.len() - 1)
+    } else {
+        f64::NAN
+    }
+}
+
 /// Walks the documents in step and applies `f` to each numeric leaf's
-/// values; a leaf whose value `f` cannot give (NaN) becomes `null`.
-fn combine(docs: &[Value], f: &dyn Fn(&[f64]) -> f64) -> Value {
+/// values; a leaf whose value `f` cannot give (NaN) becomes `null`, and the
+/// path of the first leaf whose value is infinite goes to `overflow`.
+fn combine(docs: &[Value], f: &dyn Fn(&[f64]) -> f64, path: &str, overflow: &mut Option<String>) -> Value {
     match docs.first() {
         Some(Value::Number(_)) => {
             let xs: Vec<f64> = docs.iter().filter_map(Value::as_f64).collect();
-            serde_json::Number::from_f64(f(&xs)).map_or(Value::Null, Value::Number)
+            let y = f(&xs);
+            if y.is_infinite() && overflow.is_none() {
+                *overflow = Some(path.to_owned());
+            }
+            serde_json::Number::from_f64(y).map_or(Value::Null, Value::Number)
         }
         Some(Value::Object(first)) => {
             let mut out = Map::new();
             for key in first.keys() {
                 let column: Vec<Value> = docs.iter().map(|d| d.get(key).cloned().unwrap_or(Value::Null)).collect();
-                out.insert(key.clone(), combine(&column, f));
+                let inner = if path.is_empty() { key.clone() } else { format!("{path}.{key}") };
+                out.insert(key.clone(), combine(&column, f, &inner, overflow));
             }
             Value::Object(out)
         }
@@ -55,7 +85,7 @@ fn combine(docs: &[Value], f: &dyn Fn(&[f64]) -> f64) -> Value {
             let rows = (0..first.len())
                 .map(|i| {
                     let column: Vec<Value> = docs.iter().map(|d| d.get(i).cloned().unwrap_or(Value::Null)).collect();
-                    combine(&column, f)
+                    combine(&column, f, &format!("{path}[{i}]"), overflow)
                 })
                 .collect();
             Value::Array(rows)
@@ -66,15 +96,25 @@ fn combine(docs: &[Value], f: &dyn Fn(&[f64]) -> f64) -> Value {
     }
 }
 
+/// The mean; values whose sum passes the largest float are divided first
+/// (only then, so that every other mean keeps its bits).
 fn mean_of(xs: &[f64]) -> f64 {
     if xs.is_empty() {
         return f64::NAN;
     }
-    xs.iter().sum::<f64>() / xs.len() as f64
+    let n = xs.len() as f64;
+    let mean = xs.iter().sum::<f64>() / n;
+    if mean.is_infinite() {
+        xs.iter().map(|x| x / n).sum()
+    } else {
+        mean
+    }
 }
 
 /// t · s / √n; NaN (no interval) for fewer than two values. Identical
 /// values have no spread at all (their float sum may leave a residue).
+/// Squares of deviations past the largest float are taken scaled by the
+/// largest deviation (only then, as in [`mean_of`]).
 fn half_width(xs: &[f64], t: f64) -> f64 {
     let n = xs.len();
     if n < 2 {
@@ -84,8 +124,16 @@ fn half_width(xs: &[f64], t: f64) -> f64 {
         return 0.0;
     }
     let m = mean_of(xs);
-    let var = xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n - 1) as f64;
-    t * (var / n as f64).sqrt()
+    let spread = |scale: f64| {
+        let var = xs.iter().map(|x| ((x - m) / scale) * ((x - m) / scale)).sum::<f64>() / (n - 1) as f64;
+        t * scale * (var / n as f64).sqrt()
+    };
+    let width = spread(1.0);
+    if width.is_infinite() {
+        spread(xs.iter().map(|x| (x - m).abs()).fold(0.0, f64::max))
+    } else {
+        width
+    }
 }
 
 /// The exact Student-t quantile t(0.975, df): the t with
@@ -187,6 +235,25 @@ mod tests {
         let hw = s.ci95["mbs"].as_f64().unwrap();
         assert!((hw - 2.776445 * (0.5f64).sqrt()).abs() < 1e-6, "{hw}");
         assert_eq!(s.ci95["groups"][0]["jobs"], s.ci95["mbs"]);
+    }
+
+    /// Two values of 1.7e308 sum past the largest float (1.798e308) but
+    /// have a mean; 1e307 and 0 have deviations whose squares pass it but an
+    /// interval t(0.975, 1) · s / √2 = 12.706 · 5e306 within it; 1.7e308
+    /// and 0 have an interval of 12.706 · 0.85e308, beyond it.
+    #[test]
+    fn a_mean_or_an_interval_beyond_the_largest_float_names_its_metric() {
+        let docs = vec![json!({ "mbs": 1.0, "categories": [{ "name": "SN", "mbs": 1.7e308 }] }); 2];
+        let s = summarise(vec![0, 1], &docs);
+        assert_eq!((&s.mean["categories"][0]["mbs"], &s.ci95["categories"][0]["mbs"]), (&json!(1.7e308), &json!(0.0)));
+        assert_eq!(overflowing_metric(&docs), None);
+        let docs = vec![json!({ "mbs": 1e307 }), json!({ "mbs": 0.0 })];
+        let width = summarise(vec![0, 1], &docs).ci95["mbs"].as_f64().unwrap();
+        assert!((width / (12.706_204 * 5e306) - 1.0).abs() < 1e-6, "{width}");
+        assert_eq!(overflowing_metric(&docs), None);
+        let docs = vec![json!({ "x": 1.0, "mbs": 1.7e308 }), json!({ "x": 2.0, "mbs": 0.0 })];
+        assert_eq!(summarise(vec![0, 1], &docs).mean["mbs"], json!(0.85e308));
+        assert_eq!(overflowing_metric(&docs).as_deref(), Some("mbs"));
     }
 
     #[test]

@@ -38,7 +38,7 @@ impl Default for CategoryLimits {
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
 pub enum MetricsError {
     #[error("bounded-slowdown threshold must be at least 1 s, got {0}")]
-    Threshold(Time),
+    Threshold(String),
     #[error("skip percentage must be in [0, 50), got {0}")]
     Skip(String),
     #[error("category limits must be positive (runtime {runtime} s, size {size})")]
@@ -48,7 +48,7 @@ pub enum MetricsError {
 impl MetricsOptions {
     pub fn validate(&self) -> Result<(), MetricsError> {
         if self.bsd_threshold < 1 {
-            return Err(MetricsError::Threshold(self.bsd_threshold));
+            return Err(MetricsError::Threshold(self.bsd_threshold.to_string()));
         }
         if !(0.0..50.0).contains(&self.skip_percent) {
             return Err(MetricsError::Skip(schedlab_workload::short_number(self.skip_percent)));

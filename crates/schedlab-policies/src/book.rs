@@ -13,7 +13,7 @@
 //! to re-place its waiting jobs from scratch ([`Book::reset`]).
 //!
 //! Costs: the profile's operations are O(log p) for p breakpoints
-//! (`engine::Profile`); the planned (waiting) jobs are also kept by slot
+//! (`schedlab_profile::Profile`); the planned (waiting) jobs are also kept by slot
 //! start, so starting the jobs whose slot has come and setting the wake-up
 //! timer cost O(log q) per job started, never a scan of the queue;
 //! compression ([`Book::compress`]) checks each planned job in O(log p) and
@@ -21,7 +21,8 @@
 
 use std::collections::BTreeSet;
 
-use schedlab_engine::{EngineError, Happened, JobIdx, Profile, Sim, Time};
+use schedlab_engine::{EngineError, Happened, JobIdx, Sim, Time};
+use schedlab_profile::Profile;
 
 /// A job's planned (or, once running, actual) occupancy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,6 +4,7 @@
 use schedlab_engine::{EngineError, Guarantee, Happened, JobIdx, Sim, Time};
 
 use crate::book::Book;
+use crate::queue_index::QueueIndex;
 
 /// Starts waiting jobs in priority order while the first one fits, telling
 /// `started` about each.
@@ -41,6 +42,32 @@ pub(crate) fn shadow(sim: &Sim<'_>, size: u32) -> (Time, u32) {
         // so that only jobs using spare processors are backfilled.
         None => (Time::MAX, 0),
     }
+}
+
+/// FCFS-EASY's backfilling: in priority order from after `after` (from
+/// the first waiting job for `None`), every job that fits now and either is
+/// expected to end by the shadow time (within `horizon` seconds) or needs
+/// only `extra` processors, which it then uses up. Each job started is the
+/// first one, after the previous, that qualifies as the free and extra
+/// processors stand: the jobs in between did not qualify with more of
+/// either, so they are skipped as a scan would skip them.
+pub(crate) fn backfill_by_priority(
+    sim: &mut Sim<'_>,
+    queue: &mut QueueIndex,
+    mut after: Option<JobIdx>,
+    horizon: Time,
+    mut extra: u32,
+) -> Result<(), EngineError> {
+    while sim.free() > 0 {
+        let Some(j) = queue.first_by_priority(sim, after, sim.free(), extra, horizon) else { break };
+        if sim.prediction(j) > horizon {
+            extra -= sim.job(j).size;
+        }
+        queue.remove(j);
+        sim.start(j)?;
+        after = Some(j);
+    }
+    Ok(())
 }
 
 /// The guarantee of reservation-based policies: no job starts after its

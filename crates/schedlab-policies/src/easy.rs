@@ -13,7 +13,7 @@
 use schedlab_engine::params::{ParamKind, ParamSpec};
 use schedlab_engine::{EngineError, Guarantee, Happened, JobIdx, Policy, Sim, Time};
 
-use crate::common::{shadow, start_in_order};
+use crate::common::{backfill_by_priority, shadow, start_in_order};
 use crate::queue_index::{Orders, QueueIndex};
 use crate::{PolicyInfo, PolicySettings};
 
@@ -68,7 +68,7 @@ impl Policy for Easy {
         if sim.free() > 0 {
             let horizon = shadow_time.saturating_sub(sim.now());
             match self.order {
-                Order::Priority => self.backfill_by_priority(sim, head, horizon, extra)?,
+                Order::Priority => backfill_by_priority(sim, &mut self.queue, Some(head), horizon, extra)?,
                 Order::Shortest => self.backfill_shortest_first(sim, horizon, extra)?,
             }
         }
@@ -81,32 +81,6 @@ impl Policy for Easy {
 }
 
 impl Easy {
-    /// FCFS-EASY: in priority order, every job behind the head that fits
-    /// now and either is expected to end by the shadow time (within
-    /// `horizon` seconds) or needs only extra processors, which it then
-    /// uses up. Each job started is the first one, after the previous, that
-    /// qualifies as the free and extra processors stand: the jobs in
-    /// between did not qualify with more of either, so they are skipped as
-    /// a scan would skip them.
-    fn backfill_by_priority(
-        &mut self,
-        sim: &mut Sim<'_>,
-        head: JobIdx,
-        horizon: Time,
-        mut extra: u32,
-    ) -> Result<(), EngineError> {
-        let mut after = head;
-        while sim.free() > 0 {
-            let Some(j) = self.queue.first_by_priority(sim, Some(after), sim.free(), extra, horizon) else { break };
-            if sim.prediction(j) > horizon {
-                extra -= sim.job(j).size;
-            }
-            self.start(sim, j)?;
-            after = j;
-        }
-        Ok(())
-    }
-
     /// SJF-EASY: the same choice in order of expected runtime (ties by
     /// priority). The jobs expected to end by the shadow time come first in
     /// that order and start while they fit; after them, jobs start while

@@ -4,10 +4,12 @@
 //! exporting one [`PolicyInfo`]. Adding a policy means writing its module
 //! and adding one line to [`REGISTRY`]; nothing else names a policy.
 
+mod backfill;
 mod book;
 mod cbf;
 mod common;
 mod dbf;
+pub mod directed;
 mod easy;
 mod fcfs;
 mod live_prediction_order;
@@ -16,6 +18,7 @@ mod queue_index;
 mod selective;
 mod slack;
 
+pub use backfill::order_formula;
 use schedlab_engine::params::{ParamSpec, Params};
 use schedlab_engine::{Policy, RuntimeSource, Time};
 use serde::Serialize;
@@ -152,8 +155,16 @@ pub struct Calibration {
 }
 
 /// Every policy, in the order front ends list them.
-pub const REGISTRY: &[&PolicyInfo] =
-    &[&fcfs::INFO, &easy::INFO, &cbf::INFO, &pv_easy::INFO, &slack::INFO, &selective::INFO, &dbf::INFO];
+pub const REGISTRY: &[&PolicyInfo] = &[
+    &fcfs::INFO,
+    &easy::INFO,
+    &cbf::INFO,
+    &pv_easy::INFO,
+    &slack::INFO,
+    &selective::INFO,
+    &dbf::INFO,
+    &backfill::INFO,
+];
 
 /// Looks a policy up by its identifier.
 pub fn find(id: &str) -> Option<&'static PolicyInfo> {

@@ -3,7 +3,7 @@
 //! the whole queue.
 //!
 //! Each waiting job is filed with its size and its current prediction in
-//! treaps (`engine::treap`) whose subtrees know their least size and least
+//! treaps (`schedlab_profile::treap`) whose subtrees know their least size and least
 //! prediction:
 //!
 //! - by priority, in one treap per *size class* (sizes in [2^c, 2^(c+1))):
@@ -44,8 +44,8 @@
 
 use std::cell::Cell;
 
-use schedlab_engine::treap::{Search, Summary, Treap};
 use schedlab_engine::{Happened, JobIdx, RuntimeSource, Sim, Time};
+use schedlab_profile::treap::{Search, Summary, Treap};
 
 use crate::live_prediction_order::{Keyed, LivePredictionOrder};
 
@@ -111,18 +111,16 @@ impl Search<(Time, JobIdx), Entry, Least> for Where<'_> {
 /// least and per group the live order by priority last reached, before
 /// the query turns to that order. A short queue, or one whose jobs mostly
 /// fit the horizon, is answered by the walk alone, which costs less than
-/// reaching every group within the horizon (on HPC2N at load factor 2,
-/// EASY under `last` took 17 % longer without the walk, and 10 % longer
-/// with a fixed budget of 256 tests); a queue of jobs that fit by size but
-/// not by prediction costs at most a few tests per group more than the
-/// live order alone.
+/// reaching every group within the horizon (no walk, and a fixed budget,
+/// were both slower on HPC2N at load factor 2); a queue of jobs that fit
+/// by size but not by prediction costs at most a few tests per group more
+/// than the live order alone.
 const WALK_BUDGET_LEAST: u32 = 256;
 const WALK_TESTS_PER_GROUP: u32 = 8;
 
 /// The live order by priority costs O(log q) per job filed or forgotten
 /// and per change of a user's forecast, which on a trace whose walks are
-/// short is pure loss (on HPC2N at load factor 2, EASY under `last` took
-/// 8 % longer with it). So it is started only once the walks have tested,
+/// short is pure loss. So it is started only once the walks have tested,
 /// past [`WALK_BUDGET_LEAST`] each, this many jobs per job of the trace:
 /// never on HPC2N at load factor 2 (about 27 per job), after about 70
 /// passes of the horizon backlog (90,000 per pass).

@@ -16,9 +16,13 @@
 //! - [`compare::scatter`], [`compare::select`]: per-job measures of two
 //!   runs of the same trace, and the jobs inside a rectangle of that plane.
 //!
+//! [`write_batsim_jobs`] writes a run as Batsim's `jobs.csv`, its
+//! `allocated_resources` from the same processor layout.
+//!
 //! The processor layout is a presentation choice ([`layout`]): processors
 //! are interchangeable in the model.
 
+mod batsim;
 pub mod compare;
 pub mod index;
 mod inspect;
@@ -34,6 +38,7 @@ use schedlab_workload::Job;
 use serde::Serialize;
 use thiserror::Error;
 
+pub use batsim::{write_batsim_jobs, BATSIM_JOBS_COLUMNS};
 pub use compare::{scatter, select, Measure, Scatter, ScatterRect, Selection, SIZE_CLASSES};
 pub use index::IntervalIndex;
 pub use inspect::{Culprits, JobDetails, Preempted, ReservationHeld};

@@ -28,8 +28,10 @@
 //!   `Control::Cancel`; the page's worker reads a cancel flag the page sets
 //!   in a `SharedArrayBuffer`, docs/decisions.md), throwing cancels and
 //!   rethrows.
-//! - `session.jobs_csv()`, `session.schedule_swf()`: the last `run`'s
-//!   per-job table and simulated schedule.
+//! - `session.jobs_csv()`, `session.schedule_swf()`,
+//!   `session.batsim_jobs_csv()`: the last `run`'s per-job table, simulated
+//!   schedule and Batsim jobs.csv. A session reads whatever the core reads:
+//!   SWF, a Slurm accounting dump or a Batsim workload.
 //! - `presets(): Preset[]`, `preset_experiment(id, section, workload,
 //!   trace_name?): Experiment` (on the paper's machine size for the
 //!   paper's trace), `preset_notes(id, trace_name, workload): string[]`, `plan(experiment): PlanView`,
@@ -120,20 +122,21 @@ pub fn install_panic_hook() {
 /// reads only the fields a struct knows, so it would not see (and refuse) a
 /// misspelt key, and because a JSON value would forget the order of an
 /// object's keys (a run's parameters, and so its label). A key set to
-/// `undefined` or `null` counts as absent.
+/// `undefined` or `null` counts as absent; NaN and ±Infinity, which JSON
+/// would write as `null`, are written as the strings of
+/// [`NON_FINITE`] so that they are refused, not taken for the default.
 fn decode<T: DeserializeOwned>(value: JsValue, what: &str) -> Result<T, JsError> {
     // A Rust closure, not `new Function(...)`: the page's Content Security
     // Policy forbids evaluating text as JavaScript.
-    let drop_nulls =
-        Closure::<dyn Fn(JsValue, JsValue) -> JsValue>::new(
-            |_key: JsValue, value: JsValue| {
-                if value.is_null() {
-                    JsValue::UNDEFINED
-                } else {
-                    value
-                }
-            },
-        );
+    let drop_nulls = Closure::<dyn Fn(JsValue, JsValue) -> JsValue>::new(|_key: JsValue, value: JsValue| {
+        if value.is_null() {
+            JsValue::UNDEFINED
+        } else if let Some(marker) = value.as_f64().and_then(non_finite_marker) {
+            JsValue::from_str(marker)
+        } else {
+            value
+        }
+    });
     from_json_text(js_sys::JSON::stringify_with_replacer(&value, drop_nulls.as_ref().unchecked_ref()), what)
 }
 
@@ -148,6 +151,26 @@ fn from_json_text<T: DeserializeOwned>(text: Result<js_sys::JsString, JsValue>, 
     serde_path_to_error::deserialize(&mut reader).map_err(|e| JsError::new(&decode_error(what, &e)))
 }
 
+/// The texts that stand for the numbers JSON cannot hold, and the numbers.
+const NON_FINITE: [(&str, f64); 3] = [("NaN", f64::NAN), ("Infinity", f64::INFINITY), ("-Infinity", f64::NEG_INFINITY)];
+
+fn non_finite_marker(x: f64) -> Option<&'static str> {
+    NON_FINITE.iter().find(|(_, y)| x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan())).map(|(m, _)| *m)
+}
+
+/// The message for a field that was sent NaN or ±Infinity (`message` is
+/// then the type error of its marker): the command line's message for the
+/// metric options, which it refuses the same way.
+fn non_finite_message(path: &str, message: &str) -> Option<String> {
+    let (_, x) = NON_FINITE.iter().find(|(m, _)| message.starts_with(&format!("invalid type: string \"{m}\"")))?;
+    let shown = schedlab_workload::short_number(*x);
+    Some(match path.rsplit('.').next().unwrap_or(path) {
+        "skip_percent" => schedlab_metrics::MetricsError::Skip(shown).to_string(),
+        "bsd_threshold" => schedlab_metrics::MetricsError::Threshold(shown).to_string(),
+        _ => format!("{shown} is not a number this field takes; give a finite number"),
+    })
+}
+
 /// "experiment.workload.machine_size: invalid type: …": the field where
 /// decoding failed, and why (without the position in a text the page never
 /// sees).
@@ -160,6 +183,7 @@ fn decode_error(what: &str, e: &serde_path_to_error::Error<serde_json::Error>) -
     if message.starts_with("unknown field") {
         path = path.rsplit_once('.').map_or_else(|| ".".to_owned(), |(head, _)| head.to_owned());
     }
+    let message = non_finite_message(&path, message).unwrap_or_else(|| message.to_owned());
     match path.as_str() {
         "." => format!("{what}: {message}"),
         path => format!("{what}.{path}: {message}"),
@@ -230,7 +254,7 @@ impl Session {
 
     /// Point `index` of `experiment` (its `workload` must be this
     /// session's options). `on_progress` as for `run`. The point's run is
-    /// kept for `jobs_csv` and `schedule_swf`.
+    /// kept for `jobs_csv`, `schedule_swf` and `batsim_jobs_csv`.
     #[wasm_bindgen(unchecked_return_type = "PointResult")]
     pub fn run_point(
         &mut self,
@@ -285,6 +309,11 @@ impl Session {
     /// The last run's simulated schedule as SWF (`run --swf-out`).
     pub fn schedule_swf(&self) -> Result<String, JsError> {
         Ok(self.inner.schedule_swf()?)
+    }
+
+    /// The last run as Batsim's jobs.csv (`run --batsim-jobs`).
+    pub fn batsim_jobs_csv(&self) -> Result<String, JsError> {
+        Ok(self.inner.batsim_jobs_csv()?)
     }
 }
 
@@ -506,6 +535,42 @@ mod tests {
             decode_error("experiment", &e).starts_with("experiment.runs[0]: unknown field `ordr`"),
             "{}",
             decode_error("experiment", &e)
+        );
+        // NaN and ±Infinity, as `decode` passes them: the command line's
+        // messages for the metric options, a plain refusal elsewhere.
+        let cases = [
+            (
+                r#"{"policy": "easy", "skip_percent": "NaN"}"#,
+                "run.skip_percent: skip percentage must be in [0, 50), got NaN",
+            ),
+            (
+                r#"{"policy": "easy", "skip_percent": "-Infinity"}"#,
+                "run.skip_percent: skip percentage must be in [0, 50), got -inf",
+            ),
+            (
+                r#"{"policy": "easy", "bsd_threshold": "Infinity"}"#,
+                "run.bsd_threshold: bounded-slowdown threshold must be at least 1 s, got inf",
+            ),
+            (
+                r#"{"policy": "easy", "narrow_size": "NaN"}"#,
+                "run.narrow_size: NaN is not a number this field takes; give a finite number",
+            ),
+        ];
+        for (text, expected) in cases {
+            let mut reader = serde_json::Deserializer::from_str(text);
+            let e = serde_path_to_error::deserialize::<_, RunMessage>(&mut reader).unwrap_err();
+            assert_eq!(decode_error("run", &e), expected);
+        }
+        let text = r#"{"runs": [{"policy": "easy"}], "metrics": {"bsd_threshold": "NaN"}}"#;
+        let mut reader = serde_json::Deserializer::from_str(text);
+        let e = serde_path_to_error::deserialize::<_, Experiment>(&mut reader).unwrap_err();
+        assert_eq!(
+            decode_error("experiment", &e),
+            "experiment.metrics.bsd_threshold: bounded-slowdown threshold must be at least 1 s, got NaN"
+        );
+        assert_eq!(
+            [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 1.0].map(non_finite_marker),
+            [Some("NaN"), Some("Infinity"), Some("-Infinity"), None]
         );
         let mut reader = serde_json::Deserializer::from_str(r#""x""#);
         let e = serde_path_to_error::deserialize::<_, GenerateMessage>(&mut reader).unwrap_err();

@@ -124,7 +124,8 @@ impl From<&BadLine> for BadLineInfo {
         BadLineInfo {
             line: b.line,
             field: b.field,
-            field_name: b.field.map(schedlab_workload::field_name),
+            // A Slurm dump's bad line names its column instead of an SWF field.
+            field_name: b.field.map(schedlab_workload::field_name).or(b.column),
             message: b.message.clone(),
             text: b.to_string(),
         }

@@ -10,7 +10,7 @@ use schedlab_experiment::{
     Experiment, Phase, Plan, PointResult, RunDocument, RunOutcome, RunSettings, TraceIdentity, ECDF_PIXELS,
 };
 use schedlab_metrics::{downsample_ecdf, measured_waits, wait_ecdf};
-use schedlab_schedule::ScheduleView;
+use schedlab_schedule::{write_batsim_jobs, Layout, ScheduleView};
 use schedlab_workload::{read_swf, Job, Loaded, ReadOptions};
 
 use crate::protocol::{RunMessage, RunResult, Summary, TraceOptions, BROWSER_MAX_JOBS};
@@ -169,6 +169,17 @@ impl Session {
         let comments = schedule_comments(settings, &self.identity, &self.loaded.header);
         let mut out = Vec::new();
         write_schedule_swf(&mut out, &self.loaded.trace, &outcome.record, &comments)?;
+        Ok(String::from_utf8(out)?)
+    }
+
+    /// The last run (or point) as Batsim's jobs.csv, as `run --batsim-jobs`
+    /// writes it.
+    pub fn batsim_jobs_csv(&self) -> Result<String, Error> {
+        let (_, outcome) = self.last()?;
+        let jobs = &self.loaded.trace.jobs;
+        let layout = Layout::new(jobs, &outcome.record)?;
+        let mut out = Vec::new();
+        write_batsim_jobs(&mut out, jobs, &outcome.record, &layout)?;
         Ok(String::from_utf8(out)?)
     }
 

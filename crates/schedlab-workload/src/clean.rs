@@ -60,6 +60,10 @@ pub struct CleaningReport {
     pub runtime_capped: u64,
     /// Jobs kept whose job number an earlier kept job already has.
     pub duplicate_ids: u64,
+    /// What the reader of a Slurm accounting dump folded, expanded, counted
+    /// and numbered; absent for the other formats.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub slurm: Option<SlurmReport>,
     /// The first [`MAX_BAD_LINES_KEPT`] bad lines, with line number and message.
     pub bad_lines: Vec<BadLine>,
     /// Things the user should know that are not counts (e.g. machine size guessed).
@@ -68,6 +72,31 @@ pub struct CleaningReport {
     /// jobs (sizes clamped, estimates filled in, runtimes capped, the load
     /// factor), for the statistics of the trace as recorded.
     pub as_recorded: AsRecorded,
+}
+
+/// The rules only a Slurm accounting dump needs, and the numbers its
+/// names became.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SlurmReport {
+    /// Job step lines (`1234.batch`, `1234.0`) folded into their job.
+    pub steps_folded: u64,
+    /// Jobs made from the array records (`1234_[1-5]`) that stand for
+    /// several tasks, one job per task.
+    pub array_tasks: u64,
+    /// Jobs dropped: cancelled before they started.
+    pub cancelled_before_start: u64,
+    /// Jobs whose time limit is unlimited or missing, left without an
+    /// estimate (then filled in by `no_estimate`).
+    pub no_time_limit: u64,
+    /// User names by number: `users[0]` became user 1, in order of first
+    /// appearance, as the Parallel Workloads Archive numbers its users.
+    pub users: Vec<String>,
+    /// Group names by number, the same way.
+    pub groups: Vec<String>,
+    /// Partition names by number (SWF field 16), the same way.
+    pub partitions: Vec<String>,
+    /// QOS names by number (SWF field 15, the queue), the same way.
+    pub qos: Vec<String>,
 }
 
 /// Sums over the kept jobs as recorded (after the rules that drop or
@@ -116,9 +145,16 @@ impl AsRecorded {
 impl CleaningReport {
     /// Counts by reason, in the order the rules apply.
     pub fn counts(&self) -> Vec<(&'static str, u64)> {
-        vec![
-            ("blank_lines", self.blank_lines),
-            ("bad_lines", self.bad_lines_total),
+        let mut counts = vec![("blank_lines", self.blank_lines), ("bad_lines", self.bad_lines_total)];
+        if let Some(s) = &self.slurm {
+            counts.extend([
+                ("steps_folded", s.steps_folded),
+                ("array_tasks", s.array_tasks),
+                ("cancelled_before_start", s.cancelled_before_start),
+                ("no_time_limit", s.no_time_limit),
+            ]);
+        }
+        counts.extend([
             ("fractional_rounded", self.fractional_rounded),
             ("unknown_submit", self.unknown_submit),
             ("unknown_runtime", self.unknown_runtime),
@@ -135,7 +171,8 @@ impl CleaningReport {
             ("no_estimate", self.no_estimate),
             ("runtime_capped", self.runtime_capped),
             ("duplicate_ids", self.duplicate_ids),
-        ]
+        ]);
+        counts
     }
 
     /// Non-zero counts as "reason n, reason n", for messages.

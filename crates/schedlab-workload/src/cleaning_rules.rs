@@ -56,6 +56,34 @@ pub const CLEANING_RULES: &[CleaningRule] = &[
         "Lines that are not 18 numbers are not job lines; the first ones are listed below with what is wrong.",
     ),
     rule(
+        "steps_folded",
+        Effect::Skipped,
+        "job steps folded",
+        "Slurm dumps only: a job step line (`1234.batch`, `1234.0`) is part of its job, which its job line \
+         already describes.",
+    ),
+    rule(
+        "array_tasks",
+        Effect::Kept,
+        "array tasks expanded",
+        "Slurm dumps only: a record standing for several tasks of a job array (`1234_[1-5]`) became one job per \
+         task.",
+    ),
+    rule(
+        "cancelled_before_start",
+        Effect::Dropped,
+        "cancelled before start",
+        "Slurm dumps only: the job was cancelled before it started (no start time, or none elapsed), so it \
+         never held a processor.",
+    ),
+    rule(
+        "no_time_limit",
+        Effect::Changed,
+        "no time limit",
+        "Slurm dumps only: the time limit is unlimited or missing, so the job has no estimate (filled in by the \
+         `no estimate` rule).",
+    ),
+    rule(
         "fractional_rounded",
         Effect::Changed,
         "fractional values rounded",
@@ -147,13 +175,14 @@ mod tests {
 
     #[test]
     fn every_count_of_the_report_is_explained_in_its_order() {
-        let keys: Vec<&str> = CleaningReport::default().counts().into_iter().map(|(k, _)| k).collect();
+        let slurm = CleaningReport { slurm: Some(Default::default()), ..CleaningReport::default() };
+        let keys: Vec<&str> = slurm.counts().into_iter().map(|(k, _)| k).collect();
         let explained: Vec<&str> = CLEANING_RULES.iter().map(|r| r.key).collect();
         assert_eq!(explained, keys);
         for r in CLEANING_RULES {
             assert!(r.meaning.ends_with('.') && !r.label.is_empty(), "{}", r.key);
         }
         let skipped: Vec<&str> = CLEANING_RULES.iter().filter(|r| r.counts == "lines").map(|r| r.key).collect();
-        assert_eq!(skipped, ["blank_lines", "bad_lines"]);
+        assert_eq!(skipped, ["blank_lines", "bad_lines", "steps_folded"]);
     }
 }

@@ -43,17 +43,22 @@ pub fn field_name(field: u8) -> &'static str {
 pub struct BadLine {
     /// 1-based line number in the uncompressed text.
     pub line: u64,
-    /// 1-based SWF field number, when one field is to blame.
+    /// 1-based SWF field number, when one field of an SWF line is to blame.
     pub field: Option<u8>,
+    /// The column to blame in a Slurm accounting dump (`Submit`), which
+    /// names its fields in its header line rather than by position.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<&'static str>,
     /// What is wrong, without the location.
     pub message: String,
 }
 
 impl fmt::Display for BadLine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.field {
-            Some(n) => write!(f, "line {}, field {n} ({}): {}", self.line, field_name(n), self.message),
-            None => write!(f, "line {}: {}", self.line, self.message),
+        match (self.field, self.column) {
+            (Some(n), _) => write!(f, "line {}, field {n} ({}): {}", self.line, field_name(n), self.message),
+            (None, Some(column)) => write!(f, "line {}, column {column}: {}", self.line, self.message),
+            (None, None) => write!(f, "line {}: {}", self.line, self.message),
         }
     }
 }
@@ -154,6 +159,24 @@ pub enum SwfError {
         /// The sum, in short form.
         total: String,
     },
+    /// A Slurm accounting dump whose header line lacks a column the reader
+    /// needs, or names none it knows.
+    #[error("line {line} (the sacct header): {message}")]
+    SacctHeader {
+        /// The header's line number.
+        line: u64,
+        /// What is missing, and how to export it.
+        message: String,
+    },
+    /// A Batsim workload that is not valid JSON, or holds what Schedlab
+    /// cannot replay (a profile other than a delay).
+    #[error("Batsim workload, {at}: {message}")]
+    Batsim {
+        /// Where: a line and column of the JSON text, or a job or profile.
+        at: String,
+        /// What is wrong.
+        message: String,
+    },
     /// The reader itself failed.
     #[error("I/O error after {bytes} input bytes (line {line}): {source}")]
     Io {
@@ -202,10 +225,12 @@ mod tests {
 
     #[test]
     fn bad_line_display_names_line_and_field() {
-        let b = BadLine { line: 17, field: Some(4), message: "`abc` is not a number".into() };
+        let b = BadLine { line: 17, field: Some(4), column: None, message: "`abc` is not a number".into() };
         assert_eq!(b.to_string(), "line 17, field 4 (run time): `abc` is not a number");
-        let b = BadLine { line: 3, field: None, message: "has 17 fields, expected 18".into() };
+        let b = BadLine { line: 3, field: None, column: None, message: "has 17 fields, expected 18".into() };
         assert_eq!(b.to_string(), "line 3: has 17 fields, expected 18");
+        let b = BadLine { line: 5, field: None, column: Some("Submit"), message: "`x` is not a time".into() };
+        assert_eq!(b.to_string(), "line 5, column Submit: `x` is not a time");
     }
 
     #[test]

@@ -178,11 +178,13 @@ impl HeaderReader {
     }
 
     fn numeric(&mut self, line_no: u64, lower: &str, key: &str, value: &str) {
-        let h = &mut self.header;
+        let (h, warnings) = (&mut self.header, &mut self.warnings);
         let parsed = match lower {
-            "maxprocs" => machine_count(value).map(|v| h.max_procs = Some(v)),
-            "maxnodes" => machine_count(value).map(|v| h.max_nodes = Some(v)),
-            "unixstarttime" => leading_int(value).map(|v| h.unix_start_time = Some(v)).ok_or(NOT_A_NUMBER),
+            "maxprocs" => machine_count(value).map(|v| set_number(&mut h.max_procs, v, key, line_no, warnings)),
+            "maxnodes" => machine_count(value).map(|v| set_number(&mut h.max_nodes, v, key, line_no, warnings)),
+            "unixstarttime" => leading_int(value)
+                .map(|v| set_number(&mut h.unix_start_time, v, key, line_no, warnings))
+                .ok_or(NOT_A_NUMBER),
             _ => return,
         };
         if let Err(reason) = parsed {
@@ -210,6 +212,26 @@ impl HeaderReader {
             }
         }
     }
+}
+
+/// Sets a numeric header field. A value that differs from one given
+/// earlier replaces it, as the file's last word, with a warning naming the
+/// one used: a header that says two machine sizes is worth a look.
+fn set_number<T: PartialEq + std::fmt::Display + Copy>(
+    field: &mut Option<T>,
+    value: T,
+    key: &str,
+    line_no: u64,
+    warnings: &mut Vec<String>,
+) {
+    if let Some(earlier) = *field {
+        if earlier != value {
+            warnings.push(format!(
+                "line {line_no}: header {key} {value} differs from the {earlier} given earlier; {value} is used"
+            ));
+        }
+    }
+    *field = Some(value);
 }
 
 fn set(field: &mut Option<String>, value: String, slot: Slot) -> Slot {
@@ -316,6 +338,13 @@ mod tests {
         let start = h.other.iter().find(|(k, _)| k == "StartTime").expect("start");
         assert_eq!(start.1, "Mon Sep 23 14:00:31 CEST 1996");
         assert!(r.warnings.is_empty());
+    }
+
+    #[test]
+    fn a_number_given_twice_with_different_values_warns_and_names_the_one_used() {
+        let r = read("; MaxProcs: 128\n; MaxNodes: 64\n; MaxProcs: 256\n; MaxNodes: 64\n");
+        assert_eq!((r.header.max_procs, r.header.max_nodes), (Some(256), Some(64)));
+        assert_eq!(r.warnings, ["line 3: header MaxProcs 256 differs from the 128 given earlier; 256 is used"]);
     }
 
     #[test]

@@ -1,5 +1,7 @@
 //! Workloads: the job model the simulator sees, the SWF 2.2 reader with its
-//! cleaning rules and report, trace statistics, and an SWF writer.
+//! cleaning rules and report, the readers of Slurm accounting dumps and
+//! Batsim workloads that feed the same rules, trace statistics, and an SWF
+//! writer.
 //!
 //! This crate does no I/O of its own: the host hands it a reader (a file, a
 //! `&[u8]`, a browser `Blob` stream) and it reads from that, line by line,
@@ -22,6 +24,13 @@
 //! [`ReadOptions::max_jobs`] ([`DEFAULT_MAX_JOBS`]) are refused the same
 //! way, at the first job past the limit. Lines end at LF, CRLF or a lone
 //! CR.
+//!
+//! Once decompressed, the first non-blank line tells the format
+//! ([`TraceFormat`]): text starting with `{` is a Batsim workload (JSON;
+//! `batsim.rs`), a first line of `|`-separated names a Slurm accounting
+//! dump (`sacct.rs`), anything else SWF. The other formats become SWF jobs
+//! and go through the same cleaning rules; docs/formats.md states how
+//! their fields map.
 //!
 //! Lines starting with `;` before the first job line are the [`Header`]:
 //! `Key: value` pairs, with or without a space after the `;`. Indented
@@ -46,6 +55,12 @@
 //! order, which is also the order in which they apply. A job dropped by one
 //! rule is not looked at by the later ones.
 //!
+//! - Slurm dumps only, counted in [`CleaningReport::slurm`]:
+//!   `steps_folded` (step lines folded into their job), `array_tasks`
+//!   (jobs made from array records like `1234_[1-5]`, one per task),
+//!   `cancelled_before_start` (dropped: cancelled with no start time or
+//!   none elapsed), `no_time_limit` (an unlimited or missing time limit,
+//!   left for `no_estimate` to fill in).
 //! - `fractional_rounded`: a job had a fractional time or size field, which
 //!   was rounded to the nearest integer (halves away from zero), because the
 //!   simulator counts whole seconds and whole processors.
@@ -103,9 +118,11 @@
 //! quoting the first bad line; if lines are valid but cleaning drops them
 //! all it fails with [`SwfError::AllJobsDropped`] and the counts.
 
+mod batsim;
 mod clean;
 mod cleaning_rules;
 mod error;
+mod format;
 mod header;
 mod input;
 mod job;
@@ -114,12 +131,15 @@ mod line;
 mod machines;
 mod options;
 mod read;
+mod sacct;
+mod slurm_time;
 mod stats;
 mod write;
 
-pub use clean::{AsRecorded, CleaningReport, MAX_BAD_LINES_KEPT};
+pub use clean::{AsRecorded, CleaningReport, SlurmReport, MAX_BAD_LINES_KEPT};
 pub use cleaning_rules::{CleaningRule, Effect, CLEANING_RULES};
 pub use error::{field_name, short_number, BadLine, SwfError, FIELD_NAMES};
+pub use format::TraceFormat;
 pub use header::Header;
 pub use job::{Job, SwfExtra, Trace};
 pub use limits::{DEFAULT_MAX_JOBS, MAX_HORIZON, MAX_PROCS, MAX_TIME};

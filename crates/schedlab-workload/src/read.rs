@@ -1,15 +1,19 @@
-//! `read_swf`: the streaming reader, the per-line rules and the machine size.
+//! `read_swf`: the streaming reader, the per-line rules, the machine size,
+//! and the dispatch to the reader of the format the first line tells.
 
 use std::io::{self, BufRead, BufReader, Read};
 
+use crate::batsim::read_batsim;
 use crate::clean::{clean_rows, CleaningReport, Row};
 use crate::error::{BadLine, SwfError};
+use crate::format::TraceFormat;
 use crate::header::{Header, HeaderReader};
 use crate::input::{fill, open, Meter, Opened, SourceState};
-use crate::job::{Job, Trace};
+use crate::job::{Job, SwfExtra, Trace};
 use crate::limits::{MAX_PROCS, MAX_TIME};
-use crate::line::{classify, parse_fields, to_job, LineError, LineKind};
+use crate::line::{classify, parse_fields, to_job, LineKind};
 use crate::options::ReadOptions;
+use crate::sacct::SacctIngest;
 
 /// Longest line accepted, in bytes; a longer line is skipped as bad without
 /// being held in memory. A valid job line is well under 1 KiB.
@@ -33,36 +37,62 @@ pub struct Loaded {
     pub bytes: u64,
     /// Lines in the uncompressed text.
     pub lines: u64,
+    /// What the text was: SWF, a Slurm accounting dump or a Batsim workload.
+    pub format: TraceFormat,
 }
 
-/// Reads an SWF trace, plain or compressed (gzip, zlib, bzip2, xz or zstd,
-/// detected by its first bytes), and cleans it as described in the crate
-/// documentation.
+/// Reads a trace, plain or compressed (gzip, zlib, bzip2, xz or zstd,
+/// detected by its first bytes), in any format its first line tells (SWF,
+/// a Slurm accounting dump, a Batsim workload; see [`TraceFormat`]), and
+/// cleans it as described in the crate documentation.
 ///
-/// The text is read line by line through a fixed buffer; only the jobs are
-/// kept. Errors name the line (and field) at fault.
+/// SWF and sacct text is read line by line through a fixed buffer; only
+/// the jobs are kept. Errors name the line (and field) at fault.
 pub fn read_swf<R: Read>(reader: R, opts: &ReadOptions) -> Result<Loaded, SwfError> {
     opts.validate()?;
     let Opened { reader, format, state } = open(reader)?;
     let compression = format.compression();
-    let mut reader = BufReader::with_capacity(READ_BUFFER, Meter::new(reader, opts.max_bytes));
-    let mut ingest = Ingest::new(opts);
-    if let Err(stop) = ingest.run(&mut reader) {
-        let line = ingest.lines + 1;
-        return Err(match stop {
-            Stop::TooManyJobs => SwfError::TooManyJobs { limit: opts.max_jobs, line: ingest.lines },
-            Stop::Io(e) => classify_error(e, reader.get_ref(), &state, compression, line, opts),
-        });
-    }
-    let meter = reader.into_inner();
-    let bytes = meter.bytes;
-    if bytes == 0 {
+    let mut meter = BufReader::with_capacity(READ_BUFFER, Meter::new(reader, opts.max_bytes));
+    let mut lines = 0;
+    let read = first_line(&mut meter).map_err(Stop::Io).and_then(|first| {
+        let kind = TraceFormat::of(&first);
+        let mut input = io::Cursor::new(first).chain(&mut meter);
+        let gathered = match kind {
+            TraceFormat::Swf => read_lines(&mut input, Ingest::new(opts), opts.max_jobs, &mut lines)?,
+            TraceFormat::Sacct => read_lines(&mut input, SacctIngest::new(opts), opts.max_jobs, &mut lines)?,
+            TraceFormat::Batsim => read_batsim(&mut input, opts, &mut lines)?,
+        };
+        Ok((kind, gathered))
+    });
+    // An empty input says so, rather than that it holds no job.
+    if meter.get_ref().bytes == 0 && !matches!(read, Err(Stop::Io(_))) {
         return Err(SwfError::Empty { compression });
     }
+    let (kind, gathered) = read.map_err(|stop| match stop {
+        Stop::TooManyJobs => SwfError::TooManyJobs { limit: opts.max_jobs, line: lines },
+        Stop::Io(e) => classify_error(e, meter.get_ref(), &state, compression, lines + 1, opts),
+        Stop::Invalid(e) => e,
+    })?;
+    let meter = meter.into_inner();
+    let bytes = meter.bytes;
     let sha256 = meter.sha256_hex();
-    let lines = ingest.lines;
-    let (trace, header, report) = ingest.finish(opts)?;
-    Ok(Loaded { trace, header, report, sha256, bytes, lines })
+    let (trace, header, report) = gathered.finish(opts)?;
+    Ok(Loaded { trace, header, report, sha256, bytes, lines, format: kind })
+}
+
+/// The first non-blank line with its ending and the blank lines before it
+/// (at most [`MAX_LINE_BYTES`] bytes in all), read to tell the format; the
+/// caller reads them again before the rest.
+fn first_line<B: BufRead>(reader: &mut B) -> io::Result<Vec<u8>> {
+    let mut first = Vec::new();
+    while (first.len() as u64) < MAX_LINE_BYTES {
+        let before = first.len();
+        reader.take(MAX_LINE_BYTES - before as u64).read_until(b'\n', &mut first)?;
+        if first.len() == before || first.iter().any(|b| !b.is_ascii_whitespace()) {
+            break;
+        }
+    }
+    Ok(first)
 }
 
 /// Tells a size-limit stop, a decoder error and a reader error apart.
@@ -85,9 +115,12 @@ fn classify_error<M>(
 }
 
 /// Why reading stopped early.
-enum Stop {
+pub(crate) enum Stop {
     Io(io::Error),
     TooManyJobs,
+    /// The input is not a trace of its format at all (a sacct dump without
+    /// the columns it needs, a Batsim workload that is not one).
+    Invalid(SwfError),
 }
 
 impl From<io::Error> for Stop {
@@ -100,7 +133,7 @@ impl From<io::Error> for Stop {
 /// `\r` (old Mac files). Returns `None` at the end of the input, else
 /// whether the line was longer than [`MAX_LINE_BYTES`], in which case `buf`
 /// holds only its start and the rest was skipped unread.
-fn next_line<B: BufRead>(reader: &mut B, buf: &mut Vec<u8>) -> io::Result<Option<bool>> {
+pub(crate) fn next_line<B: BufRead>(reader: &mut B, buf: &mut Vec<u8>) -> io::Result<Option<bool>> {
     let max = MAX_LINE_BYTES as usize;
     let mut any = false;
     loop {
@@ -134,13 +167,55 @@ fn skip_newline<B: BufRead>(reader: &mut B) -> io::Result<()> {
     Ok(())
 }
 
-/// The state while lines are read.
+/// What a line-based format's reader does with each line.
+pub(crate) trait LineSink {
+    /// Takes line `number` (1-based, without its ending), or `None` when
+    /// the line was longer than [`MAX_LINE_BYTES`] and was skipped unread.
+    fn line(&mut self, number: u64, line: Option<&[u8]>) -> Result<(), Stop>;
+    /// Jobs kept so far, for the job limit.
+    fn jobs(&self) -> usize;
+    /// What the lines gave, for the cleaning passes.
+    fn gathered(self, lines: u64) -> Result<Gathered, SwfError>;
+}
+
+/// Feeds every line of `reader` to `sink`, counting them in `lines`.
+fn read_lines<B: BufRead, S: LineSink>(
+    reader: &mut B,
+    mut sink: S,
+    max_jobs: u64,
+    lines: &mut u64,
+) -> Result<Gathered, Stop> {
+    let mut buf = Vec::with_capacity(1024);
+    loop {
+        buf.clear();
+        let Some(too_long) = next_line(reader, &mut buf)? else {
+            return sink.gathered(*lines).map_err(Stop::Invalid);
+        };
+        *lines += 1;
+        let line = if *lines == 1 {
+            // A UTF-8 byte order mark, as some Windows editors write.
+            buf.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&buf)
+        } else {
+            &buf
+        };
+        sink.line(*lines, (!too_long).then_some(line))?;
+        if sink.jobs() as u64 > max_jobs {
+            return Err(Stop::TooManyJobs);
+        }
+    }
+}
+
+/// A line longer than [`MAX_LINE_BYTES`], as a bad line.
+pub(crate) fn too_long(line: u64) -> BadLine {
+    BadLine { line, field: None, column: None, message: format!("is longer than {MAX_LINE_BYTES} bytes") }
+}
+
+/// The state while SWF lines are read.
 struct Ingest<'a> {
     opts: &'a ReadOptions,
     header: HeaderReader,
     report: CleaningReport,
     rows: Vec<Row>,
-    lines: u64,
     in_header: bool,
     late_comments: u64,
 }
@@ -152,112 +227,118 @@ impl<'a> Ingest<'a> {
             header: HeaderReader::default(),
             report: CleaningReport::default(),
             rows: Vec::new(),
-            lines: 0,
             in_header: true,
             late_comments: 0,
         }
     }
 
-    fn run<B: BufRead>(&mut self, reader: &mut B) -> Result<(), Stop> {
-        let mut buf = Vec::with_capacity(1024);
-        loop {
-            buf.clear();
-            let Some(too_long) = next_line(reader, &mut buf)? else {
-                return Ok(());
-            };
-            self.lines += 1;
-            if too_long {
-                let message = format!("is longer than {MAX_LINE_BYTES} bytes");
-                self.bad(LineError { field: None, message });
-                continue;
-            }
-            self.line(&buf);
-            if self.rows.len() as u64 > self.opts.max_jobs {
-                return Err(Stop::TooManyJobs);
-            }
+    fn comment(&mut self, number: u64, line: &[u8]) {
+        self.report.comment_lines += 1;
+        if self.in_header {
+            self.header.line(number, line);
+        } else {
+            self.late_comments += 1;
         }
     }
+}
 
-    fn line(&mut self, mut line: &[u8]) {
-        if self.lines == 1 {
-            // A UTF-8 byte order mark, as some Windows editors write.
-            line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
-        }
+impl LineSink for Ingest<'_> {
+    fn line(&mut self, number: u64, line: Option<&[u8]>) -> Result<(), Stop> {
+        let Some(line) = line else {
+            self.report.bad_line(too_long(number));
+            return Ok(());
+        };
         match classify(line) {
             LineKind::Blank => self.report.blank_lines += 1,
-            LineKind::Comment => self.comment(line),
+            LineKind::Comment => self.comment(number, line),
             LineKind::Job => {
                 self.in_header = false;
                 match parse_fields(line).and_then(|f| to_job(&f)) {
                     Ok(parsed) => {
                         self.report.job_lines += 1;
                         self.report.fractional_rounded += u64::from(parsed.rounded);
-                        self.keep(parsed.job, parsed.extra);
+                        keep(self.opts, &mut self.report, &mut self.rows, parsed.job, parsed.extra);
                     }
-                    Err(e) => self.bad(e),
+                    Err(e) => {
+                        self.report.bad_line(BadLine { line: number, field: e.field, column: None, message: e.message })
+                    }
                 }
             }
         }
+        Ok(())
     }
 
-    fn comment(&mut self, line: &[u8]) {
-        self.report.comment_lines += 1;
-        if self.in_header {
-            self.header.line(self.lines, line);
-        } else {
-            self.late_comments += 1;
-        }
+    fn jobs(&self) -> usize {
+        self.rows.len()
     }
 
-    fn bad(&mut self, e: LineError) {
-        self.report.bad_line(BadLine { line: self.lines, field: e.field, message: e.message });
-    }
-
-    /// The per-job rules that need nothing but the job itself.
-    fn keep(&mut self, job: Job, extra: crate::job::SwfExtra) {
-        let o = self.opts;
-        let r = &mut self.report;
-        let counter = if job.submit < 0 {
-            &mut r.unknown_submit
-        } else if job.runtime < 0 {
-            &mut r.unknown_runtime
-        } else if job.size == 0 {
-            &mut r.unknown_size
-        } else if job.submit > MAX_TIME || job.runtime > MAX_TIME || job.estimate > MAX_TIME {
-            &mut r.time_out_of_range
-        } else if job.size > MAX_PROCS {
-            &mut r.size_out_of_range
-        } else if o.drop_status.contains(&job.status) {
-            &mut r.status_filtered
-        } else if o.queues.as_ref().is_some_and(|q| !q.contains(&job.queue)) {
-            &mut r.queue_filtered
-        } else if o.partitions.as_ref().is_some_and(|p| !p.contains(&job.partition)) {
-            &mut r.partition_filtered
-        } else {
-            self.rows.push((job, extra));
-            return;
-        };
-        *counter += 1;
-    }
-
-    /// Machine size, cleaning passes, and the final trace.
-    fn finish(mut self, opts: &ReadOptions) -> Result<(Trace, Header, CleaningReport), SwfError> {
+    fn gathered(mut self, lines: u64) -> Result<Gathered, SwfError> {
         self.header.finish();
         if self.report.job_lines == 0 {
             let first_bad = self.report.bad_lines.first().cloned();
             let bad_lines = self.report.bad_lines_total;
-            return Err(SwfError::NoValidJob { lines: self.lines, bad_lines, first_bad });
+            return Err(SwfError::NoValidJob { lines, bad_lines, first_bad });
         }
         let mut warnings = std::mem::take(&mut self.header.warnings);
         if self.late_comments > 0 {
             warnings
                 .push(format!("{} comment lines after the first job line were not read as header", self.late_comments));
         }
-        let machine = machine_size(opts, &self.header, &self.rows, &mut warnings);
+        let no_machine_size = if self.header.machine_size_refused {
+            "the header's MaxProcs and MaxNodes are unusable (see above)"
+        } else {
+            "the header gives neither MaxProcs nor MaxNodes"
+        };
+        Ok(Gathered { rows: self.rows, header: self.header.header, report: self.report, warnings, no_machine_size })
+    }
+}
+
+/// The per-job rules that need nothing but the job itself, for every format.
+pub(crate) fn keep(opts: &ReadOptions, r: &mut CleaningReport, rows: &mut Vec<Row>, job: Job, extra: SwfExtra) {
+    let o = opts;
+    let counter = if job.submit < 0 {
+        &mut r.unknown_submit
+    } else if job.runtime < 0 {
+        &mut r.unknown_runtime
+    } else if job.size == 0 {
+        &mut r.unknown_size
+    } else if job.submit > MAX_TIME || job.runtime > MAX_TIME || job.estimate > MAX_TIME {
+        &mut r.time_out_of_range
+    } else if job.size > MAX_PROCS {
+        &mut r.size_out_of_range
+    } else if o.drop_status.contains(&job.status) {
+        &mut r.status_filtered
+    } else if o.queues.as_ref().is_some_and(|q| !q.contains(&job.queue)) {
+        &mut r.queue_filtered
+    } else if o.partitions.as_ref().is_some_and(|p| !p.contains(&job.partition)) {
+        &mut r.partition_filtered
+    } else {
+        rows.push((job, extra));
+        return;
+    };
+    *counter += 1;
+}
+
+/// What a format's reader hands to the cleaning passes that every format
+/// shares.
+pub(crate) struct Gathered {
+    pub rows: Vec<Row>,
+    pub header: Header,
+    pub report: CleaningReport,
+    pub warnings: Vec<String>,
+    /// Why the machine size is guessed when neither the options nor the
+    /// header give it.
+    pub no_machine_size: &'static str,
+}
+
+impl Gathered {
+    /// Machine size, cleaning passes, and the final trace.
+    fn finish(mut self, opts: &ReadOptions) -> Result<(Trace, Header, CleaningReport), SwfError> {
+        let machine = machine_size(opts, &self.header, &self.rows, self.no_machine_size, &mut self.warnings);
         let mut rows = std::mem::take(&mut self.rows);
         clean_rows(&mut rows, machine, opts, &mut self.report)?;
-        warnings.extend(self.report.duplicate_ids_warning(&rows));
-        self.report.warn_all(warnings);
+        self.warnings.extend(self.report.duplicate_ids_warning(&rows));
+        self.report.warn_all(self.warnings);
         if rows.is_empty() {
             let job_lines = self.report.job_lines;
             return Err(SwfError::AllJobsDropped { job_lines, summary: self.report.summary() });
@@ -266,23 +347,17 @@ impl<'a> Ingest<'a> {
         let (mut jobs, mut extras): (Vec<_>, Vec<_>) = rows.into_iter().unzip();
         jobs.shrink_to_fit();
         extras.shrink_to_fit();
-        Ok((Trace { procs: machine, jobs, extras }, self.header.header, self.report))
+        Ok((Trace { procs: machine, jobs, extras }, self.header, self.report))
     }
 }
 
 /// The override, else MaxProcs, else MaxNodes, else the largest job (warned,
-/// with the reason: no such header entry, or only unusable ones).
-fn machine_size(opts: &ReadOptions, header: &HeaderReader, rows: &[Row], warnings: &mut Vec<String>) -> u32 {
-    let h = &header.header;
+/// with the reason `why`).
+fn machine_size(opts: &ReadOptions, h: &Header, rows: &[Row], why: &str, warnings: &mut Vec<String>) -> u32 {
     if let Some(p) = opts.machine_size.or(h.max_procs).or(h.max_nodes) {
         return p;
     }
     let largest = rows.iter().map(|r| r.0.size).max().unwrap_or(1).max(1);
-    let why = if header.machine_size_refused {
-        "the header's MaxProcs and MaxNodes are unusable (see above)"
-    } else {
-        "the header gives neither MaxProcs nor MaxNodes"
-    };
     warnings.push(format!("{why}: machine size set to the largest job, {largest} processors"));
     largest
 }

@@ -15,7 +15,9 @@ function unit(spec: ParamSpec): string {
   return spec.unit ? ` (${spec.unit})` : "";
 }
 
-/** A field for a parameter: a list for a choice, a number box otherwise. */
+/** A field for a parameter: a list for a choice, a text box for text or
+ *  "a number or a word" (checked by the core when the form is read), a
+ *  number box otherwise. */
 function ParamInput(props: {
   id: string;
   spec: ParamSpec;
@@ -43,6 +45,20 @@ function ParamInput(props: {
       </select>
     );
   const handler = (e: { currentTarget: HTMLInputElement }) => props.onValue(e.currentTarget.value);
+  if (s.type === "text" || s.type === "intor")
+    return (
+      <input
+        type="text"
+        id={props.id}
+        value={props.value}
+        maxLength={s.type === "text" ? s.max_len : undefined}
+        placeholder={props.placeholder}
+        disabled={props.disabled}
+        title={s.description}
+        onInput={props.live ? handler : undefined}
+        onChange={props.live ? undefined : handler}
+      />
+    );
   return (
     <input
       type="number"
@@ -71,7 +87,12 @@ const FROM: Record<ParamState["from"], string> = {
 function ParamField(props: { run: number; spec: RunSpec; state: ParamState }) {
   const { spec, value, from, matters, condition } = props.state;
   const own = props.spec.params[spec.key];
-  const range = spec.type === "choice" ? "" : `${spec.min}–${spec.max}${spec.unit ?? ""}`;
+  const range =
+    spec.type === "choice" || spec.type === "text"
+      ? ""
+      : spec.type === "intor"
+        ? `${spec.min}–${spec.max} or ${spec.word}`
+        : `${spec.min}–${spec.max}${spec.unit ?? ""}`;
   const note = [FROM[from] || range, matters ? "" : `not used: ${condition ?? "with these values"}`].filter(Boolean).join("; ");
   return (
     <Field label={`${spec.name}${unit(spec)}`} note={note} class={matters ? "" : "unused"}>

@@ -118,11 +118,17 @@ function Repetitions() {
   );
 }
 
+type NumericSpec = Extract<ParamSpec, { type: "int" | "float" | "intor" }>;
+
 /** The numeric parameters some run takes: what a sweep can vary. */
-function sweepable(): ParamSpec[] {
-  const seen = new Map<string, ParamSpec>();
-  for (const r of scope.value?.runs ?? [])
-    for (const p of r.params) if (p.spec.type !== "choice" && !seen.has(p.spec.key)) seen.set(p.spec.key, p.spec);
+function sweepable(): NumericSpec[] {
+  const seen = new Map<string, NumericSpec>();
+  for (const r of scope.value?.runs ?? []) {
+    for (const p of r.params) {
+      const spec = p.spec;
+      if ((spec.type === "int" || spec.type === "float" || spec.type === "intor") && !seen.has(spec.key)) seen.set(spec.key, spec);
+    }
+  }
   return [...seen.values()];
 }
 
@@ -144,7 +150,7 @@ function Sweep() {
           onChange={(e) => {
             const key = e.currentTarget.value;
             const spec = params.find((p) => p.key === key);
-            set(key, spec && spec.type !== "choice" ? { from: spec.min, to: spec.max, step: (spec.max - spec.min) / 4 || 1 } : range);
+            set(key, spec ? { from: spec.min, to: spec.max, step: (spec.max - spec.min) / 4 || 1 } : range);
           }}
         >
           <option value="">no sweep</option>

@@ -103,11 +103,11 @@ name: string, description: string,
 /**
  * The unit of a number ("s", "%"), if it has one.
  */
-unit: string | null, } & ({ "type": "choice", options: Array<string>, default: string, } | { "type": "int", min: number, max: number, default: number, } | { "type": "float", min: number, max: number, default: number, });
+unit: string | null, } & ({ "type": "choice", options: Array<string>, default: string, } | { "type": "int", min: number, max: number, default: number, } | { "type": "float", min: number, max: number, default: number, } | { "type": "intor", min: number, max: number, word: string, default: string, } | { "type": "text", default: string, max_len: number, });
 
-export type ParamKind = { "type": "choice", options: Array<string>, default: string, } | { "type": "int", min: number, max: number, default: number, } | { "type": "float", min: number, max: number, default: number, };
+export type ParamKind = { "type": "choice", options: Array<string>, default: string, } | { "type": "int", min: number, max: number, default: number, } | { "type": "float", min: number, max: number, default: number, } | { "type": "intor", min: number, max: number, word: string, default: string, } | { "type": "text", default: string, max_len: number, };
 
-export type ParamValue = string | number | number;
+export type ParamValue = string | number | number | string;
 
 export type SourceInfo = { id: string, name: string, description: string, params: Array<ParamSpec>, };
 

@@ -1,10 +1,11 @@
 // Section 3: every point of the experiment (a run, a sweep value, a
 // repetition) with its phase and progress, a cancel button while it waits
-// or runs, and its per-job CSV and simulated SWF once done.
+// or runs, and its per-job CSV, simulated SWF and Batsim jobs.csv once done.
 import { errorMessage } from "../core";
 import { experimentRun, formNote, pool, useTick } from "../store";
 import { download, Panel } from "../ui";
 import type { PointJob } from "../worker/pool";
+import type { ExportFormat } from "../worker/run-worker";
 import { progressText } from "./execution";
 
 const STATUS: Record<PointJob["status"], string> = {
@@ -15,12 +16,20 @@ const STATUS: Record<PointJob["status"], string> = {
   cancelled: "cancelled",
 };
 
-async function exportPoint(job: PointJob, format: "csv" | "swf", name: string): Promise<void> {
+/** File name ending, media type and name in messages of each export. */
+const EXPORTS: Record<ExportFormat, { ending: string; type: string; label: string }> = {
+  csv: { ending: "csv", type: "text/csv", label: "CSV" },
+  swf: { ending: "swf", type: "text/plain", label: "SWF" },
+  batsim: { ending: "batsim-jobs.csv", type: "text/csv", label: "Batsim CSV" },
+};
+
+async function exportPoint(job: PointJob, format: ExportFormat, name: string): Promise<void> {
+  const { ending, type, label } = EXPORTS[format];
   try {
     const text = await pool().exportPoint(job, format);
-    download(`${name}.${format}`, text, format === "csv" ? "text/csv" : "text/plain");
+    download(`${name}.${ending}`, text, type);
   } catch (e) {
-    formNote.value = { kind: "error", text: `The ${format.toUpperCase()} export failed: ${errorMessage(e)}` };
+    formNote.value = { kind: "error", text: `The ${label} export failed: ${errorMessage(e)}` };
   }
 }
 
@@ -64,6 +73,14 @@ function RunItem(props: { job: PointJob; label: string; title: string; rep: numb
           <>
             <button type="button" class="small" aria-label={`${label}: per-job CSV`} onClick={() => void exportPoint(j, "csv", file)}>
               CSV
+            </button>{" "}
+            <button
+              type="button"
+              class="small"
+              aria-label={`${label}: Batsim jobs.csv (for evalys)`}
+              onClick={() => void exportPoint(j, "batsim", fileName(label))}
+            >
+              Batsim CSV
             </button>{" "}
             <button
               type="button"

@@ -43,7 +43,10 @@ function FileBox() {
     <div class="box">
       <h3>Your file</h3>
       <div class={`drop ${over ? "over" : ""}`} id="drop-zone">
-        <p>Drop an SWF trace here (plain or compressed: gzip, bzip2, xz, zstd) or</p>
+        <p>
+          Drop a trace here: SWF, a Slurm accounting dump (<code>sacct --parsable2</code>) or a Batsim workload (JSON), plain or compressed
+          (gzip, bzip2, xz, zstd); or
+        </p>
         <Field label="Choose a trace file" class="center">
           <input
             type="file"

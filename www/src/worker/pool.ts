@@ -12,7 +12,7 @@
 // again when next needed).
 import * as Comlink from "comlink";
 import type { Experiment, GenerateMessage, ProgressMessage, Summary, WorkloadOptions } from "../generated/types";
-import type { PointDone, RunWorkerApi } from "./run-worker";
+import type { ExportFormat, PointDone, RunWorkerApi } from "./run-worker";
 
 export type PointStatus = "queued" | "running" | "done" | "error" | "cancelled";
 
@@ -207,8 +207,8 @@ export class Pool {
     });
   }
 
-  /** The per-job CSV or simulated SWF of a finished point (in an idle worker, or the first). */
-  async exportPoint(job: PointJob, format: "csv" | "swf"): Promise<string> {
+  /** The per-job CSV, simulated SWF or Batsim jobs.csv of a finished point (in an idle worker, or the first). */
+  async exportPoint(job: PointJob, format: ExportFormat): Promise<string> {
     const slot = this.idle(job.experiment.workload) ?? this.slots[0];
     await this.provide(slot);
     return slot.remote.exportPoint(job.experiment, job.index, format);

@@ -11,6 +11,9 @@ import type { Experiment, GenerateMessage, ProgressMessage, Summary, WorkloadOpt
 
 type Session = InstanceType<Core["Session"]>;
 
+/** What a finished point can be exported as: our per-job CSV, the simulated SWF, Batsim's jobs.csv. */
+export type ExportFormat = "csv" | "swf" | "batsim";
+
 /** Sessions kept: the form's options and one preset section's, say. */
 const KEPT_SESSIONS = 2;
 /** Least time between two progress messages to the page, ms. */
@@ -100,14 +103,15 @@ const api = {
     return { json, identity: s.identity_json(), elapsedMs: performance.now() - t0, parseMs };
   },
 
-  /** The per-job CSV or the simulated SWF of a point (run again unless it was the last). */
-  async exportPoint(experiment: Experiment, index: number, format: "csv" | "swf"): Promise<string> {
+  /** The per-job CSV, the simulated SWF or Batsim's jobs.csv of a point (run again unless it was the last). */
+  async exportPoint(experiment: Experiment, index: number, format: ExportFormat): Promise<string> {
     const { s } = await session(experiment.workload);
     if (lastPoint !== pointKey(experiment, index)) {
       lastPoint = "";
       s.run_point_json(experiment, index, () => true);
       lastPoint = pointKey(experiment, index);
     }
+    if (format === "batsim") return s.batsim_jobs_csv();
     return format === "csv" ? s.jobs_csv() : s.schedule_swf();
   },
 

@@ -19,11 +19,27 @@ struct Registry<'a> {
     policies: &'a [&'a PolicyInfo],
     predictors: &'a [SourceInfo],
     presets: &'a [Preset],
+    /// The queue-order presets of `backfill`.
+    orders: Vec<Order>,
+}
+
+#[derive(Serialize)]
+struct Order {
+    name: &'static str,
+    formula: &'static str,
+    title: &'static str,
+    origin: &'static str,
+}
+
+fn orders() -> Vec<Order> {
+    let order =
+        |p: &schedlab_priority::Preset| Order { name: p.name, formula: p.source, title: p.title, origin: p.origin };
+    schedlab_priority::PRESETS.iter().map(order).collect()
 }
 
 pub fn main(args: &PoliciesArgs) -> Result<ExitCode> {
     if args.json {
-        output::print_json(&Registry { policies: REGISTRY, predictors: SOURCES, presets: PRESETS })?;
+        output::print_json(&Registry { policies: REGISTRY, predictors: SOURCES, presets: PRESETS, orders: orders() })?;
     } else {
         let mut out = output::stdout();
         write_text(&mut out)?;
@@ -45,6 +61,7 @@ fn write_text(out: &mut dyn Write) -> std::io::Result<()> {
         }
         write_params(out, p.params)?;
     }
+    write_orders(out)?;
     writeln!(out)?;
     writeln!(out, "PREDICTORS (--predictor ID)")?;
     for s in SOURCES {
@@ -52,6 +69,26 @@ fn write_text(out: &mut dyn Write) -> std::io::Result<()> {
         writeln!(out, "{}  {}", s.id, s.name)?;
         write_wrapped(out, s.description, "    ")?;
         write_params(out, s.params)?;
+    }
+    Ok(())
+}
+
+/// The queue orders of `backfill` (its `order` parameter): the presets,
+/// the variables and the functions of the formula language.
+fn write_orders(out: &mut dyn Write) -> std::io::Result<()> {
+    writeln!(out)?;
+    writeln!(out, "QUEUE ORDERS (backfill: --param order=NAME or order='FORMULA', lowest score first)")?;
+    for p in schedlab_priority::PRESETS {
+        writeln!(out, "    {:<9} {}", p.name, p.source)?;
+        write_wrapped(out, &format!("{}; {}", p.title, p.origin), "              ")?;
+    }
+    writeln!(out, "  variables:")?;
+    for v in schedlab_priority::Var::ALL {
+        writeln!(out, "    {:<9} {}", v.name(), v.description())?;
+    }
+    writeln!(out, "  operators: + - * / ^ < <= > >= == != and or not; functions:")?;
+    for f in schedlab_priority::Func::ALL {
+        writeln!(out, "    {}", f.signature())?;
     }
     Ok(())
 }
@@ -71,6 +108,10 @@ fn kind_text(kind: &ParamKind, unit: Option<&str>) -> String {
         ParamKind::Choice { options, default } => format!("{}; default {default}", options.join("|")),
         ParamKind::Int { min, max, default } => format!("integer in [{min}, {max}]{unit}; default {default}"),
         ParamKind::Float { min, max, default } => format!("number in [{min}, {max}]{unit}; default {default}"),
+        ParamKind::IntOr { min, max, word, default } => {
+            format!("integer in [{min}, {max}]{unit} or {word}; default {default}")
+        }
+        ParamKind::Text { default, max_len, .. } => format!("text of at most {max_len} characters; default {default}"),
     }
 }
 

@@ -14,7 +14,7 @@ use schedlab_experiment::{
     RunSettings, TraceIdentity,
 };
 use schedlab_metrics::{CategoryLimits, MetricsOptions, PredictionMetrics};
-use schedlab_schedule::{parse_window, ScheduleView};
+use schedlab_schedule::{parse_window, write_batsim_jobs, Layout, ScheduleView};
 use schedlab_workload::{Loaded, Trace};
 
 use crate::args::{split_params, MetricArgs, RunArgs, WorkloadArgs};
@@ -39,6 +39,7 @@ pub fn main(args: &RunArgs) -> Result<ExitCode> {
     let mut outputs = Outputs::new([args.trace.as_path()]);
     let csv = outputs.declare_optional("--jobs-csv", args.jobs_csv.as_deref())?;
     let swf = outputs.declare_optional("--swf-out", args.swf_out.as_deref())?;
+    let batsim = outputs.declare_optional("--batsim-jobs", args.batsim_jobs.as_deref())?;
     let report = outputs.declare_optional("--output", args.output.output.as_deref())?;
     let gantt = outputs.declare_optional("--gantt", args.gantt.as_deref())?;
     if args.window.is_some() && gantt.is_none() {
@@ -58,6 +59,11 @@ pub fn main(args: &RunArgs) -> Result<ExitCode> {
     if let Some(swf) = swf {
         let comments = schedule_comments(&settings, &identity, &loaded.header);
         staged.push(outputs.stage(swf, |out| write_schedule_swf(out, &loaded.trace, &outcome.record, &comments))?);
+    }
+    if let Some(batsim) = batsim {
+        let layout = Layout::new(&loaded.trace.jobs, &outcome.record)?;
+        let write = |out: &mut dyn Write| write_batsim_jobs(out, &loaded.trace.jobs, &outcome.record, &layout);
+        staged.push(outputs.stage(batsim, write)?);
     }
     if let Some(gantt) = gantt {
         let svg = gantt_svg(&loaded.trace, &outcome, &settings, &identity, window)?;
@@ -148,7 +154,7 @@ pub(super) fn params_text(doc: &RunDocument) -> String {
 fn param_value(v: &schedlab_engine::params::ParamValue) -> String {
     use schedlab_engine::params::ParamValue;
     match v {
-        ParamValue::Choice(s) => s.clone(),
+        ParamValue::Choice(s) | ParamValue::Text(s) => s.clone(),
         ParamValue::Int(i) => i.to_string(),
         ParamValue::Float(x) => x.to_string(),
     }
@@ -276,8 +282,10 @@ fn predictions_text(p: &PredictionMetrics) -> String {
 /// the mean and 95 % interval of every metric: an experiment of one run,
 /// summarised by the core.
 fn repeated(args: &RunArgs) -> Result<ExitCode> {
-    if args.jobs_csv.is_some() || args.swf_out.is_some() || args.gantt.is_some() {
-        anyhow::bail!("--jobs-csv, --swf-out and --gantt describe one run; they cannot be combined with --repeat");
+    if args.jobs_csv.is_some() || args.swf_out.is_some() || args.gantt.is_some() || args.batsim_jobs.is_some() {
+        anyhow::bail!(
+            "--jobs-csv, --swf-out, --batsim-jobs and --gantt describe one run; they cannot be combined with --repeat"
+        );
     }
     let (outputs, report) = Outputs::for_report([args.trace.as_path()], &args.output)?;
     let spec = schedlab_experiment::RunSpec {

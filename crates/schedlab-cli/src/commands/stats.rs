@@ -4,7 +4,9 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use schedlab_workload::{stats_with_cleaning, BadLine, CleaningReport, Figures, Header, Loaded, TraceStats};
+use schedlab_workload::{
+    stats_with_cleaning, BadLine, CleaningReport, Figures, Header, Loaded, SlurmReport, TraceFormat, TraceStats,
+};
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 
@@ -34,6 +36,9 @@ struct StatsJson<'a> {
     sha256: &'a str,
     bytes: u64,
     lines: u64,
+    /// The input's format, when it is not SWF.
+    #[serde(skip_serializing_if = "is_swf")]
+    format: TraceFormat,
     header: &'a Header,
     #[serde(flatten)]
     stats: &'a TraceStats,
@@ -42,8 +47,15 @@ struct StatsJson<'a> {
     jobs_kept: u64,
     /// Counts by reason, every reason, in the order the rules apply.
     cleaning: Counts,
+    /// A Slurm dump's own counts and the numbers its names became.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    slurm: Option<&'a SlurmReport>,
     bad_lines: Vec<BadLineJson<'a>>,
     warnings: &'a [String],
+}
+
+fn is_swf(format: &TraceFormat) -> bool {
+    *format == TraceFormat::Swf
 }
 
 impl<'a> StatsJson<'a> {
@@ -54,12 +66,14 @@ impl<'a> StatsJson<'a> {
             sha256: &l.sha256,
             bytes: l.bytes,
             lines: l.lines,
+            format: l.format,
             header: &l.header,
             stats,
             job_lines: r.job_lines,
             comment_lines: r.comment_lines,
             jobs_kept: r.jobs_kept,
             cleaning: Counts(r.counts()),
+            slurm: r.slurm.as_ref(),
             bad_lines: r.bad_lines.iter().map(BadLineJson::new).collect(),
             warnings: &r.warnings,
         }
@@ -105,6 +119,9 @@ fn write_identity(out: &mut dyn Write, name: &str, l: &Loaded) -> std::io::Resul
     writeln!(out, "trace                   {name}")?;
     writeln!(out, "sha256                  {}", l.sha256)?;
     writeln!(out, "size                    {} bytes, {} lines", grouped(l.bytes), grouped(l.lines))?;
+    if l.format != TraceFormat::Swf {
+        writeln!(out, "format                  {}", l.format.name())?;
+    }
     let h = &l.header;
     for (label, value) in [("computer", &h.computer), ("installation", &h.installation), ("version", &h.version)] {
         if let Some(v) = value {
@@ -164,7 +181,10 @@ fn write_cleaning(out: &mut dyn Write, r: &CleaningReport) -> std::io::Result<()
         writeln!(out, "  nothing to clean")?;
     }
     for (reason, n) in counts {
-        writeln!(out, "  {reason:<22}{n}")?;
+        writeln!(out, "  {reason:<21} {n}")?;
+    }
+    if let Some(slurm) = &r.slurm {
+        write_numbering(out, slurm)?;
     }
     if r.bad_lines_total > 0 {
         writeln!(out, "bad lines ({} in all, first {} shown):", r.bad_lines_total, r.bad_lines.len())?;
@@ -177,6 +197,16 @@ fn write_cleaning(out: &mut dyn Write, r: &CleaningReport) -> std::io::Result<()
         for w in &r.warnings {
             writeln!(out, "  {w}")?;
         }
+    }
+    Ok(())
+}
+
+/// The numbers a Slurm dump's names became, one line per kind of name.
+fn write_numbering(out: &mut dyn Write, s: &SlurmReport) -> std::io::Result<()> {
+    writeln!(out, "numbers given to names (in order of first appearance):")?;
+    for (kind, names) in [("users", &s.users), ("groups", &s.groups), ("partitions", &s.partitions), ("qos", &s.qos)] {
+        let listed: Vec<String> = names.iter().enumerate().map(|(i, n)| format!("{} {n}", i + 1)).collect();
+        writeln!(out, "  {kind:<22}{}", if listed.is_empty() { "none".to_owned() } else { listed.join(", ") })?;
     }
     Ok(())
 }

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::{json, ok, sample, schedlab, stderr, temp_dir};
+use crate::{fixture, json, ok, sample, schedlab, stderr, temp_dir};
 
 fn without_elapsed(mut v: Value) -> String {
     v.as_object_mut().expect("object").remove("elapsed_ms").expect("elapsed_ms present");
@@ -200,4 +200,31 @@ fn policies_lists_every_policy_and_parameter() {
     for word in ["fcfs", "easy", "cbf", "order=<priority|shortest", "error=<number in [0, 100] %", "tsafrir"] {
         assert!(text.contains(word), "`{word}` missing");
     }
+}
+
+#[test]
+fn sacct_dumps_and_batsim_workloads_are_read_wherever_swf_is() {
+    let dump = fixture("slurm/sacct-rules.txt");
+    let stats = json(&["stats", &dump, "--procs", "16", "--json"]);
+    assert_eq!(stats["format"], "sacct");
+    assert_eq!((stats["jobs"].as_u64(), stats["cleaning"]["steps_folded"].as_u64()), (Some(7), Some(3)));
+    assert_eq!(stats["slurm"]["users"], serde_json::json!(["alice", "bob", "carol", "dave"]));
+    let text = ok(&["stats", &dump, "--procs", "16"]);
+    assert!(text.contains("format                  Slurm accounting dump"), "{text}");
+    assert!(text.contains("  cancelled_before_start 5\n"), "{text}");
+    assert!(text.contains("  users                 1 alice, 2 bob, 3 carol, 4 dave\n"), "{text}");
+    let swf_stats = json(&["stats", &sample(), "--json"]);
+    assert!(swf_stats.get("format").is_none() && swf_stats.get("slurm").is_none(), "SWF documents are unchanged");
+
+    let dir = temp_dir("batsim");
+    let csv = |name: &str| dir.join(name).display().to_string();
+    for (input, out) in [("batsim/workload-v4.json", "v4.csv"), ("batsim/source.swf", "swf.csv")] {
+        ok(&["run", &fixture(input), "--policy", "cbf", "--batsim-jobs", &csv(out)]);
+    }
+    let v4 = std::fs::read_to_string(csv("v4.csv")).expect("v4 csv");
+    assert_eq!(v4, std::fs::read_to_string(csv("swf.csv")).expect("swf csv"));
+    assert!(v4.starts_with("job_id,workload_name,profile,submission_time,"), "{v4}");
+    assert_eq!(v4.lines().count(), 7, "a header and six jobs");
+    let o = schedlab(&["run", &sample(), "--repeat", "2", "--batsim-jobs", &csv("r.csv")]);
+    assert!(!o.status.success() && stderr(&o).contains("--batsim-jobs"), "{}", stderr(&o));
 }

@@ -5,7 +5,9 @@
 
 mod documents;
 mod experiments;
+mod files;
 mod input;
+mod results;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -122,6 +122,18 @@ fn refusals_name_the_field() {
             "experiment.seed",
         ),
     ];
+    let workload = |w: &str| {
+        format!(
+            "v2={}",
+            base64url(format!(r#"{{"experiment":{{"runs":[{{"policy":"easy"}}],"workload":{w}}}}}"#).as_bytes())
+        )
+    };
+    let cases = cases.into_iter().chain([
+        (workload(r#"{"machine_size":0}"#), "experiment.workload: machine_size must be at least 1 processor"),
+        (workload(r#"{"load_factor":-1}"#), "experiment.workload: load_factor must be a finite number above 0, not -1"),
+        (workload(r#"{"load_factor":0}"#), "experiment.workload: load_factor must be a finite number above 0, not 0"),
+        (workload(r#"{"queues":[]}"#), "experiment.workload: queues is an empty list"),
+    ]);
     for (fragment, message) in cases {
         let e = decode(&fragment).unwrap_err().0;
         assert!(e.contains(message), "{}: {e}\n  expected: {message}", &fragment[..fragment.len().min(40)]);

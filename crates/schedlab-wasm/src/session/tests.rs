@@ -121,6 +121,27 @@ fn exports_of_the_last_run() {
     assert_eq!(back.trace.procs, 100);
 }
 
+/// The page drops a Slurm dump or a Batsim workload like an SWF file: the
+/// session reads the bytes through the same reader, and the Batsim export
+/// is the writer's on the run's layout. EASY on the v5 fixture, by hand:
+/// job 6 (6 processors) waits for job 4 and starts at 400 on 0-5.
+#[test]
+fn other_formats_load_and_export_as_batsim_jobs() {
+    let v5: &[u8] = include_bytes!("../../../../tests/fixtures/batsim/workload-v5.json");
+    let mut s = Session::open(v5, "workload-v5.json".into(), TraceOptions::default()).unwrap();
+    assert_eq!((s.summary().identity.jobs, s.summary().identity.procs), (6, 8));
+    assert!(s.batsim_jobs_csv().is_err(), "no run yet");
+    s.run(&request("easy"), &mut go).unwrap();
+    let csv = s.batsim_jobs_csv().unwrap();
+    assert!(csv.starts_with(schedlab_schedule::BATSIM_JOBS_COLUMNS));
+    let last = csv.lines().last().unwrap();
+    assert!(last.starts_with("6,w0,10,30.000000,6,20.000000,1,COMPLETED_SUCCESSFULLY,400.000000,"), "{last}");
+    assert!(last.ends_with(",0-5,-1.000000,"), "{last}");
+    let dump: &[u8] = include_bytes!("../../../../tests/fixtures/slurm/sacct-rules.txt");
+    let s = Session::open(dump, "sacct-rules.txt".into(), TraceOptions::default()).unwrap();
+    assert_eq!(s.summary().identity.cleaning.get("cancelled_before_start"), Some(&5));
+}
+
 #[test]
 fn trace_options_are_the_experiments_workload_options() {
     let some: TraceOptions =

@@ -1,12 +1,15 @@
 //! Tests of the whole reader, by what they check: cleaning rules on tiny
 //! traces (`cleaning`), errors, compression and limits (`errors`), gzip,
-//! the fixtures and the writer's round trip (`formats`), and property tests
+//! the fixtures and the writer's round trip (`formats`), Slurm accounting
+//! dumps (`slurm`), Batsim workloads (`batsim`), and property tests
 //! (`properties`). The helpers below build and read small traces.
 
+mod batsim;
 mod cleaning;
 mod errors;
 mod formats;
 mod properties;
+mod slurm;
 
 use std::io::{self, Read, Write};
 

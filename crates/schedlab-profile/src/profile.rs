@@ -1,7 +1,7 @@
 use std::cell::Cell;
 
 use crate::skyline::Skyline;
-use crate::Time;
+use schedlab_engine::Time;
 
 /// An availability profile: free processors as a step function of time, from
 /// an origin (the current time) to infinity. Conservative-style policies

@@ -1,4 +1,4 @@
-//! The treap with subtree summaries (`engine::treap`, under the queue
+//! The treap with subtree summaries (`schedlab_profile::treap`, under the queue
 //! indexes of the backfilling policies) against an ordered map read in
 //! full: random insertions, removals, drains and guided searches must give
 //! the same answers; a 100,000-entry case checks the same at the size of a
@@ -8,8 +8,8 @@
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
-use schedlab::engine::treap::{Search, Summary, Treap};
-use schedlab::engine::SplitMix64;
+use schedlab_engine::SplitMix64;
+use schedlab_profile::treap::{Search, Summary, Treap};
 
 /// The sum and the least of the values of a run of entries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -10,7 +10,7 @@
 //! tree's shape (on which no answer depends) is the same on every run and
 //! platform. Used by policies that index their waiting queue.
 
-use crate::rng::SplitMix64;
+use schedlab_engine::SplitMix64;
 
 /// The index of "no node".
 const NIL: u32 = u32::MAX;

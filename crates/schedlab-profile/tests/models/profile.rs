@@ -5,7 +5,8 @@
 //! linear scan of its steps.
 
 use proptest::prelude::*;
-use schedlab::engine::{Profile, SplitMix64, Time};
+use schedlab_engine::{SplitMix64, Time};
+use schedlab_profile::Profile;
 
 /// Every time a test uses lies below this; beyond it the model's free count
 /// is the machine size (every interval of the tests ends before).

@@ -19,7 +19,7 @@
 //! before the trial first changed it, and while it is kept chunks are
 //! neither split (one may grow to `JOURNAL_CHUNK` entries) nor removed.
 
-use crate::Time;
+use schedlab_engine::Time;
 
 /// Most entries in a chunk.
 const CHUNK: usize = 32;

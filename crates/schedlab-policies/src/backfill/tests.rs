@@ -1,0 +1,182 @@
+use proptest::prelude::*;
+use schedlab_engine::params::Params;
+use schedlab_engine::{check, run, Control, EngineError, Overrun, RunConfig, RuntimeSource, Time};
+use schedlab_profile::Profile;
+use schedlab_workload::Job;
+
+use super::*;
+use crate::Categories;
+
+/// Jobs from (submit, runtime, size, estimate), numbered 1, 2, … in order.
+fn jobs(rows: &[(Time, Time, u32, Time)]) -> Vec<Job> {
+    let job = |(i, &(submit, runtime, size, estimate)): (usize, &(Time, Time, u32, Time))| Job {
+        id: i as u64 + 1,
+        submit,
+        runtime,
+        size,
+        estimate,
+        user: (i % 3) as i32,
+        group: -1,
+        queue: -1,
+        partition: -1,
+        status: 1,
+    };
+    rows.iter().enumerate().map(job).collect()
+}
+
+fn settings(params: &[(&str, &str)], source: RuntimeSource) -> PolicySettings {
+    let given: Vec<(String, String)> = params.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    PolicySettings {
+        params: Params::resolve(INFO.params, &given).unwrap_or_else(|e| panic!("{e}")),
+        source,
+        seed: 0,
+        calibration: None,
+        categories: Categories::default(),
+    }
+}
+
+fn config(procs: u32, source: RuntimeSource) -> RunConfig {
+    RunConfig { procs, source, overrun: Overrun::Estimate, seed: 0, progress_every: 0 }
+}
+
+/// First starts of a run of `params` on `rows`, checked.
+fn starts(procs: u32, rows: &[(Time, Time, u32, Time)], params: &[(&str, &str)]) -> Result<Vec<Time>, EngineError> {
+    let jobs = jobs(rows);
+    let mut policy = Backfill::new(&settings(params, RuntimeSource::Estimate));
+    let record = run(&jobs, &config(procs, RuntimeSource::Estimate), &mut policy, &mut |_| Control::Continue)?;
+    check(&jobs, &record, &policy.guarantees()).unwrap_or_else(|e| panic!("{e}"));
+    Ok(record.jobs.iter().map(|r| r.first_start).collect())
+}
+
+/// Ten processors. J1 (6 processors, 100 s) starts at 0; J2 (8, 50 s)
+/// is blocked and reserved at 100, when J1 ends, leaving 2 extra
+/// processors; J3 (9, 100 s) is blocked too; J4 (2, 200 s) fits now.
+///
+/// EASY (depth 1) backfills J4 at 3 on the extra processors, since only J2
+/// holds a reservation; J3 then waits for J4 and starts at 203.
+/// At depth 2, J3 is reserved at 150 (after J2, as 9 processors are not
+/// free before), and J4, running until 203, would take 2 of the 10 at 150:
+/// it would delay J3, so it waits. At 100 J2 starts, J3 stays reserved at
+/// 150 and J4 is reserved at 250 (1 processor is free while J3 runs); J3
+/// starts at 150 and J4 at 250.
+#[test]
+fn a_second_reservation_stops_a_backfill_that_easy_allows() {
+    let rows = [(0, 100, 6, 100), (1, 50, 8, 50), (2, 100, 9, 100), (3, 200, 2, 200)];
+    assert_eq!(starts(10, &rows, &[("depth", "1")]).unwrap(), vec![0, 100, 203, 3]);
+    assert_eq!(starts(10, &rows, &[("depth", "2")]).unwrap(), vec![0, 100, 150, 250]);
+    assert_eq!(starts(10, &rows, &[("depth", "all")]).unwrap(), vec![0, 100, 150, 250]);
+}
+
+/// Depth 0 is first fit: J3 (4 processors, 500 s) starts at 2 on the 4
+/// idle processors although it delays blocked J2 to 502; EASY keeps J2's
+/// reservation at 100 (J3 would end after it and needs more than the 2
+/// extra processors).
+#[test]
+fn depth_zero_is_first_fit() {
+    let rows = [(0, 100, 6, 100), (1, 50, 8, 50), (2, 500, 4, 500)];
+    assert_eq!(starts(10, &rows, &[("depth", "0")]).unwrap(), vec![0, 502, 2]);
+    assert_eq!(starts(10, &rows, &[("depth", "1")]).unwrap(), vec![0, 100, 150]);
+}
+
+/// Four processors, J1 holds all of them until 10; J2 (1 processor) and
+/// J3 (4) wait. `1 / (procs - 1)` gives J2 1/0 = +∞ and J3 1/3, so J3
+/// goes first and J2 follows at 20; `log(procs - 1)` gives J2 log 0 = −∞,
+/// first; `highest` turns that round.
+#[test]
+fn division_by_zero_and_log_of_zero_are_ordered() {
+    let rows = [(0, 10, 4, 10), (1, 10, 1, 10), (1, 10, 4, 10)];
+    assert_eq!(starts(4, &rows, &[("order", "1 / (procs - 1)")]).unwrap(), vec![0, 20, 10]);
+    assert_eq!(starts(4, &rows, &[("order", "log(procs - 1)")]).unwrap(), vec![0, 10, 20]);
+    let highest = [("order", "log(procs - 1)"), ("direction", "highest")];
+    assert_eq!(starts(4, &rows, &highest).unwrap(), vec![0, 20, 10]);
+}
+
+#[test]
+fn a_nan_score_stops_the_run_naming_job_time_and_formula() {
+    let rows = [(0, 10, 4, 10), (5, 10, 1, 10)];
+    let err = starts(4, &rows, &[("order", "log(procs - 1) * 0")]).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the order formula `log(procs - 1) * 0` gives NaN for job 2 at t=5; a NaN score cannot be ordered"
+    );
+}
+
+/// A dynamic order (longest wait first, i.e. FCFS written with `wait`)
+/// gives the schedule of the static FCFS order.
+#[test]
+fn a_formula_of_the_wait_is_scored_again_at_every_pass() {
+    let rows = [(0, 100, 6, 100), (1, 50, 8, 50), (2, 100, 9, 100), (3, 200, 2, 200), (4, 30, 3, 30)];
+    for depth in ["0", "1", "2", "all"] {
+        let fcfs = starts(10, &rows, &[("depth", depth)]).unwrap();
+        let by_wait = starts(10, &rows, &[("depth", depth), ("order", "-wait")]).unwrap();
+        assert_eq!(by_wait, fcfs, "depth {depth}");
+    }
+}
+
+/// Wraps the policy and checks, after every pass, that the reservations
+/// the pass made still fit together with every running job (those it
+/// backfilled included) in a profile built afresh from the machine's
+/// expected ends: no backfilled job delays a reservation of its pass.
+struct Probe {
+    policy: Backfill,
+    passes_with_reservations: usize,
+}
+
+impl Policy for Probe {
+    fn schedule(&mut self, sim: &mut Sim<'_>, happened: &Happened) -> Result<(), EngineError> {
+        self.policy.schedule(sim, happened)?;
+        assert!(self.policy.plan.len() <= self.policy.depth);
+        let mut profile = Profile::new(sim.now(), sim.procs());
+        for (end, j) in sim.running() {
+            profile.allocate(sim.now(), end - sim.now(), sim.job(j).size);
+        }
+        for &(j, start, duration) in &self.policy.plan {
+            assert!(sim.is_waiting(j), "job {j} is reserved and waiting");
+            assert!(start > sim.now(), "a reservation lies in the future");
+            profile.allocate(start, duration, sim.job(j).size);
+            assert!(!profile.is_overcommitted(), "at t={}, job {j} reserved at {start} is delayed", sim.now());
+        }
+        self.passes_with_reservations += usize::from(!self.policy.plan.is_empty());
+        Ok(())
+    }
+
+    fn guarantees(&self) -> Vec<Guarantee> {
+        self.policy.guarantees()
+    }
+}
+
+const ORDERS: [&str; 6] = ["fcfs", "sjf", "saf", "largest", "wfp3", "-wait * procs + free - queued"];
+const DEPTHS: [&str; 5] = ["0", "1", "2", "3", "all"];
+const SOURCES: [RuntimeSource; 3] = [RuntimeSource::Estimate, RuntimeSource::Last, RuntimeSource::Exact];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    #[test]
+    fn no_backfilled_job_delays_a_reservation_of_its_pass(
+        rows in prop::collection::vec((0i64..40, 0i64..60, 1u32..=8, 0i64..60), 1..40),
+        order in 0..ORDERS.len(),
+        depth in 0..DEPTHS.len(),
+        source in 0..SOURCES.len(),
+        stale in any::<bool>(),
+    ) {
+        let mut rows = rows;
+        for r in &mut rows {
+            r.3 = r.1 + r.3 + 1;
+        }
+        rows.sort_by_key(|r| r.0);
+        let jobs = jobs(&rows);
+        let source = SOURCES[source];
+        let s = settings(&[("order", ORDERS[order]), ("depth", DEPTHS[depth])], source);
+        let mut probe = Probe { policy: Backfill::new(&s), passes_with_reservations: 0 };
+        let mut config = config(8, source);
+        if stale {
+            config.overrun = Overrun::Stale;
+        }
+        let record = run(&jobs, &config, &mut probe, &mut |_| Control::Continue).expect("the run completes");
+        check(&jobs, &record, &probe.guarantees()).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        if DEPTHS[depth] == "0" {
+            prop_assert_eq!(probe.passes_with_reservations, 0);
+        }
+    }
+}

@@ -1,0 +1,17 @@
+//! The structures the policies plan with; the engine never uses them.
+//!
+//! - [`Profile`]: free processors as a step function of time, where
+//!   conservative-style policies keep running jobs and reservations
+//!   (breakpoints in chunks under a segment tree, `skyline.rs`);
+//! - [`treap`]: an ordered map whose nodes hold a summary of their subtree,
+//!   under the policies' indexes of the waiting queue.
+//!
+//! They live apart from the engine so that the engine holds only what a run
+//! needs whatever the policy, and so that they can be tested against naive
+//! models on their own (`tests/`).
+
+mod profile;
+mod skyline;
+pub mod treap;
+
+pub use profile::Profile;

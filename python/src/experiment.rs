@@ -1,0 +1,126 @@
+//! Experiments (several runs, repetitions, a sweep) through the core's
+//! pipeline, as `schedlab compare`/`sweep` and the page run them; share
+//! links; the column catalogue.
+
+use pyo3::prelude::*;
+use schedlab::experiment::link;
+use schedlab::experiment::{metric_at, run_point, Experiment, ExperimentResult, Plan, RunSpec, Sweep};
+use schedlab::metrics::columns as catalogue;
+
+use crate::observer::Observer;
+use crate::trace::Trace;
+use crate::{core_error, decode, pretty};
+
+/// Refuses an experiment whose workload options are not those the trace
+/// was read with (they decide the jobs every run replays).
+pub fn check_workload(experiment: &Experiment, trace: &Trace) -> PyResult<()> {
+    if experiment.workload == trace.workload {
+        return Ok(());
+    }
+    let given = serde_json::to_string(&experiment.workload).map_err(core_error)?;
+    let read = serde_json::to_string(&trace.workload).map_err(core_error)?;
+    Err(core_error(format!(
+        "the experiment reads the trace with the workload options {given}, and this trace was read with {read}: \
+         load it with the experiment's options"
+    )))
+}
+
+/// An experiment's result, as the core summarised it.
+#[pyclass(module = "schedlab._core", frozen)]
+pub struct ExperimentRun {
+    result: ExperimentResult,
+}
+
+/// `run_experiment(trace, experiment_json, progress)`: every point of the
+/// experiment, in order, summarised by `ExperimentResult` (mean and 95 %
+/// interval of each run and sweep value).
+#[pyfunction]
+#[pyo3(signature = (trace, experiment_json, progress=None))]
+pub fn run_experiment(
+    py: Python<'_>,
+    trace: &Bound<'_, Trace>,
+    experiment_json: &str,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<ExperimentRun> {
+    let experiment: Experiment = decode(experiment_json, "experiment")?;
+    let t = trace.get();
+    check_workload(&experiment, t)?;
+    let plan = Plan::new(experiment).map_err(core_error)?;
+    let mut observer = Observer::new(progress, plan.len());
+    let mut points = Vec::new();
+    for point in plan.points(None) {
+        observer.point = point.index;
+        observer.check_signals()?;
+        let result = py.detach(|| run_point(&t.loaded.trace, &plan, &point, &mut |phase, p| observer.report(phase, p)));
+        if let Some(e) = observer.take_error() {
+            return Err(e);
+        }
+        let result = result.map_err(|e| core_error(format!("{}: {e}", plan.label(point.run))))?;
+        points.push(result);
+    }
+    let identity = serde_json::to_value(&t.identity).map_err(core_error)?;
+    Ok(ExperimentRun { result: ExperimentResult::new(&plan, identity, None, points) })
+}
+
+/// One row of a tidy summary: run index, label, sweep value, metric key,
+/// mean, 95 % half-width (`None` for one repetition), repetitions.
+type TidyRow = (usize, String, Option<String>, String, Option<f64>, Option<f64>, usize);
+
+#[pymethods]
+impl ExperimentRun {
+    /// The result as the page exports it and `schedlab sweep --json`
+    /// writes it (pretty JSON and a newline; no host-measured times).
+    fn to_json(&self) -> PyResult<String> {
+        pretty(&self.result)
+    }
+
+    /// One row per (run, sweep value) and metric of the column catalogue
+    /// the runs reported, in the catalogue's order.
+    fn tidy(&self) -> Vec<TidyRow> {
+        let columns = catalogue();
+        let mut rows = Vec::new();
+        for s in &self.result.summary {
+            for c in &columns {
+                let Some(mean) = metric_at(&s.mean, &c.key) else { continue };
+                let ci95 = metric_at(&s.ci95, &c.key).and_then(serde_json::Value::as_f64);
+                rows.push((s.run, s.label.clone(), s.value.clone(), c.key.clone(), mean.as_f64(), ci95, s.seeds.len()));
+            }
+        }
+        rows
+    }
+}
+
+/// `decode_link(url_or_fragment) -> str`: the share link's JSON (trace,
+/// experiment, preset, view), checked by the core.
+#[pyfunction]
+pub fn decode_link(url: &str) -> PyResult<String> {
+    // A whole URL or just its fragment.
+    let fragment = url.rsplit_once('#').map_or(url, |(_, f)| f);
+    let l = link::decode(fragment).map_err(core_error)?;
+    serde_json::to_string(&l).map_err(core_error)
+}
+
+/// `columns() -> str`: the column catalogue (key, label, unit, digits,
+/// description, shown) as JSON text.
+#[pyfunction]
+pub fn columns() -> PyResult<String> {
+    serde_json::to_string(&catalogue()).map_err(core_error)
+}
+
+/// `run_spec(text, predictor) -> str`: the command line's run spec
+/// `ID[:KEY=VALUE,...][@PREDICTOR]` as the experiment's JSON of a run,
+/// with `predictor` given to a run that names none and reads runtimes
+/// (what `--predictor` does on the command line).
+#[pyfunction]
+#[pyo3(signature = (text, predictor=None))]
+pub fn run_spec(text: &str, predictor: Option<&str>) -> PyResult<String> {
+    let spec = RunSpec::parse(text).map_err(core_error)?.with_default_predictor(predictor);
+    serde_json::to_string(&spec).map_err(core_error)
+}
+
+/// `parse_sweep(text) -> str`: `PARAM=FROM:TO:STEP` or `PARAM=V1,V2,...`
+/// as the experiment's JSON of a sweep.
+#[pyfunction]
+pub fn parse_sweep(text: &str) -> PyResult<String> {
+    serde_json::to_string(&Sweep::parse(text).map_err(core_error)?).map_err(core_error)
+}

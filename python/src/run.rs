@@ -1,0 +1,140 @@
+//! One run: the core's run document and per-job table.
+
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use schedlab::experiment::{
+    job_rows, run_phased, schedule_comments, write_jobs_csv, write_schedule_swf, Experiment, Plan, RunDocument,
+    RunOutcome, RunSettings, JOB_COLUMNS,
+};
+use schedlab::metrics::columns as catalogue;
+
+use crate::observer::Observer;
+use crate::trace::Trace;
+use crate::{core_error, decode, pretty};
+
+/// A finished, checked run of a trace.
+#[pyclass(module = "schedlab._core", frozen)]
+pub struct Run {
+    trace: Py<Trace>,
+    settings: RunSettings,
+    outcome: RunOutcome,
+}
+
+/// `run(trace, experiment_json, progress)`: the one point of an experiment
+/// of one run and one repetition (the Python side builds it from `policy`,
+/// `predictor`, `params`, `seed` and the metric options), as `schedlab
+/// run` runs it.
+#[pyfunction]
+#[pyo3(signature = (trace, experiment_json, progress=None))]
+pub fn run(py: Python<'_>, trace: Py<Trace>, experiment_json: &str, progress: Option<Py<PyAny>>) -> PyResult<Run> {
+    let experiment: Experiment = decode(experiment_json, "run()")?;
+    let t = trace.get();
+    crate::experiment::check_workload(&experiment, t)?;
+    let plan = Plan::new(experiment).map_err(core_error)?;
+    let point = match plan.len() {
+        1 => plan.point(0).expect("a plan of one point has point 0"),
+        n => return Err(core_error(format!("run() runs one point, and this experiment has {n}"))),
+    };
+    let settings = plan.settings(&point).map_err(core_error)?;
+    let mut observer = Observer::new(progress, 1);
+    let outcome = py.detach(|| run_phased(&t.loaded.trace, &settings, &mut |phase, p| observer.report(phase, p)));
+    if let Some(e) = observer.take_error() {
+        return Err(e);
+    }
+    let outcome = outcome.map_err(core_error)?;
+    Ok(Run { trace, settings, outcome })
+}
+
+/// A per-job column: its name, its type (`u8`, `i8`, `f8`, `bool` or `Int64`,
+/// nullable, with a mask of missing values) and its little-endian bytes.
+type Column<'py> = (&'static str, &'static str, Bound<'py, PyBytes>, Option<Bound<'py, PyBytes>>);
+
+/// A column before it becomes Python bytes: type, values, mask.
+type RawColumn = (&'static str, Vec<u8>, Option<Vec<u8>>);
+
+fn le_bytes<T: Copy, const N: usize>(values: &[T], bytes: impl Fn(T) -> [u8; N]) -> Vec<u8> {
+    values.iter().flat_map(|&v| bytes(v)).collect()
+}
+
+#[pymethods]
+impl Run {
+    /// The result document as `schedlab run --json` prints it, without the
+    /// host-measured `elapsed_ms` (so that two runs give the same bytes).
+    fn document_json(&self) -> PyResult<String> {
+        let identity = self.trace.get().identity.clone();
+        pretty(&RunDocument::new(&self.settings, identity, &self.outcome, None))
+    }
+
+    /// Every metric of the column catalogue that the run reported, in the
+    /// catalogue's order: `(key, value)`, `None` for a metric without a
+    /// value (a mean over no job).
+    fn catalogue_metrics(&self) -> PyResult<Vec<(String, Option<f64>)>> {
+        let metrics = serde_json::to_value(&self.outcome.metrics).map_err(core_error)?;
+        Ok(catalogue()
+            .into_iter()
+            .filter_map(|c| schedlab::experiment::metric_at(&metrics, &c.key).map(|v| (c.key, v.as_f64())))
+            .collect())
+    }
+
+    /// The per-job table (`run --jobs-csv`'s rows) as columns.
+    fn jobs_columns<'py>(&self, py: Python<'py>) -> Vec<Column<'py>> {
+        let trace = &self.trace.get().loaded.trace;
+        let rows: Vec<_> = job_rows(trace, &self.outcome.record, self.settings.metrics.bsd_threshold).collect();
+        let ints = |f: &dyn Fn(&schedlab::experiment::JobRow) -> i64| {
+            le_bytes(&rows.iter().map(f).collect::<Vec<i64>>(), i64::to_le_bytes)
+        };
+        let flags = |f: &dyn Fn(&schedlab::experiment::JobRow) -> bool| rows.iter().map(|r| u8::from(f(r))).collect();
+        let optional = |f: &dyn Fn(&schedlab::experiment::JobRow) -> Option<i64>| {
+            let values: Vec<Option<i64>> = rows.iter().map(f).collect();
+            let data = le_bytes(&values.iter().map(|v| v.unwrap_or(0)).collect::<Vec<i64>>(), i64::to_le_bytes);
+            let mask: Vec<u8> = values.iter().map(|v| u8::from(v.is_none())).collect();
+            (data, mask)
+        };
+        let bsd = le_bytes(&rows.iter().map(|r| r.bsd).collect::<Vec<f64>>(), f64::to_le_bytes);
+        let (fair, fair_mask) = optional(&|r| r.fair_start);
+        let (reservation, reservation_mask) = optional(&|r| r.reservation);
+        let data: [RawColumn; 16] = [
+            ("u8", le_bytes(&rows.iter().map(|r| r.job).collect::<Vec<u64>>(), u64::to_le_bytes), None),
+            ("i8", ints(&|r| i64::from(r.user)), None),
+            ("i8", ints(&|r| i64::from(r.size)), None),
+            ("i8", ints(&|r| r.submit), None),
+            ("i8", ints(&|r| r.start), None),
+            ("i8", ints(&|r| r.end), None),
+            ("i8", ints(&|r| r.wait), None),
+            ("i8", ints(&|r| r.runtime), None),
+            ("i8", ints(&|r| r.estimate), None),
+            ("i8", ints(&|r| r.prediction), None),
+            ("f8", bsd, None),
+            ("i8", ints(&|r| i64::from(r.preempted)), None),
+            ("bool", flags(&|r| r.backfilled), None),
+            ("bool", flags(&|r| r.blocked), None),
+            ("Int64", fair, Some(fair_mask)),
+            ("Int64", reservation, Some(reservation_mask)),
+        ];
+        JOB_COLUMNS
+            .iter()
+            .zip(data)
+            .map(|(name, (kind, bytes, mask))| {
+                (*name, kind, PyBytes::new(py, &bytes), mask.map(|m| PyBytes::new(py, &m)))
+            })
+            .collect()
+    }
+
+    /// The per-job table as CSV, as `schedlab run --jobs-csv` writes it.
+    fn jobs_csv(&self) -> PyResult<String> {
+        let mut out = Vec::new();
+        let trace = &self.trace.get().loaded.trace;
+        write_jobs_csv(&mut out, trace, &self.outcome.record, self.settings.metrics.bsd_threshold)
+            .map_err(core_error)?;
+        String::from_utf8(out).map_err(core_error)
+    }
+
+    /// The simulated schedule as SWF, as `schedlab run --swf-out` writes it.
+    fn schedule_swf(&self) -> PyResult<String> {
+        let t = self.trace.get();
+        let comments = schedule_comments(&self.settings, &t.identity, &t.loaded.header);
+        let mut out = Vec::new();
+        write_schedule_swf(&mut out, &t.loaded.trace, &self.outcome.record, &comments).map_err(core_error)?;
+        String::from_utf8(out).map_err(core_error)
+    }
+}

@@ -1,0 +1,155 @@
+//! Reading a trace: from a file (the binding is a host, so it may open
+//! one), from bytes, from the page's bundled sample or from the
+//! Lublin–Feitelson generator. Plain or compressed; the core sniffs which.
+
+use std::fs::File;
+use std::io::BufReader;
+use std::path::PathBuf;
+
+use pyo3::exceptions::{PyFileNotFoundError, PyIsADirectoryError, PyOSError};
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes};
+use schedlab::experiment::{TraceIdentity, WorkloadOptions};
+use schedlab::workload::{read_swf, Loaded};
+
+use crate::{core_error, decode};
+
+/// A trace read and cleaned by the core, with its identity (name, SHA-256,
+/// jobs, machine size, options, cleaning report, statistics, warnings).
+#[pyclass(module = "schedlab._core", frozen)]
+pub struct Trace {
+    pub(crate) loaded: Loaded,
+    pub(crate) identity: TraceIdentity,
+    /// The options it was read with, as an experiment records them.
+    pub(crate) workload: WorkloadOptions,
+}
+
+#[pymethods]
+impl Trace {
+    /// The identity as JSON text, exactly as result documents record it.
+    fn identity_json(&self) -> PyResult<String> {
+        serde_json::to_string(&self.identity).map_err(core_error)
+    }
+
+    /// The workload options it was read with, as JSON text.
+    fn workload_json(&self) -> PyResult<String> {
+        serde_json::to_string(&self.workload).map_err(core_error)
+    }
+
+    /// The header's key/value pairs as JSON text.
+    fn header_json(&self) -> PyResult<String> {
+        serde_json::to_string(&self.loaded.header).map_err(core_error)
+    }
+
+    fn __len__(&self) -> usize {
+        self.loaded.trace.jobs.len()
+    }
+}
+
+/// Where the bytes of a trace come from.
+enum Source {
+    Bytes(Vec<u8>),
+    Path(PathBuf),
+}
+
+/// `open_trace(source, name, workload_json)`: reads `source` (bytes, or a
+/// path as `str` or `os.PathLike`) with the workload options of
+/// `workload_json`. `name` defaults to the file's name (`trace.swf` for
+/// bytes); it is part of the identity, as on the command line.
+#[pyfunction]
+#[pyo3(signature = (source, name, workload_json))]
+pub fn open_trace(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    name: Option<String>,
+    workload_json: &str,
+) -> PyResult<Trace> {
+    let source = if let Ok(b) = source.cast::<PyBytes>() {
+        Source::Bytes(b.as_bytes().to_vec())
+    } else if let Ok(b) = source.cast::<PyByteArray>() {
+        Source::Bytes(b.to_vec())
+    } else if let Ok(path) = source.extract::<PathBuf>() {
+        Source::Path(path)
+    } else {
+        let kind = source.get_type().name()?;
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "load(): the trace must be a path (str or os.PathLike) or bytes, not {kind}"
+        )));
+    };
+    let workload: WorkloadOptions = decode(workload_json, "load() options")?;
+    let options = workload.read_options();
+    let name = name.unwrap_or_else(|| match &source {
+        Source::Bytes(_) => "trace.swf".to_owned(),
+        Source::Path(p) => p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned()),
+    });
+    let loaded = py.detach(|| match &source {
+        Source::Bytes(b) => read_swf(b.as_slice(), &options).map_err(|e| Err(e.to_string())),
+        Source::Path(p) => {
+            let file = File::open(p).map_err(|e| Ok((p.clone(), e)))?;
+            if file.metadata().is_ok_and(|m| m.is_dir()) {
+                return Err(Ok((p.clone(), std::io::Error::other("is a directory, not a trace file"))));
+            }
+            read_swf(BufReader::with_capacity(1 << 16, file), &options)
+                .map_err(|e| Err(format!("{}: {e}", p.display())))
+        }
+    });
+    let loaded = loaded.map_err(|e| match e {
+        Err(message) => core_error(message),
+        Ok((path, io)) => {
+            let message = format!("cannot open {}: {io}", path.display());
+            match io.kind() {
+                std::io::ErrorKind::NotFound => PyFileNotFoundError::new_err(message),
+                _ if path.is_dir() => PyIsADirectoryError::new_err(message),
+                _ => PyOSError::new_err(message),
+            }
+        }
+    })?;
+    let identity = TraceIdentity::new(name, &loaded, &options);
+    Ok(Trace { loaded, identity, workload })
+}
+
+/// The page's bundled samples, by the ids share links use, with the file
+/// names the page gives them (the name is part of a result's identity).
+const SAMPLES: &[(&str, &str, &[u8])] = &[
+    ("kth-sp2-first3000", "kth-sp2-first3000.swf", include_bytes!("../../samples/kth-sp2-first3000.swf")),
+    (
+        "kth-sp2-first3000-gz",
+        "kth-sp2-first3000.swf.gz",
+        include_bytes!("../../www/public/samples/kth-sp2-first3000.swf.gz"),
+    ),
+];
+
+/// `sample(id) -> (name, bytes)`: a sample the page bundles.
+#[pyfunction]
+pub fn sample<'py>(py: Python<'py>, id: &str) -> PyResult<(&'static str, Bound<'py, PyBytes>)> {
+    let (_, name, bytes) = SAMPLES.iter().find(|(i, _, _)| *i == id).ok_or_else(|| {
+        let known: Vec<&str> = SAMPLES.iter().map(|s| s.0).collect();
+        core_error(format!("there is no sample `{id}` (known: {})", known.join(", ")))
+    })?;
+    Ok((name, PyBytes::new(py, bytes)))
+}
+
+/// `generate_lublin(procs, jobs, load, seed, estimate_factor) -> bytes`: a
+/// Lublin–Feitelson trace as SWF text, as the page's generator makes it
+/// (every setting not given at the generator's default).
+#[pyfunction]
+#[pyo3(signature = (procs=None, jobs=None, load=None, seed=None, estimate_factor=None))]
+pub fn generate_lublin<'py>(
+    py: Python<'py>,
+    procs: Option<u32>,
+    jobs: Option<u32>,
+    load: Option<f64>,
+    seed: Option<u64>,
+    estimate_factor: Option<f64>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let d = schedlab_synth::LublinParams::default();
+    let params = schedlab_synth::LublinParams {
+        procs: procs.unwrap_or(d.procs),
+        jobs: jobs.unwrap_or(d.jobs),
+        load: load.unwrap_or(d.load),
+        seed: seed.unwrap_or(d.seed),
+        estimate_factor: estimate_factor.unwrap_or(d.estimate_factor),
+    };
+    let bytes = py.detach(|| schedlab_synth::generate_swf(&params)).map_err(core_error)?;
+    Ok(PyBytes::new(py, &bytes))
+}
