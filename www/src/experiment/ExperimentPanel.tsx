@@ -137,7 +137,11 @@ function Card(props: { index: number; run: RunSpec }) {
       {runScope?.params.map((st) => (
         <ParamField key={st.spec.key} run={i} spec={props.run} state={st} />
       ))}
-      {runScope ? <p class="muted run-label">Label in the results: {runScope.label}</p> : null}
+      {runScope ? (
+        <p class="muted run-label" title={runScope.label}>
+          Name in the results: {runScope.title}
+        </p>
+      ) : null}
     </article>
   );
 }
