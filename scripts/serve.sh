@@ -16,7 +16,13 @@ command -v cargo >/dev/null || { echo "serve.sh: a Rust toolchain is needed (htt
 
 bash scripts/setup-web.sh
 
-echo "== building the page (wasm + TypeScript) into www/dist/"
+# Say what the build costs before it starts, as setup-web.sh does for
+# wasm-bindgen-cli: the first compile of the core is the long step.
+if [ -e www/src/wasm/schedlab_wasm_bg.wasm ]; then
+  echo "== building the page into www/dist/ (the core's WebAssembly build is rebuilt only if the Rust code changed: seconds)"
+else
+  echo "== building the page into www/dist/: first the core compiled to WebAssembly (a one-time step, about 2 minutes on 2 cores; later runs take seconds), then the TypeScript"
+fi
 (cd www && npm run build)
 
 echo

@@ -96,6 +96,19 @@ export async function launch() {
 }
 
 /**
+ * A new page of `session` at `width` × `height`, the playground loaded and
+ * ready; its uncaught errors are pushed onto `errors`.
+ */
+export async function pageAt(session, width, height, errors) {
+  const page = await session.browser.context.newPage();
+  page.on("pageerror", (e) => errors.push(String(e)));
+  await page.setViewportSize({ width, height });
+  await page.goto(session.server.url);
+  await page.waitForSelector("body[data-ready='1']", { timeout: 30_000 });
+  return page;
+}
+
+/**
  * One page server and one browser for a test file: started before its
  * tests, closed after them. Returns the object whose `server` and
  * `browser` fields they fill in.

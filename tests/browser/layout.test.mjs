@@ -1,23 +1,20 @@
 // The page's layout on a phone (390 and 360 CSS pixels wide) and on a
-// projector (1920 × 1080): no horizontal scrolling, charts and legends
-// inside the screen, runs that do not overlap, content that uses a wide
-// screen and a presentation layout that fits a chart in one screen.
+// projector (1920 × 1080): no horizontal scrolling on any results tab with
+// every view of the schedule open (Gantt, inspector, scatter, replay),
+// charts and legends inside the screen, runs that do not overlap, content
+// that uses a wide screen and a presentation layout that fits a chart in
+// one screen.
 // Screenshots go to SHOTS (scripts/screenshots.sh: docs/screenshots).
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { SHOTS, sharedSession } from "./harness.mjs";
+import { pageAt as openPage, SHOTS, sharedSession } from "./harness.mjs";
 
 const session = sharedSession(SHOTS);
 const pageErrors = [];
 
-async function pageAt(width, height) {
-  const page = await session.browser.context.newPage();
-  page.on("pageerror", (e) => pageErrors.push(String(e)));
-  await page.setViewportSize({ width, height });
-  await page.goto(session.server.url);
-  await page.waitForSelector("body[data-ready='1']", { timeout: 30_000 });
-  return page;
+function pageAt(width, height) {
+  return openPage(session, width, height, pageErrors);
 }
 
 /** Loads the sample and runs FCFS and EASY; resolves when the charts are drawn. */
@@ -38,7 +35,9 @@ function layoutFaults(page) {
     const width = document.documentElement.clientWidth;
     const faults = [];
     if (document.documentElement.scrollWidth > width) faults.push(`the page scrolls sideways (${document.documentElement.scrollWidth} > ${width})`);
-    for (const el of document.querySelectorAll("canvas, figure, .panel, .card, .preset, #runs li, .toolbar, h1")) {
+    for (const el of document.querySelectorAll("canvas, figure, .panel, .card, .preset, #runs li, .toolbar, h1, .demo, table, .schedule section, .schedule-legend")) {
+      // A table may scroll inside its own box (.table-wrap); what counts is the box.
+      if (el.tagName === "TABLE" && el.closest(".table-wrap")) continue;
       const r = el.getBoundingClientRect();
       if (r.width > 0 && (r.left < -0.5 || r.right > width + 0.5)) faults.push(`${el.tagName.toLowerCase()}#${el.id || el.className} spans ${r.left.toFixed(0)}–${r.right.toFixed(0)}`);
     }
@@ -54,12 +53,36 @@ function layoutFaults(page) {
   });
 }
 
+/** Opens the Schedule tab with both runs, a job in the inspector, the scatter and a step of the replay. */
+async function openEveryScheduleView(page) {
+  await page.click("#view-schedule");
+  await page.click("#schedule-open");
+  await page.waitForSelector("[data-testid='schedule-view'][data-mode='runs'], [data-testid='schedule-view'][data-mode='columns']", { timeout: 60_000 });
+  await page.waitForSelector("[data-testid='job-scatter']");
+  // The sample's first job (samples/README.md: jobs 15 to 3014).
+  const first = 15;
+  await page.fill("#job-search", String(first));
+  await page.click(".inspector-search button[type='submit']");
+  await page.waitForFunction((id) => document.getElementById("inspector-title")?.textContent?.startsWith(`Job ${id} `), first);
+  await page.click("#replay-next");
+  await page.waitForSelector(".replay-canvas[data-drawn='1']");
+}
+
 describe("layout", () => {
   for (const width of [390, 360]) {
-    test(`a phone ${width} px wide: nothing scrolls sideways or is cut, runs do not overlap`, async () => {
+    test(`a phone ${width} px wide: no tab scrolls sideways or is cut, with every schedule view open; runs do not overlap`, async () => {
       const page = await pageAt(width, 844);
       await runSample(page);
-      assert.deepEqual(await layoutFaults(page), []);
+      assert.deepEqual(await layoutFaults(page), [], "the table and charts tab");
+      await openEveryScheduleView(page);
+      assert.deepEqual(await layoutFaults(page), [], "the schedule tab with every view open");
+      const scatter = await page.$eval("[data-testid='job-scatter']", (s) => s.getBoundingClientRect().width);
+      assert.ok(scatter <= width - 20, `the scatter (${scatter} px) fits the phone`);
+      await page.locator("#schedule").screenshot({ path: join(SHOTS, `phone-${width}-schedule.png`) });
+      await page.click("#view-glossary");
+      assert.deepEqual(await layoutFaults(page), [], "the glossary tab");
+      await page.click("#view-summary");
+      await page.waitForFunction(() => [...document.querySelectorAll("#charts canvas")].every((c) => c.dataset.drawn === "1"));
       // A chart's canvas is drawn for its width (legend and labels inside it).
       const charts = await page.$$eval("#charts canvas", (cs) => cs.map((c) => ({ css: c.getBoundingClientRect().width, ratio: c.width / c.height })));
       for (const c of charts) assert.ok(c.css <= width && c.ratio < 1.4, `a chart ${c.css} px wide, drawn taller for a phone (ratio ${c.ratio.toFixed(2)})`);

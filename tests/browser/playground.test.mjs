@@ -562,7 +562,7 @@ describe("playground", () => {
     await page.click("#knob-error-switch");
     assert.equal(await page.inputValue("#p0-source"), "virtual");
     assert.equal(await page.$("#p1-source"), null, "FCFS reads no runtime");
-    assert.match(await page.textContent("#knob-error-note"), /^applies to easy@virtual$/);
+    assert.match(await page.textContent("#knob-error-note"), /^applies to EASY, virtual$/, "runs named by their titles");
     // A value the core refuses is named next to Run, and Run waits.
     await page.fill("#knob-error", "-5");
     assert.equal(await page.getAttribute("#run", "aria-disabled"), "true");
@@ -574,10 +574,18 @@ describe("playground", () => {
     assert.equal(await page.inputValue("#p0-mode"), "kill");
     const killNote = await page.textContent("#knob-cost-note");
     assert.doesNotMatch(killNote, /applies to/);
-    assert.match(killNote, /^ignored by pv-easy \(only when mode is checkpoint or suspend\)$/);
+    assert.match(killNote, /^ignored by PV-EASY \(only when mode is checkpoint or suspend\)$/);
     assert.match(await page.textContent("#p0-cost >> xpath=.."), /not used: only when mode is checkpoint or suspend/);
     await page.selectOption("#p0-mode", "checkpoint");
-    assert.match(await page.textContent("#knob-cost-note"), /^applies to pv-easy:mode=checkpoint$/);
+    assert.match(await page.textContent("#knob-cost-note"), /^applies to PV-EASY, checkpoint$/);
+    // A swept parameter also set in a knob: the message names the knob, in the page's words.
+    await page.fill("#knob-cost", "30");
+    await page.dispatchEvent("#knob-cost", "change");
+    await page.selectOption("#sweep-param", "cost");
+    assert.equal(await page.textContent("#run-why"), "Checkpoint / resume cost is swept and also set in its global knob: clear the Checkpoint / resume cost knob, or stop sweeping it.");
+    await page.selectOption("#sweep-param", "");
+    await page.fill("#knob-cost", "");
+    await page.dispatchEvent("#knob-cost", "change");
     await page.evaluate(() => document.getElementById("knobs").scrollIntoView({ block: "center" }));
     await page.screenshot({ path: join(SHOTS, "knobs.png") });
     await page.close();

@@ -1,4 +1,5 @@
 // The page's panels, in the order a user goes through them, over one store.
+import { DemoButton } from "./demo/DemoButton";
 import { ExperimentPanel } from "./experiment/ExperimentPanel";
 import { PresetsPanel } from "./presets/PresetsPanel";
 import { ResultsPanel } from "./results/ResultsPanel";
@@ -18,6 +19,7 @@ export function App() {
   return (
     <>
       <Banner />
+      <DemoButton />
       <TracePanel />
       <ExperimentPanel />
       <PresetsPanel />

@@ -62,6 +62,32 @@ export function download(name: string, data: BlobPart, type: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
+/** The size of exported charts (SVG, and PNG at `PNG_SCALE` times its pixels). */
+const EXPORT_SIZE = { width: 1200, height: 750 };
+const PNG_SCALE = 2;
+
+/**
+ * An SVG the core drew, rasterised at `PNG_SCALE` times its size: the PNG
+ * export has the SVG's title, subtitle, legend and layout, at print resolution.
+ */
+export function svgToPng(svg: string, width: number, height: number): Promise<Blob> {
+  const url = URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }));
+  return new Promise<Blob>((ok, fail) => {
+    const img = new Image();
+    img.onload = () => {
+      const canvas = document.createElement("canvas");
+      canvas.width = width * PNG_SCALE;
+      canvas.height = height * PNG_SCALE;
+      const ctx = canvas.getContext("2d");
+      if (!ctx) return fail(new Error("no 2-D canvas"));
+      ctx.drawImage(img, 0, 0, canvas.width, canvas.height);
+      canvas.toBlob((b) => (b ? ok(b) : fail(new Error("the canvas could not be encoded"))), "image/png");
+    };
+    img.onerror = () => fail(new Error("the SVG could not be drawn"));
+    img.src = url;
+  }).finally(() => URL.revokeObjectURL(url));
+}
+
 /** Canvas pixels per CSS pixel and the height/width ratio for a chart `css` pixels wide. */
 function canvasSize(css: number, large: boolean): { width: number; height: number } {
   // The core's fonts scale with the chart's height and have a floor in
@@ -120,18 +146,21 @@ export function ChartFigure(props: { figure: Figure; file: string; id?: string }
       clearTimeout(timer);
     };
   }, [f, large]);
+  const { width, height } = EXPORT_SIZE;
   const svg = () => {
     try {
-      download(`${props.file}.svg`, core().chart_svg(f.spec, 1200, 750), "image/svg+xml");
+      download(`${props.file}.svg`, core().chart_svg(f.spec, width, height), "image/svg+xml");
     } catch (e) {
       formNote.value = { kind: "error", text: `SVG export failed: ${errorMessage(e)}` };
     }
   };
-  const png = () =>
-    ref.current?.toBlob((b) => {
-      if (b) download(`${props.file}.png`, b, "image/png");
-      else formNote.value = { kind: "error", text: "PNG export failed: the canvas could not be encoded." };
-    });
+  const png = async () => {
+    try {
+      download(`${props.file}.png`, await svgToPng(core().chart_svg(f.spec, width, height), width, height), "image/png");
+    } catch (e) {
+      formNote.value = { kind: "error", text: `PNG export failed: ${errorMessage(e)}` };
+    }
+  };
   return (
     <figure class="chart">
       <figcaption>
@@ -140,7 +169,7 @@ export function ChartFigure(props: { figure: Figure; file: string; id?: string }
           <button type="button" class="small" data-export="svg" aria-label={`${f.title}: save as SVG`} onClick={svg}>
             SVG
           </button>{" "}
-          <button type="button" class="small" data-export="png" aria-label={`${f.title}: save as PNG`} onClick={png}>
+          <button type="button" class="small" data-export="png" aria-label={`${f.title}: save as PNG`} onClick={() => void png()}>
             PNG
           </button>
         </span>

@@ -53,7 +53,7 @@ pub(crate) fn draw<DB: DrawingBackend>(
     };
     let base = if c.log_y { y0 } else { 0.0 };
     let names: Vec<String> = c.series.iter().map(|s| clean_text(&s.name)).collect();
-    let body = titled(root, &c.title, look)?;
+    let body = titled(root, &c.title, &c.subtitle, look)?;
     let (plot, side) = with_legend(&body, &names, look);
     let slot_px = f64::from(plot.dim_in_pixel().0) * 0.8 / n as f64;
     let (x_tick, groups) = fit_labels(&c.groups, slot_px, look);

@@ -35,7 +35,7 @@ pub(crate) fn draw<DB: DrawingBackend>(
     let hi = (top + 0.15).max(1.0);
     let time_label = |x: f64| duration_label(10f64.powf(x).round());
     let names: Vec<String> = c.curves.iter().map(|c| clean_text(&c.name)).collect();
-    let body = titled(root, &c.title, look)?;
+    let body = titled(root, &c.title, &c.subtitle, look)?;
     let (plot, side) = with_legend(&body, &names, look);
     // "10 h" and "1 d" are 0.38 decades apart: keep only ticks whose
     // labels do not overlap at this width (the plot is about 85 % of it).

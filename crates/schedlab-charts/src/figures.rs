@@ -3,7 +3,9 @@
 //! summaries' means and 95 % intervals) and the column catalogue, so the
 //! page constructs no chart of its own.
 
-use schedlab_experiment::{metric_at, ExperimentResult, Preset, PresetFigure, SummaryRow};
+use schedlab_experiment::{
+    identity_context, metric_at, ExperimentResult, PointResult, Preset, PresetFigure, SummaryRow,
+};
 use schedlab_metrics::{column, CATEGORY_NAMES};
 use serde::Serialize;
 use serde_json::Value;
@@ -82,31 +84,32 @@ fn column_bars(
         1..=3 => columns.iter().map(|c| axis_label(c)).collect::<Vec<_>>().join(" / "),
         _ => "value".to_owned(),
     };
-    ChartSpec::Bars(BarChart { title, x_label: "run".into(), y_label, groups, series, log_y })
+    ChartSpec::Bars(BarChart { title, x_label: "run".into(), y_label, groups, series, log_y, ..BarChart::default() })
 }
 
 /// The figures of an experiment the page's form ran: MBS and MWBS per run,
 /// the wait ECDFs (when kept), blocked-job MBS by job size, and for a
-/// sweep MBS and MWBS against the swept parameter.
+/// sweep MBS and MWBS against the swept parameter. Every row (each swept
+/// run at each of its values) appears in every per-run chart, named by
+/// its title; each chart's subtitle is the trace and its options.
 pub fn figures(r: &ExperimentResult) -> Vec<Figure> {
     let mut out = Vec::new();
-    // Runs the sweep does not apply to, or every row without a sweep.
-    let plain: Vec<&SummaryRow> = r.summary.iter().filter(|row| row.value.is_none()).collect();
-    let plain = if plain.is_empty() { r.summary.iter().collect() } else { plain };
-    let groups: Vec<String> = plain.iter().map(|row| row_label(r, row)).collect();
+    let rows: Vec<&SummaryRow> = r.summary.iter().collect();
+    let groups: Vec<String> = rows.iter().map(|row| row_label(r, row)).collect();
     let rep = repeated(r);
     let title = if rep { "MBS and MWBS per run (95 % intervals)" } else { "MBS and MWBS per run" };
-    let mut bars = column_bars(title.into(), groups.clone(), &plain, &["mbs", "mwbs"], rep);
+    let mut bars = column_bars(title.into(), groups.clone(), &rows, &["mbs", "mwbs"], rep);
     if let ChartSpec::Bars(b) = &mut bars {
         b.y_label = "bounded slowdown".into();
     }
     out.push(Figure { id: "chart-mbs".into(), title: title.into(), spec: bars });
-    let curves: Vec<EcdfCurve> = plain
+    let curves: Vec<EcdfCurve> = rows
         .iter()
-        .filter_map(|row| {
-            let first = r.points.iter().find(|p| p.point.run == row.run && p.wait_ecdf.is_some())?;
+        .zip(&groups)
+        .filter_map(|(row, name)| {
+            let first = r.points.iter().find(|p| in_cell(r, p, row) && p.wait_ecdf.is_some())?;
             let points = first.wait_ecdf.as_ref()?.iter().map(|&(t, f)| (t as f64, f)).collect();
-            Some(EcdfCurve { name: row_label(r, row), points })
+            Some(EcdfCurve { name: name.clone(), points })
         })
         .collect();
     if !curves.is_empty() {
@@ -116,10 +119,11 @@ pub fn figures(r: &ExperimentResult) -> Vec<Figure> {
             x_label: "wait".into(),
             y_label: "fraction of jobs".into(),
             curves,
+            ..EcdfChart::default()
         });
         out.push(Figure { id: "chart-ecdf".into(), title, spec });
     }
-    if let Some(spec) = blocked_bars(&plain, &groups, "mbs", rep) {
+    if let Some(spec) = blocked_bars(&rows, &groups, "mbs", rep) {
         out.push(Figure { id: "chart-blocked".into(), title: chart_title(&spec), spec });
     }
     if let Some(s) = &r.experiment.sweep {
@@ -128,7 +132,21 @@ pub fn figures(r: &ExperimentResult) -> Vec<Figure> {
             out.push(Figure { id: format!("chart-sweep-{metric}"), title: chart_title(&spec), spec });
         }
     }
+    let context = identity_context(&r.trace).unwrap_or_default();
+    for f in &mut out {
+        f.spec.set_subtitle(&context);
+    }
     out
+}
+
+/// Whether point `p` belongs to the cell of summary row `row` (its run at
+/// its sweep value).
+fn in_cell(r: &ExperimentResult, p: &PointResult, row: &SummaryRow) -> bool {
+    let value = match (&r.experiment.sweep, p.point.value) {
+        (Some(s), Some(v)) => Some(s.value(v)),
+        _ => None,
+    };
+    p.point.run == row.run && value == row.value
 }
 
 fn chart_title(spec: &ChartSpec) -> String {
@@ -140,8 +158,12 @@ fn chart_title(spec: &ChartSpec) -> String {
     }
 }
 
-/// A row's label: its run, and the sweep value when it has one.
+/// A row's name: its title (which names the sweep value), or for a
+/// document written before titles, its spec and the sweep value.
 fn row_label(r: &ExperimentResult, row: &SummaryRow) -> String {
+    if !row.title.is_empty() {
+        return row.title.clone();
+    }
     match (&row.value, &r.experiment.sweep) {
         (Some(v), Some(s)) => format!("{} {}={v}", row.label, s.param),
         _ => row.label.clone(),
@@ -182,6 +204,7 @@ fn blocked_bars(rows: &[&SummaryRow], names: &[String], metric: &str, rep: bool)
         groups,
         series,
         log_y,
+        ..BarChart::default()
     }))
 }
 
@@ -203,7 +226,8 @@ fn sweep_chart(r: &ExperimentResult, metric: &str, param: &str, rep: bool) -> Ch
             _ => rows.iter().filter_map(|row| point(row, row.value.as_deref()?.parse().ok()?)).collect(),
         };
         if !points.is_empty() {
-            lines.push(SweepLine { name: r.labels[run].clone(), points });
+            let name = r.titles.get(run).unwrap_or(&r.labels[run]);
+            lines.push(SweepLine { name: name.clone(), points });
         }
     }
     let name = label_of(metric);
@@ -214,6 +238,7 @@ fn sweep_chart(r: &ExperimentResult, metric: &str, param: &str, rep: bool) -> Ch
         log_x: false,
         log_y: false,
         lines,
+        ..SweepChart::default()
     })
 }
 
@@ -329,6 +354,7 @@ fn category_change(rows: &[&SummaryRow], names: &[String], metric: &str) -> Opti
         groups: CATEGORY_NAMES.iter().map(|c| (*c).to_owned()).collect(),
         series,
         log_y: false,
+        ..BarChart::default()
     }))
 }
 
@@ -397,7 +423,14 @@ mod tests {
         let ids: Vec<&str> = figs.iter().map(|f| f.id.as_str()).collect();
         assert_eq!(ids, ["chart-mbs", "chart-ecdf", "chart-blocked", "chart-sweep-mbs", "chart-sweep-mwbs"]);
         let ChartSpec::Bars(b) = &figs[0].spec else { panic!("bars") };
-        assert_eq!(b.groups, ["fcfs", "cbf"], "the unswept runs");
+        assert_eq!(
+            b.groups,
+            ["FCFS", "EASY, virtual (error 0 %)", "EASY, virtual (error 40 %)", "Conservative backfilling"],
+            "every run, the swept one at each value, by its title"
+        );
+        let ChartSpec::Ecdf(ecdf) = &figs[1].spec else { panic!("ecdf") };
+        assert_eq!(ecdf.curves.len(), 4, "a curve for every row");
+        assert_ne!(ecdf.curves[1].points, ecdf.curves[2].points, "each swept value's own curve");
         let all: Vec<f64> = b.series.iter().flat_map(|s| s.values.iter().flatten().copied()).collect();
         let ratio = all.iter().copied().fold(0.0, f64::max) / all.iter().copied().fold(f64::INFINITY, f64::min);
         assert_eq!(b.log_y, ratio > LOG_RATIO, "ratio {ratio}");

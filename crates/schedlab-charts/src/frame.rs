@@ -142,17 +142,48 @@ pub(crate) enum Key {
     Marker,
 }
 
-/// The area below the title (the whole area when there is no title).
+/// The area below the title and the subtitle (the whole area when there
+/// is neither). The subtitle is wrapped to the width, in grey.
 pub(crate) fn titled<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     title: &str,
+    subtitle: &str,
     look: Look,
 ) -> Result<DrawingArea<DB, Shift>, ChartError> {
     let title = clean_text(title);
-    if title.is_empty() {
-        return Ok(root.clone());
+    let body =
+        if title.is_empty() { root.clone() } else { root.titled(&title, Look::font(look.title)).map_err(draw_err)? };
+    let subtitle = clean_subtitle(subtitle);
+    if subtitle.is_empty() {
+        return Ok(body);
     }
-    root.titled(&title, Look::font(look.title)).map_err(draw_err)
+    // A little smaller than tick labels: it is context, not data.
+    let size = look.tick * 0.9;
+    let (w, _) = body.dim_in_pixel();
+    let lines = crate::wrap(&subtitle, ((f64::from(w) - 2.0 * size) / (size * 0.6)).max(8.0) as usize);
+    let style = Look::font(size).color(&RGBColor(0x44, 0x44, 0x44)).pos(Pos::new(HPos::Center, VPos::Top));
+    for (i, line) in lines.iter().enumerate() {
+        let y = (i as f64 * size * 1.25) as i32;
+        body.draw(&Text::new(line.clone(), (w as i32 / 2, y), style.clone())).map_err(draw_err)?;
+    }
+    Ok(body.split_vertically((lines.len() as f64 * size * 1.25 + size * 0.5) as u32).1)
+}
+
+/// A subtitle as drawn: control characters removed and whitespace runs
+/// collapsed like any user text, but cut at twice
+/// [`crate::MAX_TEXT_CHARS`], since it wraps and names a trace with its
+/// options.
+fn clean_subtitle(text: &str) -> String {
+    let most = 2 * crate::MAX_TEXT_CHARS;
+    let words: Vec<&str> =
+        text.split(|c: char| c.is_whitespace() || c.is_control()).filter(|w| !w.is_empty()).collect();
+    let joined = words.join(" ");
+    if joined.chars().count() <= most {
+        return joined;
+    }
+    let mut cut: String = joined.chars().take(most - 1).collect();
+    cut.push('…');
+    cut
 }
 
 /// Splits `root` into the plot (left) and a legend strip (right) wide

@@ -79,6 +79,11 @@ pub enum ChartSpec {
 #[serde(deny_unknown_fields)]
 pub struct BarChart {
     pub title: String,
+    /// A second line under the title: what the numbers are of (the
+    /// trace, its machine size and workload options).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<String>", optional))]
+    pub subtitle: String,
     #[serde(default)]
     #[cfg_attr(feature = "ts", ts(as = "Option<String>", optional))]
     pub x_label: String,
@@ -117,6 +122,11 @@ pub type Intervals = Vec<Option<(f64, f64)>>;
 #[serde(deny_unknown_fields)]
 pub struct EcdfChart {
     pub title: String,
+    /// A second line under the title: what the numbers are of (the
+    /// trace, its machine size and workload options).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<String>", optional))]
+    pub subtitle: String,
     #[serde(default)]
     #[cfg_attr(feature = "ts", ts(as = "Option<String>", optional))]
     pub x_label: String,
@@ -142,6 +152,11 @@ pub struct EcdfCurve {
 #[serde(deny_unknown_fields)]
 pub struct SweepChart {
     pub title: String,
+    /// A second line under the title: what the numbers are of (the
+    /// trace, its machine size and workload options).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<String>", optional))]
+    pub subtitle: String,
     #[serde(default)]
     #[cfg_attr(feature = "ts", ts(as = "Option<String>", optional))]
     pub x_label: String,
@@ -178,6 +193,19 @@ pub struct SweepPoint {
     #[serde(default)]
     #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub high: Option<f64>,
+}
+
+impl ChartSpec {
+    /// Sets the line drawn under the chart's title.
+    pub fn set_subtitle(&mut self, subtitle: &str) {
+        let field = match self {
+            ChartSpec::Bars(c) => &mut c.subtitle,
+            ChartSpec::Ecdf(c) => &mut c.subtitle,
+            ChartSpec::Sweep(c) => &mut c.subtitle,
+            ChartSpec::Schedule(c) => &mut c.subtitle,
+        };
+        subtitle.clone_into(field);
+    }
 }
 
 #[derive(Clone, Debug, Error, PartialEq, Eq)]

@@ -23,6 +23,11 @@ use crate::{clean_text, colour, draw_err, duration_label, no_data, short_number,
 #[serde(deny_unknown_fields)]
 pub struct ScheduleChart {
     pub title: String,
+    /// A second line under the title: what the numbers are of (the
+    /// trace, its machine size and workload options).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<String>", optional))]
+    pub subtitle: String,
     pub procs: u32,
     pub from: i64,
     pub to: i64,
@@ -196,7 +201,7 @@ const LEGEND: [&str; 6] = [
     "backfilled",
     "backfilled past the reservation",
     "preempted, lost work hatched",
-    "first job's reservation",
+    "first waiting job's reservation at the window's middle",
     "busy (zoomed out)",
 ];
 
@@ -238,7 +243,7 @@ pub(crate) fn draw<DB: DrawingBackend>(
     if c.to <= c.from || c.procs == 0 {
         return no_data(root, &c.title, look);
     }
-    let body = titled(root, &c.title, look)?;
+    let body = titled(root, &c.title, &c.subtitle, look)?;
     let names: Vec<String> = LEGEND.iter().map(|s| s.to_string()).collect();
     // The legend takes at most a quarter of the width: the time axis needs it more.
     let (w, _) = body.dim_in_pixel();
@@ -288,6 +293,18 @@ pub(crate) fn draw<DB: DrawingBackend>(
         strip.draw(c, &mut chart, look)?;
     }
     legend(&side, &names, look)
+}
+
+/// The legend's font size: the chart's, made smaller (down to a floor)
+/// until the longest entry takes at most two lines of the legend's strip,
+/// so that no entry is broken into a word per line.
+fn legend_size(names: &[String], width: u32, look: Look) -> f64 {
+    let longest = names.iter().map(|n| n.chars().count()).max().unwrap_or(1) as f64;
+    let mut size = look.legend;
+    while size > 10.0 && longest * size * 0.6 > 2.0 * (f64::from(width) - size * 2.6) {
+        size = (size * 0.9).max(10.0);
+    }
+    size
 }
 
 fn no_label(_: f64) -> String {
@@ -389,9 +406,14 @@ impl<'s> Strip<'s> {
             path.push((from + (to - from) * (k + 1) as f64 / n, v));
         }
         chart.draw_series([PathElement::new(path, colour(0).stroke_width(look.line))]).map_err(draw_err)?;
+        // The name on a white ground, so that a line running along the
+        // strip's top (utilisation near 1) never crosses it.
+        let name = clean_text(&self.spec.name);
         let style = Look::font(look.tick).pos(Pos::new(HPos::Left, VPos::Top));
         let area = chart.plotting_area().strip_coord_spec();
-        area.draw(&Text::new(clean_text(&self.spec.name), (4, 2), style)).map_err(draw_err)
+        let ground = [(2, 1), ((crate::text_width(&name, look.tick) + 6.0) as i32, (look.tick * 1.25) as i32)];
+        area.draw(&Rectangle::new(ground, WHITE.mix(0.85).filled())).map_err(draw_err)?;
+        area.draw(&Text::new(name, (4, 2), style)).map_err(draw_err)
     }
 }
 
@@ -435,7 +457,7 @@ fn hatch<DB: DrawingBackend>(chart: &mut Frame<'_, DB>, a: f64, b: f64, lo: f64,
 fn legend<DB: DrawingBackend>(side: &DrawingArea<DB, Shift>, names: &[String], look: Look) -> Result<(), ChartError> {
     let (w, h) = side.dim_in_pixel();
     let top = look.title * 1.6;
-    let (size, lines) = crate::frame::legend_layout(names, w, h, top, look.legend);
+    let (size, lines) = crate::frame::legend_layout(names, w, h, top, legend_size(names, w, look));
     let k = (size * 0.45) as i32;
     let style = Look::font(size).pos(Pos::new(HPos::Left, VPos::Center));
     let mut y = top;

@@ -53,7 +53,7 @@ pub(crate) fn draw<DB: DrawingBackend>(
     let y =
         AxisSpec { lo: ylo, hi: yhi, ticks: ticks(ylo, yhi, c.log_y), label: &yl, desc: c.y_label.clone(), lines: 1 };
     let names: Vec<String> = c.lines.iter().map(|l| clean_text(&l.name)).collect();
-    let body = titled(root, &c.title, look)?;
+    let body = titled(root, &c.title, &c.subtitle, look)?;
     let (plot, side) = with_legend(&body, &names, look);
     let mut chart = frame(&plot, x, y, look, look.tick, true)?;
     let r = (look.line * 3) as i32;

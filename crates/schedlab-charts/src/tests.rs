@@ -13,6 +13,7 @@ fn bars(groups: &[&str], series: &[(&str, Vec<Option<f64>>)]) -> ChartSpec {
             .map(|(name, values)| BarSeries { name: name.to_string(), values: values.clone(), intervals: None })
             .collect(),
         log_y: false,
+        ..BarChart::default()
     })
 }
 
@@ -22,6 +23,7 @@ fn ecdf(curves: &[(&str, Vec<(f64, f64)>)]) -> ChartSpec {
         x_label: "wait".into(),
         y_label: "jobs".into(),
         curves: curves.iter().map(|(n, p)| EcdfCurve { name: n.to_string(), points: p.clone() }).collect(),
+        ..EcdfChart::default()
     })
 }
 
@@ -39,6 +41,7 @@ fn sweep(log_x: bool, log_y: bool, lines: &[(&str, Vec<(f64, f64)>)]) -> ChartSp
                 points: p.iter().map(|&(x, y)| SweepPoint { x, y, low: Some(y * 0.9), high: Some(y * 1.1) }).collect(),
             })
             .collect(),
+        ..SweepChart::default()
     })
 }
 

@@ -30,6 +30,7 @@ mod scope;
 mod settings;
 mod spec;
 mod table;
+mod title;
 
 pub use calibration::{calibrate, reference_run, Reference};
 pub use document::{RunDocument, TraceIdentity, SCHEMA};
@@ -50,6 +51,7 @@ pub use scope::{scope, Ignored, ParamState, RunScope, Scope, SharedScope, ValueF
 pub use settings::{resolve, ConfigError, RunRequest, RunSettings, RUN_PARAMS};
 pub use spec::{split_param, PolicySpec, SpecError};
 pub use table::{summary_cell, summary_table, SummaryTable, TableCell, TableRow};
+pub use title::{identity_context, run_title, trace_context};
 
 use schedlab_engine::{check, CheckError, Control, EngineError, Progress, RunConfig, RunRecord};
 use schedlab_metrics::{deadline_metrics, fair_slowdown_table, prediction_metrics, priority_metrics, Metrics};

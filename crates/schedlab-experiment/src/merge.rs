@@ -48,6 +48,10 @@ struct ShardFile {
     schema: String,
     experiment: crate::Experiment,
     labels: Vec<String>,
+    /// Made again from the experiment, like the summary.
+    #[serde(default)]
+    #[allow(dead_code)]
+    titles: serde::de::IgnoredAny,
     trace: Value,
     #[serde(default)]
     shard: Option<Shard>,
@@ -89,6 +93,7 @@ pub fn read_shard(text: &str, file: usize) -> Result<ExperimentResult, MergeErro
         schema: doc.schema,
         experiment: doc.experiment,
         labels: doc.labels,
+        titles: Vec::new(),
         trace: doc.trace,
         shard: doc.shard,
         points,

@@ -234,6 +234,22 @@ impl Plan {
         (0..self.experiment.runs.len()).map(|r| self.label(r)).collect()
     }
 
+    /// The title of run `run` at sweep value `value`, for people
+    /// ([`crate::run_title`]): the swept parameter is named whenever the
+    /// row has a value, even at its default.
+    pub fn title(&self, run: usize, value: Option<usize>) -> String {
+        let always = value.and(self.experiment.sweep.as_ref()).map(|s| s.param.as_str());
+        match self.resolve_at(run, value, self.experiment.seed) {
+            Ok(settings) => crate::run_title(&settings, always, self.experiment.workload.load()),
+            Err(_) => self.label(run),
+        }
+    }
+
+    /// The title of every run, without a sweep value.
+    pub fn titles(&self) -> Vec<String> {
+        (0..self.experiment.runs.len()).map(|r| self.title(r, None)).collect()
+    }
+
     /// Whether the sweep applies to run `run`.
     pub fn is_swept(&self, run: usize) -> bool {
         self.swept[run]

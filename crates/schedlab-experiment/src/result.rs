@@ -45,6 +45,9 @@ pub struct PointResult {
 pub struct SummaryRow {
     pub run: usize,
     pub label: String,
+    /// The run's title for people, with the sweep value (`Plan::title`).
+    #[serde(default)]
+    pub title: String,
     /// The sweep value (text); `null` for a run the sweep does not apply to.
     pub value: Option<String>,
     #[cfg_attr(feature = "ts", ts(type = "Array<number>"))]
@@ -66,6 +69,9 @@ pub struct ExperimentResult {
     pub schema: String,
     pub experiment: crate::Experiment,
     pub labels: Vec<String>,
+    /// The runs' titles for people (`Plan::titles`), in the order of `labels`.
+    #[serde(default)]
+    pub titles: Vec<String>,
     /// The trace's identity (name, sha256, jobs, procs, options, cleaning,
     /// statistics): `TraceIdentity` as the run document has it.
     #[cfg_attr(feature = "ts", ts(type = "TraceIdentity"))]
@@ -87,6 +93,7 @@ impl ExperimentResult {
             schema: EXPERIMENT_SCHEMA.to_string(),
             experiment: plan.experiment().clone(),
             labels: plan.labels(),
+            titles: plan.titles(),
             trace,
             shard,
             points,
@@ -118,6 +125,7 @@ fn summarise_cells(plan: &Plan, points: &[PointResult]) -> Vec<SummaryRow> {
         rows.push(SummaryRow {
             run,
             label: plan.label(run),
+            title: plan.title(run, value),
             value: plan.value_text(value),
             seeds,
             mean: s.mean,

@@ -52,6 +52,9 @@ pub struct ParamState {
 pub struct RunScope {
     /// The run's label (its spec text).
     pub label: String,
+    /// The run's title for people (`run_title`; the label while the run
+    /// does not resolve).
+    pub title: String,
     pub params: Vec<ParamState>,
 }
 
@@ -99,10 +102,21 @@ pub struct Scope {
 /// Which parameters reach which runs of `e`. Needs no valid experiment: an
 /// unknown policy simply takes nothing, a bad value is shown as it is.
 pub fn scope(e: &Experiment) -> Scope {
-    let runs = (0..e.runs.len()).map(|r| RunScope { label: e.runs[r].label(), params: run_params(e, r) }).collect();
+    let runs = (0..e.runs.len())
+        .map(|r| RunScope { label: e.runs[r].label(), title: title(e, r), params: run_params(e, r) })
+        .collect();
     let mut keys: Vec<&str> = KNOBS.to_vec();
     keys.extend(e.params.iter().map(|(k, _)| k).filter(|k| !KNOBS.contains(k)));
     Scope { runs, shared: keys.into_iter().map(|k| shared(e, k)).collect() }
+}
+
+/// Run `run`'s title without a sweep value, or its label while a value of
+/// the form does not resolve.
+fn title(e: &Experiment, run: usize) -> String {
+    match crate::resolve(&e.request(run, None, e.seed)) {
+        Ok(settings) => crate::run_title(&settings, None, e.workload.load()),
+        Err(_) => e.runs[run].label(),
+    }
 }
 
 /// Whether the sweep gives run `run` its parameter `key`.

@@ -27,6 +27,8 @@ pub struct TableCell {
 pub struct TableRow {
     pub run: usize,
     pub label: String,
+    /// The run's title for people (the label stays its exact spec).
+    pub title: String,
     /// The sweep value; `None` for a run the sweep does not apply to.
     pub value: Option<String>,
     pub cells: Vec<TableCell>,
@@ -38,6 +40,8 @@ pub struct TableRow {
 pub struct SummaryTable {
     /// The swept parameter, whose values the rows carry.
     pub sweep: Option<String>,
+    /// The trace and the options it was read with (`trace_context`).
+    pub context: String,
     pub columns: Vec<Column>,
     pub rows: Vec<TableRow>,
 }
@@ -71,6 +75,7 @@ pub fn summary_table(r: &ExperimentResult, paths: Option<&[String]>) -> SummaryT
         .map(|row| TableRow {
             run: row.run,
             label: row.label.clone(),
+            title: row.title.clone(),
             value: row.value.clone(),
             cells: columns
                 .iter()
@@ -82,7 +87,12 @@ pub fn summary_table(r: &ExperimentResult, paths: Option<&[String]>) -> SummaryT
                 .collect(),
         })
         .collect();
-    SummaryTable { sweep: r.experiment.sweep.as_ref().map(|s| s.param.clone()), columns, rows }
+    SummaryTable {
+        sweep: r.experiment.sweep.as_ref().map(|s| s.param.clone()),
+        context: crate::identity_context(&r.trace).unwrap_or_default(),
+        columns,
+        rows,
+    }
 }
 
 #[cfg(test)]

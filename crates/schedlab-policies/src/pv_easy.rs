@@ -75,7 +75,7 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
         },
         ParamSpec {
             key: "venture",
-            name: "Priority-order fill",
+            name: "Fill idle processors in priority order (step 4)",
             description: "on: after venture backfilling, idle processors are filled with waiting jobs in priority order, whatever their predictions (step 4 of the papers); off: only jobs predicted to end by the first waiting job's reservation are backfilled.",
             kind: ParamKind::Choice { options: &["on", "off"], default: "on" },
             unit: None,

@@ -7,7 +7,7 @@
 use schedlab_charts::Figure;
 use schedlab_experiment::link::{self, Link};
 use schedlab_experiment::{
-    preset, Experiment, ExperimentResult, Plan, Point, PointResult, Preset, Reproduction, Scope, Section,
+    preset, Experiment, ExperimentResult, GridError, Plan, Point, PointResult, Preset, Reproduction, Scope, Section,
     WorkloadOptions, PRESETS,
 };
 use serde::Serialize;
@@ -64,6 +64,11 @@ pub fn preset_notes(id: &str, trace_name: &str, workload: &WorkloadOptions) -> R
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct PlanView {
     pub labels: Vec<String>,
+    /// The runs' titles for people (`Plan::titles`).
+    pub titles: Vec<String>,
+    /// Every (run, sweep value) in point order, named for people and by
+    /// its spec: the rows of the runs list and the schedule view's choices.
+    pub cells: Vec<PlanCell>,
     /// Whether the sweep applies to each run.
     pub swept: Vec<bool>,
     /// The sweep's values as text (a point's `value` indexes them).
@@ -71,8 +76,59 @@ pub struct PlanView {
     pub points: Vec<Point>,
 }
 
+/// One (run, sweep value) of a plan: its points are its repetitions.
+#[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct PlanCell {
+    pub run: usize,
+    /// The index of the sweep value; `null` for a run the sweep does not apply to.
+    pub value: Option<usize>,
+    /// The title for people, with the sweep value (`Plan::title`).
+    pub title: String,
+    /// The spec, with `PARAM=VALUE` for a sweep value (tooltips, file names).
+    pub label: String,
+}
+
+fn plan_cells(plan: &Plan) -> Vec<PlanCell> {
+    let param = plan.experiment().sweep.as_ref().map(|s| s.param.as_str());
+    plan.cells()
+        .map(|(run, value)| {
+            let label = match (param, plan.value_text(value)) {
+                (Some(p), Some(v)) => format!("{} {p}={v}", plan.label(run)),
+                _ => plan.label(run),
+            };
+            PlanCell { run, value, title: plan.title(run, value), label }
+        })
+        .collect()
+}
+
+/// A plan's error in the page's terms where the command line's would not
+/// fit: a swept parameter also set in a global knob or a policy card.
+fn page_terms(e: &Experiment, error: GridError) -> Error {
+    let GridError::SweepConflict { param, .. } = &error else { return error.into() };
+    let name = e
+        .runs
+        .iter()
+        .flat_map(|r| r.params_taken())
+        .find(|s| s.key == param)
+        .map_or_else(|| param.clone(), |s| s.name.to_owned());
+    if e.params.contains(param) {
+        return Error(format!(
+            "{name} is swept and also set in its global knob: clear the {name} knob, or stop sweeping it."
+        ));
+    }
+    match e.runs.iter().position(|r| r.params.contains(param)) {
+        Some(run) => Error(format!(
+            "{name} is swept and also set in card {} ({}): clear it there, or stop sweeping it.",
+            run + 1,
+            e.runs[run].label()
+        )),
+        None => error.into(),
+    }
+}
+
 pub fn plan(experiment: Experiment) -> Result<PlanView, Error> {
-    let plan = Plan::new(experiment)?;
+    let plan = Plan::new(experiment.clone()).map_err(|e| page_terms(&experiment, e))?;
     if plan.len() > MAX_LISTED_POINTS {
         return Err(Error(format!(
             "the experiment has {} runs; the page runs at most {MAX_LISTED_POINTS} (use `schedlab sweep --shard` on a cluster)",
@@ -82,7 +138,14 @@ pub fn plan(experiment: Experiment) -> Result<PlanView, Error> {
     let swept = (0..plan.experiment().runs.len()).map(|r| plan.is_swept(r)).collect();
     let count = plan.experiment().sweep.as_ref().map_or(Ok(0), schedlab_experiment::Sweep::count)?;
     let values = (0..count).filter_map(|i| plan.value_text(Some(i))).collect();
-    Ok(PlanView { labels: plan.labels(), swept, values, points: plan.points(None).collect() })
+    Ok(PlanView {
+        labels: plan.labels(),
+        titles: plan.titles(),
+        cells: plan_cells(&plan),
+        swept,
+        values,
+        points: plan.points(None).collect(),
+    })
 }
 
 /// The points' summaries (mean and 95 % interval per run and sweep value).
@@ -161,6 +224,35 @@ mod tests {
     use crate::protocol::TraceOptions;
     use crate::session::Session;
     use schedlab_engine::Control;
+
+    #[test]
+    fn a_swept_parameter_set_elsewhere_is_named_in_the_pages_terms() {
+        let mut e = Experiment::of(vec![schedlab_experiment::RunSpec::parse("easy@virtual").unwrap()]);
+        e.sweep = Some(schedlab_experiment::Sweep::parse("error=0,20").unwrap());
+        e.params.set("error", "5");
+        let knob = plan(e.clone()).unwrap_err().0;
+        assert_eq!(knob, "Prediction error is swept and also set in its global knob: clear the Prediction error knob, or stop sweeping it.");
+        e.params = Default::default();
+        e.runs[0].params.set("error", "5");
+        let card = plan(e).unwrap_err().0;
+        assert_eq!(card, "Prediction error is swept and also set in card 1 (easy:error=5@virtual): clear it there, or stop sweeping it.");
+    }
+
+    #[test]
+    fn the_plan_names_every_cell_by_its_title_and_its_spec() {
+        let mut e = Experiment::of(vec![
+            schedlab_experiment::RunSpec::parse("easy@virtual").unwrap(),
+            schedlab_experiment::RunSpec::parse("cbf").unwrap(),
+        ]);
+        e.sweep = Some(schedlab_experiment::Sweep::parse("error=0,20").unwrap());
+        let cells: Vec<(String, String)> = plan(e).unwrap().cells.into_iter().map(|c| (c.title, c.label)).collect();
+        let want = [
+            ("EASY, virtual (error 0 %)", "easy@virtual error=0"),
+            ("EASY, virtual (error 20 %)", "easy@virtual error=20"),
+            ("Conservative backfilling", "cbf"),
+        ];
+        assert_eq!(cells, want.map(|(t, l)| (t.to_owned(), l.to_owned())));
+    }
 
     #[test]
     fn presets_and_their_experiments() {

@@ -23,6 +23,7 @@
 //! interrupted Rust code half-way.
 
 pub mod experiments;
+mod page;
 pub mod protocol;
 mod schedule_exports;
 pub mod schedules;

@@ -29,7 +29,8 @@ pub const MAX_WINDOW_JOBS: usize = 100_000;
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ScheduleInfo {
     pub slot: u32,
-    /// The run's policy and predictor, as the page labels it.
+    /// The run's title for people (`run_title`: the policy and every
+    /// setting off its default).
     pub label: String,
     pub procs: u32,
     pub jobs: usize,
@@ -47,9 +48,16 @@ pub struct ScheduleInfo {
 #[derive(Default)]
 pub struct Schedules {
     slots: [Option<(String, ScheduleView)>; SCHEDULE_SLOTS],
+    /// The trace and its options (`trace_context`), every chart's subtitle.
+    context: String,
 }
 
 impl Schedules {
+    /// No run laid out yet; `context` is the subtitle of every chart.
+    pub fn new(context: String) -> Self {
+        Schedules { slots: Default::default(), context }
+    }
+
     /// Lays `view` out in `slot`, replacing what was there.
     pub fn put(&mut self, slot: u32, label: String, view: ScheduleView) -> Result<ScheduleInfo, Error> {
         let cell = self.slot_mut(slot)?;
@@ -135,7 +143,9 @@ impl Schedules {
             columns: grid.buckets,
             max_boxes: MAX_CHART_BOXES,
         };
-        Ok(ChartSpec::Schedule(schedule_chart(self.view(slot)?, jobs, &options)?))
+        let mut chart = ChartSpec::Schedule(schedule_chart(self.view(slot)?, jobs, &options)?);
+        chart.set_subtitle(&self.context);
+        Ok(chart)
     }
 }
 

@@ -6,8 +6,8 @@ use std::io::Read;
 
 use schedlab_engine::{Control, Progress};
 use schedlab_experiment::{
-    point_result, resolve, run_phased, schedule_comments, write_jobs_csv, write_schedule_swf, Experiment, Phase, Plan,
-    PointResult, RunDocument, RunOutcome, RunSettings, TraceIdentity,
+    point_result, resolve, run_phased, run_title, schedule_comments, trace_context, write_jobs_csv, write_schedule_swf,
+    Experiment, Phase, Plan, PointResult, RunDocument, RunOutcome, RunSettings, TraceIdentity,
 };
 use schedlab_schedule::{write_batsim_jobs, Layout, ScheduleView};
 use schedlab_workload::{read_swf, Job, Loaded, ReadOptions};
@@ -58,6 +58,8 @@ pub struct Session {
     loaded: Loaded,
     identity: TraceIdentity,
     last: Option<(RunSettings, RunOutcome)>,
+    /// The last run's title for people (the schedule view's name for it).
+    last_title: String,
     /// Runs laid out for the schedule view, by slot.
     schedules: Schedules,
 }
@@ -71,7 +73,15 @@ impl Session {
         let read = ReadOptions { max_jobs, ..options.read_options() };
         let loaded = read_swf(bytes, &read)?;
         let identity = TraceIdentity::new(name, &loaded, &read);
-        Ok(Session { options, loaded, identity, last: None, schedules: Schedules::default() })
+        let context = trace_context(&identity.name, identity.jobs, identity.procs, &identity.options);
+        Ok(Session {
+            options,
+            loaded,
+            identity,
+            last: None,
+            last_title: String::new(),
+            schedules: Schedules::new(context),
+        })
     }
 
     pub fn summary(&self) -> Summary<'_> {
@@ -89,6 +99,7 @@ impl Session {
         let settings = resolve(&message.request().map_err(Error)?)?;
         let outcome = run_phased(&self.loaded.trace, &settings, observer)?;
         let document = RunDocument::new(&settings, self.identity.clone(), &outcome, None);
+        self.last_title = run_title(&settings, None, self.options.load());
         self.last = Some((settings, outcome));
         Ok(document)
     }
@@ -127,6 +138,7 @@ impl Session {
         let outcome = run_phased(&self.loaded.trace, &settings, observer)?;
         let result = point_result(&self.loaded.trace, &plan, &point, &settings, &outcome);
         // Kept, as after `run`, for the point's per-job table and schedule.
+        self.last_title = plan.title(point.run, point.value);
         self.last = Some((settings, outcome));
         Ok(result)
     }
@@ -172,9 +184,8 @@ impl Session {
     /// what was there); the queries below read it.
     pub fn schedule_open(&mut self, slot: u32) -> Result<ScheduleInfo, Error> {
         let (settings, outcome) = self.last()?;
-        let label = format!("{} ({})", settings.policy.name, settings.source.id());
         let view = ScheduleView::new(&self.loaded.trace.jobs, outcome.record.clone(), settings.metrics.bsd_threshold)?;
-        self.schedules.put(slot, label, view)
+        self.schedules.put(slot, self.last_title.clone(), view)
     }
 
     /// The laid-out runs, and the trace's jobs their queries take.

@@ -13,7 +13,7 @@ use schedlab_metrics as metrics;
 use schedlab_schedule as schedule;
 use schedlab_workload as workload;
 
-use crate::{experiments, protocol, schedules};
+use crate::{experiments, page, protocol, schedules};
 
 const HEADER: &str = "// Generated from the Rust types by crates/schedlab-wasm/src/types.rs (ts-rs):\n\
 // do not edit. `SCHEDLAB_BLESS=1 cargo test -p schedlab-wasm --lib types` rewrites it.\n\
@@ -76,6 +76,8 @@ fn declarations() -> String {
         experiment::SummaryRow::decl(),
         experiment::ExperimentResult::decl(),
         experiments::PlanView::decl(),
+        experiments::PlanCell::decl(),
+        page::Demo::decl(),
         experiment::SummaryTable::decl(),
         experiment::TableRow::decl(),
         experiment::TableCell::decl(),

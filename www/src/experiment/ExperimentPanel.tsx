@@ -137,14 +137,18 @@ function Card(props: { index: number; run: RunSpec }) {
       {runScope?.params.map((st) => (
         <ParamField key={st.spec.key} run={i} spec={props.run} state={st} />
       ))}
-      {runScope ? <p class="muted run-label">Label in the results: {runScope.label}</p> : null}
+      {runScope ? (
+        <p class="muted run-label" title={runScope.label}>
+          Name in the results: {runScope.title}
+        </p>
+      ) : null}
     </article>
   );
 }
 
 function names(runs: number[]): string {
   const s = scope.value;
-  return runs.map((r) => s?.runs[r]?.label ?? `run ${r + 1}`).join(", ");
+  return runs.map((r) => s?.runs[r]?.title ?? `run ${r + 1}`).join(", ");
 }
 
 /** What a knob reaches, in words, from the core's scope. */

@@ -2,13 +2,15 @@
 // as the core takes it (parameters as text); every check of a value is the
 // core's (`plan` refuses a bad one, naming it, and Run shows why).
 import type { Experiment, PolicyInfo, RunSpec, Sweep, WorkloadOptions } from "../generated/types";
-import { form, reg, theForm } from "../store";
+import { form, formNote, reg, theForm } from "../store";
 import { workloadChanged } from "../trace/load";
 
 function update(change: (e: Experiment) => Experiment): void {
   const before = theForm();
   const after = change(before);
   form.value = after;
+  // A note about the form as it was ("Link copied") no longer applies.
+  formNote.value = null;
   if (JSON.stringify(after.workload) !== JSON.stringify(before.workload)) workloadChanged(after.workload);
 }
 
@@ -94,4 +96,9 @@ export function setSweep(sweep: Sweep | undefined): void {
     if (!sweep) delete next.sweep;
     return next;
   });
+}
+
+/** Replaces the form's experiment (the demo's, a link's). */
+export function setExperiment(experiment: Experiment): void {
+  update(() => experiment);
 }

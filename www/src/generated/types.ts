@@ -763,6 +763,10 @@ value: number | null, seed: number, };
 
 export type SummaryRow = { run: number, label: string, 
 /**
+ * The run's title for people, with the sweep value (`Plan::title`).
+ */
+title: string, 
+/**
  * The sweep value (text); `null` for a run the sweep does not apply to.
  */
 value: string | null, seeds: Array<number>, 
@@ -778,12 +782,25 @@ ci95: MetricsIntervals, };
 
 export type ExperimentResult = { schema: string, experiment: Experiment, labels: Array<string>, 
 /**
+ * The runs' titles for people (`Plan::titles`), in the order of `labels`.
+ */
+titles: Array<string>, 
+/**
  * The trace's identity (name, sha256, jobs, procs, options, cleaning,
  * statistics): `TraceIdentity` as the run document has it.
  */
 trace: TraceIdentity, shard?: Shard, points: Array<PointResult>, summary: Array<SummaryRow>, };
 
 export type PlanView = { labels: Array<string>, 
+/**
+ * The runs' titles for people (`Plan::titles`).
+ */
+titles: Array<string>, 
+/**
+ * Every (run, sweep value) in point order, named for people and by
+ * its spec: the rows of the runs list and the schedule view's choices.
+ */
+cells: Array<PlanCell>, 
 /**
  * Whether the sweep applies to each run.
  */
@@ -793,13 +810,37 @@ swept: Array<boolean>,
  */
 values: Array<string>, points: Array<Point>, };
 
+export type PlanCell = { run: number, 
+/**
+ * The index of the sweep value; `null` for a run the sweep does not apply to.
+ */
+value: number | null, 
+/**
+ * The title for people, with the sweep value (`Plan::title`).
+ */
+title: string, 
+/**
+ * The spec, with `PARAM=VALUE` for a sweep value (tooltips, file names).
+ */
+label: string, };
+
+export type Demo = { button: string, experiment: Experiment, };
+
 export type SummaryTable = { 
 /**
  * The swept parameter, whose values the rows carry.
  */
-sweep: string | null, columns: Array<Column>, rows: Array<TableRow>, };
+sweep: string | null, 
+/**
+ * The trace and the options it was read with (`trace_context`).
+ */
+context: string, columns: Array<Column>, rows: Array<TableRow>, };
 
 export type TableRow = { run: number, label: string, 
+/**
+ * The run's title for people (the label stays its exact spec).
+ */
+title: string, 
 /**
  * The sweep value; `None` for a run the sweep does not apply to.
  */
@@ -825,7 +866,12 @@ export type RunScope = {
 /**
  * The run's label (its spec text).
  */
-label: string, params: Array<ParamState>, };
+label: string, 
+/**
+ * The run's title for people (`run_title`; the label while the run
+ * does not resolve).
+ */
+title: string, params: Array<ParamState>, };
 
 export type ParamState = { spec: ParamSpec, 
 /**
@@ -947,7 +993,12 @@ export type Figure = { id: string, title: string, spec: ChartSpec, };
 
 export type ChartSpec = { "kind": "bars" } & BarChart | { "kind": "ecdf" } & EcdfChart | { "kind": "sweep" } & SweepChart | { "kind": "schedule" } & ScheduleChart;
 
-export type BarChart = { title: string, x_label?: string, y_label?: string, groups: Array<string>, series: Array<BarSeries>, 
+export type BarChart = { title: string, 
+/**
+ * A second line under the title: what the numbers are of (the
+ * trace, its machine size and workload options).
+ */
+subtitle?: string, x_label?: string, y_label?: string, groups: Array<string>, series: Array<BarSeries>, 
 /**
  * A log10 value axis (values ≤ 0 are not drawn): for bars whose
  * values span orders of magnitude.
@@ -961,17 +1012,32 @@ export type BarSeries = { name: string, values: Array<number | null>,
  */
 intervals?: Array<[number, number] | null> | null, };
 
-export type EcdfChart = { title: string, x_label?: string, y_label?: string, curves: Array<EcdfCurve>, };
+export type EcdfChart = { title: string, 
+/**
+ * A second line under the title: what the numbers are of (the
+ * trace, its machine size and workload options).
+ */
+subtitle?: string, x_label?: string, y_label?: string, curves: Array<EcdfCurve>, };
 
 export type EcdfCurve = { name: string, points: Array<[number, number]>, };
 
-export type SweepChart = { title: string, x_label?: string, y_label?: string, log_x?: boolean, log_y?: boolean, lines: Array<SweepLine>, };
+export type SweepChart = { title: string, 
+/**
+ * A second line under the title: what the numbers are of (the
+ * trace, its machine size and workload options).
+ */
+subtitle?: string, x_label?: string, y_label?: string, log_x?: boolean, log_y?: boolean, lines: Array<SweepLine>, };
 
 export type SweepLine = { name: string, points: Array<SweepPoint>, };
 
 export type SweepPoint = { x: number, y: number, low?: number | null, high?: number | null, };
 
-export type ScheduleChart = { title: string, procs: number, from: number, to: number, 
+export type ScheduleChart = { title: string, 
+/**
+ * A second line under the title: what the numbers are of (the
+ * trace, its machine size and workload options).
+ */
+subtitle?: string, procs: number, from: number, to: number, 
 /**
  * One box per processor band of every run in the window (zoomed in).
  */
@@ -1015,7 +1081,8 @@ export type StripUnit = "fraction" | "count" | "seconds";
 
 export type ScheduleInfo = { slot: number, 
 /**
- * The run's policy and predictor, as the page labels it.
+ * The run's title for people (`run_title`: the policy and every
+ * setting off its default).
  */
 label: string, procs: number, jobs: number, 
 /**

@@ -21,7 +21,11 @@ function Table(props: { table: SummaryTable; all: boolean }) {
     <div class="table-wrap">
       <table id="results-table">
         <caption class="muted">
-          Mean of the repetitions, ± the half-width of its 95 % interval when there are several. Hover a header for what it measures.
+          <span class="context" id="results-context">
+            {t.context}.
+          </span>{" "}
+          Mean of the repetitions, ± the half-width of its 95 % interval when there are several. Hover a header for what it measures, a run
+          for its exact spec.
         </caption>
         <thead>
           <tr>
@@ -38,9 +42,9 @@ function Table(props: { table: SummaryTable; all: boolean }) {
         </thead>
         <tbody>
           {t.rows.map((r) => (
-            <tr key={`${r.run}/${r.value}`} data-label={r.label} data-value={r.value ?? undefined}>
-              <th class="lbl" scope="row">
-                {r.label}
+            <tr key={`${r.run}/${r.value}`} data-label={r.label} data-title={r.title} data-value={r.value ?? undefined}>
+              <th class="lbl" scope="row" title={r.label}>
+                {r.title}
               </th>
               {t.sweep ? <td>{r.value ?? "–"}</td> : null}
               {shown.map(({ c, i }) => {

@@ -37,18 +37,27 @@ function fileName(label: string): string {
   return label.replace(/[^A-Za-z0-9._=-]+/g, "_").slice(0, 80);
 }
 
-function RunItem(props: { job: PointJob; label: string; rep: number; reps: number }) {
+function RunItem(props: { job: PointJob; label: string; title: string; rep: number; reps: number }) {
   useTick();
   const j = props.job;
-  const label = props.reps > 1 ? `${props.label} · repetition ${props.rep + 1}` : props.label;
+  const label = props.reps > 1 ? `${props.title} · repetition ${props.rep + 1}` : props.title;
+  const file = fileName(props.reps > 1 ? `${props.label}-rep${props.rep + 1}` : props.label);
   const fraction = j.status === "done" ? 1 : j.progress ? j.progress.completed / Math.max(1, j.progress.jobs) : 0;
   const status = j.status === "running" ? progressText(j) : j.status === "error" ? `failed: ${j.error ?? ""}` : STATUS[j.status];
   const timing = j.done
     ? ` in ${(j.done.elapsedMs / 1000).toFixed(2)} s${j.done.parseMs > 0 ? ` (+ ${(j.done.parseMs / 1000).toFixed(2)} s reading the trace)` : ""}`
     : "";
   return (
-    <li data-status={j.status} data-label={props.label} data-elapsed={j.done?.elapsedMs} data-parse={j.done?.parseMs}>
-      <span class="lbl">{label}</span>
+    <li
+      data-status={j.status}
+      data-label={props.label}
+      data-title={props.title}
+      data-elapsed={j.done?.elapsedMs}
+      data-parse={j.done?.parseMs}
+    >
+      <span class="lbl" title={props.label}>
+        {label}
+      </span>
       <progress max={1} value={fraction} aria-label={`progress of ${label}`} />
       <span class={`status status-${j.status}`}>
         {status}
@@ -62,12 +71,7 @@ function RunItem(props: { job: PointJob; label: string; rep: number; reps: numbe
         ) : null}
         {j.status === "done" ? (
           <>
-            <button
-              type="button"
-              class="small"
-              aria-label={`${label}: per-job CSV`}
-              onClick={() => void exportPoint(j, "csv", fileName(label))}
-            >
+            <button type="button" class="small" aria-label={`${label}: per-job CSV`} onClick={() => void exportPoint(j, "csv", file)}>
               CSV
             </button>{" "}
             <button
@@ -82,7 +86,7 @@ function RunItem(props: { job: PointJob; label: string; rep: number; reps: numbe
               type="button"
               class="small"
               aria-label={`${label}: simulated schedule as SWF`}
-              onClick={() => void exportPoint(j, "swf", fileName(label))}
+              onClick={() => void exportPoint(j, "swf", file)}
             >
               SWF
             </button>
@@ -101,18 +105,20 @@ export function RunsPanel() {
       {run ? (
         <>
           <p class="muted" id="runs-note">
-            {run.execution.jobs.length} run{run.execution.jobs.length === 1 ? "" : "s"} on {run.traceName},{" "}
-            {Math.round(100 * run.execution.fraction)} % done.
+            {run.execution.jobs.length} run{run.execution.jobs.length === 1 ? "" : "s"}, {Math.round(100 * run.execution.fraction)} % done,
+            on <span id="runs-context">{run.context}</span>.
           </p>
           <ul class="runs" id="runs">
             {run.cells.flatMap((c) =>
-              c.jobs.map((j, k) => <RunItem key={`${c.label}/${k}`} job={j} label={c.label} rep={k} reps={c.jobs.length} />),
+              c.jobs.map((j, k) => (
+                <RunItem key={`${c.label}/${k}`} job={j} label={c.label} title={c.title} rep={k} reps={c.jobs.length} />
+              )),
             )}
           </ul>
         </>
       ) : (
         <p class="muted" id="runs-note">
-          No experiment yet: load a trace and press Run experiment (or run a preset below).
+          No experiment yet: load a trace and press Run experiment (or run a preset above).
         </p>
       )}
     </Panel>

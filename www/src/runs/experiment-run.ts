@@ -10,7 +10,10 @@ import { Execution } from "./execution";
 
 /** The points of one (run, sweep value): its repetitions. */
 interface Cell {
+  /** The spec, with `PARAM=VALUE` for a sweep value (tooltips, file names, tests). */
   label: string;
+  /** The core's title for people. */
+  title: string;
   /** The sweep value as text, for a swept run. */
   value: string | null;
   jobs: PointJob[];
@@ -18,7 +21,8 @@ interface Cell {
 
 export interface ExperimentRun {
   id: number;
-  traceName: string;
+  /** The trace, its machine size and workload options (the core's `trace_context`). */
+  context: string;
   execution: Execution;
   cells: Cell[];
   /** Every catalogue column with a value (the core's table). */
@@ -32,17 +36,15 @@ export interface ExperimentRun {
 let serial = 0;
 let timer = 0;
 
-function cells(plan: PlanView, jobs: PointJob[], param: string | null): Cell[] {
-  const out = new Map<string, Cell>();
+function cells(plan: PlanView, jobs: PointJob[]): Cell[] {
+  const out = new Map<string, Cell>(
+    plan.cells.map((c) => [
+      `${c.run}/${c.value}`,
+      { label: c.label, title: c.title, value: c.value === null ? null : plan.values[c.value], jobs: [] },
+    ]),
+  );
   plan.points.forEach((p, i) => {
-    const key = `${p.run}/${p.value}`;
-    let cell = out.get(key);
-    if (!cell) {
-      const value = p.value === null ? null : plan.values[p.value];
-      cell = { label: value === null ? plan.labels[p.run] : `${plan.labels[p.run]} ${param}=${value}`, value, jobs: [] };
-      out.set(key, cell);
-    }
-    cell.jobs.push(jobs[i]);
+    out.get(`${p.run}/${p.value}`)?.jobs.push(jobs[i]);
   });
   return [...out.values()];
 }
@@ -56,6 +58,8 @@ function scheduleSummary(run: ExperimentRun): void {
       if (run.execution.summarise() && run.execution.resultJson && run.execution.result) {
         run.table = core().summary_table(run.execution.resultJson);
         run.figures = core().figures(run.execution.result);
+        // The trace as the runs read it (the form's summary may lag a change of options).
+        run.context = core().trace_context(run.execution.result.trace);
       }
     } catch (e) {
       run.error = `The results could not be summarised: ${errorMessage(e)}`;
@@ -89,8 +93,9 @@ export function startExperiment(): void {
     if (run && job.status !== "queued" && job.status !== "running") scheduleSummary(run);
     bump();
   });
-  const grouped = cells(plan, execution.jobs, experiment.sweep?.param ?? null);
-  run = { id: ++serial, traceName: t.name, execution, cells: grouped, table: null, figures: [], complete: false, error: null };
+  const grouped = cells(plan, execution.jobs);
+  const context = core().trace_context(t.summary.identity);
+  run = { id: ++serial, context, execution, cells: grouped, table: null, figures: [], complete: false, error: null };
   experimentRun.value = run;
   updateLocation(null);
 }

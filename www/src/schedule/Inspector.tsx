@@ -57,12 +57,12 @@ function Times(props: { d: JobDetails }) {
   );
 }
 
-/** How far reservation `i` moved the promised start from the previous one of the same wait ("first" for a wait's first). */
+/** How far reservation `i` moved the promised start from the previous one of the same wait. */
 function moved(r: ReservationHeld[], i: number): string {
   const prev = r[i - 1];
-  if (!prev || prev.wait !== r[i].wait) return "first";
+  if (!prev || prev.wait !== r[i].wait) return "first promise of this wait";
   const d = r[i].start - prev.start;
-  if (d === 0) return "no change";
+  if (d === 0) return "unchanged";
   return `${d > 0 ? "later" : "earlier"} by ${durationLabel(Math.abs(d))}`;
 }
 
@@ -77,7 +77,7 @@ function Reservations(props: { d: JobDetails }) {
         <tr>
           <th scope="col">made at</th>
           <th scope="col">promised start</th>
-          <th scope="col">moved by</th>
+          <th scope="col">change from the previous promise</th>
           {preempted ? <th scope="col">before run</th> : null}
         </tr>
       </thead>

@@ -21,8 +21,12 @@ const SPEEDS: [number, string][] = [
 ];
 const QUEUE_SHOWN = 40;
 
-function drawState(canvas: HTMLCanvasElement, st: ReplayState, procs: number, large: boolean): void {
-  const [width, height] = large ? [1400, 420] : [900, 260];
+/** The widest replay drawn, CSS pixels; narrower when its box is (a phone). */
+const MAX_WIDTH = { normal: 900, large: 1400 };
+
+function drawState(canvas: HTMLCanvasElement, st: ReplayState, procs: number, large: boolean, box: number): void {
+  const width = Math.max(200, Math.min(large ? MAX_WIDTH.large : MAX_WIDTH.normal, box));
+  const height = large ? 420 : 260;
   const s = surface(canvas, width, height);
   if (!s) return;
   const { ctx } = s;
@@ -34,13 +38,12 @@ function drawState(canvas: HTMLCanvasElement, st: ReplayState, procs: number, la
   ctx.fillStyle = "#333";
   ctx.textBaseline = "top";
   // Wide enough for the "machine: … busy" label, so it never runs into the queue's.
-  const mw = large ? 260 : 180;
+  const mw = Math.min(large ? 260 : 180, Math.round(width * 0.4));
   ctx.fillText(`machine: ${st.busy} of ${procs} busy`, 8, 4);
-  ctx.fillText(
-    `queue: ${st.queue_length} waiting (first ${Math.min(st.queue.length, QUEUE_SHOWN)} drawn: height = processors, width = requested time, log)`,
-    mw + 32,
-    4,
-  );
+  // The key to the queue's shapes only where it fits beside the machine's label.
+  const key =
+    width >= 600 ? ` (first ${Math.min(st.queue.length, QUEUE_SHOWN)} drawn: height = processors, width = requested time, log)` : "";
+  ctx.fillText(`queue: ${st.queue_length} waiting${key}`, mw + 32, 4);
   const top = font + 12;
   const h = height - top - 8;
   ctx.strokeStyle = "#666";
@@ -61,6 +64,22 @@ function drawState(canvas: HTMLCanvasElement, st: ReplayState, procs: number, la
     ctx.strokeRect(x, top + h - qh, qw, qh);
     x += qw + 3;
   }
+  canvas.dataset.drawn = "1";
+}
+
+/** The width of the element holding `canvas`, followed as it changes. */
+function useBoxWidth(canvas: { current: HTMLCanvasElement | null }): number {
+  const [width, setWidth] = useState(MAX_WIDTH.normal);
+  useEffect(() => {
+    const box = canvas.current?.parentElement;
+    if (!box) return;
+    const fit = () => setWidth(Math.floor(box.clientWidth));
+    fit();
+    const ro = new ResizeObserver(fit);
+    ro.observe(box);
+    return () => ro.disconnect();
+  }, [canvas.current]);
+  return width;
 }
 
 export function Replay() {
@@ -110,8 +129,9 @@ export function Replay() {
   }, [playing, speed, slot]);
 
   const present = view.value.present;
+  const box = useBoxWidth(canvas);
   useEffect(() => {
-    if (canvas.current && state && info) drawState(canvas.current, state, info.procs, present);
+    if (canvas.current && state && info) drawState(canvas.current, state, info.procs, present, box);
   });
   // Leaving the view takes the "now" line off the Gantt.
   useEffect(

@@ -9,7 +9,8 @@ import { reg, selection } from "../store";
 import { surface } from "./draw";
 import { infos, worker } from "./state";
 
-const SIZE = 420;
+/** The scatter's side, CSS pixels, at most: narrower when its box is (a phone). */
+const MAX_SIZE = 420;
 const PAD = 44;
 const LIST_LIMIT = 50;
 
@@ -20,50 +21,50 @@ function axis(values: number[]): number {
   return Math.log10(max) * 1.02 || 1;
 }
 
-function toPixel(v: number, top: number): number {
-  return PAD + (Math.log10(Math.max(1, v)) / top) * (SIZE - 2 * PAD);
+function toPixel(v: number, top: number, size: number): number {
+  return PAD + (Math.log10(Math.max(1, v)) / top) * (size - 2 * PAD);
 }
 
-function fromPixel(p: number, top: number): number {
-  return 10 ** (((p - PAD) / (SIZE - 2 * PAD)) * top);
+function fromPixel(p: number, top: number, size: number): number {
+  return 10 ** (((p - PAD) / (size - 2 * PAD)) * top);
 }
 
-function draw(canvas: HTMLCanvasElement, d: ScatterData, labels: string[]): void {
-  const s = surface(canvas, SIZE, SIZE);
+function draw(canvas: HTMLCanvasElement, d: ScatterData, labels: string[], size: number): void {
+  const s = surface(canvas, size, size);
   if (!s) return;
   const { ctx } = s;
   const top = Math.max(axis(d.x), axis(d.y));
   const palette = reg().palette;
   ctx.fillStyle = "#fff";
-  ctx.fillRect(0, 0, SIZE, SIZE);
+  ctx.fillRect(0, 0, size, size);
   for (let i = 0; i < d.x.length; i++) {
     ctx.fillStyle = palette[d.size_class[i] % palette.length];
-    ctx.fillRect(toPixel(d.x[i], top) - 1, SIZE - toPixel(d.y[i], top) - 1, 2.5, 2.5);
+    ctx.fillRect(toPixel(d.x[i], top, size) - 1, size - toPixel(d.y[i], top, size) - 1, 2.5, 2.5);
   }
   ctx.strokeStyle = "#444";
   ctx.setLineDash([4, 4]);
   ctx.beginPath();
-  ctx.moveTo(PAD, SIZE - PAD);
-  ctx.lineTo(SIZE - PAD, PAD);
+  ctx.moveTo(PAD, size - PAD);
+  ctx.lineTo(size - PAD, PAD);
   ctx.stroke();
   ctx.setLineDash([]);
-  ctx.strokeRect(PAD, PAD, SIZE - 2 * PAD, SIZE - 2 * PAD);
+  ctx.strokeRect(PAD, PAD, size - 2 * PAD, size - 2 * PAD);
   ctx.fillStyle = "#333";
   ctx.font = "12px system-ui, sans-serif";
   ctx.textAlign = "center";
   const unit = d.measure === "wait" ? "wait (s)" : "bounded slowdown";
-  ctx.fillText(`${labels[0]}: ${unit}, log scale`, SIZE / 2, SIZE - 10);
-  for (let e = 0; e <= top; e++) ctx.fillText(`1e${e}`, toPixel(10 ** e, top), SIZE - PAD + 14);
+  ctx.fillText(`${labels[0]}: ${unit}, log scale`, size / 2, size - 10);
+  for (let e = 0; e <= top; e++) ctx.fillText(`1e${e}`, toPixel(10 ** e, top, size), size - PAD + 14);
   ctx.save();
-  ctx.translate(12, SIZE / 2);
+  ctx.translate(12, size / 2);
   ctx.rotate(-Math.PI / 2);
   ctx.fillText(`${labels[1]}: ${unit}, log scale`, 0, 0);
   ctx.restore();
 }
 
 /** The rectangle being dragged, on a transparent canvas over the points (which are not redrawn). */
-function drawDrag(canvas: HTMLCanvasElement, drag: number[] | null): void {
-  const s = surface(canvas, SIZE, SIZE);
+function drawDrag(canvas: HTMLCanvasElement, drag: number[] | null, size: number): void {
+  const s = surface(canvas, size, size);
   if (!s || !drag) return;
   s.ctx.strokeStyle = "#cc0000";
   s.ctx.lineWidth = 2;
@@ -77,7 +78,20 @@ export function Scatter() {
   const [drag, setDrag] = useState<number[] | null>(null);
   const [picked, setPicked] = useState<Selection | null>(null);
   const [error, setError] = useState("");
+  const [size, setSize] = useState(MAX_SIZE);
+  const box = useRef<HTMLElement>(null);
   const labels = infos.value.map((i) => i.label);
+  // The scatter is square and as wide as its box allows, so that a phone
+  // never scrolls sideways to see it.
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const fit = () => setSize(Math.max(200, Math.min(MAX_SIZE, Math.floor(el.clientWidth))));
+    fit();
+    const ro = new ResizeObserver(fit);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [labels.length]);
 
   const pair = infos.value;
   useEffect(() => {
@@ -90,11 +104,11 @@ export function Scatter() {
   const overlay = useRef<HTMLCanvasElement>(null);
   const labelText = labels.join("\n");
   useEffect(() => {
-    if (canvas.current && data) draw(canvas.current, data, labelText.split("\n"));
-  }, [data, labelText]);
+    if (canvas.current && data) draw(canvas.current, data, labelText.split("\n"), size);
+  }, [data, labelText, size]);
   useEffect(() => {
-    if (overlay.current) drawDrag(overlay.current, drag);
-  }, [drag]);
+    if (overlay.current) drawDrag(overlay.current, drag, size);
+  }, [drag, size]);
 
   if (labels.length < 2) return <p class="muted">Open two runs to compare them job by job.</p>;
   const at = (e: PointerEvent) => {
@@ -104,8 +118,8 @@ export function Scatter() {
   const finish = async (rect: number[]) => {
     if (!data) return;
     const top = Math.max(axis(data.x), axis(data.y));
-    const [x0, x1] = [fromPixel(Math.min(rect[0], rect[2]), top), fromPixel(Math.max(rect[0], rect[2]), top)];
-    const [y0, y1] = [fromPixel(SIZE - Math.max(rect[1], rect[3]), top), fromPixel(SIZE - Math.min(rect[1], rect[3]), top)];
+    const [x0, x1] = [fromPixel(Math.min(rect[0], rect[2]), top, size), fromPixel(Math.max(rect[0], rect[2]), top, size)];
+    const [y0, y1] = [fromPixel(size - Math.max(rect[1], rect[3]), top, size), fromPixel(size - Math.min(rect[1], rect[3]), top, size)];
     try {
       setPicked(await worker().select(measure, { x_min: x0, x_max: x1, y_min: y0, y_max: y1 }, LIST_LIMIT));
     } catch (e) {
@@ -113,7 +127,7 @@ export function Scatter() {
     }
   };
   return (
-    <section class="scatter" aria-labelledby="scatter-title">
+    <section class="scatter" aria-labelledby="scatter-title" ref={box}>
       <h3 id="scatter-title">
         Per job: {labels[0]} (x) against {labels[1]} (y)
       </h3>
@@ -132,7 +146,7 @@ export function Scatter() {
           </span>
         ))}
       </p>
-      <div class="scatter-stack" data-testid="job-scatter" style={{ width: `${SIZE}px`, height: `${SIZE}px` }}>
+      <div class="scatter-stack" data-testid="job-scatter" style={{ width: `${size}px`, height: `${size}px` }}>
         <canvas
           ref={canvas}
           class="scatter-layer"

@@ -9,7 +9,7 @@ import { core, errorMessage } from "../core";
 import type { ExperimentRun } from "../runs/experiment-run";
 import { refreshLocation } from "../share/link";
 import { reg, selection, useTick } from "../store";
-import { download } from "../ui";
+import { download, svgToPng } from "../ui";
 import { Gantt } from "./Gantt";
 import { Inspector } from "./Inspector";
 import { Replay } from "./Replay";
@@ -40,7 +40,7 @@ const SVG_COLUMNS = 1000;
 function RowSelect(props: {
   id: string;
   label: string;
-  rows: string[];
+  rows: { title: string; label: string }[];
   value: number | null;
   none?: boolean;
   set: (v: number | null) => void;
@@ -54,9 +54,9 @@ function RowSelect(props: {
         onChange={(e) => props.set(e.currentTarget.value === "" ? null : Number(e.currentTarget.value))}
       >
         {props.none ? <option value="">none</option> : null}
-        {props.rows.map((label, i) => (
-          <option key={label} value={i}>
-            {label}
+        {props.rows.map((r, i) => (
+          <option key={r.label} value={i} title={r.label}>
+            {r.title}
           </option>
         ))}
       </select>
@@ -78,7 +78,7 @@ function PairChooser(props: { run: ExperimentRun }) {
       pair,
     );
   };
-  const rows = cells.map((c) => c.label);
+  const rows = cells;
   return (
     <div class="toolbar schedule-pair">
       <RowSelect id="schedule-run-a" label="Run A" rows={rows} value={a} set={(v) => setA(v ?? 0)} />
@@ -109,23 +109,26 @@ function Legend() {
   );
 }
 
-async function exportSvg(): Promise<void> {
+/** The schedule's size in exports (SVG, and PNG at twice its pixels). */
+const SCHEDULE_EXPORT = { width: 1400, height: 900 };
+
+/** The window as the core's chart draws it: runs, legend, series strips, title and context. */
+async function scheduleSvg(): Promise<string> {
   const w = win.value;
-  try {
-    const spec = await worker().chart(ganttSlot.value, { from: w.from, to: w.to, buckets: SVG_COLUMNS });
-    download(`schedlab-schedule-${w.from}-${w.to}.svg`, core().chart_svg(spec, 1400, 900), "image/svg+xml");
-  } catch (e) {
-    scheduleNote.value = { kind: "error", text: `SVG export failed: ${errorMessage(e)}` };
-  }
+  const spec = await worker().chart(ganttSlot.value, { from: w.from, to: w.to, buckets: SVG_COLUMNS });
+  return core().chart_svg(spec, SCHEDULE_EXPORT.width, SCHEDULE_EXPORT.height);
 }
 
-function exportPng(): void {
-  const canvas = document.querySelector<HTMLCanvasElement>('[data-testid="schedule-view"]');
+async function exportSchedule(format: "svg" | "png"): Promise<void> {
   const w = win.value;
-  canvas?.toBlob((b) => {
-    if (b) download(`schedlab-schedule-${w.from}-${w.to}.png`, b, "image/png");
-    else scheduleNote.value = { kind: "error", text: "PNG export failed: the canvas could not be encoded." };
-  });
+  const name = `schedlab-schedule-${w.from}-${w.to}.${format}`;
+  try {
+    const svg = await scheduleSvg();
+    if (format === "svg") download(name, svg, "image/svg+xml");
+    else download(name, await svgToPng(svg, SCHEDULE_EXPORT.width, SCHEDULE_EXPORT.height), "image/png");
+  } catch (e) {
+    scheduleNote.value = { kind: "error", text: `${format.toUpperCase()} export failed: ${errorMessage(e)}` };
+  }
 }
 
 /** A window typed as the command line's `--window` takes it (the core parses it). */
@@ -187,10 +190,10 @@ function ViewBar() {
         {timeLabel(w.from)} – {timeLabel(w.to)} ({durationLabel(w.to - w.from)})
       </output>
       <span class="exports">
-        <button type="button" class="small" id="schedule-svg" onClick={() => void exportSvg()}>
+        <button type="button" class="small" id="schedule-svg" onClick={() => void exportSchedule("svg")}>
           SVG
         </button>{" "}
-        <button type="button" class="small" id="schedule-png" onClick={exportPng}>
+        <button type="button" class="small" id="schedule-png" onClick={() => void exportSchedule("png")}>
           PNG
         </button>
       </span>

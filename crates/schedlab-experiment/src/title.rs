@@ -1,0 +1,202 @@
+//! Names for people: a run's title ("PV-EASY, checkpoint (interval 120 s),
+//! virtual (error 20 %), load factor 1.2") and an experiment's context line
+//! ("kth.swf: 3000 jobs on 100 processors, load factor 1.2"). Every table,
+//! chart, schedule view and export shows these, so they are made here once,
+//! from the registry's parameter lists: a policy added to the registry gets
+//! its title with no change here. The spec text (`RunSpec::label`) stays
+//! the exact, machine-readable name beside it.
+
+use schedlab_engine::params::{ParamSpec, Params};
+use schedlab_engine::SOURCES;
+use schedlab_workload::{Oversize, ReadOptions, Window};
+use serde_json::Value;
+
+use crate::{format_value, RunSettings};
+
+/// The title of a resolved run: the policy's name, then every parameter
+/// that differs from its default and matters with the run's other values,
+/// the runtime source when it is not the policy's default (with its own
+/// parameters), and the load factor when it is not 1. `always` names a
+/// parameter shown even at its default (a swept one, whose value tells the
+/// rows apart).
+pub fn run_title(settings: &RunSettings, always: Option<&str>, load_factor: f64) -> String {
+    let policy = settings.policy;
+    let mut parts = vec![policy.name.to_owned()];
+    let matters = |key: &str| policy.param_matters(key, |k| Some(settings.policy_params.choice(k)));
+    let shown = |spec: &ParamSpec| always == Some(spec.key) || differs(spec, &settings.policy_params);
+    for spec in policy.params {
+        let is_switch = policy.conditions.iter().any(|c| c.when == spec.key);
+        let has_condition = policy.conditions.iter().any(|c| c.param == spec.key);
+        if has_condition || !matters(spec.key) {
+            continue;
+        }
+        let dependents: Vec<String> = policy
+            .params
+            .iter()
+            .filter(|d| policy.conditions.iter().any(|c| c.param == d.key && c.when == spec.key))
+            .filter(|d| matters(d.key) && shown(d))
+            .map(|d| setting(d, &settings.policy_params))
+            .collect();
+        if is_switch && (shown(spec) || !dependents.is_empty()) {
+            parts.push(with_details(value_text(&settings.policy_params, spec), &dependents));
+        } else if shown(spec) {
+            parts.push(setting(spec, &settings.policy_params));
+        }
+    }
+    if policy.uses_runtime_source {
+        parts.extend(source_part(settings, always));
+    }
+    if settings.fair_slowdown {
+        parts.push("fair-slowdown table".to_owned());
+    }
+    if load_factor != 1.0 {
+        parts.push(format!("load factor {}", format_value(load_factor)));
+    }
+    parts.join(", ")
+}
+
+/// The runtime source's part of a title: its id when it is not the
+/// policy's default or when one of its parameters is shown, with those
+/// parameters in parentheses.
+fn source_part(settings: &RunSettings, always: Option<&str>) -> Option<String> {
+    let id = settings.source.id();
+    let specs = SOURCES.iter().find(|s| s.id == id).map_or(&[][..], |s| s.params);
+    let params: Vec<String> = specs
+        .iter()
+        .filter(|s| always == Some(s.key) || differs(s, &settings.source_params))
+        .map(|s| setting(s, &settings.source_params))
+        .collect();
+    (id != settings.policy.default_source || !params.is_empty()).then(|| with_details(id.to_owned(), &params))
+}
+
+/// `head (a, b)`, or `head` alone.
+fn with_details(head: String, details: &[String]) -> String {
+    if details.is_empty() {
+        head
+    } else {
+        format!("{head} ({})", details.join(", "))
+    }
+}
+
+/// Whether the resolved value of `spec` is not its default.
+fn differs(spec: &ParamSpec, values: &Params) -> bool {
+    let defaults = Params::resolve(std::slice::from_ref(spec), &[]).unwrap_or_default();
+    values.get(spec.key) != defaults.get(spec.key)
+}
+
+/// `key value unit`, the key's underscores read as spaces ("interval 120 s").
+fn setting(spec: &ParamSpec, values: &Params) -> String {
+    format!("{} {}", spec.key.replace('_', " "), value_text(values, spec))
+}
+
+/// A value as a title shows it: the option, or the number with its unit.
+fn value_text(values: &Params, spec: &ParamSpec) -> String {
+    // Through the value's JSON form, so that every kind of value the
+    // registry may declare reads as text or a number without a list of them.
+    let text = match values.get(spec.key).map(serde_json::to_value) {
+        Some(Ok(Value::String(s))) => s,
+        Some(Ok(Value::Number(n))) => n.as_f64().map_or_else(|| n.to_string(), format_value),
+        Some(Ok(other)) => other.to_string(),
+        _ => spec.default_text(),
+    };
+    match spec.unit {
+        Some(unit) => format!("{text} {unit}"),
+        None => text,
+    }
+}
+
+/// The context of an experiment's numbers: the trace's name, its jobs and
+/// machine size as read, and every workload option that is not the
+/// reader's default ("kth.swf: 3000 jobs on 100 processors, load factor
+/// 1.2, first 1000 jobs").
+pub fn trace_context(name: &str, jobs: usize, procs: u32, options: &ReadOptions) -> String {
+    let mut parts = vec![format!("{name}: {jobs} jobs on {procs} processors")];
+    if options.load_factor != 1.0 {
+        parts.push(format!("load factor {}", format_value(options.load_factor)));
+    }
+    match options.window {
+        Window::All => {}
+        Window::FirstJobs(n) => parts.push(format!("first {n} jobs")),
+        Window::TimeRange { from, to } => parts.push(format!("jobs submitted in [{from} s, {to} s)")),
+    }
+    if options.oversize == Oversize::Clamp {
+        parts.push("jobs wider than the machine clamped".to_owned());
+    }
+    let list = |v: &[i32]| v.iter().map(i32::to_string).collect::<Vec<_>>().join(" ");
+    if let Some(q) = &options.queues {
+        parts.push(format!("queues {}", list(q)));
+    }
+    if let Some(p) = &options.partitions {
+        parts.push(format!("partitions {}", list(p)));
+    }
+    if !options.drop_status.is_empty() {
+        parts.push(format!("status {} dropped", list(&options.drop_status)));
+    }
+    parts.join(", ")
+}
+
+/// [`trace_context`] of a trace identity as a result document holds it
+/// (`name`, `jobs`, `procs`, `options`); `None` when a field is missing.
+pub fn identity_context(identity: &Value) -> Option<String> {
+    let name = identity.get("name")?.as_str()?;
+    let jobs = usize::try_from(identity.get("jobs")?.as_u64()?).ok()?;
+    let procs = u32::try_from(identity.get("procs")?.as_u64()?).ok()?;
+    let options: ReadOptions = serde_json::from_value(identity.get("options")?.clone()).ok()?;
+    Some(trace_context(name, jobs, procs, &options))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{resolve, RunSpec};
+
+    fn title(spec: &str, always: Option<&str>, load: f64) -> String {
+        let e = crate::Experiment::of(vec![RunSpec::parse(spec).unwrap()]);
+        run_title(&resolve(&e.request(0, None, 0)).unwrap(), always, load)
+    }
+
+    #[test]
+    fn titles_name_the_policy_and_every_setting_off_its_default() {
+        assert_eq!(title("easy", None, 1.0), "EASY");
+        assert_eq!(title("easy:order=shortest", None, 1.0), "EASY, order shortest");
+        assert_eq!(
+            title("pv-easy:mode=checkpoint,interval=120,error=20@virtual", None, 1.0),
+            "PV-EASY, checkpoint (interval 120 s), virtual (error 20 %)"
+        );
+        assert_eq!(title("cbf@last", None, 1.2), "Conservative backfilling, last, load factor 1.2");
+        assert_eq!(title("fcfs", None, 1.0), "FCFS");
+    }
+
+    #[test]
+    fn a_setting_that_does_not_matter_is_left_out_and_a_swept_one_always_shown() {
+        // The interval matters only in checkpoint mode.
+        assert_eq!(title("pv-easy:interval=120", None, 1.0), "PV-EASY");
+        assert_eq!(title("pv-easy:venture=off", None, 1.0), "PV-EASY, venture off");
+        assert_eq!(title("easy@virtual", Some("error"), 1.0), "EASY, virtual (error 10 %)");
+        assert_eq!(title("pv-easy:fair_slowdown=on", None, 1.0), "PV-EASY, fair-slowdown table");
+    }
+
+    #[test]
+    fn every_registry_policy_has_a_title_starting_with_its_name() {
+        for p in schedlab_policies::REGISTRY {
+            assert!(title(p.id, None, 1.0).starts_with(p.name), "{}", p.id);
+        }
+    }
+
+    #[test]
+    fn the_context_names_the_trace_and_every_option_off_its_default() {
+        let mut o = ReadOptions::default();
+        assert_eq!(trace_context("kth.swf", 3000, 100, &o), "kth.swf: 3000 jobs on 100 processors");
+        o.load_factor = 1.2;
+        o.window = Window::FirstJobs(1000);
+        o.oversize = Oversize::Clamp;
+        o.queues = Some(vec![1, 2]);
+        assert_eq!(
+            trace_context("kth.swf", 1000, 100, &o),
+            "kth.swf: 1000 jobs on 100 processors, load factor 1.2, first 1000 jobs, jobs wider than the machine clamped, queues 1 2"
+        );
+        let identity = serde_json::json!({ "name": "a.swf", "jobs": 5, "procs": 8, "options": o });
+        assert_eq!(identity_context(&identity).unwrap(), trace_context("a.swf", 5, 8, &o));
+        assert_eq!(identity_context(&serde_json::json!({})), None);
+    }
+}
