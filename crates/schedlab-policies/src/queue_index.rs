@@ -49,18 +49,19 @@ use schedlab_profile::treap::{Search, Summary, Treap};
 
 use crate::live_prediction_order::{Keyed, LivePredictionOrder};
 
-/// What the index keeps of a waiting job.
+/// What the index keeps of a waiting job (composable backfilling's score
+/// order keeps the same, under another key).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Entry {
-    size: u32,
-    prediction: Time,
+pub(crate) struct Entry {
+    pub(crate) size: u32,
+    pub(crate) prediction: Time,
 }
 
 /// The least size and the least prediction of a subtree.
 #[derive(Clone, Copy, Debug)]
-struct Least {
-    size: u32,
-    prediction: Time,
+pub(crate) struct Least {
+    pub(crate) size: u32,
+    pub(crate) prediction: Time,
 }
 
 impl Summary<Entry> for Least {

@@ -1,5 +1,5 @@
 //! The waiting queue in score order, with the least size and the least
-//! prediction of every subtree (a treap, `engine::treap`), so that a pass
+//! prediction of every subtree (a treap, `schedlab_profile::treap`, with the entries and summaries of the queue index), so that a pass
 //! finds the next job that can backfill without reading the whole queue.
 //!
 //! A job is filed under (score key, job index): the key orders scores as
@@ -10,7 +10,9 @@
 //! and every job the walk reaches is tested with its current one.
 
 use schedlab_engine::{JobIdx, Sim, Time};
-use schedlab_profile::treap::{Search, Summary, Treap};
+use schedlab_profile::treap::{Search, Treap};
+
+use crate::queue_index::{Entry, Least};
 
 /// A score as a key whose unsigned order is the score's numeric order
 /// (for any score but NaN, which the policy refuses before filing).
@@ -25,30 +27,6 @@ pub(crate) fn score_key(score: f64) -> u64 {
 }
 
 pub(crate) type Key = (u64, JobIdx);
-
-#[derive(Clone, Copy, Debug)]
-struct Entry {
-    size: u32,
-    prediction: Time,
-}
-
-#[derive(Clone, Copy, Debug)]
-struct Least {
-    size: u32,
-    prediction: Time,
-}
-
-impl Summary<Entry> for Least {
-    const EMPTY: Self = Least { size: u32::MAX, prediction: Time::MAX };
-
-    fn of(e: &Entry) -> Self {
-        Least { size: e.size, prediction: e.prediction }
-    }
-
-    fn join(&self, right: &Self) -> Self {
-        Least { size: self.size.min(right.size), prediction: self.prediction.min(right.prediction) }
-    }
-}
 
 /// A walk's test: `fits(size, prediction)` must be false for every job too
 /// large or too long and must only grow harder with size and prediction, so
