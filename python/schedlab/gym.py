@@ -29,8 +29,9 @@ the offered jobs are zeros.
 Mode "inspect": ``Discrete(2)``: 0 accepts the base policy's pick (row 0),
 1 rejects it (nothing more starts until the next event; allowed only while
 a job runs, since nothing would otherwise happen again). The valid actions
-are ``info["action_mask"]`` and ``env.action_masks()``; an invalid action
-is taken as action 0 and reported as ``info["invalid_action"]``.
+are ``info["action_mask"]`` and ``env.action_masks()`` (read-only arrays,
+shared between steps); an invalid action is taken as action 0 and
+reported as ``info["invalid_action"]``.
 
 **Reward.** 0 at every step but the last, which gets the episode's metric
 from the core with the sign that makes more better: ``-MBS`` (mean bounded
@@ -92,55 +93,57 @@ class SchedulingEnv(gymnasium.Env):
             low=-1.0, high=np.finfo(np.float32).max, shape=(window, _core.FEATURES), dtype=np.float32
         )
         self.action_space = spaces.Discrete(window if mode == "pick" else 2)
+        # The engine writes each observation into this buffer (through the
+        # view); a step hands the agent a copy of it.
+        self._buffer = bytearray(window * _core.FEATURES * 4)
+        self._view = np.frombuffer(self._buffer, dtype="<f4").reshape(window, _core.FEATURES)
+        # Masks are read-only and shared between steps: one for each
+        # number of offered jobs ("pick") or (offered, running) ("inspect").
+        self._masks: Dict[Any, np.ndarray] = {}
         self._episode: Optional[_core.Episode] = None
-        self._offered = 0
-        self._running = False
+        self._mask = self._mask_for(0, False)
         self._done = True
         self._jobs_csv: Optional[str] = None
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> Tuple[np.ndarray, Dict[str, Any]]:
         super().reset(seed=seed)
         start = int(self.np_random.integers(0, len(self.trace) - self.episode_jobs + 1))
-        self._episode = _core.Episode(self.trace._core, start, self.episode_jobs, self.window, self.backfill)
+        self._episode = _core.Episode(self.trace._core, start, self.episode_jobs, self.window, self.backfill, self._buffer)
         self._done = False
         self._jobs_csv = None
-        observation, info, ended = self._next()
-        if ended is not None:
+        decision = self._episode.begin()
+        if decision is None:
             raise RuntimeError("the episode ended before its first decision")
-        info["first_job"] = start
-        return observation, info
+        self._mask = self._mask_for(*decision)
+        return self._view.copy(), {"action_mask": self._mask, "first_job": start}
 
     def step(self, action: Any) -> Tuple[np.ndarray, float, bool, bool, Dict[str, Any]]:
-        if self._episode is None or self._done:
+        episode = self._episode
+        if episode is None or self._done:
             raise RuntimeError("SchedulingEnv.step(): call reset() first (the episode has ended)")
         a = int(action)
-        mask = self.action_masks()
+        mask = self._mask
         invalid = not (0 <= a < len(mask) and mask[a])
         if invalid:
             a = 0
         if self.mode == "pick":
-            self._episode.act(a)
+            decision = episode.step(a)
         else:
-            self._episode.act(0 if a == 0 else None)
-        observation, info, ended = self._next()
-        info["invalid_action"] = invalid
-        if ended is None:
-            return observation, 0.0, False, False, info
-        metrics = json.loads(ended[0])
-        self._jobs_csv = ended[1]
+            decision = episode.step(0 if a == 0 else None)
+        if decision is not None:
+            self._mask = mask = self._mask_for(*decision)
+            return self._view.copy(), 0.0, False, False, {"action_mask": mask, "invalid_action": invalid}
+        metrics_json, self._jobs_csv = episode.result()
+        metrics = json.loads(metrics_json)
         self._done = True
-        info["metrics"] = metrics
+        self._mask = mask = self._mask_for(0, False)
         reward = REWARDS[self.reward_metric] * float(metrics[self.reward_metric])
-        return observation, reward, True, False, info
+        info = {"action_mask": mask, "invalid_action": invalid, "metrics": metrics}
+        return self._view.copy(), reward, True, False, info
 
     def action_masks(self) -> np.ndarray:
-        """The valid actions at the current decision."""
-        if self.mode == "pick":
-            mask = np.zeros(self.window, dtype=bool)
-            mask[: self._offered] = True
-        else:
-            mask = np.array([self._offered > 0, self._offered > 0 and self._running])
-        return mask
+        """The valid actions at the current decision (a read-only array)."""
+        return self._mask
 
     def episode_jobs_csv(self) -> str:
         """The per-job table of the last finished episode, as ``schedlab run
@@ -149,12 +152,16 @@ class SchedulingEnv(gymnasium.Env):
             raise RuntimeError("no episode has finished yet")
         return self._jobs_csv
 
-    def _next(self) -> Tuple[np.ndarray, Dict[str, Any], Optional[Tuple[str, str]]]:
-        message = self._episode.next()
-        if isinstance(message[0], bytes):
-            features, self._offered, self._running = message
-            observation = np.frombuffer(features, dtype="<f4").reshape(self.window, _core.FEATURES).copy()
-            return observation, {"action_mask": self.action_masks()}, None
-        self._offered, self._running = 0, False
-        observation = np.zeros((self.window, _core.FEATURES), dtype=np.float32)
-        return observation, {"action_mask": self.action_masks()}, message
+    def _mask_for(self, offered: int, running: bool) -> np.ndarray:
+        """The valid actions when ``offered`` jobs are offered and (whether)
+        a job runs, made once and then shared."""
+        key = offered if self.mode == "pick" else (offered, running)
+        mask = self._masks.get(key)
+        if mask is None:
+            if self.mode == "pick":
+                mask = np.arange(self.window) < offered
+            else:
+                mask = np.array([offered > 0, offered > 0 and running])
+            mask.flags.writeable = False
+            self._masks[key] = mask
+        return mask
