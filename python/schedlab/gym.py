@@ -29,9 +29,8 @@ the offered jobs are zeros.
 Mode "inspect": ``Discrete(2)``: 0 accepts the base policy's pick (row 0),
 1 rejects it (nothing more starts until the next event; allowed only while
 a job runs, since nothing would otherwise happen again). The valid actions
-are ``info["action_mask"]`` and ``env.action_masks()`` (read-only arrays,
-shared between steps); an invalid action is taken as action 0 and
-reported as ``info["invalid_action"]``.
+are ``info["action_mask"]`` and ``env.action_masks()``; an invalid action
+is taken as action 0 and reported as ``info["invalid_action"]``.
 
 **Reward.** 0 at every step but the last, which gets the episode's metric
 from the core with the sign that makes more better: ``-MBS`` (mean bounded
@@ -97,11 +96,12 @@ class SchedulingEnv(gymnasium.Env):
         # view); a step hands the agent a copy of it.
         self._buffer = bytearray(window * _core.FEATURES * 4)
         self._view = np.frombuffer(self._buffer, dtype="<f4").reshape(window, _core.FEATURES)
-        # Masks are read-only and shared between steps: one for each
-        # number of offered jobs ("pick") or (offered, running) ("inspect").
-        self._masks: Dict[Any, np.ndarray] = {}
+        # The masks by decision (see _set_decision); each step hands out a
+        # copy, since Gymnasium wants no two steps to share an object.
+        self._masks: Dict[int, np.ndarray] = {}
+        self._pick = mode == "pick"
         self._episode: Optional[_core.Episode] = None
-        self._mask = self._mask_for(0, False)
+        self._set_decision((0, False))
         self._done = True
         self._jobs_csv: Optional[str] = None
 
@@ -114,36 +114,35 @@ class SchedulingEnv(gymnasium.Env):
         decision = self._episode.begin()
         if decision is None:
             raise RuntimeError("the episode ended before its first decision")
-        self._mask = self._mask_for(*decision)
-        return self._view.copy(), {"action_mask": self._mask, "first_job": start}
+        self._set_decision(decision)
+        return self._view.copy(), {"action_mask": self._mask.copy(), "first_job": start}
 
     def step(self, action: Any) -> Tuple[np.ndarray, float, bool, bool, Dict[str, Any]]:
         episode = self._episode
         if episode is None or self._done:
             raise RuntimeError("SchedulingEnv.step(): call reset() first (the episode has ended)")
         a = int(action)
-        mask = self._mask
-        invalid = not (0 <= a < len(mask) and mask[a])
-        if invalid:
-            a = 0
-        if self.mode == "pick":
-            decision = episode.step(a)
+        offered, running = self._decision
+        if self._pick:
+            invalid = not 0 <= a < offered
+            decision = episode.step(0 if invalid else a)
         else:
-            decision = episode.step(0 if a == 0 else None)
+            invalid = not (offered > 0 and (a == 0 or (a == 1 and running)))
+            decision = episode.step(None if a == 1 and not invalid else 0)
         if decision is not None:
-            self._mask = mask = self._mask_for(*decision)
-            return self._view.copy(), 0.0, False, False, {"action_mask": mask, "invalid_action": invalid}
+            self._set_decision(decision)
+            return self._view.copy(), 0.0, False, False, {"action_mask": self._mask.copy(), "invalid_action": invalid}
         metrics_json, self._jobs_csv = episode.result()
         metrics = json.loads(metrics_json)
         self._done = True
-        self._mask = mask = self._mask_for(0, False)
+        self._set_decision((0, False))
         reward = REWARDS[self.reward_metric] * float(metrics[self.reward_metric])
-        info = {"action_mask": mask, "invalid_action": invalid, "metrics": metrics}
+        info = {"action_mask": self._mask.copy(), "invalid_action": invalid, "metrics": metrics}
         return self._view.copy(), reward, True, False, info
 
     def action_masks(self) -> np.ndarray:
-        """The valid actions at the current decision (a read-only array)."""
-        return self._mask
+        """The valid actions at the current decision."""
+        return self._mask.copy()
 
     def episode_jobs_csv(self) -> str:
         """The per-job table of the last finished episode, as ``schedlab run
@@ -152,16 +151,19 @@ class SchedulingEnv(gymnasium.Env):
             raise RuntimeError("no episode has finished yet")
         return self._jobs_csv
 
-    def _mask_for(self, offered: int, running: bool) -> np.ndarray:
-        """The valid actions when ``offered`` jobs are offered and (whether)
-        a job runs, made once and then shared."""
-        key = offered if self.mode == "pick" else (offered, running)
+    def _set_decision(self, decision: Tuple[int, bool]) -> None:
+        """Keeps the decision, ``(offered, running)``: how many jobs are
+        offered and whether a job runs, and its mask, made once for each
+        number of offered jobs ("pick") or each pair of (any offered,
+        running) ("inspect"), read-only since only copies leave."""
+        offered, running = self._decision = decision
+        key = offered if self._pick else 2 * min(offered, 1) + running
         mask = self._masks.get(key)
         if mask is None:
-            if self.mode == "pick":
+            if self._pick:
                 mask = np.arange(self.window) < offered
             else:
                 mask = np.array([offered > 0, offered > 0 and running])
             mask.flags.writeable = False
             self._masks[key] = mask
-        return mask
+        self._mask = mask

@@ -29,7 +29,13 @@ impl Chooser for Pick {
 }
 
 fn config(trace: &Trace) -> RunConfig {
-    RunConfig { procs: trace.procs, source: RuntimeSource::Estimate, overrun: Default::default(), seed: 0, progress_every: 0 }
+    RunConfig {
+        procs: trace.procs,
+        source: RuntimeSource::Estimate,
+        overrun: Default::default(),
+        seed: 0,
+        progress_every: 0,
+    }
 }
 
 fn run_directed(trace: &Trace, last: bool, backfill: Backfill) -> RunRecord {
