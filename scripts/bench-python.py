@@ -7,8 +7,9 @@
 - building run.jobs (the per-job DataFrame) for the first 200,000 jobs;
 - the Gymnasium environment (when gymnasium is installed): steps per
   second with a window of 128 and an agent that always picks row 0 (so
-  the figure is the environment's own cost), and resident memory per
-  environment holding a reset episode.
+  the figure is the environment's own cost), the part of a step spent in
+  the native call, and resident memory per environment holding a reset
+  episode.
 
 Usage: python scripts/bench-python.py TRACE SCHEDLAB_CLI [POLICY] [REPEAT]
 with the package installed in that Python (scripts/test-python.sh builds
@@ -75,11 +76,27 @@ def main():
                 env.reset()
     elapsed = time.perf_counter() - start
     print(f"environment: {steps / elapsed:,.0f} steps/s (window 128, EASY backfilling, {steps} steps in {elapsed:.1f} s)")
+    engine_step = best(repeat, lambda: engine_steps(trace, 100_000)) / 100_000
+    print(f"  of a step, the engine's call (Episode.step: the decision, the run to the next one, "
+          f"the observation written): {engine_step * 1e6:.2f} us; the rest is env.step's Python "
+          f"(the checks, the observation's and the mask's copies, the info dict)")
     before = rss()
     envs = [SchedulingEnv(trace, window=128, episode_jobs=256) for _ in range(100)]
     for i, e in enumerate(envs):
         e.reset(seed=i)
     print(f"environment memory: {(rss() - before) / len(envs) / 1024:,.0f} KiB each (100 reset environments, 256-job episodes)")
+
+
+def engine_steps(trace, steps):
+    """Answers `steps` decisions with row 0 through the native episode alone,
+    as env.step does but without its Python around the call."""
+    from schedlab import _core
+
+    episode = _core.Episode(trace._core, 0, len(trace), 128, "easy", bytearray(128 * _core.FEATURES * 4))
+    episode.begin()
+    for _ in range(steps):
+        if episode.step(0) is None:
+            raise RuntimeError(f"the trace has fewer than {steps} decisions")
 
 
 def rss():
