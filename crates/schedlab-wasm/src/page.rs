@@ -1,5 +1,7 @@
 //! What the page offers beside the experiment pipeline: the context line
-//! of a trace (`trace_context`) and the one-click demo (`demo`). Run
+//! of a trace (`trace_context`), the one-click demo (`demo`), and the
+//! formula editor's language and check (`formula_language`,
+//! `formula_check`). Run
 //! titles come with the plan (`PlanView::cells`), the results (`titles`,
 //! each row's `title`) and the schedule view (`ScheduleInfo::label`).
 
@@ -52,8 +54,135 @@ pub fn trace_context(
         .ok_or_else(|| JsError::new("identity: expected a trace identity with name, jobs, procs and options"))
 }
 
+/// The parameters whose value is a priority formula (or a preset's name),
+/// as (policy id, parameter key): the page gives them the formula editor.
+const FORMULA_PARAMS: &[(&str, &str)] = &[("backfill", "order")];
+
+/// A name and the one line that explains it.
+#[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct NamedLine {
+    pub name: String,
+    pub line: String,
+}
+
+/// A preset of the formula language, as the editor's menu lists it.
+#[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct FormulaPreset {
+    pub name: String,
+    pub source: String,
+    pub title: String,
+    pub origin: String,
+}
+
+/// A parameter that takes a formula.
+#[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct FormulaField {
+    pub policy: String,
+    pub key: String,
+}
+
+/// Everything the formula editor lists: the variables and functions with
+/// one line each, the presets, the length limit, and which fields it edits.
+#[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct FormulaLanguage {
+    pub variables: Vec<NamedLine>,
+    pub functions: Vec<NamedLine>,
+    pub presets: Vec<FormulaPreset>,
+    pub max_length: usize,
+    pub fields: Vec<FormulaField>,
+}
+
+/// The language as the page shows it (plain Rust, tested natively).
+pub fn formula_language_of() -> FormulaLanguage {
+    use schedlab_priority::{Func, Var, PRESETS};
+    let line = |name: &str, line: &str| NamedLine { name: name.to_owned(), line: line.to_owned() };
+    FormulaLanguage {
+        variables: Var::ALL.iter().map(|v| line(v.name(), v.description())).collect(),
+        functions: Func::ALL.iter().map(|f| line(f.name(), f.signature())).collect(),
+        presets: PRESETS
+            .iter()
+            .map(|p| FormulaPreset {
+                name: p.name.to_owned(),
+                source: p.source.to_owned(),
+                title: p.title.to_owned(),
+                origin: p.origin.to_owned(),
+            })
+            .collect(),
+        max_length: schedlab_priority::MAX_LENGTH,
+        fields: FORMULA_PARAMS.iter().map(|(p, k)| FormulaField { policy: (*p).to_owned(), key: (*k).to_owned() }).collect(),
+    }
+}
+
+/// What the editor says under a formula as it is typed.
+#[derive(Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct FormulaCheck {
+    /// Why the text is refused ("unknown variable `wiat` at column 2; did
+    /// you mean `wait`?"), or `None` when a run accepts it.
+    pub error: Option<String>,
+    /// The preset the text names, if it names one.
+    pub preset: Option<String>,
+    /// Whether the formula reads a variable that changes while a job
+    /// waits, so that every pass scores every waiting job again.
+    pub rescored: bool,
+}
+
+/// The check of an `order` value, the one a run makes (plain Rust, tested
+/// natively).
+pub fn formula_check_of(text: &str) -> FormulaCheck {
+    let preset = schedlab_priority::find_preset(text.trim()).map(|p| p.name.to_owned());
+    match schedlab_policies::order_formula(text) {
+        Ok(f) => FormulaCheck { error: None, preset, rescored: f.is_time_dependent() },
+        Err(error) => FormulaCheck { error: Some(error), preset, rescored: false },
+    }
+}
+
+/// `formula_language(): FormulaLanguage`: the editor's lists.
+#[wasm_bindgen(unchecked_return_type = "FormulaLanguage")]
+pub fn formula_language() -> Result<JsValue, JsError> {
+    encode(&formula_language_of())
+}
+
+/// `formula_check(text): FormulaCheck`: the message under the field, as
+/// the text is typed.
+#[wasm_bindgen(unchecked_return_type = "FormulaCheck")]
+pub fn formula_check(text: &str) -> Result<JsValue, JsError> {
+    encode(&formula_check_of(text))
+}
+
 #[cfg(test)]
 mod tests {
+    use super::{formula_check_of, FormulaCheck};
+    use schedlab_engine::params::ParamKind;
+
+    #[test]
+    fn every_formula_field_is_a_text_parameter_of_its_policy() {
+        for f in super::formula_language_of().fields {
+            let p = schedlab_policies::REGISTRY.iter().find(|p| p.id == f.policy).expect("a registered policy");
+            let spec = p.params.iter().find(|s| s.key == f.key).expect("a parameter of the policy");
+            assert!(matches!(spec.kind, ParamKind::Text { .. }), "{}:{} is a text parameter", f.policy, f.key);
+        }
+    }
+
+    #[test]
+    fn the_check_names_the_column_and_the_nearest_variable() {
+        let c = formula_check_of("(wiat / requested)^3 * procs");
+        assert_eq!(c.error.as_deref(), Some("unknown variable `wiat` at column 2; did you mean `wait`?"));
+        let fixed = formula_check_of("(wait / requested)^3 * procs");
+        assert_eq!(fixed, FormulaCheck { error: None, preset: None, rescored: true });
+    }
+
+    #[test]
+    fn a_preset_is_named_and_a_static_formula_is_scored_once() {
+        assert_eq!(formula_check_of(" saf "), FormulaCheck { error: None, preset: Some("saf".into()), rescored: false });
+        assert!(formula_check_of("wfp3").rescored);
+        assert!(formula_check_of("").error.is_some());
+    }
+
     #[test]
     fn the_demo_runs_three_policies_named_by_their_titles() {
         let d = super::demo_of().unwrap();

@@ -826,6 +826,30 @@ label: string, };
 
 export type Demo = { button: string, experiment: Experiment, };
 
+export type NamedLine = { name: string, line: string, };
+
+export type FormulaPreset = { name: string, source: string, title: string, origin: string, };
+
+export type FormulaField = { policy: string, key: string, };
+
+export type FormulaLanguage = { variables: Array<NamedLine>, functions: Array<NamedLine>, presets: Array<FormulaPreset>, max_length: number, fields: Array<FormulaField>, };
+
+export type FormulaCheck = { 
+/**
+ * Why the text is refused ("unknown variable `wiat` at column 2; did
+ * you mean `wait`?"), or `None` when a run accepts it.
+ */
+error: string | null, 
+/**
+ * The preset the text names, if it names one.
+ */
+preset: string | null, 
+/**
+ * Whether the formula reads a variable that changes while a job
+ * waits, so that every pass scores every waiting job again.
+ */
+rescored: boolean, };
+
 export type SummaryTable = { 
 /**
  * The swept parameter, whose values the rows carry.
