@@ -335,6 +335,38 @@ describe("schedule view", () => {
     await page.close();
   });
 
+  test("before/after: the two Gantts stacked on one time axis, A above B, the selected job outlined in both", async () => {
+    const { page, errors } = await newPage();
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.setInputFiles("#file-input", SAMPLE);
+    await waitTrace(page);
+    await runPairAndOpen(page, 120_000);
+    await typeWindow(page, "24d:31d");
+    await page.fill("#job-search", "162");
+    await page.click(".inspector-search button[type='submit']");
+    await page.waitForSelector("[data-testid='job-inspector'] .inspector-run[data-slot='0']");
+    await page.check("#gantt-stack");
+    const both = "[data-testid='schedule-view'][data-mode='runs'][data-outlined]:not([data-outlined='0'])";
+    await page.waitForSelector(`${both} ~ [data-testid='schedule-view-b'][data-mode='runs']:not([data-outlined='0'])`, { timeout: 30_000 });
+    assert.equal(await page.textContent("#gantt-caption-0"), "A: EASY");
+    assert.equal(await page.textContent("#gantt-caption-1"), "B: Conservative backfilling");
+    const [a, b] = await Promise.all(
+      ["schedule-view", "schedule-view-b"].map((id) => page.$eval(`[data-testid='${id}']`, (c) => c.getBoundingClientRect().toJSON())),
+    );
+    assert.deepEqual([b.left, b.width], [a.left, a.width], "one time axis: the same left edge and width");
+    assert.ok(b.top >= a.bottom, `B (top ${b.top}) is below A (bottom ${a.bottom})`);
+    // The window is the one shared axis: zooming moves both.
+    await page.click("#zoom-week");
+    await page.waitForFunction(() => document.querySelector("[data-testid='schedule-view-b']")?.dataset.mode === "runs");
+    await page.waitForTimeout(300);
+    await page.locator("#schedule").screenshot({ path: join(SHOTS, "schedule-stacked-1280.png") });
+    await page.uncheck("#gantt-stack");
+    assert.equal(await page.$("[data-testid='schedule-view-b']"), null, "unstacked: one Gantt and the A/B choice again");
+    assert.ok(await page.$("input[name='gantt-slot']"));
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
   test("generated 250,000-job trace: the same path", async () => {
     const dir = mkdtempSync(join(tmpdir(), "schedlab-gen-"));
     try {

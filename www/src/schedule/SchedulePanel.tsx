@@ -27,6 +27,7 @@ import {
   scheduleNote,
   setWindow,
   showsRunOf,
+  stacked,
   timeLabel,
   win,
   worker,
@@ -162,6 +163,19 @@ function ViewBar() {
   return (
     <div class="toolbar schedule-bar">
       {open.length > 1 ? (
+        <label class="stack-toggle">
+          <input
+            type="checkbox"
+            id="gantt-stack"
+            checked={stacked.value}
+            onChange={(e) => {
+              stacked.value = e.currentTarget.checked;
+            }}
+          />{" "}
+          Before/after: A above B
+        </label>
+      ) : null}
+      {open.length > 1 && !stacked.value ? (
         <fieldset class="slot-choice">
           <legend>Gantt of</legend>
           {open.map((i) => (

@@ -120,7 +120,8 @@ function bandY(lo: number, hi: number, procs: number, height: number): [number, 
   return [top, Math.max(0.5, (ph * (hi - lo)) / procs)];
 }
 
-function drawRuns(s: Surface, scene: GanttScene, rects: JobRect[]): void {
+/** Draws the runs and outlines the selected job's; returns how many of its rectangles were outlined. */
+function drawRuns(s: Surface, scene: GanttScene, rects: JobRect[]): number {
   const { ctx, width, height } = s;
   const { win, procs, colours } = scene;
   const pattern = hatchPattern(ctx);
@@ -152,6 +153,7 @@ function drawRuns(s: Surface, scene: GanttScene, rects: JobRect[]): void {
       ctx.strokeRect(x0, y, Math.max(2, xOf(r.end, win, width) - x0), h);
     }
   }
+  return selected.length;
 }
 
 /** Zoomed out: the busy fraction of each column of the frame's window, as a bar from the bottom. */
@@ -214,7 +216,8 @@ function drawNow(s: Surface, w: TimeWindow, t: number | null): void {
   s.ctx.stroke();
 }
 
-export function drawGantt(s: Surface, scene: GanttScene): void {
+/** Draws a Gantt; returns how many rectangles of the selected job it outlined (0 when zoomed out to columns). */
+export function drawGantt(s: Surface, scene: GanttScene): number {
   const { ctx, width, height } = s;
   ctx.fillStyle = "#fff";
   ctx.fillRect(0, 0, width, height);
@@ -224,7 +227,8 @@ export function drawGantt(s: Surface, scene: GanttScene): void {
   ctx.rect(MARGIN.left, 0, plotWidth(width), height);
   ctx.clip();
   const f = scene.frame;
-  if (f?.rects) drawRuns(s, scene, f.rects);
+  let outlined = 0;
+  if (f?.rects) outlined = drawRuns(s, scene, f.rects);
   else if (f?.columns) drawColumns(s, scene, f, f.columns);
   drawOutline(s, scene);
   drawNow(s, scene.win, scene.now);
@@ -233,6 +237,7 @@ export function drawGantt(s: Surface, scene: GanttScene): void {
   ctx.lineWidth = 1;
   ctx.strokeRect(MARGIN.left, MARGIN.top, plotWidth(width), height - MARGIN.top - MARGIN.bottom);
   drawProcAxis(s, scene.procs);
+  return outlined;
 }
 
 /** The run under (x, y) CSS pixels, or null. */

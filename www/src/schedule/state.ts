@@ -33,6 +33,10 @@ export const win = signal<TimeWindow>({ from: 0, to: 1 });
 export const ganttSlot = signal(0);
 /** The newest frame and series received (drawn at the current window until a newer one arrives). */
 export const frame = signal<GanttFrame | null>(null);
+/** Before/after: the two runs' Gantts stacked on one time axis, A above B. */
+export const stacked = signal(false);
+/** With `stacked`, the frame of run B at the same window (run A's is `frame`). */
+export const frameB = signal<GanttFrame | null>(null);
 export const series = signal<SeriesData[]>([]);
 /** The replay's "now" (null: no replay line). */
 export const replayNow = signal<number | null>(null);
@@ -114,7 +118,7 @@ export function requestView(columns: number): void {
   if (infos.value.length === 0) return;
   const w = win.value;
   waiting = {
-    slot: ganttSlot.value,
+    slot: stacked.value ? 0 : ganttSlot.value,
     from: w.from,
     to: w.to,
     columns: Math.max(1, Math.min(MAX_COLUMNS, Math.round(columns))),
@@ -130,7 +134,10 @@ async function pump(): Promise<void> {
       const r = waiting;
       waiting = null;
       const answer = await worker().view(r);
+      // Stacked, run B's frame comes with the same window, so that both are drawn on one time axis.
+      const b = stacked.value && infos.value.length > 1 ? await worker().view({ ...r, slot: 1 }) : null;
       frame.value = answer.frame;
+      frameB.value = b?.frame ?? null;
       series.value = answer.series;
     }
   } catch (e) {
@@ -168,6 +175,7 @@ export async function openPair(source: RunSource, points: number[], cells: [numb
     ganttSlot.value = 0;
     selection.value = { runs: cells, job: null };
     frame.value = null;
+    frameB.value = null;
     resetWindow();
     scheduleNote.value = null;
   } catch (e) {
