@@ -88,31 +88,31 @@ export function FormulaField(props: { run: number; spec: RunSpec; state: ParamSt
       <label class="lbl" for={id}>
         {spec.name}
       </label>
-      <div class="formula-row">
-        <input
-          type="text"
-          id={id}
-          class={error ? "invalid" : ""}
-          value={own}
-          placeholder={fallback}
-          maxLength={lang().max_length}
-          spellcheck={false}
-          autocomplete="off"
-          aria-invalid={error ? "true" : "false"}
-          aria-describedby={noteId}
-          disabled={from === "sweep"}
-          onInput={(e) => setRunParam(props.run, spec.key, e.currentTarget.value)}
-        />
-        <PresetMenu id={`${id}-preset`} onPick={(name) => setRunParam(props.run, spec.key, name)} />
-      </div>
+      <input
+        type="text"
+        id={id}
+        class={error ? "invalid" : ""}
+        value={own}
+        placeholder={fallback}
+        maxLength={lang().max_length}
+        spellcheck={false}
+        autocomplete="off"
+        aria-invalid={error ? "true" : "false"}
+        aria-describedby={noteId}
+        disabled={from === "sweep"}
+        onInput={(e) => setRunParam(props.run, spec.key, e.currentTarget.value)}
+      />
       <small id={noteId} class={error ? "formula-error" : ""} data-role={error ? "error" : "note"} role={error ? "alert" : undefined}>
         {error ?? note}
       </small>
-      {preset ? (
-        <button type="button" class="small" id={`${id}-edit`} onClick={() => setRunParam(props.run, spec.key, preset.source)}>
-          Edit {preset.name}'s formula
-        </button>
-      ) : null}
+      <div class="formula-row">
+        <PresetMenu id={`${id}-preset`} onPick={(name) => setRunParam(props.run, spec.key, name)} />
+        {preset ? (
+          <button type="button" class="small" id={`${id}-edit`} onClick={() => setRunParam(props.run, spec.key, preset.source)}>
+            Edit {preset.name}'s formula
+          </button>
+        ) : null}
+      </div>
       <Reference id={`${id}-ref`} />
     </div>
   );
