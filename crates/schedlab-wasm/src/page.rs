@@ -1,7 +1,9 @@
 //! What the page offers beside the experiment pipeline: the context line
 //! of a trace (`trace_context`), the one-click demo (`demo`), and the
 //! formula editor's language and check (`formula_language`,
-//! `formula_check`). Run
+//! `formula_check`), and times as people read them (`time_label`,
+//! `time_date`, `duration_label`), so that the page keeps no copy of a
+//! time format. Run
 //! titles come with the plan (`PlanView::cells`), the results (`titles`,
 //! each row's `title`) and the schedule view (`ScheduleInfo::label`).
 
@@ -152,6 +154,41 @@ pub fn formula_language() -> Result<JsValue, JsError> {
 #[wasm_bindgen(unchecked_return_type = "FormulaCheck")]
 pub fn formula_check(text: &str) -> Result<JsValue, JsError> {
     encode(&formula_check_of(text))
+}
+
+/// `time_label(t, clock)`: trace second `t` as "d7 01:00", with its
+/// date when the header gives one: "d7 01:00 (1996-09-30 14:00 UTC+1)".
+#[wasm_bindgen]
+pub fn time_label(t: f64, #[wasm_bindgen(unchecked_param_type = "TraceClock")] clock: JsValue) -> Result<String, JsError> {
+    let clock: schedlab_workload::TraceClock = decode_raw(clock, "clock")?;
+    Ok(clock.label(t))
+}
+
+/// `time_date(t, clock)`: the calendar date and time of trace second `t`
+/// ("1996-09-30 14:00 UTC+1"), or `undefined` without `UnixStartTime`.
+#[wasm_bindgen]
+pub fn time_date(t: f64, #[wasm_bindgen(unchecked_param_type = "TraceClock")] clock: JsValue) -> Result<Option<String>, JsError> {
+    let clock: schedlab_workload::TraceClock = decode_raw(clock, "clock")?;
+    Ok(clock.date(t))
+}
+
+/// `time_note(clock)`: how dates are shown, one sentence, or `undefined`.
+#[wasm_bindgen]
+pub fn time_note(#[wasm_bindgen(unchecked_param_type = "TraceClock")] clock: JsValue) -> Result<Option<String>, JsError> {
+    let clock: schedlab_workload::TraceClock = decode_raw(clock, "clock")?;
+    Ok(clock.note())
+}
+
+/// `duration_label(seconds)`: "3 h 20 min", "2 d 4 h", "45 s".
+#[wasm_bindgen]
+pub fn duration_label(seconds: f64) -> String {
+    schedlab_workload::duration_text(seconds)
+}
+
+/// `trace_time(t)`: "d7 01:00", the trace's own clock.
+#[wasm_bindgen]
+pub fn trace_time(t: f64) -> String {
+    schedlab_workload::trace_time(t)
 }
 
 #[cfg(test)]

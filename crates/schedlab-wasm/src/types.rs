@@ -38,6 +38,7 @@ fn declarations() -> String {
         protocol::Summary::decl(),
         protocol::BadLineInfo::decl(),
         workload::Header::decl(),
+        workload::TraceClock::decl(),
         experiment::TraceIdentity::decl(),
         workload::ReadOptions::decl(),
         workload::Oversize::decl(),

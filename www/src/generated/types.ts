@@ -158,7 +158,11 @@ bad_lines: Array<BadLineInfo>, warnings: Array<string>,
 /**
  * Uncompressed bytes and lines read.
  */
-bytes: number, lines: number, };
+bytes: number, lines: number, 
+/**
+ * The header's clock: what dates the trace's seconds stand for.
+ */
+clock: TraceClock, };
 
 export type BadLineInfo = { line: number, field: number | null, field_name: string | null, message: string, text: string, };
 
@@ -205,6 +209,20 @@ other: Array<[string, string]>,
  * Comment lines that are not `Key: value` pairs.
  */
 comments: Array<string>, };
+
+export type TraceClock = { 
+/**
+ * The epoch second that the trace's second 0 stands for.
+ */
+unix_start: number | null, 
+/**
+ * Seconds east of UTC (`TimeZone`), if given.
+ */
+offset: number | null, 
+/**
+ * `TimeZoneString`, e.g. `Europe/Stockholm`, if given.
+ */
+zone: string | null, };
 
 export type TraceIdentity = { name: string, 
 /**

@@ -4,10 +4,11 @@
 // Both canvases share the x axis: the same margins and the same window.
 import type { JobRect, SeriesData } from "../generated/types";
 import type { GanttFrame } from "../worker/schedule-worker";
-import { type TimeWindow, timeLabel } from "./state";
+import { dateLabel, type TimeWindow, timeLabel } from "./state";
 
 /** Margins of the plot inside a canvas, CSS pixels (the same on both canvases, so their time axes align). */
-const MARGIN = { left: 64, right: 12, top: 8, bottom: 22 };
+/** The bottom margin holds two lines of tick labels: the trace time and the date. */
+const MARGIN = { left: 64, right: 12, top: 8, bottom: 40 };
 
 /** A canvas sized to its box at the device's pixel ratio; drawing is in CSS pixels. */
 export interface Surface {
@@ -52,8 +53,8 @@ export function timeAt(x: number, w: TimeWindow, width: number): number {
 const STEPS = [60, 300, 900, 3600, 3 * 3600, 6 * 3600, 12 * 3600, 86_400, 2 * 86_400, 7 * 86_400, 14 * 86_400, 28 * 86_400, 91 * 86_400];
 
 /** Time ticks: the smallest step from a list of round ones that gives at most one tick per 110 pixels. */
-function timeTicks(w: TimeWindow, width: number): number[] {
-  const most = Math.max(2, Math.floor(plotWidth(width) / 110));
+function timeTicks(w: TimeWindow, width: number, spacing: number): number[] {
+  const most = Math.max(2, Math.floor(plotWidth(width) / spacing));
   const step = STEPS.find((s) => (w.to - w.from) / s <= most) ?? 365 * 86_400;
   const out: number[] = [];
   for (let t = Math.ceil(w.from / step) * step; t <= w.to; t += step) out.push(t);
@@ -67,13 +68,18 @@ function drawTimeAxis(s: Surface, w: TimeWindow, bottom: number): void {
   ctx.font = `${s.font}px system-ui, sans-serif`;
   ctx.textAlign = "center";
   ctx.textBaseline = "top";
-  for (const t of timeTicks(w, s.width)) {
+  // A dated axis spaces its ticks for the date's width ("1996-09-26 17:10 UTC+1").
+  const dated = dateLabel(w.from) !== undefined;
+  for (const t of timeTicks(w, s.width, dated ? s.font * 14 : 110)) {
     const x = xOf(t, w, s.width);
     ctx.beginPath();
     ctx.moveTo(x, MARGIN.top);
     ctx.lineTo(x, bottom);
     ctx.stroke();
     ctx.fillText(timeLabel(t), x, bottom + 4);
+    // The calendar date under the trace time, when the header gives one.
+    const date = dateLabel(t);
+    if (date) ctx.fillText(date, x, bottom + 6 + s.font);
   }
 }
 
