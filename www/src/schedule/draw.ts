@@ -61,6 +61,12 @@ function timeTicks(w: TimeWindow, width: number, spacing: number): number[] {
   return out;
 }
 
+/** Where centred text about `x` goes so that none of it falls off a canvas `width` wide. */
+function inside(ctx: CanvasRenderingContext2D, text: string, x: number, width: number): number {
+  const half = ctx.measureText(text).width / 2;
+  return Math.min(Math.max(x, half + 1), width - half - 1);
+}
+
 function drawTimeAxis(s: Surface, w: TimeWindow, bottom: number): void {
   const { ctx } = s;
   ctx.fillStyle = "#333";
@@ -76,10 +82,10 @@ function drawTimeAxis(s: Surface, w: TimeWindow, bottom: number): void {
     ctx.moveTo(x, MARGIN.top);
     ctx.lineTo(x, bottom);
     ctx.stroke();
-    ctx.fillText(timeLabel(t), x, bottom + 4);
+    ctx.fillText(timeLabel(t), inside(ctx, timeLabel(t), x, s.width), bottom + 4);
     // The calendar date under the trace time, when the header gives one.
     const date = dateLabel(t);
-    if (date) ctx.fillText(date, x, bottom + 6 + s.font);
+    if (date) ctx.fillText(date, inside(ctx, date, x, s.width), bottom + 6 + s.font);
   }
 }
 
