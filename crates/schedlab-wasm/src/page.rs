@@ -115,7 +115,10 @@ pub fn formula_language_of() -> FormulaLanguage {
             })
             .collect(),
         max_length: schedlab_priority::MAX_LENGTH,
-        fields: FORMULA_PARAMS.iter().map(|(p, k)| FormulaField { policy: (*p).to_owned(), key: (*k).to_owned() }).collect(),
+        fields: FORMULA_PARAMS
+            .iter()
+            .map(|(p, k)| FormulaField { policy: (*p).to_owned(), key: (*k).to_owned() })
+            .collect(),
     }
 }
 
@@ -159,7 +162,10 @@ pub fn formula_check(text: &str) -> Result<JsValue, JsError> {
 /// `time_label(t, clock)`: trace second `t` as "d7 01:00", with its
 /// date when the header gives one: "d7 01:00 (1996-09-30 14:00 UTC+1)".
 #[wasm_bindgen]
-pub fn time_label(t: f64, #[wasm_bindgen(unchecked_param_type = "TraceClock")] clock: JsValue) -> Result<String, JsError> {
+pub fn time_label(
+    t: f64,
+    #[wasm_bindgen(unchecked_param_type = "TraceClock")] clock: JsValue,
+) -> Result<String, JsError> {
     let clock: schedlab_workload::TraceClock = decode_raw(clock, "clock")?;
     Ok(clock.label(t))
 }
@@ -167,14 +173,19 @@ pub fn time_label(t: f64, #[wasm_bindgen(unchecked_param_type = "TraceClock")] c
 /// `time_date(t, clock)`: the calendar date and time of trace second `t`
 /// ("1996-09-30 14:00 UTC+1"), or `undefined` without `UnixStartTime`.
 #[wasm_bindgen]
-pub fn time_date(t: f64, #[wasm_bindgen(unchecked_param_type = "TraceClock")] clock: JsValue) -> Result<Option<String>, JsError> {
+pub fn time_date(
+    t: f64,
+    #[wasm_bindgen(unchecked_param_type = "TraceClock")] clock: JsValue,
+) -> Result<Option<String>, JsError> {
     let clock: schedlab_workload::TraceClock = decode_raw(clock, "clock")?;
     Ok(clock.date(t))
 }
 
 /// `time_note(clock)`: how dates are shown, one sentence, or `undefined`.
 #[wasm_bindgen]
-pub fn time_note(#[wasm_bindgen(unchecked_param_type = "TraceClock")] clock: JsValue) -> Result<Option<String>, JsError> {
+pub fn time_note(
+    #[wasm_bindgen(unchecked_param_type = "TraceClock")] clock: JsValue,
+) -> Result<Option<String>, JsError> {
     let clock: schedlab_workload::TraceClock = decode_raw(clock, "clock")?;
     Ok(clock.note())
 }
@@ -215,7 +226,10 @@ mod tests {
 
     #[test]
     fn a_preset_is_named_and_a_static_formula_is_scored_once() {
-        assert_eq!(formula_check_of(" saf "), FormulaCheck { error: None, preset: Some("saf".into()), rescored: false });
+        assert_eq!(
+            formula_check_of(" saf "),
+            FormulaCheck { error: None, preset: Some("saf".into()), rescored: false }
+        );
         assert!(formula_check_of("wfp3").rescored);
         assert!(formula_check_of("").error.is_some());
     }

@@ -163,7 +163,10 @@ mod tests {
         // 11 h later crosses midnight; a week later is the 30th.
         assert_eq!(c.date(11.0 * 3600.0).as_deref(), Some("1996-09-24 00:00 UTC+1"));
         assert_eq!(c.label(7.0 * 86_400.0 + 3600.0), "d7 01:00 (1996-09-30 14:00 UTC+1)");
-        assert_eq!(c.note().as_deref(), Some("Dates are at UTC+1, the header's TimeZone (Europe/Stockholm, without daylight saving)."));
+        assert_eq!(
+            c.note().as_deref(),
+            Some("Dates are at UTC+1, the header's TimeZone (Europe/Stockholm, without daylight saving).")
+        );
     }
 
     #[test]
@@ -199,6 +202,9 @@ mod tests {
         ] {
             assert_eq!(duration_text(s), text, "{s}");
         }
-        assert_eq!((trace_time(0.0), trace_time(86_400.0 * 492.0 + 7.0 * 3600.0 + 300.0)), ("d0".to_owned(), "d492 07:05".to_owned()));
+        assert_eq!(
+            (trace_time(0.0), trace_time(86_400.0 * 492.0 + 7.0 * 3600.0 + 300.0)),
+            ("d0".to_owned(), "d492 07:05".to_owned())
+        );
     }
 }

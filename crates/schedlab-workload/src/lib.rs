@@ -120,8 +120,8 @@
 
 mod batsim;
 mod clean;
-mod clock;
 mod cleaning_rules;
+mod clock;
 mod error;
 mod format;
 mod header;

@@ -15,6 +15,7 @@ import { Inspector } from "./Inspector";
 import { Replay } from "./Replay";
 import { Scatter } from "./Scatter";
 import {
+  dateNote,
   durationLabel,
   ganttSlot,
   infos,
@@ -200,7 +201,7 @@ function ViewBar() {
         Whole run
       </button>
       <WindowInput />
-      <output data-testid="schedule-window" id="schedule-window" data-from={w.from} data-to={w.to} aria-live="polite">
+      <output data-testid="schedule-window" id="schedule-window" data-from={w.from} data-to={w.to} aria-live="polite" title={dateNote()}>
         {timeLabel(w.from)} – {timeLabel(w.to)} ({durationLabel(w.to - w.from)})
       </output>
       <span class="exports">
