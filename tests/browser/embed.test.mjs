@@ -66,6 +66,52 @@ describe("embeddable views", () => {
     }
   });
 
+  test("the schedule view embeds with its pair, window and job", async () => {
+    const page = await pageAt(session, 1280, 900, pageErrors);
+    await page.selectOption("#sample-select", "kth-sp2-first3000");
+    await page.click("#sample-load");
+    await page.waitForFunction(() => /^Loaded /.test(document.getElementById("trace-msg")?.textContent ?? ""), null, { timeout: 60_000 });
+    while ((await page.$$(".card")).length > 0) await page.click(".card button[id$='-remove']");
+    for (const id of ["easy", "cbf"]) {
+      await page.selectOption("#add-policy", id);
+      await page.click("#add-policy-btn");
+    }
+    await page.click("#run");
+    await page.waitForSelector("#results[data-complete='1'] #results-table", { timeout: 120_000 });
+    await page.click("#view-schedule");
+    await page.click("#schedule-open");
+    await page.waitForSelector("[data-testid='schedule-view']:not([data-mode='empty'])", { timeout: 60_000 });
+    await page.fill("#window-input", "7d:9d");
+    await page.click(".window-input button[type='submit']");
+    await page.fill("#job-search", "162");
+    await page.click(".inspector-search button[type='submit']");
+    await page.waitForSelector("[data-testid='job-inspector'] .inspector-run[data-slot='0']");
+    await page.click("#schedule-embed");
+    const code = await page.inputValue("#schedule-embed-code");
+    const m = code.match(/^<iframe src="(http:\/\/127\.0\.0\.1:\d+\/\?embed=schedule#v2=[A-Za-z0-9_-]+)"/);
+    assert.ok(m, code);
+    await page.close();
+
+    const host = await embedder(`<!doctype html><title>A blog post</title><p>The schedule:</p>${code.replace('height="660"', 'height="900"')}`);
+    try {
+      const post = await session.browser.context.newPage();
+      post.on("pageerror", (e) => pageErrors.push(String(e)));
+      await post.setViewportSize({ width: 1000, height: 1000 });
+      await post.goto(host.url);
+      const frame = post.frameLocator("iframe");
+      await frame.locator("[data-testid='schedule-view'][data-mode='runs']").waitFor({ timeout: 120_000 });
+      await frame.locator("#inspector-title").waitFor({ timeout: 30_000 });
+      assert.match(await frame.locator("#inspector-title").textContent(), /^Job 162\b/);
+      const w = await frame.locator("#schedule-window");
+      assert.deepEqual([await w.getAttribute("data-from"), await w.getAttribute("data-to")], [String(7 * 86_400), String(9 * 86_400)]);
+      assert.equal(await frame.locator("#experiment, #results-table").count(), 0, "the schedule view alone");
+      await post.screenshot({ path: join(SHOTS, "embed-schedule-1000.png") });
+      await post.close();
+    } finally {
+      await host.close();
+    }
+  });
+
   test("no page error", () => {
     assert.deepEqual(pageErrors, []);
   });

@@ -1,6 +1,6 @@
 // The page's panels, in the order a user goes through them, over one store.
 import { DemoButton } from "./demo/DemoButton";
-import { EmbeddedChart, embeddedView } from "./embed";
+import { EmbeddedView, embeddedView } from "./embed";
 import { ExperimentPanel } from "./experiment/ExperimentPanel";
 import { PresetsPanel } from "./presets/PresetsPanel";
 import { ResultsPanel } from "./results/ResultsPanel";
@@ -18,7 +18,7 @@ function Banner() {
 
 export function App() {
   const embedded = embeddedView();
-  if (embedded) return <EmbeddedChart chart={embedded} />;
+  if (embedded) return <EmbeddedView chart={embedded} />;
   return (
     <>
       <Banner />

@@ -1,5 +1,7 @@
-// Embeddable views: `?embed=chart-mbs` before a share link's fragment
-// opens the page as that one chart alone, filling its frame, with a small
+// Embeddable views: `?embed=chart-mbs` (a chart) or `?embed=schedule`
+// (the schedule view with the link's pair, window and job, and its
+// replay) before a share link's fragment opens the page as that one view
+// alone, filling its frame, with a small
 // "open in Schedlab" link back to the full page; it works in an <iframe>
 // on another origin (slides, blog posts). The link's trace is opened as a
 // link always opens it: the bundled sample and URL traces load by
@@ -7,14 +9,15 @@
 // file the embedding browser does not have is named in the banner, to be
 // chosen in the full page.
 import { signal } from "@preact/signals";
+import { SchedulePanel } from "./schedule/SchedulePanel";
 import { linkFragment } from "./share/link";
 import { banner, experimentRun, formNote, useTick } from "./store";
 import { ChartFigure, NoteLine } from "./ui";
 
-/** The view the address asks for alone (`?embed=chart-mbs`), or null for the full page. */
+/** The view the address asks for alone (`?embed=chart-mbs`, `?embed=schedule`), or null for the full page. */
 export function embeddedView(): string | null {
   const v = new URLSearchParams(location.search).get("embed");
-  return v && /^chart-[a-z0-9_-]{1,40}$/.test(v) ? v : null;
+  return v && (v === "schedule" || /^chart-[a-z0-9_-]{1,40}$/.test(v)) ? v : null;
 }
 
 /** The full page's address for the embedded view: the same link without `?embed`. */
@@ -25,7 +28,7 @@ function fullPage(): string {
 /** The <iframe> code last asked for, and the chart it shows. */
 export const embedCode = signal<{ chart: string; code: string } | null>(null);
 
-/** Makes (and copies) the <iframe> code that embeds chart `chart` of the current experiment. */
+/** Makes (and copies) the <iframe> code that embeds view `chart` (a chart's id, or `schedule`) of the current experiment. */
 export async function copyEmbed(chart: string, title: string): Promise<void> {
   const f = linkFragment();
   if (!f) {
@@ -43,10 +46,19 @@ export async function copyEmbed(chart: string, title: string): Promise<void> {
   }
 }
 
-/** The page as one chart: what `?embed=` shows instead of the panels. */
-export function EmbeddedChart(props: { chart: string }) {
+/** The page as one view: what `?embed=` shows instead of the panels. */
+export function EmbeddedView(props: { chart: string }) {
   useTick();
   const run = experimentRun.value;
+  if (props.chart === "schedule" && run?.complete) {
+    return (
+      <div class="embed-view" id="embed-view" data-chart="schedule">
+        <NoteLine id="banner" note={banner.value} class="banner" />
+        <OpenLink />
+        <SchedulePanel run={run} />
+      </div>
+    );
+  }
   const figure = run?.figures.find((f) => f.id === props.chart);
   const waiting = !run
     ? "Opening the link…"
@@ -56,9 +68,7 @@ export function EmbeddedChart(props: { chart: string }) {
   return (
     <div class="embed-view" id="embed-view" data-chart={props.chart}>
       <NoteLine id="banner" note={banner.value} class="banner" />
-      <a class="embed-open" id="embed-open" href={fullPage()} target="_blank" rel="noopener">
-        open in Schedlab
-      </a>
+      <OpenLink />
       {figure ? (
         <ChartFigure figure={figure} file={`schedlab-${figure.id}`} />
       ) : (
@@ -67,5 +77,14 @@ export function EmbeddedChart(props: { chart: string }) {
         </p>
       )}
     </div>
+  );
+}
+
+/** The small link from an embedded view back to the full page. */
+function OpenLink() {
+  return (
+    <a class="embed-open" id="embed-open" href={fullPage()} target="_blank" rel="noopener">
+      open in Schedlab
+    </a>
   );
 }

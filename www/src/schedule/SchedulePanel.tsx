@@ -3,9 +3,11 @@
 // series, the window's readout and controls, the exports (SVG through the
 // core's chart, PNG of the canvas), the job inspector, the per-job scatter
 // and the replay.
+
 import { useSignalEffect } from "@preact/signals";
 import { useEffect, useState } from "preact/hooks";
 import { core, errorMessage } from "../core";
+import { copyEmbed, embedCode } from "../embed";
 import type { ExperimentRun } from "../runs/experiment-run";
 import { refreshLocation } from "../share/link";
 import { reg, selection, useTick } from "../store";
@@ -210,6 +212,16 @@ function ViewBar() {
         </button>{" "}
         <button type="button" class="small" id="schedule-png" onClick={() => void exportSchedule("png")}>
           PNG
+        </button>{" "}
+        <button
+          type="button"
+          class="small"
+          id="schedule-embed"
+          data-export="embed"
+          aria-label="Copy the code that embeds this schedule view in a web page"
+          onClick={() => void copyEmbed("schedule", "Schedlab schedule view")}
+        >
+          Embed
         </button>
       </span>
     </div>
@@ -266,6 +278,16 @@ export function SchedulePanel(props: { run: ExperimentRun }) {
           </p>
           <ViewBar />
           <Legend />
+          {embedCode.value?.chart === "schedule" ? (
+            <textarea
+              class="embed-code"
+              id="schedule-embed-code"
+              readOnly
+              rows={3}
+              aria-label="Code that embeds this schedule view"
+              value={embedCode.value.code}
+            />
+          ) : null}
           <p class="muted keys">
             On the focused schedule: ← → pan, + − zoom, Home the whole run, ] [ the next and previous run; drag to pan, wheel or pinch to
             zoom, click a run to inspect it.

@@ -61,10 +61,17 @@ function timeTicks(w: TimeWindow, width: number, spacing: number): number[] {
   return out;
 }
 
-/** Where centred text about `x` goes so that none of it falls off a canvas `width` wide. */
-function inside(ctx: CanvasRenderingContext2D, text: string, x: number, width: number): number {
-  const half = ctx.measureText(text).width / 2;
-  return Math.min(Math.max(x, half + 1), width - half - 1);
+/**
+ * Draws centred text about `x` on the line at `y`, moved inside the canvas
+ * and left out when it would touch the text drawn before it on that line
+ * (`line.right`, its right edge so far).
+ */
+function label(s: Surface, text: string, x: number, y: number, line: { right: number }): void {
+  const half = s.ctx.measureText(text).width / 2;
+  const at = Math.min(Math.max(x, half + 1), s.width - half - 1);
+  if (at - half < line.right + 8) return;
+  s.ctx.fillText(text, at, y);
+  line.right = at + half;
 }
 
 function drawTimeAxis(s: Surface, w: TimeWindow, bottom: number): void {
@@ -76,16 +83,18 @@ function drawTimeAxis(s: Surface, w: TimeWindow, bottom: number): void {
   ctx.textBaseline = "top";
   // A dated axis spaces its ticks for the date's width ("1996-09-26 17:10 UTC+1").
   const dated = dateLabel(w.from) !== undefined;
+  const times = { right: Number.NEGATIVE_INFINITY };
+  const dates = { right: Number.NEGATIVE_INFINITY };
   for (const t of timeTicks(w, s.width, dated ? s.font * 14 : 110)) {
     const x = xOf(t, w, s.width);
     ctx.beginPath();
     ctx.moveTo(x, MARGIN.top);
     ctx.lineTo(x, bottom);
     ctx.stroke();
-    ctx.fillText(timeLabel(t), inside(ctx, timeLabel(t), x, s.width), bottom + 4);
+    label(s, timeLabel(t), x, bottom + 4, times);
     // The calendar date under the trace time, when the header gives one.
     const date = dateLabel(t);
-    if (date) ctx.fillText(date, inside(ctx, date, x, s.width), bottom + 6 + s.font);
+    if (date) label(s, date, x, bottom + 6 + s.font, dates);
   }
 }
 
