@@ -385,7 +385,7 @@ describe("schedule view", () => {
     await page.close();
   });
 
-  test("calendar dates from the header (UnixStartTime, TimeZone) beside the trace time: inspector and replay", async () => {
+  test("calendar dates from the header (UnixStartTime, TimeZone) beside the trace time: inspector and replay; the scatter's durations", async () => {
     const { page, errors } = await newPage();
     await page.setInputFiles("#file-input", SAMPLE);
     await waitTrace(page);
@@ -400,6 +400,10 @@ describe("schedule view", () => {
       [...dl.querySelectorAll("div")].find((d) => d.querySelector("dt")?.textContent === "submitted")?.querySelector("dd")?.textContent,
     );
     assert.equal(submitted, `d7 21:11 (${utcPlusOne(681_117)}; t = 681117 s)`);
+    // The scatter's wait axis reads as the charts' duration axes: 10^k seconds as 1 s, 10 s, 100/60 = 1.67 min, 1000/60 = 16.7 min, 10^4/3600 = 2.78 h.
+    await page.waitForSelector("[data-testid='job-scatter'] canvas[data-ticks]");
+    const ticks = (await page.getAttribute("[data-testid='job-scatter'] canvas[data-ticks]", "data-ticks")).split("|");
+    assert.deepEqual(ticks.slice(0, 5), ["1 s", "10 s", "1.67 min", "16.7 min", "2.78 h"], ticks.join(", "));
     await page.click("#replay-next");
     await page.waitForFunction(() => document.getElementById("replay-now")?.dataset.t !== "");
     const t = Number(await page.getAttribute("#replay-now", "data-t"));

@@ -196,6 +196,13 @@ pub fn duration_label(seconds: f64) -> String {
     schedlab_workload::duration_text(seconds)
 }
 
+/// `axis_duration(seconds)`: a duration axis's tick ("1 s", "1.67 min",
+/// "2.78 h"), the format of the charts' duration axes.
+#[wasm_bindgen]
+pub fn axis_duration(seconds: f64) -> String {
+    schedlab_charts::duration_label(seconds)
+}
+
 /// `trace_time(t)`: "d7 01:00", the trace's own clock.
 #[wasm_bindgen]
 pub fn trace_time(t: f64) -> String {
