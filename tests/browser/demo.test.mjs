@@ -192,6 +192,32 @@ describe("demo-grade", () => {
     await page.close();
   });
 
+  for (const width of [1280, 1920, 390]) {
+    test(`the knob inputs line up at ${width} px: one top and one width per row, whatever their labels and notes`, async () => {
+      const page = await newPage(width, 900);
+      const boxes = await page.$$eval("#knobs .knob", (ks) =>
+        ks.map((k) => {
+          const r = k.querySelector("input, select").getBoundingClientRect();
+          return { top: Math.round(r.top), left: Math.round(r.left), width: Math.round(r.width) };
+        }),
+      );
+      assert.ok(boxes.length >= 3, `${boxes.length} knobs`);
+      // Knobs whose inputs start in the same place left to right share a row; a new row starts at the left edge.
+      const rows = [];
+      for (const b of boxes) {
+        if (rows.length === 0 || b.left <= rows.at(-1).at(-1).left) rows.push([b]);
+        else rows.at(-1).push(b);
+      }
+      for (const row of rows) {
+        assert.equal(new Set(row.map((b) => b.top)).size, 1, `one top per row: ${JSON.stringify(row)}`);
+        assert.equal(new Set(row.map((b) => b.width)).size, 1, `one width per row: ${JSON.stringify(row)}`);
+      }
+      if (width >= 1280) assert.equal(rows.length, 1, "the three knobs side by side");
+      await page.locator("#knobs").screenshot({ path: join(SHOTS, `knobs-${width}.png`) });
+      await page.close();
+    });
+  }
+
   test("no page error", () => {
     assert.deepEqual(pageErrors, []);
   });

@@ -110,7 +110,7 @@ async function zoomWeek(page, shot) {
   await page.click("#zoom-week");
   const w = await readout(page);
   assert.equal(w.to - w.from, WEEK, "the window readout shows a week");
-  assert.match(await page.textContent("[data-testid='schedule-window']"), /\(7 d 0 h\)/);
+  assert.match(await page.textContent("[data-testid='schedule-window']"), /\(7 d\)/);
   await waitRunsDrawn(page);
   await page.locator("#schedule").screenshot({ path: join(SHOTS, shot) });
   const px = await runPixels(page);
@@ -317,6 +317,12 @@ async function wholePath(page, trace, procs, prefix) {
   await keyboard(page);
 }
 
+/** "1996-10-01 21:12 UTC+1": trace second `t` of the sample as a date at its header's offset, by JavaScript's calendar. */
+function utcPlusOne(t) {
+  const iso = new Date((843_480_031 + Math.round(t) + 3600) * 1000).toISOString();
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC+1`;
+}
+
 describe("schedule view", () => {
   test("bundled sample: Gantt, inspector, scatter, replay, export, keyboard, share link", async () => {
     const { page, errors } = await newPage();
@@ -331,6 +337,79 @@ describe("schedule view", () => {
     assert.equal(await page.$("#schedule-stale"), null);
     await page.click("#run");
     await page.waitForSelector("#schedule-stale", { timeout: 60_000 });
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test("before/after: the two Gantts stacked on one time axis, A above B, the selected job outlined in both", async () => {
+    const { page, errors } = await newPage();
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.setInputFiles("#file-input", SAMPLE);
+    await waitTrace(page);
+    await runPairAndOpen(page, 120_000);
+    // Job 162 is submitted on day 7 (its SWF line): the window holds its run under both policies.
+    await typeWindow(page, "7d:14d");
+    await page.fill("#job-search", "162");
+    await page.click(".inspector-search button[type='submit']");
+    await page.waitForSelector("[data-testid='job-inspector'] .inspector-run[data-slot='0']");
+    await page.check("#gantt-stack");
+    const both = "[data-testid='schedule-view'][data-mode='runs'][data-outlined]:not([data-outlined='0'])";
+    await page.waitForSelector(`${both} ~ [data-testid='schedule-view-b'][data-mode='runs']:not([data-outlined='0'])`, { timeout: 30_000 });
+    assert.equal(await page.textContent("#gantt-caption-0"), "A: EASY");
+    assert.equal(await page.textContent("#gantt-caption-1"), "B: Conservative backfilling");
+    const [a, b] = await Promise.all(
+      ["schedule-view", "schedule-view-b"].map((id) => page.$eval(`[data-testid='${id}']`, (c) => c.getBoundingClientRect().toJSON())),
+    );
+    assert.deepEqual([b.left, b.width], [a.left, a.width], "one time axis: the same left edge and width");
+    assert.ok(b.top >= a.bottom, `B (top ${b.top}) is below A (bottom ${a.bottom})`);
+    // The window is the one shared axis: zooming moves both.
+    const week = await page.$$eval("canvas.gantt", (cs) => cs.map((c) => Number(c.dataset.runs)));
+    await page.click("#zoom-all");
+    await page.waitForFunction(
+      (w) => [...document.querySelectorAll("canvas.gantt")].every((c, i) => Number(c.dataset.runs) > w[i]),
+      week,
+      { timeout: 30_000 },
+    );
+    await typeWindow(page, "7d:14d");
+    await page.waitForFunction(
+      (w) => [...document.querySelectorAll("canvas.gantt")].every((c, i) => Number(c.dataset.runs) === w[i]),
+      week,
+      { timeout: 30_000 },
+    );
+    await page.waitForTimeout(300);
+    await page.locator("#schedule").screenshot({ path: join(SHOTS, "schedule-stacked-1280.png") });
+    await page.uncheck("#gantt-stack");
+    assert.equal(await page.$("[data-testid='schedule-view-b']"), null, "unstacked: one Gantt and the A/B choice again");
+    assert.ok(await page.$("input[name='gantt-slot']"));
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  test("calendar dates from the header (UnixStartTime, TimeZone) beside the trace time: inspector and replay; the scatter's durations", async () => {
+    const { page, errors } = await newPage();
+    await page.setInputFiles("#file-input", SAMPLE);
+    await waitTrace(page);
+    await runPairAndOpen(page, 120_000);
+    await typeWindow(page, "7d:9d");
+    await page.fill("#job-search", "162");
+    await page.click(".inspector-search button[type='submit']");
+    await page.waitForSelector("[data-testid='job-inspector'] .inspector-run[data-slot='0']");
+    // The sample's header: UnixStartTime 843480031, TimeZone 3600 (UTC+1); job 162 was submitted at t = 681117
+    // (its SWF line). The date is worked out here with JavaScript's own calendar, not the core's.
+    const submitted = await page.$eval("[data-testid='job-inspector'] .inspector-run[data-slot='0'] .inspector-times", (dl) =>
+      [...dl.querySelectorAll("div")].find((d) => d.querySelector("dt")?.textContent === "submitted")?.querySelector("dd")?.textContent,
+    );
+    assert.equal(submitted, `d7 21:11 (${utcPlusOne(681_117)}; t = 681117 s)`);
+    // The scatter's wait axis reads as the charts' duration axes: 10^k seconds as 1 s, 10 s, 100/60 = 1.67 min, 1000/60 = 16.7 min, 10^4/3600 = 2.78 h.
+    await page.waitForSelector("[data-testid='job-scatter'] canvas[data-ticks]");
+    const ticks = (await page.getAttribute("[data-testid='job-scatter'] canvas[data-ticks]", "data-ticks")).split("|");
+    assert.deepEqual(ticks.slice(0, 5), ["1 s", "10 s", "1.67 min", "16.7 min", "2.78 h"], ticks.join(", "));
+    await page.click("#replay-next");
+    await page.waitForFunction(() => document.getElementById("replay-now")?.dataset.t !== "");
+    const t = Number(await page.getAttribute("#replay-now", "data-t"));
+    assert.ok((await page.textContent("#replay-now")).includes(`(${utcPlusOne(t)}), t = ${t} s`), await page.textContent("#replay-now"));
+    await page.waitForTimeout(300);
+    await page.locator("#schedule").screenshot({ path: join(SHOTS, "schedule-dates-1280.png") });
     assert.deepEqual(errors, []);
     await page.close();
   });

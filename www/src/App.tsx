@@ -1,5 +1,6 @@
 // The page's panels, in the order a user goes through them, over one store.
 import { DemoButton } from "./demo/DemoButton";
+import { EmbeddedView, embeddedView } from "./embed";
 import { ExperimentPanel } from "./experiment/ExperimentPanel";
 import { PresetsPanel } from "./presets/PresetsPanel";
 import { ResultsPanel } from "./results/ResultsPanel";
@@ -16,6 +17,8 @@ function Banner() {
 }
 
 export function App() {
+  const embedded = embeddedView();
+  if (embedded) return <EmbeddedView chart={embedded} />;
   return (
     <>
       <Banner />

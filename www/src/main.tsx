@@ -6,6 +6,7 @@ import "./panels.css";
 import { render } from "preact";
 import { App } from "./App";
 import { core, errorMessage, loadCore } from "./core";
+import { embeddedView } from "./embed";
 import { currentFragment } from "./share/link";
 import { openLink } from "./share/open-link";
 import { form, registry, view } from "./store";
@@ -52,6 +53,8 @@ async function start(): Promise<void> {
   const first = core().default_experiment();
   form.value = { ...first, runs: (registry.value?.policies ?? []).slice(0, 2).map((p) => ({ policy: p.id, params: {} })) };
   app.textContent = "";
+  // An embedded view fills its frame: no page header or footer around it.
+  document.body.classList.toggle("embed", embeddedView() !== null);
   render(<App />, app);
   const fragment = currentFragment();
   if (fragment) await openLink(fragment);

@@ -5,6 +5,7 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { core, errorMessage } from "./core";
+import { copyEmbed, embedCode } from "./embed";
 import type { Figure } from "./generated/types";
 import { formNote, type Note, view } from "./store";
 
@@ -171,10 +172,22 @@ export function ChartFigure(props: { figure: Figure; file: string; id?: string }
           </button>{" "}
           <button type="button" class="small" data-export="png" aria-label={`${f.title}: save as PNG`} onClick={() => void png()}>
             PNG
+          </button>{" "}
+          <button
+            type="button"
+            class="small"
+            data-export="embed"
+            aria-label={`${f.title}: copy the code that embeds it in a web page`}
+            onClick={() => void copyEmbed(props.id ?? f.id, f.title)}
+          >
+            Embed
           </button>
         </span>
       </figcaption>
       <canvas id={props.id ?? f.id} ref={ref} role="img" aria-label={f.title} />
+      {embedCode.value?.chart === (props.id ?? f.id) ? (
+        <textarea class="embed-code" readOnly rows={3} aria-label={`Code that embeds ${f.title}`} value={embedCode.value.code} />
+      ) : null}
       {failed ? <p class="msg error">Chart failed: {failed}</p> : null}
     </figure>
   );

@@ -425,7 +425,8 @@ pub(crate) fn short_number(v: f64) -> String {
 }
 
 /// A duration in seconds as a short label: `1 s`, `10 min`, `2.8 h`, `12 d`.
-pub(crate) fn duration_label(s: f64) -> String {
+/// Every duration axis uses it: the charts' and the page's scatter.
+pub fn duration_label(s: f64) -> String {
     if s < 60.0 {
         format!("{} s", short_number(s))
     } else if s < 3600.0 {

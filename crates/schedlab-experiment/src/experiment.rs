@@ -104,7 +104,7 @@ pub const LABEL_VALUE_CHARS: usize = 32;
 
 /// `value`, or its first characters and `…` when it is longer than
 /// [`LABEL_VALUE_CHARS`].
-fn shortened(value: &str) -> String {
+pub(crate) fn shortened(value: &str) -> String {
     if value.chars().count() <= LABEL_VALUE_CHARS {
         return value.to_owned();
     }

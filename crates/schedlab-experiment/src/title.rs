@@ -97,12 +97,14 @@ fn setting(spec: &ParamSpec, values: &Params) -> String {
     format!("{} {}", spec.key.replace('_', " "), value_text(values, spec))
 }
 
-/// A value as a title shows it: the option, or the number with its unit.
+/// A value as a title shows it: the option, the number with its unit, or
+/// a text (a formula) cut as the spec label cuts it, so that a long
+/// formula does not push the rest of the title out of a table's column.
 fn value_text(values: &Params, spec: &ParamSpec) -> String {
     // Through the value's JSON form, so that every kind of value the
     // registry may declare reads as text or a number without a list of them.
     let text = match values.value(spec).map(serde_json::to_value) {
-        Some(Ok(Value::String(s))) => s,
+        Some(Ok(Value::String(s))) => crate::experiment::shortened(&s),
         Some(Ok(Value::Number(n))) => n.as_f64().map_or_else(|| n.to_string(), format_value),
         Some(Ok(other)) => other.to_string(),
         _ => spec.default_text(),
@@ -173,6 +175,12 @@ mod tests {
         );
         assert_eq!(title("cbf@last", None, 1.2), "Conservative backfilling, last, load factor 1.2");
         assert_eq!(title("fcfs", None, 1.0), "FCFS");
+        assert_eq!(title("backfill:order=wfp3,depth=all", None, 1.0), "Composable backfilling, depth all, order wfp3");
+        assert_eq!(
+            title("backfill:order=-(wait + 1e-15) / (log2(procs + 1e-15) * requested)", None, 1.0),
+            "Composable backfilling, order -(wait + 1e-15) / (log2(procs +…",
+            "a formula cut after 31 characters, as in the spec label"
+        );
     }
 
     #[test]

@@ -1,5 +1,9 @@
 //! What the page offers beside the experiment pipeline: the context line
-//! of a trace (`trace_context`) and the one-click demo (`demo`). Run
+//! of a trace (`trace_context`), the one-click demo (`demo`), and the
+//! formula editor's language and check (`formula_language`,
+//! `formula_check`), and times as people read them (`time_label`,
+//! `time_date`, `duration_label`), so that the page keeps no copy of a
+//! time format. Run
 //! titles come with the plan (`PlanView::cells`), the results (`titles`,
 //! each row's `title`) and the schedule view (`ScheduleInfo::label`).
 
@@ -52,8 +56,191 @@ pub fn trace_context(
         .ok_or_else(|| JsError::new("identity: expected a trace identity with name, jobs, procs and options"))
 }
 
+/// The parameters whose value is a priority formula (or a preset's name),
+/// as (policy id, parameter key): the page gives them the formula editor.
+const FORMULA_PARAMS: &[(&str, &str)] = &[("backfill", "order")];
+
+/// A name and the one line that explains it.
+#[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct NamedLine {
+    pub name: String,
+    pub line: String,
+}
+
+/// A preset of the formula language, as the editor's menu lists it.
+#[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct FormulaPreset {
+    pub name: String,
+    pub source: String,
+    pub title: String,
+    pub origin: String,
+}
+
+/// A parameter that takes a formula.
+#[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct FormulaField {
+    pub policy: String,
+    pub key: String,
+}
+
+/// Everything the formula editor lists: the variables and functions with
+/// one line each, the presets, the length limit, and which fields it edits.
+#[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct FormulaLanguage {
+    pub variables: Vec<NamedLine>,
+    pub functions: Vec<NamedLine>,
+    pub presets: Vec<FormulaPreset>,
+    pub max_length: usize,
+    pub fields: Vec<FormulaField>,
+}
+
+/// The language as the page shows it (plain Rust, tested natively).
+pub fn formula_language_of() -> FormulaLanguage {
+    use schedlab_priority::{Func, Var, PRESETS};
+    let line = |name: &str, line: &str| NamedLine { name: name.to_owned(), line: line.to_owned() };
+    FormulaLanguage {
+        variables: Var::ALL.iter().map(|v| line(v.name(), v.description())).collect(),
+        functions: Func::ALL.iter().map(|f| line(f.name(), f.signature())).collect(),
+        presets: PRESETS
+            .iter()
+            .map(|p| FormulaPreset {
+                name: p.name.to_owned(),
+                source: p.source.to_owned(),
+                title: p.title.to_owned(),
+                origin: p.origin.to_owned(),
+            })
+            .collect(),
+        max_length: schedlab_priority::MAX_LENGTH,
+        fields: FORMULA_PARAMS
+            .iter()
+            .map(|(p, k)| FormulaField { policy: (*p).to_owned(), key: (*k).to_owned() })
+            .collect(),
+    }
+}
+
+/// What the editor says under a formula as it is typed.
+#[derive(Debug, PartialEq, Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+pub struct FormulaCheck {
+    /// Why the text is refused ("unknown variable `wiat` at column 2; did
+    /// you mean `wait`?"), or `None` when a run accepts it.
+    pub error: Option<String>,
+    /// The preset the text names, if it names one.
+    pub preset: Option<String>,
+    /// Whether the formula reads a variable that changes while a job
+    /// waits, so that every pass scores every waiting job again.
+    pub rescored: bool,
+}
+
+/// The check of an `order` value, the one a run makes (plain Rust, tested
+/// natively).
+pub fn formula_check_of(text: &str) -> FormulaCheck {
+    let preset = schedlab_priority::find_preset(text.trim()).map(|p| p.name.to_owned());
+    match schedlab_policies::order_formula(text) {
+        Ok(f) => FormulaCheck { error: None, preset, rescored: f.is_time_dependent() },
+        Err(error) => FormulaCheck { error: Some(error), preset, rescored: false },
+    }
+}
+
+/// `formula_language(): FormulaLanguage`: the editor's lists.
+#[wasm_bindgen(unchecked_return_type = "FormulaLanguage")]
+pub fn formula_language() -> Result<JsValue, JsError> {
+    encode(&formula_language_of())
+}
+
+/// `formula_check(text): FormulaCheck`: the message under the field, as
+/// the text is typed.
+#[wasm_bindgen(unchecked_return_type = "FormulaCheck")]
+pub fn formula_check(text: &str) -> Result<JsValue, JsError> {
+    encode(&formula_check_of(text))
+}
+
+/// `time_label(t, clock)`: trace second `t` as "d7 01:00", with its
+/// date when the header gives one: "d7 01:00 (1996-09-30 14:00 UTC+1)".
+#[wasm_bindgen]
+pub fn time_label(
+    t: f64,
+    #[wasm_bindgen(unchecked_param_type = "TraceClock")] clock: JsValue,
+) -> Result<String, JsError> {
+    let clock: schedlab_workload::TraceClock = decode_raw(clock, "clock")?;
+    Ok(clock.label(t))
+}
+
+/// `time_date(t, clock)`: the calendar date and time of trace second `t`
+/// ("1996-09-30 14:00 UTC+1"), or `undefined` without `UnixStartTime`.
+#[wasm_bindgen]
+pub fn time_date(
+    t: f64,
+    #[wasm_bindgen(unchecked_param_type = "TraceClock")] clock: JsValue,
+) -> Result<Option<String>, JsError> {
+    let clock: schedlab_workload::TraceClock = decode_raw(clock, "clock")?;
+    Ok(clock.date(t))
+}
+
+/// `time_note(clock)`: how dates are shown, one sentence, or `undefined`.
+#[wasm_bindgen]
+pub fn time_note(
+    #[wasm_bindgen(unchecked_param_type = "TraceClock")] clock: JsValue,
+) -> Result<Option<String>, JsError> {
+    let clock: schedlab_workload::TraceClock = decode_raw(clock, "clock")?;
+    Ok(clock.note())
+}
+
+/// `duration_label(seconds)`: "3 h 20 min", "2 d 4 h", "45 s".
+#[wasm_bindgen]
+pub fn duration_label(seconds: f64) -> String {
+    schedlab_workload::duration_text(seconds)
+}
+
+/// `axis_duration(seconds)`: a duration axis's tick ("1 s", "1.67 min",
+/// "2.78 h"), the format of the charts' duration axes.
+#[wasm_bindgen]
+pub fn axis_duration(seconds: f64) -> String {
+    schedlab_charts::duration_label(seconds)
+}
+
+/// `trace_time(t)`: "d7 01:00", the trace's own clock.
+#[wasm_bindgen]
+pub fn trace_time(t: f64) -> String {
+    schedlab_workload::trace_time(t)
+}
+
 #[cfg(test)]
 mod tests {
+    use super::{formula_check_of, FormulaCheck};
+    use schedlab_engine::params::ParamKind;
+
+    #[test]
+    fn every_formula_field_is_a_text_parameter_of_its_policy() {
+        for f in super::formula_language_of().fields {
+            let p = schedlab_policies::REGISTRY.iter().find(|p| p.id == f.policy).expect("a registered policy");
+            let spec = p.params.iter().find(|s| s.key == f.key).expect("a parameter of the policy");
+            assert!(matches!(spec.kind, ParamKind::Text { .. }), "{}:{} is a text parameter", f.policy, f.key);
+        }
+    }
+
+    #[test]
+    fn the_check_names_the_column_and_the_nearest_variable() {
+        let c = formula_check_of("(wiat / requested)^3 * procs");
+        assert_eq!(c.error.as_deref(), Some("unknown variable `wiat` at column 2; did you mean `wait`?"));
+        let fixed = formula_check_of("(wait / requested)^3 * procs");
+        assert_eq!(fixed, FormulaCheck { error: None, preset: None, rescored: true });
+    }
+
+    #[test]
+    fn a_preset_is_named_and_a_static_formula_is_scored_once() {
+        assert_eq!(
+            formula_check_of(" saf "),
+            FormulaCheck { error: None, preset: Some("saf".into()), rescored: false }
+        );
+        assert!(formula_check_of("wfp3").rescored);
+        assert!(formula_check_of("").error.is_some());
+    }
+
     #[test]
     fn the_demo_runs_three_policies_named_by_their_titles() {
         let d = super::demo_of().unwrap();

@@ -10,7 +10,7 @@ use schedlab_experiment::{Phase, RunRequest, TraceIdentity, ECDF_PIXELS, PROGRES
 use schedlab_metrics::{CategoryLimits, Column, MetricsOptions};
 use schedlab_policies::{PolicyInfo, REGISTRY};
 use schedlab_synth::LublinParams;
-use schedlab_workload::{BadLine, CleaningRule, Header, Loaded};
+use schedlab_workload::{BadLine, CleaningRule, Header, Loaded, TraceClock};
 use serde::{Deserialize, Serialize};
 
 /// Largest integer a JavaScript number holds exactly; seeds above it are
@@ -92,6 +92,8 @@ pub struct Summary<'a> {
     /// Uncompressed bytes and lines read.
     pub bytes: u64,
     pub lines: u64,
+    /// The header's clock: what dates the trace's seconds stand for.
+    pub clock: TraceClock,
 }
 
 impl<'a> Summary<'a> {
@@ -103,6 +105,7 @@ impl<'a> Summary<'a> {
             warnings: &loaded.report.warnings,
             bytes: loaded.bytes,
             lines: loaded.lines,
+            clock: TraceClock::of(&loaded.header),
         }
     }
 }

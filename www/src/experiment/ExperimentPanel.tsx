@@ -7,6 +7,7 @@ import { useState } from "preact/hooks";
 import type { ParamSpec, ParamState, RunSpec, SharedScope } from "../generated/types";
 import { form, formNote, reg, scope } from "../store";
 import { Field, NoteLine, Panel } from "../ui";
+import { FormulaField, isFormula } from "./FormulaField";
 import { addPolicy, policy, removePolicy, setRunParam, setShared, setSource, useSourceEverywhere } from "./form";
 import { RunBar } from "./RunBar";
 import { Settings } from "./Settings";
@@ -134,9 +135,13 @@ function Card(props: { index: number; run: RunSpec }) {
           </select>
         </Field>
       ) : null}
-      {runScope?.params.map((st) => (
-        <ParamField key={st.spec.key} run={i} spec={props.run} state={st} />
-      ))}
+      {runScope?.params.map((st) =>
+        isFormula(p.id, st.spec.key) ? (
+          <FormulaField key={st.spec.key} run={i} spec={props.run} state={st} />
+        ) : (
+          <ParamField key={st.spec.key} run={i} spec={props.run} state={st} />
+        ),
+      )}
       {runScope ? (
         <p class="muted run-label" title={runScope.label}>
           Name in the results: {runScope.title}

@@ -158,7 +158,11 @@ bad_lines: Array<BadLineInfo>, warnings: Array<string>,
 /**
  * Uncompressed bytes and lines read.
  */
-bytes: number, lines: number, };
+bytes: number, lines: number, 
+/**
+ * The header's clock: what dates the trace's seconds stand for.
+ */
+clock: TraceClock, };
 
 export type BadLineInfo = { line: number, field: number | null, field_name: string | null, message: string, text: string, };
 
@@ -205,6 +209,20 @@ other: Array<[string, string]>,
  * Comment lines that are not `Key: value` pairs.
  */
 comments: Array<string>, };
+
+export type TraceClock = { 
+/**
+ * The epoch second that the trace's second 0 stands for.
+ */
+unix_start: number | null, 
+/**
+ * Seconds east of UTC (`TimeZone`), if given.
+ */
+offset: number | null, 
+/**
+ * `TimeZoneString`, e.g. `Europe/Stockholm`, if given.
+ */
+zone: string | null, };
 
 export type TraceIdentity = { name: string, 
 /**
@@ -825,6 +843,30 @@ title: string,
 label: string, };
 
 export type Demo = { button: string, experiment: Experiment, };
+
+export type NamedLine = { name: string, line: string, };
+
+export type FormulaPreset = { name: string, source: string, title: string, origin: string, };
+
+export type FormulaField = { policy: string, key: string, };
+
+export type FormulaLanguage = { variables: Array<NamedLine>, functions: Array<NamedLine>, presets: Array<FormulaPreset>, max_length: number, fields: Array<FormulaField>, };
+
+export type FormulaCheck = { 
+/**
+ * Why the text is refused ("unknown variable `wiat` at column 2; did
+ * you mean `wait`?"), or `None` when a run accepts it.
+ */
+error: string | null, 
+/**
+ * The preset the text names, if it names one.
+ */
+preset: string | null, 
+/**
+ * Whether the formula reads a variable that changes while a job
+ * waits, so that every pass scores every waiting job again.
+ */
+rescored: boolean, };
 
 export type SummaryTable = { 
 /**

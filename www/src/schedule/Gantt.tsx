@@ -9,6 +9,7 @@ import { reg, selection, view } from "../store";
 import { type Colours, drawGantt, drawSeries, type GanttScene, plotWidth, runAt, surface, timeAt } from "./draw";
 import {
   frame,
+  frameB,
   ganttSlot,
   infos,
   panWindow,
@@ -17,6 +18,7 @@ import {
   resetWindow,
   series,
   setWindow,
+  stacked,
   type TimeWindow,
   timeLabel,
   win,
@@ -45,10 +47,17 @@ function useWidth(ref: { current: HTMLElement | null }): number {
   return width;
 }
 
-function scene(): GanttScene {
-  const info = infos.value[ganttSlot.value];
+/** Whether the Gantts of A and B are shown stacked (two runs open and the toggle on). */
+function isStacked(): boolean {
+  return stacked.value && infos.value.length > 1;
+}
+
+/** What the Gantt of slot `slot` draws: run A's (or the chosen run's) frame, or, stacked, run B's below it. */
+function scene(slot: "main" | "b" = "main"): GanttScene {
+  const index = slot === "b" ? 1 : isStacked() ? 0 : ganttSlot.value;
+  const info = infos.value[index];
   return {
-    frame: frame.value,
+    frame: slot === "b" ? frameB.value : frame.value,
     win: win.value,
     procs: info?.procs ?? 1,
     colours: legendColours(),
@@ -147,23 +156,40 @@ function onKey(e: KeyboardEvent): void {
   if (next) setWindow(next);
 }
 
+/** A click on a Gantt selects the job of the run under the pointer. */
+function selectAt(slot: "main" | "b", width: number, height: number, x: number, y: number): void {
+  const sc = scene(slot);
+  const rects = sc.frame?.rects;
+  if (!rects) return;
+  const r = runAt(rects, sc, width, height, x, y);
+  if (r) selection.value = { ...selection.value, job: r.job };
+}
+
+/** The name of a stacked Gantt, above it. */
+function Caption(props: { slot: number }) {
+  const i = infos.value[props.slot];
+  return (
+    <p class="gantt-caption" id={`gantt-caption-${props.slot}`}>
+      <b>{props.slot === 0 ? "A" : "B"}</b>: {i?.label}
+    </p>
+  );
+}
+
 export function Gantt() {
   const box = useRef<HTMLDivElement>(null);
   const gantt = useRef<HTMLCanvasElement>(null);
+  const ganttB = useRef<HTMLCanvasElement>(null);
   const strips = useRef<HTMLCanvasElement>(null);
   const width = useWidth(box);
   const height = view.value.present ? 460 : 300;
-  const input = usePointerInput(gantt, width, (x, y) => {
-    const rects = frame.value?.rects;
-    if (!rects) return;
-    const r = runAt(rects, scene(), width, height, x, y);
-    if (r) selection.value = { ...selection.value, job: r.job };
-  });
+  const input = usePointerInput(gantt, width, (x, y) => selectAt("main", width, height, x, y));
+  const inputB = usePointerInput(ganttB, width, (x, y) => selectAt("b", width, height, x, y));
 
   // A new window (or slot, or width) asks the worker; what it answers is drawn below.
   useSignalEffect(() => {
     void win.value;
     void ganttSlot.value;
+    void stacked.value;
     requestView(plotWidth(width) * (window.devicePixelRatio || 1));
   });
   useEffect(() => requestView(plotWidth(width) * (window.devicePixelRatio || 1)), [width]);
@@ -172,6 +198,7 @@ export function Gantt() {
   const drawn = useRef(0);
   useSignalEffect(() => {
     const sc = scene();
+    const scB = isStacked() ? scene("b") : null;
     const data = series.value;
     // Read here so that a change of layout redraws.
     const present = view.value.present;
@@ -180,7 +207,9 @@ export function Gantt() {
       drawn.current = 0;
       const font = present ? 17 : 12;
       const g = gantt.current && surface(gantt.current, width, present ? 460 : 300, font);
-      if (g) drawGantt(g, sc);
+      if (g && gantt.current) gantt.current.dataset.outlined = String(drawGantt(g, sc));
+      const gb = scB && ganttB.current && surface(ganttB.current, width, present ? 460 : 300, font);
+      if (gb && scB && ganttB.current) ganttB.current.dataset.outlined = String(drawGantt(gb, scB));
       const s = strips.current && surface(strips.current, width, present ? 300 : 220, font);
       if (s) drawSeries(s, data, sc.win, reg().palette);
     });
@@ -188,11 +217,14 @@ export function Gantt() {
 
   const w = win.value;
   const f = frame.value;
-  const info = infos.value[ganttSlot.value];
+  const both = isStacked();
+  const info = infos.value[both ? 0 : ganttSlot.value];
+  const fb = frameB.value;
   const shown = f?.rects ? `${f.rects.length} runs` : "busy fraction per pixel column";
   const label = `Schedule of ${info?.label ?? "no run"} from ${timeLabel(w.from)} to ${timeLabel(w.to)}, ${shown}. Arrows pan, plus and minus zoom, Home shows the whole run; ] and [ select the next and previous run drawn.`;
   return (
-    <div ref={box} class="gantt-box">
+    <div ref={box} class="gantt-box" data-stacked={both ? "1" : "0"}>
+      {both ? <Caption slot={0} /> : null}
       <canvas
         ref={gantt}
         data-testid="schedule-view"
@@ -206,6 +238,24 @@ export function Gantt() {
         onKeyDown={onKey}
         {...input}
       />
+      {both ? (
+        <>
+          <Caption slot={1} />
+          <canvas
+            ref={ganttB}
+            data-testid="schedule-view-b"
+            class="gantt"
+            tabIndex={0}
+            role="img"
+            aria-label={`Schedule of ${infos.value[1]?.label ?? "run B"} on the same time axis as the one above.`}
+            style={{ width: `${width}px`, height: `${height}px` }}
+            data-mode={fb?.rects ? "runs" : fb?.columns ? "columns" : "empty"}
+            data-runs={fb?.rects?.length ?? 0}
+            onKeyDown={onKey}
+            {...inputB}
+          />
+        </>
+      ) : null}
       <p class="muted series-key">
         Series:{" "}
         {infos.value.map((i) => (

@@ -8,7 +8,7 @@ import { useRef, useState } from "preact/hooks";
 import { errorMessage } from "../core";
 import type { JobDetails, JobRef, ReservationHeld } from "../generated/types";
 import { selection } from "../store";
-import { durationLabel, infos, inspectedId, timeLabel, worker } from "./state";
+import { dateLabel, durationLabel, infos, inspectedId, timeLabel, worker } from "./state";
 
 function openJob(job: number): void {
   selection.value = { ...selection.value, job };
@@ -22,11 +22,15 @@ function JobButton(props: { job: JobRef }) {
   );
 }
 
-/** "d3 04:10 (t = 274200 s)". */
+/** "d3 04:10 (1996-09-26 17:10 UTC+1; t = 274200 s)". */
 function At(props: { t: number }) {
+  const date = dateLabel(props.t);
   return (
     <>
-      {timeLabel(props.t)} <small class="muted">(t = {props.t} s)</small>
+      {timeLabel(props.t)}{" "}
+      <small class="muted">
+        ({date ? `${date}; ` : ""}t = {props.t} s)
+      </small>
     </>
   );
 }

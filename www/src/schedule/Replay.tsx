@@ -9,7 +9,7 @@ import type { ReplayState } from "../generated/types";
 import { view } from "../store";
 import { surface } from "./draw";
 import { legendColours } from "./Gantt";
-import { durationLabel, ganttSlot, infos, replayNow, setWindow, timeLabel, win, worker } from "./state";
+import { durationLabel, ganttSlot, infos, replayNow, setWindow, timeAndDate, timeLabel, win, worker } from "./state";
 
 /** Simulated seconds per second of replay. */
 const SPEEDS: [number, string][] = [
@@ -181,7 +181,7 @@ export function Replay() {
         </button>
       </div>
       <p id="replay-now" data-t={now ?? ""} aria-live="off">
-        {now === null ? "Press Play or Next event." : `now ${timeLabel(now)} (t = ${Math.round(now)} s)`}
+        {now === null ? "Press Play or Next event." : `now ${timeAndDate(now)}, t = ${Math.round(now)} s`}
         {state?.head_reservation
           ? `; first waiting job ${state.head_reservation.id} is promised ${timeLabel(state.head_reservation.start)} (in ${durationLabel(Math.max(0, state.head_reservation.start - state.time))})`
           : ""}

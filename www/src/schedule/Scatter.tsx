@@ -3,7 +3,7 @@
 // core's scatter). Dragging a rectangle lists the jobs inside it (the
 // core's selection) as buttons that open them in the inspector.
 import { useEffect, useRef, useState } from "preact/hooks";
-import { errorMessage } from "../core";
+import { core, errorMessage } from "../core";
 import type { Measure, Scatter as ScatterData, Selection } from "../generated/types";
 import { reg, selection } from "../store";
 import { surface } from "./draw";
@@ -52,9 +52,14 @@ function draw(canvas: HTMLCanvasElement, d: ScatterData, labels: string[], size:
   ctx.fillStyle = "#333";
   ctx.font = "12px system-ui, sans-serif";
   ctx.textAlign = "center";
-  const unit = d.measure === "wait" ? "wait (s)" : "bounded slowdown";
+  const unit = d.measure === "wait" ? "wait" : "bounded slowdown";
   ctx.fillText(`${labels[0]}: ${unit}, log scale`, size / 2, size - 10);
-  for (let e = 0; e <= top; e++) ctx.fillText(`1e${e}`, toPixel(10 ** e, top, size), size - PAD + 14);
+  // Waits read as the charts' duration axes read ("1 s … 2.78 h"); slowdowns are plain powers of ten.
+  const ticks = Array.from({ length: top + 1 }, (_, e) => (d.measure === "wait" ? core().axis_duration(10 ** e) : String(10 ** e)));
+  ticks.forEach((t, e) => {
+    ctx.fillText(t, toPixel(10 ** e, top, size), size - PAD + 14);
+  });
+  canvas.dataset.ticks = ticks.join("|");
   ctx.save();
   ctx.translate(12, size / 2);
   ctx.rotate(-Math.PI / 2);

@@ -3,9 +3,11 @@
 // series, the window's readout and controls, the exports (SVG through the
 // core's chart, PNG of the canvas), the job inspector, the per-job scatter
 // and the replay.
+
 import { useSignalEffect } from "@preact/signals";
 import { useEffect, useState } from "preact/hooks";
 import { core, errorMessage } from "../core";
+import { copyEmbed, embedCode } from "../embed";
 import type { ExperimentRun } from "../runs/experiment-run";
 import { refreshLocation } from "../share/link";
 import { reg, selection, useTick } from "../store";
@@ -15,6 +17,7 @@ import { Inspector } from "./Inspector";
 import { Replay } from "./Replay";
 import { Scatter } from "./Scatter";
 import {
+  dateNote,
   durationLabel,
   ganttSlot,
   infos,
@@ -27,6 +30,7 @@ import {
   scheduleNote,
   setWindow,
   showsRunOf,
+  stacked,
   timeLabel,
   win,
   worker,
@@ -162,6 +166,19 @@ function ViewBar() {
   return (
     <div class="toolbar schedule-bar">
       {open.length > 1 ? (
+        <label class="stack-toggle">
+          <input
+            type="checkbox"
+            id="gantt-stack"
+            checked={stacked.value}
+            onChange={(e) => {
+              stacked.value = e.currentTarget.checked;
+            }}
+          />{" "}
+          Before/after: A above B
+        </label>
+      ) : null}
+      {open.length > 1 && !stacked.value ? (
         <fieldset class="slot-choice">
           <legend>Gantt of</legend>
           {open.map((i) => (
@@ -186,7 +203,7 @@ function ViewBar() {
         Whole run
       </button>
       <WindowInput />
-      <output data-testid="schedule-window" id="schedule-window" data-from={w.from} data-to={w.to} aria-live="polite">
+      <output data-testid="schedule-window" id="schedule-window" data-from={w.from} data-to={w.to} aria-live="polite" title={dateNote()}>
         {timeLabel(w.from)} – {timeLabel(w.to)} ({durationLabel(w.to - w.from)})
       </output>
       <span class="exports">
@@ -195,6 +212,16 @@ function ViewBar() {
         </button>{" "}
         <button type="button" class="small" id="schedule-png" onClick={() => void exportSchedule("png")}>
           PNG
+        </button>{" "}
+        <button
+          type="button"
+          class="small"
+          id="schedule-embed"
+          data-export="embed"
+          aria-label="Copy the code that embeds this schedule view in a web page"
+          onClick={() => void copyEmbed("schedule", "Schedlab schedule view")}
+        >
+          Embed
         </button>
       </span>
     </div>
@@ -251,6 +278,16 @@ export function SchedulePanel(props: { run: ExperimentRun }) {
           </p>
           <ViewBar />
           <Legend />
+          {embedCode.value?.chart === "schedule" ? (
+            <textarea
+              class="embed-code"
+              id="schedule-embed-code"
+              readOnly
+              rows={3}
+              aria-label="Code that embeds this schedule view"
+              value={embedCode.value.code}
+            />
+          ) : null}
           <p class="muted keys">
             On the focused schedule: ← → pan, + − zoom, Home the whole run, ] [ the next and previous run; drag to pan, wheel or pinch to
             zoom, click a run to inspect it.

@@ -4,10 +4,11 @@
 // Both canvases share the x axis: the same margins and the same window.
 import type { JobRect, SeriesData } from "../generated/types";
 import type { GanttFrame } from "../worker/schedule-worker";
-import { type TimeWindow, timeLabel } from "./state";
+import { dateLabel, type TimeWindow, timeLabel } from "./state";
 
 /** Margins of the plot inside a canvas, CSS pixels (the same on both canvases, so their time axes align). */
-const MARGIN = { left: 64, right: 12, top: 8, bottom: 22 };
+/** The bottom margin holds two lines of tick labels: the trace time and the date. */
+const MARGIN = { left: 64, right: 12, top: 8, bottom: 40 };
 
 /** A canvas sized to its box at the device's pixel ratio; drawing is in CSS pixels. */
 export interface Surface {
@@ -52,12 +53,25 @@ export function timeAt(x: number, w: TimeWindow, width: number): number {
 const STEPS = [60, 300, 900, 3600, 3 * 3600, 6 * 3600, 12 * 3600, 86_400, 2 * 86_400, 7 * 86_400, 14 * 86_400, 28 * 86_400, 91 * 86_400];
 
 /** Time ticks: the smallest step from a list of round ones that gives at most one tick per 110 pixels. */
-function timeTicks(w: TimeWindow, width: number): number[] {
-  const most = Math.max(2, Math.floor(plotWidth(width) / 110));
+function timeTicks(w: TimeWindow, width: number, spacing: number): number[] {
+  const most = Math.max(2, Math.floor(plotWidth(width) / spacing));
   const step = STEPS.find((s) => (w.to - w.from) / s <= most) ?? 365 * 86_400;
   const out: number[] = [];
   for (let t = Math.ceil(w.from / step) * step; t <= w.to; t += step) out.push(t);
   return out;
+}
+
+/**
+ * Draws centred text about `x` on the line at `y`, moved inside the canvas
+ * and left out when it would touch the text drawn before it on that line
+ * (`line.right`, its right edge so far).
+ */
+function label(s: Surface, text: string, x: number, y: number, line: { right: number }): void {
+  const half = s.ctx.measureText(text).width / 2;
+  const at = Math.min(Math.max(x, half + 1), s.width - half - 1);
+  if (at - half < line.right + 8) return;
+  s.ctx.fillText(text, at, y);
+  line.right = at + half;
 }
 
 function drawTimeAxis(s: Surface, w: TimeWindow, bottom: number): void {
@@ -67,13 +81,20 @@ function drawTimeAxis(s: Surface, w: TimeWindow, bottom: number): void {
   ctx.font = `${s.font}px system-ui, sans-serif`;
   ctx.textAlign = "center";
   ctx.textBaseline = "top";
-  for (const t of timeTicks(w, s.width)) {
+  // A dated axis spaces its ticks for the date's width ("1996-09-26 17:10 UTC+1").
+  const dated = dateLabel(w.from) !== undefined;
+  const times = { right: Number.NEGATIVE_INFINITY };
+  const dates = { right: Number.NEGATIVE_INFINITY };
+  for (const t of timeTicks(w, s.width, dated ? s.font * 14 : 110)) {
     const x = xOf(t, w, s.width);
     ctx.beginPath();
     ctx.moveTo(x, MARGIN.top);
     ctx.lineTo(x, bottom);
     ctx.stroke();
-    ctx.fillText(timeLabel(t), x, bottom + 4);
+    label(s, timeLabel(t), x, bottom + 4, times);
+    // The calendar date under the trace time, when the header gives one.
+    const date = dateLabel(t);
+    if (date) label(s, date, x, bottom + 6 + s.font, dates);
   }
 }
 
@@ -120,7 +141,8 @@ function bandY(lo: number, hi: number, procs: number, height: number): [number, 
   return [top, Math.max(0.5, (ph * (hi - lo)) / procs)];
 }
 
-function drawRuns(s: Surface, scene: GanttScene, rects: JobRect[]): void {
+/** Draws the runs and outlines the selected job's; returns how many of its rectangles were outlined. */
+function drawRuns(s: Surface, scene: GanttScene, rects: JobRect[]): number {
   const { ctx, width, height } = s;
   const { win, procs, colours } = scene;
   const pattern = hatchPattern(ctx);
@@ -152,6 +174,7 @@ function drawRuns(s: Surface, scene: GanttScene, rects: JobRect[]): void {
       ctx.strokeRect(x0, y, Math.max(2, xOf(r.end, win, width) - x0), h);
     }
   }
+  return selected.length;
 }
 
 /** Zoomed out: the busy fraction of each column of the frame's window, as a bar from the bottom. */
@@ -214,7 +237,8 @@ function drawNow(s: Surface, w: TimeWindow, t: number | null): void {
   s.ctx.stroke();
 }
 
-export function drawGantt(s: Surface, scene: GanttScene): void {
+/** Draws a Gantt; returns how many rectangles of the selected job it outlined (0 when zoomed out to columns). */
+export function drawGantt(s: Surface, scene: GanttScene): number {
   const { ctx, width, height } = s;
   ctx.fillStyle = "#fff";
   ctx.fillRect(0, 0, width, height);
@@ -224,7 +248,8 @@ export function drawGantt(s: Surface, scene: GanttScene): void {
   ctx.rect(MARGIN.left, 0, plotWidth(width), height);
   ctx.clip();
   const f = scene.frame;
-  if (f?.rects) drawRuns(s, scene, f.rects);
+  let outlined = 0;
+  if (f?.rects) outlined = drawRuns(s, scene, f.rects);
   else if (f?.columns) drawColumns(s, scene, f, f.columns);
   drawOutline(s, scene);
   drawNow(s, scene.win, scene.now);
@@ -233,6 +258,7 @@ export function drawGantt(s: Surface, scene: GanttScene): void {
   ctx.lineWidth = 1;
   ctx.strokeRect(MARGIN.left, MARGIN.top, plotWidth(width), height - MARGIN.top - MARGIN.bottom);
   drawProcAxis(s, scene.procs);
+  return outlined;
 }
 
 /** The run under (x, y) CSS pixels, or null. */

@@ -5,8 +5,8 @@
 // dropped unsent), so panning never queues work in the worker.
 import { signal } from "@preact/signals";
 import * as Comlink from "comlink";
-import { errorMessage } from "../core";
-import type { Experiment, ScheduleInfo, SeriesData, ViewLink } from "../generated/types";
+import { core, errorMessage } from "../core";
+import type { Experiment, ScheduleInfo, SeriesData, TraceClock, ViewLink } from "../generated/types";
 import { type Note, pool, selection, trace } from "../store";
 import type { GanttFrame, ScheduleWorkerApi, ViewRequest } from "../worker/schedule-worker";
 
@@ -33,6 +33,10 @@ export const win = signal<TimeWindow>({ from: 0, to: 1 });
 export const ganttSlot = signal(0);
 /** The newest frame and series received (drawn at the current window until a newer one arrives). */
 export const frame = signal<GanttFrame | null>(null);
+/** Before/after: the two runs' Gantts stacked on one time axis, A above B. */
+export const stacked = signal(false);
+/** With `stacked`, the frame of run B at the same window (run A's is `frame`). */
+export const frameB = signal<GanttFrame | null>(null);
 export const series = signal<SeriesData[]>([]);
 /** The replay's "now" (null: no replay line). */
 export const replayNow = signal<number | null>(null);
@@ -114,7 +118,7 @@ export function requestView(columns: number): void {
   if (infos.value.length === 0) return;
   const w = win.value;
   waiting = {
-    slot: ganttSlot.value,
+    slot: stacked.value ? 0 : ganttSlot.value,
     from: w.from,
     to: w.to,
     columns: Math.max(1, Math.min(MAX_COLUMNS, Math.round(columns))),
@@ -130,7 +134,10 @@ async function pump(): Promise<void> {
       const r = waiting;
       waiting = null;
       const answer = await worker().view(r);
+      // Stacked, run B's frame comes with the same window, so that both are drawn on one time axis.
+      const b = stacked.value && infos.value.length > 1 ? await worker().view({ ...r, slot: 1 }) : null;
       frame.value = answer.frame;
+      frameB.value = b?.frame ?? null;
       series.value = answer.series;
     }
   } catch (e) {
@@ -168,6 +175,7 @@ export async function openPair(source: RunSource, points: number[], cells: [numb
     ganttSlot.value = 0;
     selection.value = { runs: cells, job: null };
     frame.value = null;
+    frameB.value = null;
     resetWindow();
     scheduleNote.value = null;
   } catch (e) {
@@ -177,24 +185,34 @@ export async function openPair(source: RunSource, points: number[], cells: [numb
   }
 }
 
-/** "d3 04:10": day and time since the trace's second 0 (the SVG chart's labels). */
-export function timeLabel(t: number): string {
-  const s = Math.round(t);
-  const day = Math.floor(s / 86_400);
-  const rest = s - day * 86_400;
-  if (rest === 0) return `d${day}`;
-  const hh = String(Math.floor(rest / 3600)).padStart(2, "0");
-  const mm = String(Math.floor((rest % 3600) / 60)).padStart(2, "0");
-  return `d${day} ${hh}:${mm}`;
+/** The clock of the trace on view (its header's start and offset), for dates. */
+function clock(): TraceClock {
+  return trace.value?.summary.clock ?? { unix_start: null, offset: null, zone: null };
 }
 
-/** "3 h 20 min", "2 d 4 h", "45 s". */
+/** "d3 04:10": day and time since the trace's second 0 (the core's format, as the SVG chart's labels). */
+export function timeLabel(t: number): string {
+  return core().trace_time(t);
+}
+
+/** "d3 04:10 (1996-09-26 17:10 UTC+1)": with the date when the header gives `UnixStartTime` (the core's format). */
+export function timeAndDate(t: number): string {
+  return core().time_label(t, clock());
+}
+
+/** "1996-09-26 17:10 UTC+1", or undefined when the header gives no start date. */
+export function dateLabel(t: number): string | undefined {
+  return core().time_date(t, clock());
+}
+
+/** How dates are shown (the header's offset), one sentence, or undefined. */
+export function dateNote(): string | undefined {
+  return core().time_note(clock());
+}
+
+/** "3 h 20 min", "2 d 4 h", "45 s" (the core's format). */
 export function durationLabel(seconds: number): string {
-  const s = Math.round(seconds);
-  if (s < 60) return `${s} s`;
-  if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60 ? `${s % 60} s` : ""}`.trim();
-  if (s < 86_400) return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
-  return `${Math.floor(s / 86_400)} d ${Math.floor((s % 86_400) / 3600)} h`;
+  return core().duration_label(seconds);
 }
 
 /** Whether the view shows runs of `source` (this very execution, not an earlier one of the same experiment). */

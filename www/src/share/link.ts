@@ -11,7 +11,7 @@ import { formNote, runnable, shareUrl, trace } from "../store";
 let linkedPreset: string | null = null;
 
 /** The fragment (without `#`) of the current setup, or null without a trace. */
-function linkFragment(): string | null {
+export function linkFragment(): string | null {
   const t = trace.value;
   const experiment = runnable.value;
   if (!t || !experiment) return null;

@@ -1,0 +1,118 @@
+// Embeddable views: a chart's "Embed" button gives <iframe> code whose
+// address opens that chart alone (`?embed=chart-…` before the share link),
+// and the code works on another origin: a page served here on a second
+// server (another host name and port, no isolation headers, as a blog or
+// slides would be) shows the chart filling the frame, with a link back to
+// the full page.
+import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import { join } from "node:path";
+import { describe, test } from "node:test";
+import { pageAt, SHOTS, sharedSession } from "./harness.mjs";
+
+const session = sharedSession(SHOTS);
+const pageErrors = [];
+
+/** Serves one HTML page on localhost (a second origin beside the page's 127.0.0.1); resolves { url, close }. */
+function embedder(html) {
+  const server = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html));
+  return new Promise((ok) =>
+    server.listen(0, "127.0.0.1", () =>
+      ok({ url: `http://localhost:${server.address().port}/`, close: () => new Promise((c) => server.close(c)) }),
+    ),
+  );
+}
+
+describe("embeddable views", () => {
+  test("a chart's embed code opens that chart alone in an <iframe> on a second origin", async () => {
+    const page = await pageAt(session, 1280, 900, pageErrors);
+    await page.selectOption("#sample-select", "kth-sp2-first3000");
+    await page.click("#sample-load");
+    await page.waitForFunction(() => /^Loaded /.test(document.getElementById("trace-msg")?.textContent ?? ""), null, { timeout: 60_000 });
+    while ((await page.$$(".card")).length > 0) await page.click(".card button[id$='-remove']");
+    for (const id of ["easy", "cbf"]) {
+      await page.selectOption("#add-policy", id);
+      await page.click("#add-policy-btn");
+    }
+    await page.click("#run");
+    await page.waitForSelector("#results[data-complete='1'] #chart-mbs[data-drawn='1']", { timeout: 120_000 });
+    await page.click("figure:has(#chart-mbs) button[data-export='embed']");
+    const code = await page.inputValue("figure:has(#chart-mbs) textarea.embed-code");
+    const m = code.match(/^<iframe src="(http:\/\/127\.0\.0\.1:\d+\/\?embed=chart-mbs#v2=[A-Za-z0-9_-]+)" title="[^"<>]+" width="900" height="660" style="border:0" loading="lazy"><\/iframe>$/);
+    assert.ok(m, code);
+    await page.close();
+
+    const host = await embedder(`<!doctype html><title>A talk's slide</title><h1>Our results</h1>${code}`);
+    try {
+      const slide = await session.browser.context.newPage();
+      slide.on("pageerror", (e) => pageErrors.push(String(e)));
+      await slide.setViewportSize({ width: 1000, height: 800 });
+      await slide.goto(host.url);
+      const frame = slide.frameLocator("iframe");
+      await frame.locator("#chart-mbs[data-drawn='1']").waitFor({ timeout: 120_000 });
+      assert.notEqual(new URL(slide.url()).origin, new URL(m[1]).origin, "the slide is another origin");
+      assert.equal(await frame.locator("#experiment, #trace, #results-table").count(), 0, "the chart alone: no panels");
+      assert.equal(await frame.locator("header.top").isHidden(), true, "no page header");
+      assert.equal(await frame.locator("#embed-open").getAttribute("href"), m[1].replace("?embed=chart-mbs", ""), "open in Schedlab: the full page");
+      const [canvas, iframe] = await Promise.all([
+        frame.locator("#chart-mbs").boundingBox(),
+        slide.locator("iframe").boundingBox(),
+      ]);
+      assert.ok(canvas.width >= 0.9 * iframe.width, `the chart fills the frame's width (${canvas.width} of ${iframe.width})`);
+      await slide.screenshot({ path: join(SHOTS, "embed-iframe-1000.png") });
+      await slide.close();
+    } finally {
+      await host.close();
+    }
+  });
+
+  test("the schedule view embeds with its pair, window and job", async () => {
+    const page = await pageAt(session, 1280, 900, pageErrors);
+    await page.selectOption("#sample-select", "kth-sp2-first3000");
+    await page.click("#sample-load");
+    await page.waitForFunction(() => /^Loaded /.test(document.getElementById("trace-msg")?.textContent ?? ""), null, { timeout: 60_000 });
+    while ((await page.$$(".card")).length > 0) await page.click(".card button[id$='-remove']");
+    for (const id of ["easy", "cbf"]) {
+      await page.selectOption("#add-policy", id);
+      await page.click("#add-policy-btn");
+    }
+    await page.click("#run");
+    await page.waitForSelector("#results[data-complete='1'] #results-table", { timeout: 120_000 });
+    await page.click("#view-schedule");
+    await page.click("#schedule-open");
+    await page.waitForSelector("[data-testid='schedule-view']:not([data-mode='empty'])", { timeout: 60_000 });
+    await page.fill("#window-input", "7d:9d");
+    await page.click(".window-input button[type='submit']");
+    await page.fill("#job-search", "162");
+    await page.click(".inspector-search button[type='submit']");
+    await page.waitForSelector("[data-testid='job-inspector'] .inspector-run[data-slot='0']");
+    await page.click("#schedule-embed");
+    const code = await page.inputValue("#schedule-embed-code");
+    const m = code.match(/^<iframe src="(http:\/\/127\.0\.0\.1:\d+\/\?embed=schedule#v2=[A-Za-z0-9_-]+)"/);
+    assert.ok(m, code);
+    await page.close();
+
+    const host = await embedder(`<!doctype html><title>A blog post</title><p>The schedule:</p>${code.replace('height="660"', 'height="900"')}`);
+    try {
+      const post = await session.browser.context.newPage();
+      post.on("pageerror", (e) => pageErrors.push(String(e)));
+      await post.setViewportSize({ width: 1000, height: 1000 });
+      await post.goto(host.url);
+      const frame = post.frameLocator("iframe");
+      await frame.locator("[data-testid='schedule-view'][data-mode='runs']").waitFor({ timeout: 120_000 });
+      await frame.locator("#inspector-title").waitFor({ timeout: 30_000 });
+      assert.match(await frame.locator("#inspector-title").textContent(), /^Job 162\b/);
+      const w = await frame.locator("#schedule-window");
+      assert.deepEqual([await w.getAttribute("data-from"), await w.getAttribute("data-to")], [String(7 * 86_400), String(9 * 86_400)]);
+      assert.equal(await frame.locator("#experiment, #results-table").count(), 0, "the schedule view alone");
+      await post.screenshot({ path: join(SHOTS, "embed-schedule-1000.png") });
+      await post.close();
+    } finally {
+      await host.close();
+    }
+  });
+
+  test("no page error", () => {
+    assert.deepEqual(pageErrors, []);
+  });
+});
