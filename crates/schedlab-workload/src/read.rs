@@ -8,7 +8,7 @@ use crate::clean::{clean_rows, duplicate_ids, CleaningReport, Row};
 use crate::error::{BadLine, SwfError};
 use crate::format::TraceFormat;
 use crate::header::{Header, HeaderReader};
-use crate::input::{fill, open, Meter, Opened, SourceState};
+use crate::input::{detect, fill, open, Meter, Opened, Sniffed, SourceState, Trailing};
 use crate::job::{Job, SwfExtra, Trace};
 use crate::limits::{MAX_PROCS, MAX_TIME};
 use crate::line::{classify, parse_fields, to_job, LineKind};
@@ -112,7 +112,8 @@ fn read_input<R: Read, G: Gather>(reader: R, opts: &ReadOptions, gather: G) -> R
     let compression = format.compression();
     let mut meter = BufReader::with_capacity(READ_BUFFER, Meter::new(reader, opts.max_bytes));
     let mut lines = 0;
-    let read = first_line(&mut meter).map_err(Stop::Io).and_then(|first| {
+    let read = refuse_compressed_twice(&mut meter, compression).and_then(|()| {
+        let first = first_line(&mut meter)?;
         let kind = TraceFormat::of(&first);
         let mut input = io::Cursor::new(first).chain(&mut meter);
         Ok((kind, gather.gather(kind, &mut input, opts, &mut lines)?))
@@ -185,6 +186,30 @@ impl Gather for Statistics {
     }
 }
 
+/// Refuses decompressed text that starts as a compressed stream does: a
+/// file compressed twice would otherwise read as lines of binary noise.
+/// A read error is left for the reader to report where it happens.
+fn refuse_compressed_twice<B: BufRead>(text: &mut B, outer: Option<&'static str>) -> Result<(), Stop> {
+    let Some(outer) = outer else {
+        return Ok(());
+    };
+    let head = fill(text)?;
+    let inner = match detect(head) {
+        Sniffed::Known(format) => format.compression(),
+        Sniffed::Unsupported(name) => Some(name),
+        Sniffed::DamagedGzip(_) => None,
+    };
+    match inner {
+        Some(inner) => Err(Stop::Invalid(SwfError::StillCompressed { outer, inner })),
+        None => Ok(()),
+    }
+}
+
+/// Bytes as text for a message: printable ASCII kept, the rest escaped.
+fn printable(bytes: &[u8]) -> String {
+    bytes.iter().flat_map(|&b| std::ascii::escape_default(b)).map(char::from).collect()
+}
+
 /// The first non-blank line with its ending and the blank lines before it
 /// (at most [`MAX_LINE_BYTES`] bytes in all), read to tell the format; the
 /// caller reads them again before the rest.
@@ -210,8 +235,13 @@ fn classify_error<M>(
     opts: &ReadOptions,
 ) -> SwfError {
     let consumed = source.consumed.get();
+    let trailing = e.get_ref().and_then(|inner| inner.downcast_ref::<Trailing>());
     match compression {
         _ if meter.over => SwfError::TooLarge { limit: opts.max_bytes, compression, line },
+        Some(format) if trailing.is_some() => {
+            let start = trailing.map_or_else(String::new, |t| printable(&t.start));
+            SwfError::TrailingData { format, line: line - 1, start }
+        }
         Some(format) if !source.failed.get() => {
             SwfError::Corrupt { format, offset: consumed, line, message: e.to_string() }
         }
