@@ -13,9 +13,9 @@ use crate::job::{Job, SwfExtra, Trace};
 use crate::limits::{MAX_PROCS, MAX_TIME};
 use crate::line::{classify, parse_fields, to_job, LineKind};
 use crate::options::{ReadOptions, Window};
+use crate::sacct::SacctIngest;
 use crate::stats::{stats_with_cleaning, TraceStats};
 use crate::tally::Tally;
-use crate::sacct::SacctIngest;
 
 /// Longest line accepted, in bytes; a longer line is skipped as bad without
 /// being held in memory. A valid job line is well under 1 KiB.
@@ -135,8 +135,13 @@ fn read_input<R: Read, G: Gather>(reader: R, opts: &ReadOptions, gather: G) -> R
 /// How a format's text becomes what the caller keeps of it.
 trait Gather {
     type Out;
-    fn gather<B: BufRead>(self, kind: TraceFormat, input: &mut B, opts: &ReadOptions, lines: &mut u64)
-        -> Result<Self::Out, Stop>;
+    fn gather<B: BufRead>(
+        self,
+        kind: TraceFormat,
+        input: &mut B,
+        opts: &ReadOptions,
+        lines: &mut u64,
+    ) -> Result<Self::Out, Stop>;
 }
 
 /// Every kept job, for a run.

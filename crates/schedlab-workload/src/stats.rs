@@ -90,7 +90,10 @@ pub fn stats(trace: &Trace) -> TraceStats {
 /// report, as simulated from the cleaned jobs.
 pub fn stats_with_cleaning(trace: &Trace, report: &CleaningReport) -> TraceStats {
     let sums = AsRecorded::of(trace.jobs.iter(), 1.0);
-    let people = Distinct { users: distinct(trace.jobs.iter().map(|j| j.user)), queues: distinct(trace.jobs.iter().map(|j| j.queue)) };
+    let people = Distinct {
+        users: distinct(trace.jobs.iter().map(|j| j.user)),
+        queues: distinct(trace.jobs.iter().map(|j| j.queue)),
+    };
     from_sums(trace.procs, &sums, report, people)
 }
 

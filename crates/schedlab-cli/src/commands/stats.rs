@@ -4,9 +4,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use schedlab_workload::{
-    BadLine, CleaningReport, Figures, Header, SlurmReport, Summary, TraceFormat, TraceStats,
-};
+use schedlab_workload::{BadLine, CleaningReport, Figures, Header, SlurmReport, Summary, TraceFormat, TraceStats};
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 

@@ -59,7 +59,8 @@ fn text_after_a_gzip_trace_is_named() {
     std::fs::write(&path, bytes).expect("temp file");
     let o = schedlab(&["stats", &path.display().to_string()]);
     assert_eq!(o.status.code(), Some(2));
-    let expected = "the gzip stream ends after line 3008 of the text, and the file goes on with bytes that are not gzip \
+    let expected =
+        "the gzip stream ends after line 3008 of the text, and the file goes on with bytes that are not gzip \
                     (`junk after the trace\\n`)";
     assert!(stderr(&o).contains(expected), "{}", stderr(&o));
     std::fs::remove_dir_all(&dir).ok();

@@ -21,7 +21,10 @@ fn both(text: &str, opts: &ReadOptions) -> Result<(Summary, TraceStats, Loaded),
             let whole = stats_with_cleaning(&l.trace, &l.report);
             Ok((s, whole, l))
         }
-        (s, l) => Err((s.map(|_| "read".into()).unwrap_or_else(|e| e.to_string()), l.map(|_| "read".into()).unwrap_or_else(|e| e.to_string()))),
+        (s, l) => Err((
+            s.map(|_| "read".into()).unwrap_or_else(|e| e.to_string()),
+            l.map(|_| "read".into()).unwrap_or_else(|e| e.to_string()),
+        )),
     }
 }
 
@@ -92,7 +95,11 @@ fn hand_computed_counts() {
     // As recorded: 50×2 + 10×4 + 7×1 + 20×8 = 307; simulated: job 1 cut to 5 s, 287.
     assert_eq!((s.stats.recorded.total_work, s.stats.simulated.figures.total_work), (307.0, 287.0));
     assert_eq!((s.stats.recorded.first_submit, s.stats.recorded.last_submit), (10, 400));
-    assert!(r.warnings.iter().any(|w| w.contains("1 job has the job number of an earlier job (e.g. job 3)")), "{:?}", r.warnings);
+    assert!(
+        r.warnings.iter().any(|w| w.contains("1 job has the job number of an earlier job (e.g. job 3)")),
+        "{:?}",
+        r.warnings
+    );
 }
 
 #[test]
@@ -115,8 +122,9 @@ fn a_window_and_other_formats_read_the_same_way() {
 }
 
 fn job_line() -> impl Strategy<Value = String> {
-    (0u64..12, 0i64..1000, -1i64..100, 0i64..12, -1i64..100, -1i32..3, -1i32..3)
-        .prop_map(|(id, submit, runtime, size, estimate, user, queue)| line(id, submit, runtime, size, estimate, user, queue))
+    (0u64..12, 0i64..1000, -1i64..100, 0i64..12, -1i64..100, -1i32..3, -1i32..3).prop_map(
+        |(id, submit, runtime, size, estimate, user, queue)| line(id, submit, runtime, size, estimate, user, queue),
+    )
 }
 
 proptest! {
