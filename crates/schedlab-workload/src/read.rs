@@ -169,8 +169,8 @@ impl Gather for AllRows {
 struct Statistics;
 
 enum Either {
-    Streamed(Gathered<Tally>),
-    Rows(Gathered),
+    Streamed(Box<Gathered<Tally>>),
+    Rows(Box<Gathered>),
 }
 
 impl Gather for Statistics {
@@ -185,9 +185,9 @@ impl Gather for Statistics {
     ) -> Result<Either, Stop> {
         if kind == TraceFormat::Swf && opts.window == Window::All {
             let ingest = Ingest::new(opts, Tally::new(opts));
-            return read_lines(input, ingest, opts.max_jobs, lines).map(Either::Streamed);
+            return read_lines(input, ingest, opts.max_jobs, lines).map(|g| Either::Streamed(Box::new(g)));
         }
-        AllRows.gather(kind, input, opts, lines).map(Either::Rows)
+        AllRows.gather(kind, input, opts, lines).map(|g| Either::Rows(Box::new(g)))
     }
 }
 
