@@ -6,7 +6,9 @@ use std::io::BufReader;
 use std::path::Path;
 
 use anyhow::{anyhow, bail, Context, Result};
-use schedlab_workload::{read_swf, Loaded, Oversize, ReadOptions, SwfError, Window, MAX_PROCS, MAX_TIME};
+use schedlab_workload::{
+    read_stats, read_swf, Loaded, Oversize, ReadOptions, Summary, SwfError, Window, MAX_PROCS, MAX_TIME,
+};
 
 use crate::args::WorkloadArgs;
 use crate::fail::short_text;
@@ -104,11 +106,25 @@ pub fn trace_name(path: &Path) -> String {
 
 /// Opens and reads a trace; errors name the file.
 pub fn load(path: &Path, opts: &ReadOptions) -> Result<Loaded> {
+    load_using(path, opts, read_swf)
+}
+
+/// Opens a trace and reads its statistics (streaming, see `read_stats`);
+/// errors name the file.
+pub fn load_summary(path: &Path, opts: &ReadOptions) -> Result<Summary> {
+    load_using(path, opts, read_stats)
+}
+
+fn load_using<T>(
+    path: &Path,
+    opts: &ReadOptions,
+    read: impl FnOnce(BufReader<File>, &ReadOptions) -> Result<T, SwfError>,
+) -> Result<T> {
     let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
     if file.metadata().is_ok_and(|m| m.is_dir()) {
         bail!("{} is a directory, not a trace file", path.display());
     }
-    read_swf(BufReader::with_capacity(1 << 16, file), opts)
+    read(BufReader::with_capacity(1 << 16, file), opts)
         .map_err(|e| match flag_of(&e) {
             Some(flag) => anyhow!("{e}; {flag} raises the limit"),
             None => anyhow::Error::new(e),

@@ -75,6 +75,23 @@ impl Default for Registry {
 /// of the experiment: it never changes a result.
 pub const BROWSER_MAX_JOBS: u64 = 5_000_000;
 
+/// WebAssembly memory a job may take, in bytes, for its trace to be read
+/// and run: reading holds each job's row (120 bytes) in a list that grows
+/// by doubling and then splits it into the trace, which peaked at 384
+/// bytes a job (1.92 GB for 5 million jobs); a run then adds its state,
+/// record and metrics, 160 to 360 bytes a job by policy (BENCHMARKS.md).
+pub const WASM_BYTES_PER_JOB: u64 = 768;
+
+/// The most memory a wasm32 module can have: 65,536 pages of 64 KiB.
+pub const WASM_MAX_MEMORY: u64 = 1 << 32;
+
+/// The jobs a trace may have in a module whose memory has grown to
+/// `in_use` bytes. A module's memory never shrinks, so what it has grown
+/// to is taken as used, whatever its allocator has freed inside it.
+pub fn memory_job_budget(in_use: u64) -> u64 {
+    WASM_MAX_MEMORY.saturating_sub(in_use) / WASM_BYTES_PER_JOB
+}
+
 /// `new Session(bytes, name, options)`: the experiment's workload options
 /// (every field optional, unknown keys refused).
 pub type TraceOptions = schedlab_experiment::WorkloadOptions;

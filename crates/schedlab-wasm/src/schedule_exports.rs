@@ -5,22 +5,48 @@ use schedlab_engine::Time;
 use schedlab_schedule::{Grid, Measure, ScatterRect};
 use wasm_bindgen::prelude::*;
 
-use schedlab_workload::Job;
+use schedlab_workload::{short_number, Job};
 
 use crate::schedules::Schedules;
 use crate::{decode, encode, Session};
 
-/// A time or count from JavaScript: a whole number within ±2^53.
+/// The largest whole number a JavaScript number holds exactly, 2^53.
+const MAX_EXACT: f64 = 9_007_199_254_740_992.0;
+
+/// A time from JavaScript, in seconds: a whole number within ±2^53. The
+/// message names the argument, echoes the value short (`1e300`, not 301
+/// digits) and says which rule it breaks.
 fn whole(x: f64, what: &str) -> Result<i64, JsError> {
-    if x.fract() == 0.0 && x.abs() <= 9_007_199_254_740_992.0 {
-        Ok(x as i64)
-    } else {
-        Err(JsError::new(&format!("{what} must be a whole number of seconds, not {x}")))
-    }
+    time(x, what).map_err(|e| JsError::new(&e))
 }
 
+fn time(x: f64, what: &str) -> Result<i64, String> {
+    if x.is_nan() {
+        return Err(format!("{what} is not a number (NaN); it must be a whole number of seconds"));
+    }
+    if x.abs() > MAX_EXACT {
+        let x = short_number(x);
+        return Err(format!("{what} {x} s is beyond ±2^53 s (about 285 million years), the times a schedule spans"));
+    }
+    if x.fract() != 0.0 {
+        return Err(format!("{what} must be a whole number of seconds, not {}", short_number(x)));
+    }
+    Ok(x as i64)
+}
+
+/// A job index or job number from JavaScript: a whole number from 0.
 fn index(x: f64, what: &str) -> Result<u64, JsError> {
-    u64::try_from(whole(x, what)?).map_err(|_| JsError::new(&format!("{what} must be at least 0, not {x}")))
+    count(x, what).map_err(|e| JsError::new(&e))
+}
+
+fn count(x: f64, what: &str) -> Result<u64, String> {
+    if x.is_nan() {
+        return Err(format!("{what} is not a number (NaN); it must be a whole number from 0"));
+    }
+    if x.fract() != 0.0 || !(0.0..=MAX_EXACT).contains(&x) {
+        return Err(format!("{what} must be a whole number from 0 to 2^53, not {}", short_number(x)));
+    }
+    Ok(x as u64)
 }
 
 #[wasm_bindgen]
@@ -41,7 +67,7 @@ impl Session {
     #[wasm_bindgen(unchecked_return_type = "WindowJobs")]
     pub fn schedule_window(&self, slot: u32, from: f64, to: f64, limit: u32) -> Result<JsValue, JsError> {
         let (schedules, jobs) = self.inner.schedules();
-        let (from, to): (Time, Time) = (whole(from, "from")?, whole(to, "to")?);
+        let (from, to): (Time, Time) = (whole(from, "the window's start")?, whole(to, "the window's end")?);
         encode(&schedules.window(jobs, slot, from, to, limit as usize)?)
     }
 
@@ -69,20 +95,20 @@ impl Session {
     #[wasm_bindgen(unchecked_return_type = "JobDetails")]
     pub fn schedule_job(&self, slot: u32, job: f64) -> Result<JsValue, JsError> {
         let (schedules, jobs) = self.inner.schedules();
-        encode(&schedules.job(jobs, slot, index(job, "job")?)?)
+        encode(&schedules.job(jobs, slot, index(job, "the job index")?)?)
     }
 
     /// The index of the job numbered `id` in the trace, if there is one.
     pub fn schedule_find(&self, slot: u32, id: f64) -> Result<Option<u32>, JsError> {
         let (schedules, jobs) = self.inner.schedules();
-        Ok(schedules.find(jobs, slot, index(id, "job number")?)?)
+        Ok(schedules.find(jobs, slot, index(id, "the job number")?)?)
     }
 
     /// The machine and the first `queue_limit` waiting jobs at `t`.
     #[wasm_bindgen(unchecked_return_type = "ReplayState")]
     pub fn schedule_replay(&self, slot: u32, t: f64, queue_limit: u32) -> Result<JsValue, JsError> {
         let (schedules, jobs) = self.inner.schedules();
-        encode(&schedules.replay(jobs, slot, whole(t, "t")?, queue_limit as usize)?)
+        encode(&schedules.replay(jobs, slot, whole(t, "the replay time")?, queue_limit as usize)?)
     }
 
     /// Every job's wait or bounded slowdown under slot 0 (x) and slot 1 (y).
@@ -131,5 +157,29 @@ impl Session {
         let grid: Grid = decode(grid, "grid")?;
         let (schedules, jobs) = self.inner.schedules();
         encode(&query(schedules, jobs, &grid)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arguments_are_echoed_short_in_the_users_terms() {
+        assert_eq!(
+            time(1e300, "the replay time").unwrap_err(),
+            "the replay time 1e300 s is beyond ±2^53 s (about 285 million years), the times a schedule spans"
+        );
+        assert!(time(f64::INFINITY, "t").unwrap_err().contains("t inf s is beyond ±2^53 s"));
+        assert_eq!(
+            count(f64::NAN, "the job index").unwrap_err(),
+            "the job index is not a number (NaN); it must be a whole number from 0"
+        );
+        assert_eq!(
+            count(-1.0, "the job index").unwrap_err(),
+            "the job index must be a whole number from 0 to 2^53, not -1"
+        );
+        assert_eq!(time(0.5, "x").unwrap_err(), "x must be a whole number of seconds, not 0.5");
+        assert_eq!((time(-MAX_EXACT, "x"), count(MAX_EXACT, "x")), (Ok(-(1 << 53)), Ok(1 << 53)));
     }
 }

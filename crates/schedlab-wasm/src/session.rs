@@ -10,9 +10,9 @@ use schedlab_experiment::{
     Experiment, Phase, Plan, PointResult, RunDocument, RunOutcome, RunSettings, TraceIdentity,
 };
 use schedlab_schedule::{write_batsim_jobs, Layout, ScheduleView};
-use schedlab_workload::{read_swf, Job, Loaded, ReadOptions};
+use schedlab_workload::{read_swf, Job, Loaded, ReadOptions, SwfError};
 
-use crate::protocol::{RunMessage, Summary, TraceOptions, BROWSER_MAX_JOBS};
+use crate::protocol::{memory_job_budget, RunMessage, Summary, TraceOptions, BROWSER_MAX_JOBS, WASM_MAX_MEMORY};
 use crate::schedules::{ScheduleInfo, Schedules};
 
 /// An error as the page shows it: the core's message, unchanged.
@@ -52,6 +52,19 @@ from_core!(
     std::string::FromUtf8Error
 );
 
+/// Bytes the module's memory has grown to; none natively, where the
+/// browser's 4 GiB does not bound the process.
+fn memory_in_use() -> u64 {
+    #[cfg(target_arch = "wasm32")]
+    {
+        core::arch::wasm32::memory_size(0) as u64 * 65_536
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        0
+    }
+}
+
 /// A loaded trace and the last run on it.
 pub struct Session {
     options: TraceOptions,
@@ -68,10 +81,32 @@ impl Session {
     /// Reads a trace (plain or compressed) with the given options, at most
     /// [`BROWSER_MAX_JOBS`] jobs or fewer if the options say so.
     pub fn open(bytes: impl Read, name: String, options: TraceOptions) -> Result<Session, Error> {
+        Session::open_in(bytes, name, options, memory_in_use())
+    }
+
+    /// `open` in a module whose memory has grown to `in_use` bytes: the
+    /// job limit is also what the memory left has room for, checked while
+    /// the trace streams, so that a trace too large for the tab is refused
+    /// with a sentence rather than by running out of memory.
+    pub(crate) fn open_in(
+        bytes: impl Read,
+        name: String,
+        options: TraceOptions,
+        in_use: u64,
+    ) -> Result<Session, Error> {
         // The options may lower the browser's job limit, never raise it.
-        let max_jobs = options.max_jobs.map_or(BROWSER_MAX_JOBS, |n| n.min(BROWSER_MAX_JOBS));
-        let read = ReadOptions { max_jobs, ..options.read_options() };
-        let loaded = read_swf(bytes, &read)?;
+        let limit = options.max_jobs.map_or(BROWSER_MAX_JOBS, |n| n.min(BROWSER_MAX_JOBS));
+        let room = memory_job_budget(in_use);
+        let read = ReadOptions { max_jobs: limit.min(room), ..options.read_options() };
+        let loaded = read_swf(bytes, &read).map_err(|e| match e {
+            SwfError::TooManyJobs { line, .. } if room < limit => Error(format!(
+                "the trace holds more than {room} jobs, as many as this tab's memory has room for: {} MB of its {} MB \
+                 are taken (refused at line {line}); reload the page to free them",
+                in_use >> 20,
+                WASM_MAX_MEMORY >> 20
+            )),
+            e => e.into(),
+        })?;
         let identity = TraceIdentity::new(name, &loaded, &read);
         let context = trace_context(&identity.name, identity.jobs, identity.procs, &identity.options);
         Ok(Session {

@@ -333,6 +333,11 @@ fn the_schedule_view_answers_as_javascript_asks() {
     assert!(message(s.schedule_buckets(0, js(json!({"from": 0, "to": 10}))).unwrap_err()).contains("buckets"));
     assert!(message(s.schedule_scatter(js(json!("speed"))).unwrap_err()).contains("measure"));
     assert!(message(s.schedule_job(0, 1e6).unwrap_err()).contains("the trace has 3000 jobs"));
+    // Echoed short, named in the user's terms: no 301 digits, no seconds for a job index.
+    let far = message(s.schedule_replay(0, 1e300, 10).unwrap_err());
+    assert!(far.contains("the replay time 1e300 s is beyond ±2^53 s"), "{far}");
+    let nan = message(s.schedule_job(0, f64::NAN).unwrap_err());
+    assert!(nan.contains("the job index is not a number (NaN); it must be a whole number from 0"), "{nan}");
     assert!(message(s.schedule_open(5).unwrap_err()).contains("there are 2 slots"));
     let extra = json!({"from": 0, "to": 10, "buckets": 1, "zoom": 2});
     assert!(message(s.schedule_series(0, js(extra)).unwrap_err()).contains("zoom"));

@@ -122,23 +122,58 @@ impl AsRecorded {
     /// The sums over `jobs`, summed exactly and reported as floats (exact
     /// up to 2^53, far beyond any real log).
     pub(crate) fn of<'a>(jobs: impl Iterator<Item = &'a Job>, load_factor: f64) -> Self {
-        let mut r = AsRecorded { load_factor, first_submit: i64::MAX, last_submit: i64::MIN, ..AsRecorded::default() };
-        let (mut runtime, mut size, mut work) = (0u128, 0u128, 0u128);
-        for job in jobs {
-            let rt = job.runtime.max(0).unsigned_abs();
-            runtime += u128::from(rt);
-            size += u128::from(job.size);
-            work += u128::from(rt) * u128::from(job.size);
-            r.accuracy += rt as f64 / filled_estimate(job) as f64;
-            r.first_submit = r.first_submit.min(job.submit);
-            r.last_submit = r.last_submit.max(job.submit);
-            r.jobs += 1;
+        let mut sums = Sums::default();
+        jobs.for_each(|job| sums.add(job));
+        sums.finish(load_factor)
+    }
+}
+
+/// The running sums behind [`AsRecorded`], exact in integers until the end.
+#[derive(Clone, Debug)]
+pub(crate) struct Sums {
+    jobs: u64,
+    runtime: u128,
+    size: u128,
+    work: u128,
+    accuracy: f64,
+    pub first_submit: i64,
+    pub last_submit: i64,
+}
+
+impl Default for Sums {
+    fn default() -> Self {
+        Sums { jobs: 0, runtime: 0, size: 0, work: 0, accuracy: 0.0, first_submit: i64::MAX, last_submit: i64::MIN }
+    }
+}
+
+impl Sums {
+    pub(crate) fn add(&mut self, job: &Job) {
+        let rt = job.runtime.max(0).unsigned_abs();
+        self.runtime += u128::from(rt);
+        self.size += u128::from(job.size);
+        self.work += u128::from(rt) * u128::from(job.size);
+        self.accuracy += rt as f64 / filled_estimate(job) as f64;
+        self.first_submit = self.first_submit.min(job.submit);
+        self.last_submit = self.last_submit.max(job.submit);
+        self.jobs += 1;
+    }
+
+    pub(crate) fn jobs(&self) -> u64 {
+        self.jobs
+    }
+
+    pub(crate) fn finish(&self, load_factor: f64) -> AsRecorded {
+        let (first_submit, last_submit) = if self.jobs == 0 { (0, 0) } else { (self.first_submit, self.last_submit) };
+        AsRecorded {
+            jobs: self.jobs,
+            runtime: self.runtime as f64,
+            size: self.size as f64,
+            work: self.work as f64,
+            accuracy: self.accuracy,
+            first_submit,
+            last_submit,
+            load_factor,
         }
-        (r.runtime, r.size, r.work) = (runtime as f64, size as f64, work as f64);
-        if r.jobs == 0 {
-            (r.first_submit, r.last_submit) = (0, 0);
-        }
-        r
     }
 }
 
@@ -197,8 +232,7 @@ impl CleaningReport {
     /// Counts the kept jobs that share a job number with an earlier one, and
     /// says so: the run keeps them (a job number is only a name to the
     /// simulator), but per-job outputs then show two jobs under one number.
-    pub(crate) fn duplicate_ids_warning(&mut self, rows: &[Row]) -> Option<String> {
-        let (count, example) = duplicate_ids(rows);
+    pub(crate) fn duplicate_ids_warning(&mut self, count: u64, example: Option<u64>) -> Option<String> {
         self.duplicate_ids = count;
         let example = example?;
         let jobs = if count == 1 { "1 job has".to_owned() } else { format!("{count} jobs have") };
@@ -229,7 +263,7 @@ pub(crate) type Row = (Job, SwfExtra);
 /// The number of rows whose job number an earlier row has, and the smallest
 /// such number. Job numbers usually rise through a file, which costs one
 /// pass to see; otherwise a sorted copy of the numbers is compared.
-fn duplicate_ids(rows: &[Row]) -> (u64, Option<u64>) {
+pub(crate) fn duplicate_ids(rows: &[Row]) -> (u64, Option<u64>) {
     if rows.windows(2).all(|w| w[0].0.id < w[1].0.id) {
         return (0, None);
     }
@@ -258,20 +292,21 @@ pub(crate) fn clean_rows(
         report.oversized_clamped = clamp_sizes(rows, machine);
     }
     fix_estimates(rows, report);
-    check_load_factor(rows, opts.load_factor)?;
+    if let (Some(first), Some(last)) = (rows.first(), rows.last()) {
+        check_load_factor(first.0.submit, last.0.submit, opts.load_factor)?;
+    }
     apply_load_factor(rows, opts.load_factor);
-    check_horizon(rows)
+    let last = rows.last().map_or(0, |r| r.0.submit);
+    check_horizon(last, rows.iter().map(|r| i128::from(r.0.estimate)).sum())
 }
 
 /// Refuses a load factor that would push the last submit time past
-/// [`MAX_TIME`], before any time is scaled.
-fn check_load_factor(rows: &[Row], factor: f64) -> Result<(), SwfError> {
-    let (Some(first), Some(last)) = (rows.first(), rows.last()) else {
-        return Ok(());
-    };
-    let span = last.0.submit - first.0.submit;
+/// [`MAX_TIME`], before any time is scaled; `first` and `last` are the
+/// earliest and latest submit times.
+pub(crate) fn check_load_factor(first: i64, last: i64, factor: f64) -> Result<(), SwfError> {
+    let span = last - first;
     let stretched = (span as f64 / factor).round();
-    if first.0.submit as f64 + stretched > MAX_TIME as f64 {
+    if first as f64 + stretched > MAX_TIME as f64 {
         return Err(SwfError::LoadFactorTooSmall {
             factor: short_number(factor),
             span,
@@ -284,9 +319,8 @@ fn check_load_factor(rows: &[Row], factor: f64) -> Result<(), SwfError> {
 /// Refuses a trace whose last submit plus every requested time passes
 /// [`MAX_HORIZON`]: no schedule of it can then end past 2^63 s, whatever
 /// the order in which the jobs run, since a run never exceeds its request.
-fn check_horizon(rows: &[Row]) -> Result<(), SwfError> {
-    let last = rows.last().map_or(0, |r| i128::from(r.0.submit));
-    let total = rows.iter().fold(last, |sum, r| sum + i128::from(r.0.estimate));
+pub(crate) fn check_horizon(last: i64, estimates: i128) -> Result<(), SwfError> {
+    let total = i128::from(last) + estimates;
     if total > i128::from(MAX_HORIZON) {
         return Err(SwfError::TimeLineTooLong { total: short_number(total as f64) });
     }
@@ -354,7 +388,7 @@ fn clamp_sizes(rows: &mut [Row], machine: u32) -> u64 {
 }
 
 /// A job's estimate, an unknown one (≤ 0) becoming max(runtime, 1).
-fn filled_estimate(job: &Job) -> i64 {
+pub(crate) fn filled_estimate(job: &Job) -> i64 {
     if job.estimate <= 0 {
         job.runtime.max(1)
     } else {
@@ -386,11 +420,15 @@ fn apply_load_factor(rows: &mut [Row], factor: f64) {
         return;
     };
     for (job, _) in rows.iter_mut() {
-        // The sum is at most MAX_TIME: `check_load_factor` refused more.
-        let scaled = ((job.submit - first) as f64 / factor).round();
-        job.submit = first + scaled as i64;
+        job.submit = scaled_submit(job.submit, first, factor);
     }
     sort_rows(rows);
+}
+
+/// A submit time after the load factor: first + round((submit − first) / factor).
+pub(crate) fn scaled_submit(submit: i64, first: i64, factor: f64) -> i64 {
+    // The sum is at most MAX_TIME: `check_load_factor` refused more.
+    first + ((submit - first) as f64 / factor).round() as i64
 }
 
 #[cfg(test)]
@@ -462,8 +500,7 @@ mod tests {
 
     #[test]
     fn load_factor_may_not_stretch_past_the_time_limit() {
-        let rows = vec![row(1, 0, 1, 1, 1), row(2, 100_000, 1, 1, 1)];
-        let err = check_load_factor(&rows, 1e-12).expect_err("1e-12 stretches 1e5 s to 1e17 s");
+        let err = check_load_factor(0, 100_000, 1e-12).expect_err("1e-12 stretches 1e5 s to 1e17 s");
         assert_eq!(
             err.to_string(),
             "load factor 1e-12 stretches the 100000 s between the first and the last submit to 1e17 s, \
@@ -471,20 +508,17 @@ mod tests {
         );
         // 100,000 s / 2^40 s is the smallest factor that keeps the last
         // submit in range when the first is at 0; a later first leaves less.
-        assert!(check_load_factor(&rows, 100_000.0 / MAX_TIME as f64).is_ok());
-        assert!(check_load_factor(&rows, 0.99 * 100_000.0 / MAX_TIME as f64).is_err());
-        let late = vec![row(1, MAX_TIME - 10, 1, 1, 1), row(2, MAX_TIME, 1, 1, 1)];
-        assert!(check_load_factor(&late, 1.0).is_ok());
-        assert!(check_load_factor(&late, 0.5).is_err(), "10 s become 20 s, 10 s past 2^40");
+        assert!(check_load_factor(0, 100_000, 100_000.0 / MAX_TIME as f64).is_ok());
+        assert!(check_load_factor(0, 100_000, 0.99 * 100_000.0 / MAX_TIME as f64).is_err());
+        assert!(check_load_factor(MAX_TIME - 10, MAX_TIME, 1.0).is_ok());
+        assert!(check_load_factor(MAX_TIME - 10, MAX_TIME, 0.5).is_err(), "10 s become 20 s, 10 s past 2^40");
     }
 
     #[test]
     fn horizon_is_the_last_submit_plus_every_request() {
-        let at_limit = vec![row(1, 0, 1, 1, MAX_TIME), row(2, MAX_HORIZON - 2 * MAX_TIME, 1, 1, MAX_TIME)];
-        assert!(check_horizon(&at_limit).is_ok());
-        let mut over = at_limit;
-        over[1].0.submit += 1;
-        let err = check_horizon(&over).expect_err("one second past 2^62");
+        let last = MAX_HORIZON - 2 * MAX_TIME;
+        assert!(check_horizon(last, 2 * i128::from(MAX_TIME)).is_ok());
+        let err = check_horizon(last + 1, 2 * i128::from(MAX_TIME)).expect_err("one second past 2^62");
         assert!(err.to_string().contains("past the limit of 4611686018427387904 s (2^62)"), "{err}");
     }
 

@@ -124,6 +124,30 @@ pub enum SwfError {
         /// The decoder's message.
         message: String,
     },
+    /// Data that is not compressed follows the compressed trace.
+    #[error(
+        "the {format} stream ends after line {line} of the text, and the file goes on with bytes that are not {format} \
+         (`{start}`): the trace was written with other data after it; cut that off, or decompress the trace alone"
+    )]
+    TrailingData {
+        /// The compression: gzip or zstd.
+        format: &'static str,
+        /// Lines of text decompressed before it.
+        line: u64,
+        /// The first bytes that follow, printable.
+        start: String,
+    },
+    /// The decompressed text is itself compressed.
+    #[error(
+        "the input is {outer}, and what it holds is still compressed ({inner}): it was compressed twice; \
+         decompress it once, and read the result"
+    )]
+    StillCompressed {
+        /// The compression of the input.
+        outer: &'static str,
+        /// The compression of what it holds.
+        inner: &'static str,
+    },
     /// The input is compressed in a format the reader does not decode.
     #[error("the input is compressed with {format}, which Schedlab does not read: decompress it first")]
     UnsupportedCompression {

@@ -150,18 +150,53 @@ pub(crate) fn open<'a, R: Read + 'a>(reader: R) -> Result<Opened<'a>, SwfError> 
     };
     let reader: Box<dyn Read + 'a> = match format {
         Format::Plain => Box::new(input),
-        Format::Gzip => {
-            Box::new(Members::new(BufReader::new(input), gzip_member, flate2::bufread::GzDecoder::into_inner))
-        }
+        Format::Gzip => Box::new(Members::new(
+            BufReader::new(input),
+            gzip_member,
+            flate2::bufread::GzDecoder::into_inner,
+            is_gzip_start,
+        )),
         Format::Zlib => Box::new(flate2::read::ZlibDecoder::new(input)),
         Format::Bzip2 => Box::new(bzip2::read::MultiBzDecoder::new(input)),
         Format::Xz => Box::new(lzma_rust2::XzReader::new_mem_limit(input, true, XZ_MEMORY_LIMIT_KIB)),
-        Format::Zstd => {
-            Box::new(Members::new(BufReader::new(input), zstd_frame, ruzstd::decoding::StreamingDecoder::into_inner))
-        }
+        Format::Zstd => Box::new(Members::new(
+            BufReader::new(input),
+            zstd_frame,
+            ruzstd::decoding::StreamingDecoder::into_inner,
+            is_zstd_start,
+        )),
     };
     Ok(Opened { reader, format, state })
 }
+
+/// Whether `bytes` (at least the first) may start a gzip member.
+fn is_gzip_start(bytes: &[u8]) -> bool {
+    [0x1f, 0x8b].starts_with(&bytes[..bytes.len().min(2)])
+}
+
+/// Whether `bytes` may start a zstd frame or a skippable frame
+/// (0x184D2A50 to 0x184D2A5F, little-endian).
+fn is_zstd_start(bytes: &[u8]) -> bool {
+    let n = bytes.len().min(4);
+    [0x28, 0xb5, 0x2f, 0xfd].starts_with(&bytes[..n])
+        || (bytes[0] & 0xf0 == 0x50 && [0x2a, 0x4d, 0x18].starts_with(&bytes[1..n.max(1)]))
+}
+
+/// Bytes after the last complete member that cannot start another one:
+/// text appended to a compressed trace, which is not a corrupt stream.
+#[derive(Debug)]
+pub(crate) struct Trailing {
+    /// The first bytes, for the message.
+    pub start: Vec<u8>,
+}
+
+impl std::fmt::Display for Trailing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "data after the last compressed member")
+    }
+}
+
+impl std::error::Error for Trailing {}
 
 fn gzip_member<B: BufRead>(input: B) -> io::Result<flate2::bufread::GzDecoder<B>> {
     Ok(flate2::bufread::GzDecoder::new(input))
@@ -199,11 +234,13 @@ struct Members<B, D> {
     between: Option<B>,
     start: fn(B) -> io::Result<D>,
     end: fn(D) -> B,
+    /// Whether the next bytes may start another member.
+    is_start: fn(&[u8]) -> bool,
 }
 
 impl<B: BufRead, D: Read> Members<B, D> {
-    fn new(input: B, start: fn(B) -> io::Result<D>, end: fn(D) -> B) -> Self {
-        Members { member: None, between: Some(input), start, end }
+    fn new(input: B, start: fn(B) -> io::Result<D>, end: fn(D) -> B, is_start: fn(&[u8]) -> bool) -> Self {
+        Members { member: None, between: Some(input), start, end, is_start }
     }
 }
 
@@ -223,6 +260,11 @@ impl<B: BufRead, D: Read> Read for Members<B, D> {
             let Some(mut input) = self.between.take() else { return Ok(0) };
             if !skip_zero_padding(&mut input)? {
                 return Ok(0);
+            }
+            let next = fill(&mut input)?;
+            if !(self.is_start)(next) {
+                let start = next[..next.len().min(24)].to_vec();
+                return Err(io::Error::new(io::ErrorKind::InvalidData, Trailing { start }));
             }
             self.member = Some((self.start)(input)?);
         }

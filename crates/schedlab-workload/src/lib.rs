@@ -135,6 +135,7 @@ mod read;
 mod sacct;
 mod slurm_time;
 mod stats;
+mod tally;
 mod write;
 
 pub use clean::{AsRecorded, CleaningReport, SlurmReport, MAX_BAD_LINES_KEPT};
@@ -149,7 +150,7 @@ pub use machines::{
     is_trace, paper_machine, paper_machine_note, PaperMachine, CTC_SP2_BATCH, KTH_SP2_SLACK, PAPER_MACHINES,
 };
 pub use options::{OptionsError, Oversize, ReadOptions, Window, DEFAULT_MAX_BYTES};
-pub use read::{read_swf, Loaded, MAX_LINE_BYTES};
+pub use read::{read_stats, read_swf, Loaded, Summary, MAX_LINE_BYTES};
 pub use stats::{stats, stats_with_cleaning, Figures, Simulated, TraceStats};
 pub use write::{write_swf, SwfRow};
 

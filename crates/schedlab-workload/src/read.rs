@@ -4,16 +4,18 @@
 use std::io::{self, BufRead, BufReader, Read};
 
 use crate::batsim::read_batsim;
-use crate::clean::{clean_rows, CleaningReport, Row};
+use crate::clean::{clean_rows, duplicate_ids, CleaningReport, Row};
 use crate::error::{BadLine, SwfError};
 use crate::format::TraceFormat;
 use crate::header::{Header, HeaderReader};
-use crate::input::{fill, open, Meter, Opened, SourceState};
+use crate::input::{detect, fill, open, Meter, Opened, Sniffed, SourceState, Trailing};
 use crate::job::{Job, SwfExtra, Trace};
 use crate::limits::{MAX_PROCS, MAX_TIME};
 use crate::line::{classify, parse_fields, to_job, LineKind};
-use crate::options::ReadOptions;
+use crate::options::{ReadOptions, Window};
 use crate::sacct::SacctIngest;
+use crate::stats::{stats_with_cleaning, TraceStats};
+use crate::tally::Tally;
 
 /// Longest line accepted, in bytes; a longer line is skipped as bad without
 /// being held in memory. A valid job line is well under 1 KiB.
@@ -49,20 +51,72 @@ pub struct Loaded {
 /// SWF and sacct text is read line by line through a fixed buffer; only
 /// the jobs are kept. Errors name the line (and field) at fault.
 pub fn read_swf<R: Read>(reader: R, opts: &ReadOptions) -> Result<Loaded, SwfError> {
+    let (gathered, source) = read_input(reader, opts, AllRows)?;
+    let (trace, header, report) = gathered.finish(opts)?;
+    let Source { sha256, bytes, lines, format } = source;
+    Ok(Loaded { trace, header, report, sha256, bytes, lines, format })
+}
+
+/// A trace's statistics and everything said about it, without its jobs.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    /// The trace's figures, as recorded and as simulated.
+    pub stats: TraceStats,
+    /// The header's key/value pairs.
+    pub header: Header,
+    /// What cleaning did, by reason.
+    pub report: CleaningReport,
+    /// SHA-256 of the uncompressed bytes, lowercase hex.
+    pub sha256: String,
+    /// Uncompressed size in bytes.
+    pub bytes: u64,
+    /// Lines in the uncompressed text.
+    pub lines: u64,
+    /// What the text was.
+    pub format: TraceFormat,
+}
+
+/// Reads a trace as [`read_swf`] does and returns its statistics, with the
+/// same figures, counts, warnings and errors as
+/// [`stats_with_cleaning`](crate::stats_with_cleaning) of the trace
+/// `read_swf` returns. An SWF trace read without a window is summed while
+/// it streams, so memory does not grow with its jobs (only with its
+/// distinct users and queues and with the gaps between its job numbers);
+/// a Slurm dump, a Batsim workload or a window keeps the jobs, because
+/// their rules need the whole trace in order.
+pub fn read_stats<R: Read>(reader: R, opts: &ReadOptions) -> Result<Summary, SwfError> {
+    let (gathered, source) = read_input(reader, opts, Statistics)?;
+    let (stats, header, report) = match gathered {
+        Either::Streamed(g) => g.finish(opts)?,
+        Either::Rows(g) => {
+            let (trace, header, report) = g.finish(opts)?;
+            (stats_with_cleaning(&trace, &report), header, report)
+        }
+    };
+    let Source { sha256, bytes, lines, format } = source;
+    Ok(Summary { stats, header, report, sha256, bytes, lines, format })
+}
+
+/// What the reader learns of the input itself, whatever it keeps of it.
+struct Source {
+    sha256: String,
+    bytes: u64,
+    lines: u64,
+    format: TraceFormat,
+}
+
+/// Opens the input, tells its format and hands its text to `gather`.
+fn read_input<R: Read, G: Gather>(reader: R, opts: &ReadOptions, gather: G) -> Result<(G::Out, Source), SwfError> {
     opts.validate()?;
     let Opened { reader, format, state } = open(reader)?;
     let compression = format.compression();
     let mut meter = BufReader::with_capacity(READ_BUFFER, Meter::new(reader, opts.max_bytes));
     let mut lines = 0;
-    let read = first_line(&mut meter).map_err(Stop::Io).and_then(|first| {
+    let read = refuse_compressed_twice(&mut meter, compression).and_then(|()| {
+        let first = first_line(&mut meter)?;
         let kind = TraceFormat::of(&first);
         let mut input = io::Cursor::new(first).chain(&mut meter);
-        let gathered = match kind {
-            TraceFormat::Swf => read_lines(&mut input, Ingest::new(opts), opts.max_jobs, &mut lines)?,
-            TraceFormat::Sacct => read_lines(&mut input, SacctIngest::new(opts), opts.max_jobs, &mut lines)?,
-            TraceFormat::Batsim => read_batsim(&mut input, opts, &mut lines)?,
-        };
-        Ok((kind, gathered))
+        Ok((kind, gather.gather(kind, &mut input, opts, &mut lines)?))
     });
     // An empty input says so, rather than that it holds no job.
     if meter.get_ref().bytes == 0 && !matches!(read, Err(Stop::Io(_))) {
@@ -74,10 +128,91 @@ pub fn read_swf<R: Read>(reader: R, opts: &ReadOptions) -> Result<Loaded, SwfErr
         Stop::Invalid(e) => e,
     })?;
     let meter = meter.into_inner();
-    let bytes = meter.bytes;
-    let sha256 = meter.sha256_hex();
-    let (trace, header, report) = gathered.finish(opts)?;
-    Ok(Loaded { trace, header, report, sha256, bytes, lines, format: kind })
+    let source = Source { bytes: meter.bytes, sha256: meter.sha256_hex(), lines, format: kind };
+    Ok((gathered, source))
+}
+
+/// How a format's text becomes what the caller keeps of it.
+trait Gather {
+    type Out;
+    fn gather<B: BufRead>(
+        self,
+        kind: TraceFormat,
+        input: &mut B,
+        opts: &ReadOptions,
+        lines: &mut u64,
+    ) -> Result<Self::Out, Stop>;
+}
+
+/// Every kept job, for a run.
+struct AllRows;
+
+impl Gather for AllRows {
+    type Out = Gathered;
+
+    fn gather<B: BufRead>(
+        self,
+        kind: TraceFormat,
+        input: &mut B,
+        opts: &ReadOptions,
+        lines: &mut u64,
+    ) -> Result<Gathered, Stop> {
+        match kind {
+            TraceFormat::Swf => read_lines(input, Ingest::<Vec<Row>>::new(opts, Vec::new()), opts.max_jobs, lines),
+            TraceFormat::Sacct => read_lines(input, SacctIngest::new(opts), opts.max_jobs, lines),
+            TraceFormat::Batsim => read_batsim(input, opts, lines),
+        }
+    }
+}
+
+/// Sums of the jobs where they can be taken while reading, else every job.
+struct Statistics;
+
+enum Either {
+    Streamed(Box<Gathered<Tally>>),
+    Rows(Box<Gathered>),
+}
+
+impl Gather for Statistics {
+    type Out = Either;
+
+    fn gather<B: BufRead>(
+        self,
+        kind: TraceFormat,
+        input: &mut B,
+        opts: &ReadOptions,
+        lines: &mut u64,
+    ) -> Result<Either, Stop> {
+        if kind == TraceFormat::Swf && opts.window == Window::All {
+            let ingest = Ingest::new(opts, Tally::new(opts));
+            return read_lines(input, ingest, opts.max_jobs, lines).map(|g| Either::Streamed(Box::new(g)));
+        }
+        AllRows.gather(kind, input, opts, lines).map(|g| Either::Rows(Box::new(g)))
+    }
+}
+
+/// Refuses decompressed text that starts as a compressed stream does: a
+/// file compressed twice would otherwise read as lines of binary noise.
+/// A read error is left for the reader to report where it happens.
+fn refuse_compressed_twice<B: BufRead>(text: &mut B, outer: Option<&'static str>) -> Result<(), Stop> {
+    let Some(outer) = outer else {
+        return Ok(());
+    };
+    let head = fill(text)?;
+    let inner = match detect(head) {
+        Sniffed::Known(format) => format.compression(),
+        Sniffed::Unsupported(name) => Some(name),
+        Sniffed::DamagedGzip(_) => None,
+    };
+    match inner {
+        Some(inner) => Err(Stop::Invalid(SwfError::StillCompressed { outer, inner })),
+        None => Ok(()),
+    }
+}
+
+/// Bytes as text for a message: printable ASCII kept, the rest escaped.
+fn printable(bytes: &[u8]) -> String {
+    bytes.iter().flat_map(|&b| std::ascii::escape_default(b)).map(char::from).collect()
 }
 
 /// The first non-blank line with its ending and the blank lines before it
@@ -105,8 +240,13 @@ fn classify_error<M>(
     opts: &ReadOptions,
 ) -> SwfError {
     let consumed = source.consumed.get();
+    let trailing = e.get_ref().and_then(|inner| inner.downcast_ref::<Trailing>());
     match compression {
         _ if meter.over => SwfError::TooLarge { limit: opts.max_bytes, compression, line },
+        Some(format) if trailing.is_some() => {
+            let start = trailing.map_or_else(String::new, |t| printable(&t.start));
+            SwfError::TrailingData { format, line: line - 1, start }
+        }
         Some(format) if !source.failed.get() => {
             SwfError::Corrupt { format, offset: consumed, line, message: e.to_string() }
         }
@@ -169,13 +309,15 @@ fn skip_newline<B: BufRead>(reader: &mut B) -> io::Result<()> {
 
 /// What a line-based format's reader does with each line.
 pub(crate) trait LineSink {
+    /// Where the kept jobs go.
+    type Rows;
     /// Takes line `number` (1-based, without its ending), or `None` when
     /// the line was longer than [`MAX_LINE_BYTES`] and was skipped unread.
     fn line(&mut self, number: u64, line: Option<&[u8]>) -> Result<(), Stop>;
     /// Jobs kept so far, for the job limit.
     fn jobs(&self) -> usize;
     /// What the lines gave, for the cleaning passes.
-    fn gathered(self, lines: u64) -> Result<Gathered, SwfError>;
+    fn gathered(self, lines: u64) -> Result<Gathered<Self::Rows>, SwfError>;
 }
 
 /// Feeds every line of `reader` to `sink`, counting them in `lines`.
@@ -184,7 +326,7 @@ fn read_lines<B: BufRead, S: LineSink>(
     mut sink: S,
     max_jobs: u64,
     lines: &mut u64,
-) -> Result<Gathered, Stop> {
+) -> Result<Gathered<S::Rows>, Stop> {
     let mut buf = Vec::with_capacity(1024);
     loop {
         buf.clear();
@@ -211,22 +353,22 @@ pub(crate) fn too_long(line: u64) -> BadLine {
 }
 
 /// The state while SWF lines are read.
-struct Ingest<'a> {
+struct Ingest<'a, R> {
     opts: &'a ReadOptions,
     header: HeaderReader,
     report: CleaningReport,
-    rows: Vec<Row>,
+    rows: R,
     in_header: bool,
     late_comments: u64,
 }
 
-impl<'a> Ingest<'a> {
-    fn new(opts: &'a ReadOptions) -> Self {
+impl<'a, R: Rows> Ingest<'a, R> {
+    fn new(opts: &'a ReadOptions, rows: R) -> Self {
         Ingest {
             opts,
             header: HeaderReader::default(),
             report: CleaningReport::default(),
-            rows: Vec::new(),
+            rows,
             in_header: true,
             late_comments: 0,
         }
@@ -242,7 +384,9 @@ impl<'a> Ingest<'a> {
     }
 }
 
-impl LineSink for Ingest<'_> {
+impl<R: Rows> LineSink for Ingest<'_, R> {
+    type Rows = R;
+
     fn line(&mut self, number: u64, line: Option<&[u8]>) -> Result<(), Stop> {
         let Some(line) = line else {
             self.report.bad_line(too_long(number));
@@ -252,6 +396,9 @@ impl LineSink for Ingest<'_> {
             LineKind::Blank => self.report.blank_lines += 1,
             LineKind::Comment => self.comment(number, line),
             LineKind::Job => {
+                if self.in_header {
+                    self.rows.header_read(&self.header.header);
+                }
                 self.in_header = false;
                 match parse_fields(line).and_then(|f| to_job(&f)) {
                     Ok(parsed) => {
@@ -269,10 +416,10 @@ impl LineSink for Ingest<'_> {
     }
 
     fn jobs(&self) -> usize {
-        self.rows.len()
+        self.rows.count()
     }
 
-    fn gathered(mut self, lines: u64) -> Result<Gathered, SwfError> {
+    fn gathered(mut self, lines: u64) -> Result<Gathered<R>, SwfError> {
         self.header.finish();
         if self.report.job_lines == 0 {
             let first_bad = self.report.bad_lines.first().cloned();
@@ -299,7 +446,7 @@ impl LineSink for Ingest<'_> {
 pub(crate) fn keep(
     opts: &ReadOptions,
     r: &mut CleaningReport,
-    rows: &mut Vec<Row>,
+    rows: &mut impl Rows,
     job: Job,
     extra: SwfExtra,
     times: u64,
@@ -322,16 +469,37 @@ pub(crate) fn keep(
     } else if o.partitions.as_ref().is_some_and(|p| !p.contains(&job.partition)) {
         &mut r.partition_filtered
     } else {
-        rows.extend(std::iter::repeat_n((job, extra), times as usize));
+        rows.push((job, extra), times);
         return;
     };
     *counter += times;
 }
 
+/// Where the jobs that the per-job rules keep go: a list of them for a
+/// run, or running sums for the statistics.
+pub(crate) trait Rows {
+    /// Takes `times` copies of a kept job.
+    fn push(&mut self, row: Row, times: u64);
+    /// Jobs taken so far, for the job limit.
+    fn count(&self) -> usize;
+    /// Called once, when the first job line ends an SWF header.
+    fn header_read(&mut self, _header: &Header) {}
+}
+
+impl Rows for Vec<Row> {
+    fn push(&mut self, row: Row, times: u64) {
+        self.extend(std::iter::repeat_n(row, times as usize));
+    }
+
+    fn count(&self) -> usize {
+        self.len()
+    }
+}
+
 /// What a format's reader hands to the cleaning passes that every format
 /// shares.
-pub(crate) struct Gathered {
-    pub rows: Vec<Row>,
+pub(crate) struct Gathered<R = Vec<Row>> {
+    pub rows: R,
     pub header: Header,
     pub report: CleaningReport,
     pub warnings: Vec<String>,
@@ -343,10 +511,12 @@ pub(crate) struct Gathered {
 impl Gathered {
     /// Machine size, cleaning passes, and the final trace.
     fn finish(mut self, opts: &ReadOptions) -> Result<(Trace, Header, CleaningReport), SwfError> {
-        let machine = machine_size(opts, &self.header, &self.rows, self.no_machine_size, &mut self.warnings);
+        let largest = self.rows.iter().map(|r| r.0.size).max();
+        let machine = machine_size(opts, &self.header, largest, self.no_machine_size, &mut self.warnings);
         let mut rows = std::mem::take(&mut self.rows);
         clean_rows(&mut rows, machine, opts, &mut self.report)?;
-        self.warnings.extend(self.report.duplicate_ids_warning(&rows));
+        let (count, example) = duplicate_ids(&rows);
+        self.warnings.extend(self.report.duplicate_ids_warning(count, example));
         self.report.warn_all(self.warnings);
         if rows.is_empty() {
             let job_lines = self.report.job_lines;
@@ -360,13 +530,24 @@ impl Gathered {
     }
 }
 
+/// The machine size the options or the header give, if any.
+pub(crate) fn given_machine_size(machine_size: Option<u32>, h: &Header) -> Option<u32> {
+    machine_size.or(h.max_procs).or(h.max_nodes)
+}
+
 /// The override, else MaxProcs, else MaxNodes, else the largest job (warned,
 /// with the reason `why`).
-fn machine_size(opts: &ReadOptions, h: &Header, rows: &[Row], why: &str, warnings: &mut Vec<String>) -> u32 {
-    if let Some(p) = opts.machine_size.or(h.max_procs).or(h.max_nodes) {
+pub(crate) fn machine_size(
+    opts: &ReadOptions,
+    h: &Header,
+    largest: Option<u32>,
+    why: &str,
+    warnings: &mut Vec<String>,
+) -> u32 {
+    if let Some(p) = given_machine_size(opts.machine_size, h) {
         return p;
     }
-    let largest = rows.iter().map(|r| r.0.size).max().unwrap_or(1).max(1);
+    let largest = largest.unwrap_or(1).max(1);
     warnings.push(format!("{why}: machine size set to the largest job, {largest} processors"));
     largest
 }

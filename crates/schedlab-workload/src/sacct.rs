@@ -400,6 +400,8 @@ fn status(state: &str) -> i32 {
 }
 
 impl LineSink for SacctIngest<'_> {
+    type Rows = Vec<Row>;
+
     fn line(&mut self, number: u64, line: Option<&[u8]>) -> Result<(), Stop> {
         let Some(line) = line else {
             self.report.bad_line(too_long(number));

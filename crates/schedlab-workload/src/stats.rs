@@ -90,15 +90,39 @@ pub fn stats(trace: &Trace) -> TraceStats {
 /// report, as simulated from the cleaned jobs.
 pub fn stats_with_cleaning(trace: &Trace, report: &CleaningReport) -> TraceStats {
     let sums = AsRecorded::of(trace.jobs.iter(), 1.0);
-    let simulated = Simulated {
-        figures: Figures::of(&sums, trace.procs),
+    let people = Distinct {
+        users: distinct(trace.jobs.iter().map(|j| j.user)),
+        queues: distinct(trace.jobs.iter().map(|j| j.queue)),
+    };
+    from_sums(trace.procs, &sums, report, people)
+}
+
+/// How many distinct known users and queues the kept jobs have.
+pub(crate) struct Distinct {
+    pub users: u64,
+    pub queues: u64,
+}
+
+/// The statistics from the sums over the simulated jobs (`simulated`, load
+/// factor applied) and the cleaning report, which holds the sums as
+/// recorded and the counts of what cleaning changed.
+pub(crate) fn from_sums(procs: u32, simulated: &AsRecorded, report: &CleaningReport, people: Distinct) -> TraceStats {
+    let changed = Simulated {
+        figures: Figures::of(simulated, procs),
         runtime_capped: report.runtime_capped,
-        runtime_cut: (report.as_recorded.runtime - sums.runtime).max(0.0),
+        runtime_cut: (report.as_recorded.runtime - simulated.runtime).max(0.0),
         no_estimate: report.no_estimate,
         oversized_clamped: report.oversized_clamped,
         load_factor: report.as_recorded.load_factor,
     };
-    combine(trace, Figures::of(&report.as_recorded, trace.procs), simulated)
+    TraceStats {
+        jobs: simulated.jobs,
+        procs,
+        recorded: Figures::of(&report.as_recorded, procs),
+        users: people.users,
+        queues: people.queues,
+        simulated: changed,
+    }
 }
 
 fn combine(trace: &Trace, recorded: Figures, simulated: Simulated) -> TraceStats {

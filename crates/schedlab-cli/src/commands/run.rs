@@ -8,7 +8,7 @@ use std::time::Instant;
 use anyhow::Result;
 use indicatif::ProgressBar;
 use schedlab_charts::{schedule_chart, ChartSpec, ScheduleChartOptions, MAX_CHART_BOXES};
-use schedlab_engine::{Control, Progress};
+use schedlab_engine::{Control, Progress, RunRecord};
 use schedlab_experiment::{
     resolve, schedule_comments, write_jobs_csv, write_schedule_swf, RepeatSummary, RunDocument, RunOutcome, RunRequest,
     RunSettings, TraceIdentity,
@@ -65,11 +65,13 @@ pub fn main(args: &RunArgs) -> Result<ExitCode> {
         let write = |out: &mut dyn Write| write_batsim_jobs(out, &loaded.trace.jobs, &outcome.record, &layout);
         staged.push(outputs.stage(batsim, write)?);
     }
+    let doc = RunDocument::new(&settings, identity.clone(), &outcome, Some(elapsed_ms));
     if let Some(gantt) = gantt {
-        let svg = gantt_svg(&loaded.trace, &outcome, &settings, &identity, window)?;
+        // The view takes the record itself: a copy of it was the Gantt's
+        // largest cost on a large trace, and nothing reads it afterwards.
+        let svg = gantt_svg(&loaded.trace, outcome.record, &settings, &identity, window)?;
         staged.push(outputs.stage(gantt, |out| out.write_all(svg.as_bytes()))?);
     }
-    let doc = RunDocument::new(&settings, identity, &outcome, Some(elapsed_ms));
     // The files first, then the report: a report on stdout is only
     // printed once every file it speaks of is in place.
     commit(staged)?;
@@ -88,12 +90,12 @@ const GANTT_SIZE: (u32, u32) = (1600, 900);
 /// The schedule view of a run over `window` (default: the whole run) as SVG.
 fn gantt_svg(
     trace: &Trace,
-    outcome: &RunOutcome,
+    record: RunRecord,
     settings: &RunSettings,
     identity: &TraceIdentity,
     window: Option<(i64, i64)>,
 ) -> Result<String> {
-    let view = ScheduleView::new(&trace.jobs, outcome.record.clone(), settings.metrics.bsd_threshold)?;
+    let view = ScheduleView::new(&trace.jobs, record, settings.metrics.bsd_threshold)?;
     let (from, to) = match window.or_else(|| view.span()) {
         Some((from, to)) if to > from => (from, to),
         Some((from, _)) => (from, from + 1),

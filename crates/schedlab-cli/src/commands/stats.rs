@@ -4,9 +4,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use schedlab_workload::{
-    stats_with_cleaning, BadLine, CleaningReport, Figures, Header, Loaded, SlurmReport, TraceFormat, TraceStats,
-};
+use schedlab_workload::{BadLine, CleaningReport, Figures, Header, SlurmReport, Summary, TraceFormat, TraceStats};
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 
@@ -18,13 +16,13 @@ use crate::trace_input;
 pub fn main(args: &StatsArgs) -> Result<ExitCode> {
     let (outputs, report) = Outputs::for_report([args.trace.as_path()], &args.output)?;
     // Not `load_with`: the report lists the warnings itself.
-    let loaded = trace_input::load(&args.trace, &trace_input::read_options(&args.workload)?)?;
+    let loaded = trace_input::load_summary(&args.trace, &trace_input::read_options(&args.workload)?)?;
     let name = trace_input::trace_name(&args.trace);
-    let s = stats_with_cleaning(&loaded.trace, &loaded.report);
+    let s = &loaded.stats;
     if args.json {
-        outputs::emit(&outputs, report, outputs::json(&StatsJson::new(&name, &loaded, &s)))?;
+        outputs::emit(&outputs, report, outputs::json(&StatsJson::new(&name, &loaded, s)))?;
     } else {
-        outputs::emit(&outputs, report, |out| write_text(out, &name, &loaded, &s))?;
+        outputs::emit(&outputs, report, |out| write_text(out, &name, &loaded, s))?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -59,7 +57,7 @@ fn is_swf(format: &TraceFormat) -> bool {
 }
 
 impl<'a> StatsJson<'a> {
-    fn new(name: &'a str, l: &'a Loaded, stats: &'a TraceStats) -> Self {
+    fn new(name: &'a str, l: &'a Summary, stats: &'a TraceStats) -> Self {
         let r = &l.report;
         StatsJson {
             name,
@@ -107,7 +105,7 @@ impl<'a> BadLineJson<'a> {
     }
 }
 
-fn write_text(out: &mut dyn Write, name: &str, l: &Loaded, s: &TraceStats) -> std::io::Result<()> {
+fn write_text(out: &mut dyn Write, name: &str, l: &Summary, s: &TraceStats) -> std::io::Result<()> {
     write_identity(out, name, l)?;
     writeln!(out)?;
     write_stats(out, s)?;
@@ -115,7 +113,7 @@ fn write_text(out: &mut dyn Write, name: &str, l: &Loaded, s: &TraceStats) -> st
     write_cleaning(out, &l.report)
 }
 
-fn write_identity(out: &mut dyn Write, name: &str, l: &Loaded) -> std::io::Result<()> {
+fn write_identity(out: &mut dyn Write, name: &str, l: &Summary) -> std::io::Result<()> {
     writeln!(out, "trace                   {name}")?;
     writeln!(out, "sha256                  {}", l.sha256)?;
     writeln!(out, "size                    {} bytes, {} lines", grouped(l.bytes), grouped(l.lines))?;

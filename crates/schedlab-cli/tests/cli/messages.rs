@@ -48,6 +48,24 @@ fn errors_name_the_value_and_the_rule_it_breaks() {
     }
 }
 
+/// Text after a gzip trace is not a corrupt stream: the message says what
+/// follows the stream.
+#[test]
+fn text_after_a_gzip_trace_is_named() {
+    let dir = temp_dir("appended");
+    let path = dir.join("appended.swf.gz");
+    let mut bytes = std::fs::read(crate::fixture("kth-sp2-first3000.swf.gz")).expect("fixture");
+    bytes.extend(b"junk after the trace\n");
+    std::fs::write(&path, bytes).expect("temp file");
+    let o = schedlab(&["stats", &path.display().to_string()]);
+    assert_eq!(o.status.code(), Some(2));
+    let expected =
+        "the gzip stream ends after line 3008 of the text, and the file goes on with bytes that are not gzip \
+                    (`junk after the trace\\n`)";
+    assert!(stderr(&o).contains(expected), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// A negative start is a window like any other, given with or without `=`.
 #[test]
 fn a_window_may_start_before_zero() {

@@ -159,6 +159,27 @@ fn the_browser_reads_at_most_its_own_job_limit() {
     assert!(Session::open(KTH, "k".into(), lower).is_err(), "the options lower the limit");
 }
 
+/// A module whose memory has grown close to 4 GiB has room for few jobs:
+/// with 768 × 100 bytes left, a trace of 3000 jobs is refused while it
+/// streams, at its 101st job (line 109 of the sample), in a sentence that
+/// says why.
+#[test]
+fn the_job_limit_is_what_the_memory_left_has_room_for() {
+    use crate::protocol::{memory_job_budget, WASM_BYTES_PER_JOB, WASM_MAX_MEMORY};
+    assert_eq!((memory_job_budget(0), memory_job_budget(WASM_MAX_MEMORY)), ((1 << 32) / 768, 0));
+    assert!(memory_job_budget(64 << 20) > BROWSER_MAX_JOBS, "a fresh module keeps the 5 million limit");
+    let nearly_full = WASM_MAX_MEMORY - 100 * WASM_BYTES_PER_JOB;
+    let e = Session::open_in(KTH, "k".into(), TraceOptions::default(), nearly_full).err().expect("refused");
+    assert_eq!(
+        e.0,
+        "the trace holds more than 100 jobs, as many as this tab's memory has room for: 4095 MB of its 4096 MB \
+         are taken (refused at line 109); reload the page to free them"
+    );
+    // Room for exactly the trace's 3000 jobs.
+    let s = Session::open_in(KTH, "k".into(), TraceOptions::default(), WASM_MAX_MEMORY - 3000 * WASM_BYTES_PER_JOB);
+    assert_eq!(s.expect("3000 jobs fit").summary().identity.jobs, 3000);
+}
+
 #[test]
 fn requests_refuse_unknown_keys_and_take_numbers_as_params() {
     let m: RunMessage = serde_json::from_str(r#"{"policy":"easy","params":{"order":"shortest"},"seed":2}"#).unwrap();

@@ -120,7 +120,45 @@ fn gzip_with_zero_padding_is_accepted_and_garbage_refused() {
     let mut garbage = gzip(plain.as_bytes());
     garbage.extend(b"\0\0junk");
     let err = read(&garbage, &ReadOptions::default()).expect_err("garbage");
+    assert!(matches!(err, SwfError::TrailingData { format: "gzip", line: 3, .. }), "{err}");
+}
+
+/// Text after a gzip trace is named as what it is, not as a corrupt
+/// stream: the stream itself is whole.
+#[test]
+fn text_after_a_compressed_trace_is_named() {
+    let plain = text(&[jl(1, 0, 1, 1, 1), jl(2, 0, 1, 1, 1)]);
+    let mut appended = gzip(plain.as_bytes());
+    appended.extend(b"3 0 0 1 1 -1 -1 1 1 -1 1 1 1 -1 1 1 -1 -1\n");
+    let err = read(&appended, &ReadOptions::default()).expect_err("text after gzip");
+    assert_eq!(
+        err.to_string(),
+        "the gzip stream ends after line 3 of the text, and the file goes on with bytes that are not gzip \
+         (`3 0 0 1 1 -1 -1 1 1 -1 1`): the trace was written with other data after it; cut that off, or \
+         decompress the trace alone"
+    );
+    // A broken second member is still a corrupt stream.
+    let mut broken = gzip(plain.as_bytes());
+    broken.extend([0x1f, 0x8b, 8, 0, 0, 0]);
+    let err = read(&broken, &ReadOptions::default()).expect_err("broken member");
     assert!(matches!(err, SwfError::Corrupt { format: "gzip", .. }), "{err}");
+}
+
+/// A trace compressed twice says so, whichever the inner compression.
+#[test]
+fn a_trace_compressed_twice_is_named() {
+    let plain = text(&[jl(1, 0, 1, 1, 1)]);
+    let twice = gzip(&gzip(plain.as_bytes()));
+    let err = read(&twice, &ReadOptions::default()).expect_err("gzip of gzip");
+    assert_eq!(
+        err.to_string(),
+        "the input is gzip, and what it holds is still compressed (gzip): it was compressed twice; \
+         decompress it once, and read the result"
+    );
+    let mut zip_inside = b"PK\x03\x04".to_vec();
+    zip_inside.extend([0u8; 40]);
+    let err = read(&gzip(&zip_inside), &ReadOptions::default()).expect_err("zip in gzip");
+    assert!(matches!(err, SwfError::StillCompressed { outer: "gzip", inner: "zip" }), "{err}");
 }
 
 #[test]

@@ -10,6 +10,7 @@ mod errors;
 mod formats;
 mod properties;
 mod slurm;
+mod streamed;
 
 use std::io::{self, Read, Write};
 
