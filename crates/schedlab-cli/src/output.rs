@@ -126,8 +126,10 @@ pub fn header(c: &schedlab_metrics::Column) -> String {
 
 /// A metric of a metrics document as its column prints it.
 pub fn metric_cell(metrics: &serde_json::Value, c: &schedlab_metrics::Column) -> String {
-    let v = schedlab_experiment::metric_at(metrics, &c.key).and_then(serde_json::Value::as_f64);
-    schedlab_metrics::format_cell(v, c.digits)
+    match schedlab_experiment::metric_at(metrics, &c.key) {
+        Some(serde_json::Value::Null) => schedlab_metrics::UNDEFINED.to_owned(),
+        v => schedlab_metrics::format_cell(v.and_then(serde_json::Value::as_f64), c.digits),
+    }
 }
 
 /// A summarised metric as tables print it (the core's, shared with the page).

@@ -49,6 +49,9 @@ pub struct SummaryTable {
 /// A summarised metric as a table prints it: the mean, and ± the 95 %
 /// half-width when there is an interval (repeated runs).
 pub fn summary_cell(mean: &Value, ci95: &Value, c: &Column) -> String {
+    if metric_at(mean, &c.key).is_some_and(Value::is_null) {
+        return schedlab_metrics::UNDEFINED.to_owned();
+    }
     let m = metric_at(mean, &c.key).and_then(Value::as_f64);
     let h = metric_at(ci95, &c.key).and_then(Value::as_f64);
     match (m, h) {

@@ -218,6 +218,17 @@ pub fn glossary_markdown() -> String {
     out
 }
 
+/// What reports, tables and charts print for a mean over no jobs (the
+/// metrics document has `null` there): such a mean is undefined, and 0
+/// would read as a measurement.
+pub const UNDEFINED: &str = "undefined (no jobs)";
+
+/// A mean as a report prints it, with `digits` decimals, or [`UNDEFINED`]
+/// for a mean over no jobs.
+pub fn format_mean(value: Option<f64>, digits: u8) -> String {
+    value.map_or_else(|| UNDEFINED.to_owned(), |v| format!("{v:.*}", usize::from(digits)))
+}
+
 /// A number as a table prints it: `digits` decimals, whole numbers without
 /// any; `–` for a missing value.
 pub fn format_cell(value: Option<f64>, digits: u8) -> String {
@@ -264,6 +275,8 @@ mod tests {
         assert_eq!(format_cell(Some(12.0), 3), "12");
         assert_eq!(format_cell(None, 3), "\u{2013}");
         assert_eq!(format_cell(Some(f64::NAN), 1), "\u{2013}");
+        assert_eq!(format_mean(Some(2.0), 1), "2.0");
+        assert_eq!(format_mean(None, 1), "undefined (no jobs)");
     }
 
     /// docs/metrics.md is the catalogue's glossary; `SCHEDLAB_BLESS=1`

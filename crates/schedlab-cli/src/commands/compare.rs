@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use anyhow::Result;
 use schedlab_experiment::{regular_comparison, Plan, RegularComparison, RunDocument, RunWaits, TraceIdentity};
+use schedlab_metrics::format_mean;
 use serde::Serialize;
 
 use super::experiment::{bar_observer, parallel};
@@ -184,7 +185,8 @@ fn write_regular(out: &mut dyn Write, rows: &[Row], comparisons: &[RegularCompar
         )?;
         let mut table = Table::new(&["policy", "mean wait (s)", "mean stretch"]);
         for m in &c.runs {
-            table.row(vec![rows[m.run].label.clone(), output::fixed(m.mean_wait, 1), output::fixed(m.mean_stretch, 3)]);
+            let (wait, stretch) = (format_mean(m.mean_wait, 1), format_mean(m.mean_stretch, 3));
+            table.row(vec![rows[m.run].label.clone(), wait, stretch]);
         }
         table.write(out)?;
     }
