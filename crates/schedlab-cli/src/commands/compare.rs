@@ -159,7 +159,8 @@ fn write_table(out: &mut dyn Write, id: &TraceIdentity, rows: &[Row]) -> std::io
     for row in rows {
         match &row.result {
             Ok(doc) => {
-                let metrics = serde_json::to_value(&doc.metrics).unwrap_or_default();
+                let metrics = schedlab_experiment::MetricsDocument::of(&doc.metrics)
+                    .map_err(|e| std::io::Error::other(e.to_string()))?;
                 let mut cells = vec![row.label.clone()];
                 cells.extend(columns.iter().map(|c| output::metric_cell(&metrics, c)));
                 cells.push(output::fixed(doc.elapsed_ms.unwrap_or(0.0) / 1000.0, 3));

@@ -311,16 +311,11 @@ fn repeated(args: &RunArgs) -> Result<ExitCode> {
     let mut points = Vec::with_capacity(rows.len());
     for (point, row) in plan.points(None).zip(rows) {
         let doc = row.result.map_err(|e| run_failure(format!("{} seed {}: {e}", row.label, point.seed)))?;
-        points.push(schedlab_experiment::PointResult {
-            point,
-            events: doc.events,
-            elapsed_ms: doc.elapsed_ms,
-            metrics: serde_json::to_value(&doc.metrics)?,
-            wait_ecdf: None,
-        });
+        points.push(schedlab_experiment::PointResult::of_document(point, &doc)?);
         docs.push(doc);
     }
-    let result = schedlab_experiment::ExperimentResult::new(&plan, serde_json::Value::Null, None, points);
+    let trace = schedlab_experiment::TraceDocument::of(&identity)?;
+    let result = schedlab_experiment::ExperimentResult::new(&plan, trace, None, points);
     let row = result.summary.first().ok_or_else(|| anyhow::anyhow!("no summary"))?;
     let summary = RepeatSummary {
         repeat: row.seeds.len(),
