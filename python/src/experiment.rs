@@ -4,9 +4,7 @@
 
 use pyo3::prelude::*;
 use schedlab::experiment::link;
-use schedlab::experiment::{
-    run_point, Experiment, ExperimentResult, MetricValue, Plan, RunSpec, Sweep, TraceDocument,
-};
+use schedlab::experiment::{run_point, Experiment, ExperimentResult, MetricValue, Plan, RunSpec, Sweep, TraceDocument};
 use schedlab::metrics::columns as catalogue;
 
 use crate::observer::Observer;

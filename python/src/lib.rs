@@ -52,7 +52,7 @@ fn decode<T: DeserializeOwned>(text: &str, what: &str) -> PyResult<T> {
 
 /// The document's text, from the core's one serialiser (the command line's too).
 fn pretty<T: serde::Serialize>(value: &T) -> PyResult<String> {
-    schedlab_experiment::document_text(value, "result").map_err(core_error)
+    schedlab::experiment::document_text(value, "result").map_err(core_error)
 }
 
 #[pymodule]

@@ -223,7 +223,7 @@ pub(crate) fn settings_difference(
     first: (&crate::Experiment, &TraceDocument),
 ) -> Option<(String, String, String)> {
     let settings = |(e, t): (&crate::Experiment, &TraceDocument)| {
-        let pick = |key: &str| t.0.get(key).cloned().unwrap_or(Value::Null);
+        let pick = |key: &str| t.0.get(key);
         serde_json::json!({
             "experiment": e,
             "trace": { "sha256": pick("sha256"), "jobs": pick("jobs"), "procs": pick("procs"), "options": pick("options") },
