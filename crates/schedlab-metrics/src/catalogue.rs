@@ -312,7 +312,9 @@ pub fn glossary_markdown() -> String {
     }
     out.push_str(
         "\nBlocked-job size bins (`blocked_groups.2` on) are powers of two up to the machine size; the \
-         fair-slowdown table (`fair_slowdown.rows.N`) bins jobs by slowdown ÷ fair slowdown at 1, 1.5, 2 and 4.\n",
+         fair-slowdown table (`fair_slowdown.rows.N`) bins jobs by slowdown ÷ fair slowdown at 1, 1.5, 2 and 4. \
+         A mean over no jobs (no regular jobs, no high-priority jobs) is `null`, and tables print it as \
+         \"undefined (no jobs)\".\n",
     );
     out
 }
