@@ -7,8 +7,9 @@
 - building run.jobs (the per-job DataFrame) for the first 200,000 jobs;
 - the Gymnasium environment (when gymnasium is installed): steps per
   second with a window of 128 and an agent that always picks row 0 (so
-  the figure is the environment's own cost), and resident memory per
-  environment holding a reset episode.
+  the figure is the environment's own cost), the part of a step spent in
+  the native call, and resident memory per environment holding a reset
+  episode.
 
 Usage: python scripts/bench-python.py TRACE SCHEDLAB_CLI [POLICY] [REPEAT]
 with the package installed in that Python (scripts/test-python.sh builds
@@ -23,12 +24,12 @@ import time
 import schedlab
 
 
-def best(repeat, f):
+def best(repeat, f, clock=time.perf_counter):
     times = []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = clock()
         f()
-        times.append(time.perf_counter() - start)
+        times.append(clock() - start)
     return min(times)
 
 
@@ -66,20 +67,52 @@ def main():
         return
     env = SchedulingEnv(trace, window=128, episode_jobs=len(trace))
     env.reset(seed=0)
-    steps, start = 0, time.perf_counter()
+    steps, start, cpu = 0, time.perf_counter(), time.process_time()
     while time.perf_counter() - start < 10:
         for _ in range(1000):
             _, _, terminated, _, _ = env.step(0)
             steps += 1
             if terminated:
                 env.reset()
-    elapsed = time.perf_counter() - start
-    print(f"environment: {steps / elapsed:,.0f} steps/s (window 128, EASY backfilling, {steps} steps in {elapsed:.1f} s)")
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
+    # On a shared machine the wall clock also counts the time the process
+    # waited for a core; the processor time is what one core spent on it.
+    print(f"environment: {steps / elapsed:,.0f} steps/s, {steps / cpu:,.0f} per second of processor time "
+          f"(window 128, EASY backfilling, {steps} steps in {elapsed:.1f} s, {cpu:.1f} s of processor time)")
+    engine_step = best(repeat, lambda: engine_steps(trace, 100_000), clock=time.process_time) / 100_000
+    print(f"  processor time of a step: {cpu / steps * 1e6:.2f} us, of which the native call (Episode.step: "
+          f"the decision, the run to the next one, the observation written) {engine_step * 1e6:.2f} us "
+          f"and the rest env.step's Python (the checks, the observation's and the mask's copies, the info dict)")
+    # In a process of its own: this one's allocator holds the memory the
+    # runs above freed, which the environments would reuse unseen.
+    subprocess.run([sys.executable, __file__, "--environment-memory", trace_path], check=True)
+
+
+def environment_memory(trace_path):
+    """Prints the resident memory per environment holding a reset episode,
+    in a fresh process, after one environment has warmed up the imports."""
+    from schedlab.gym import SchedulingEnv
+
+    trace = schedlab.load(trace_path)
+    SchedulingEnv(trace, window=128, episode_jobs=256).reset(seed=0)
     before = rss()
     envs = [SchedulingEnv(trace, window=128, episode_jobs=256) for _ in range(100)]
     for i, e in enumerate(envs):
         e.reset(seed=i)
-    print(f"environment memory: {(rss() - before) / len(envs) / 1024:,.0f} KiB each (100 reset environments, 256-job episodes)")
+    print(f"environment memory: {(rss() - before) / len(envs) / 1024:,.0f} KiB each (100 reset environments, "
+          f"256-job episodes, a fresh process)")
+
+
+def engine_steps(trace, steps):
+    """Answers `steps` decisions with row 0 through the native episode alone,
+    as env.step does but without its Python around the call."""
+    from schedlab import _core
+
+    episode = _core.Episode(trace._core, 0, len(trace), 128, "easy", bytearray(128 * _core.FEATURES * 4))
+    episode.begin()
+    for _ in range(steps):
+        if episode.step(0) is None:
+            raise RuntimeError(f"the trace has fewer than {steps} decisions")
 
 
 def rss():
@@ -89,4 +122,7 @@ def rss():
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--environment-memory"]:
+        environment_memory(sys.argv[2])
+    else:
+        main()

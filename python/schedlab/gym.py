@@ -92,55 +92,57 @@ class SchedulingEnv(gymnasium.Env):
             low=-1.0, high=np.finfo(np.float32).max, shape=(window, _core.FEATURES), dtype=np.float32
         )
         self.action_space = spaces.Discrete(window if mode == "pick" else 2)
+        # The engine writes each observation into this buffer (through the
+        # view); a step hands the agent a copy of it.
+        self._buffer = bytearray(window * _core.FEATURES * 4)
+        self._view = np.frombuffer(self._buffer, dtype="<f4").reshape(window, _core.FEATURES)
+        # The masks by decision (see _set_decision); each step hands out a
+        # copy, since Gymnasium wants no two steps to share an object.
+        self._masks: Dict[int, np.ndarray] = {}
+        self._pick = mode == "pick"
         self._episode: Optional[_core.Episode] = None
-        self._offered = 0
-        self._running = False
+        self._set_decision((0, False))
         self._done = True
         self._jobs_csv: Optional[str] = None
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> Tuple[np.ndarray, Dict[str, Any]]:
         super().reset(seed=seed)
         start = int(self.np_random.integers(0, len(self.trace) - self.episode_jobs + 1))
-        self._episode = _core.Episode(self.trace._core, start, self.episode_jobs, self.window, self.backfill)
+        self._episode = _core.Episode(self.trace._core, start, self.episode_jobs, self.window, self.backfill, self._buffer)
         self._done = False
         self._jobs_csv = None
-        observation, info, ended = self._next()
-        if ended is not None:
+        decision = self._episode.begin()
+        if decision is None:
             raise RuntimeError("the episode ended before its first decision")
-        info["first_job"] = start
-        return observation, info
+        self._set_decision(decision)
+        return self._view.copy(), {"action_mask": self._mask.copy(), "first_job": start}
 
     def step(self, action: Any) -> Tuple[np.ndarray, float, bool, bool, Dict[str, Any]]:
-        if self._episode is None or self._done:
+        episode = self._episode
+        if episode is None or self._done:
             raise RuntimeError("SchedulingEnv.step(): call reset() first (the episode has ended)")
         a = int(action)
-        mask = self.action_masks()
-        invalid = not (0 <= a < len(mask) and mask[a])
-        if invalid:
-            a = 0
-        if self.mode == "pick":
-            self._episode.act(a)
+        offered, running = self._decision
+        if self._pick:
+            invalid = not 0 <= a < offered
+            decision = episode.step(0 if invalid else a)
         else:
-            self._episode.act(0 if a == 0 else None)
-        observation, info, ended = self._next()
-        info["invalid_action"] = invalid
-        if ended is None:
-            return observation, 0.0, False, False, info
-        metrics = json.loads(ended[0])
-        self._jobs_csv = ended[1]
+            invalid = not (offered > 0 and (a == 0 or (a == 1 and running)))
+            decision = episode.step(None if a == 1 and not invalid else 0)
+        if decision is not None:
+            self._set_decision(decision)
+            return self._view.copy(), 0.0, False, False, {"action_mask": self._mask.copy(), "invalid_action": invalid}
+        metrics_json, self._jobs_csv = episode.result()
+        metrics = json.loads(metrics_json)
         self._done = True
-        info["metrics"] = metrics
+        self._set_decision((0, False))
         reward = REWARDS[self.reward_metric] * float(metrics[self.reward_metric])
-        return observation, reward, True, False, info
+        info = {"action_mask": self._mask.copy(), "invalid_action": invalid, "metrics": metrics}
+        return self._view.copy(), reward, True, False, info
 
     def action_masks(self) -> np.ndarray:
         """The valid actions at the current decision."""
-        if self.mode == "pick":
-            mask = np.zeros(self.window, dtype=bool)
-            mask[: self._offered] = True
-        else:
-            mask = np.array([self._offered > 0, self._offered > 0 and self._running])
-        return mask
+        return self._mask.copy()
 
     def episode_jobs_csv(self) -> str:
         """The per-job table of the last finished episode, as ``schedlab run
@@ -149,12 +151,19 @@ class SchedulingEnv(gymnasium.Env):
             raise RuntimeError("no episode has finished yet")
         return self._jobs_csv
 
-    def _next(self) -> Tuple[np.ndarray, Dict[str, Any], Optional[Tuple[str, str]]]:
-        message = self._episode.next()
-        if isinstance(message[0], bytes):
-            features, self._offered, self._running = message
-            observation = np.frombuffer(features, dtype="<f4").reshape(self.window, _core.FEATURES).copy()
-            return observation, {"action_mask": self.action_masks()}, None
-        self._offered, self._running = 0, False
-        observation = np.zeros((self.window, _core.FEATURES), dtype=np.float32)
-        return observation, {"action_mask": self.action_masks()}, message
+    def _set_decision(self, decision: Tuple[int, bool]) -> None:
+        """Keeps the decision, ``(offered, running)``: how many jobs are
+        offered and whether a job runs, and its mask, made once for each
+        number of offered jobs ("pick") or each pair of (any offered,
+        running) ("inspect"), read-only since only copies leave."""
+        offered, running = self._decision = decision
+        key = offered if self._pick else 2 * min(offered, 1) + running
+        mask = self._masks.get(key)
+        if mask is None:
+            if self._pick:
+                mask = np.arange(self.window) < offered
+            else:
+                mask = np.array([offered > 0, offered > 0 and running])
+            mask.flags.writeable = False
+            self._masks[key] = mask
+        self._mask = mask

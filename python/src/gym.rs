@@ -1,19 +1,18 @@
-//! The engine behind `schedlab.gym.SchedulingEnv`. An episode runs the
-//! core's `directed` policy on its own thread; the policy's `Chooser` hands
-//! each decision to Python over a channel and waits for the answer, so the
-//! engine runs unchanged and knows no agent. The GIL is released while
-//! Python waits for the engine.
+//! The engine behind `schedlab.gym.SchedulingEnv`. An episode is the core's
+//! directed run driven from outside (`policies::directed::Steps`): each call
+//! answers one decision and runs the engine, on the caller's thread, to the
+//! next one, whose observation it writes into the environment's buffer. No
+//! thread waits for another, and the engine knows no agent.
 
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
-use schedlab::engine::{self, Control, JobIdx, Overrun, RunConfig, RuntimeSource, Sim};
+use pyo3::types::PyByteArray;
+use schedlab::engine::{self, Overrun, Preemption, Replay, RunConfig, RuntimeSource};
 use schedlab::experiment::write_jobs_csv;
 use schedlab::metrics::MetricsOptions;
-use schedlab::policies::directed::{directed, Backfill, Chooser, Decision};
-use schedlab::workload::Trace as Jobs;
+use schedlab::policies::directed::{Backfill, Decision, Steps};
+use schedlab::workload::{Job, Trace as Jobs};
 
 use crate::core_error;
 use crate::trace::Trace;
@@ -22,83 +21,44 @@ use crate::trace::Trace;
 /// processors, user, free processors of the machine.
 pub const FEATURES: usize = 5;
 
-/// What the engine's thread tells Python.
-enum Message {
-    /// A decision: the features of the offered jobs (window × FEATURES,
-    /// zeros past the offered ones), how many are offered, whether a job runs.
-    Decide { features: Vec<f32>, offered: usize, running: bool },
-    /// The episode ended: its metrics (JSON) and per-job table (CSV), or
-    /// why the run failed.
-    Done(Result<(String, String), String>),
-}
+/// Bytes of one row of the observation (little-endian `f32`s).
+const ROW: usize = FEATURES * 4;
 
-/// The chooser that asks Python.
-struct Handoff {
-    window: usize,
-    to_agent: SyncSender<Message>,
-    from_agent: Receiver<Decision>,
-}
-
-impl Chooser for Handoff {
-    fn choose(&mut self, sim: &Sim<'_>, offered: &[JobIdx]) -> Decision {
-        let mut features = vec![0.0f32; self.window * FEATURES];
-        for (slot, &j) in offered.iter().enumerate() {
-            let job = sim.job(j);
-            let f = &mut features[slot * FEATURES..(slot + 1) * FEATURES];
-            f[0] = (sim.now() - job.submit) as f32;
-            f[1] = job.estimate as f32;
-            f[2] = job.size as f32;
-            f[3] = job.user as f32;
-            f[4] = sim.free() as f32;
-        }
-        let message = Message::Decide { features, offered: offered.len(), running: sim.running_count() > 0 };
-        // A closed channel means the environment was dropped mid-episode:
-        // the run stops.
-        if self.to_agent.send(message).is_err() {
-            return Decision::Stop;
-        }
-        self.from_agent.recv().unwrap_or(Decision::Stop)
-    }
-}
-
-/// Runs the episode's jobs and reports how it ended.
-fn play(jobs: Jobs, chooser: Handoff, backfill: Backfill) -> Result<(String, String), String> {
-    let window = chooser.window;
-    let config = RunConfig {
-        procs: jobs.procs,
-        source: RuntimeSource::Estimate,
-        overrun: Overrun::default(),
-        seed: 0,
-        progress_every: 0,
-    };
-    let mut policy = directed(Box::new(chooser), window, backfill, RuntimeSource::Estimate);
-    let record =
-        engine::run(&jobs.jobs, &config, policy.as_mut(), &mut |_| Control::Continue).map_err(|e| e.to_string())?;
-    engine::check(&jobs.jobs, &record, &policy.guarantees()).map_err(|e| e.to_string())?;
-    let options = MetricsOptions::default();
-    let metrics = schedlab::metrics::compute(&jobs.jobs, &record, &options);
-    let mut csv = Vec::new();
-    write_jobs_csv(&mut csv, &jobs, &record, options.bsd_threshold).map_err(|e| e.to_string())?;
-    let metrics = serde_json::to_string(&metrics).map_err(|e| e.to_string())?;
-    Ok((metrics, String::from_utf8(csv).map_err(|e| e.to_string())?))
-}
-
-struct Channels {
-    to_engine: SyncSender<Decision>,
-    from_engine: Receiver<Message>,
+/// One episode's run and what it writes to.
+struct Live {
+    /// The run; `None` once finished. Declared before `jobs`, so that it is
+    /// dropped first: it borrows the jobs that `jobs` owns.
+    steps: Option<Steps<'static>>,
+    /// The episode's jobs, shared and never changed while `steps` lives;
+    /// an `Arc` keeps them at one heap address whatever moves the episode.
+    jobs: Arc<Jobs>,
+    /// The environment's observation buffer, `window` rows.
+    observation: Py<PyByteArray>,
+    /// Rows the previous decision wrote; the rows past them are zeros.
+    written: usize,
 }
 
 /// One episode: `count` jobs of the trace from job `start` (in priority
 /// order), the first `window` waiting jobs offered at each decision.
 #[pyclass(module = "schedlab._core", frozen)]
 pub struct Episode {
-    channels: Mutex<Channels>,
+    live: Mutex<Live>,
 }
 
 #[pymethods]
 impl Episode {
+    /// Writes each decision's observation into `observation`, a bytearray of
+    /// `window × FEATURES` little-endian `f32`s that the caller reads as
+    /// its numpy array.
     #[new]
-    fn new(trace: &Bound<'_, Trace>, start: usize, count: usize, window: usize, backfill: &str) -> PyResult<Self> {
+    fn new(
+        trace: &Bound<'_, Trace>,
+        start: usize,
+        count: usize,
+        window: usize,
+        backfill: &str,
+        observation: Bound<'_, PyByteArray>,
+    ) -> PyResult<Self> {
         let t = &trace.get().loaded.trace;
         let backfill = match backfill {
             "easy" => Backfill::Easy,
@@ -111,44 +71,105 @@ impl Episode {
         if window == 0 {
             return Err(core_error("the window must hold at least 1 job"));
         }
-        let jobs = Jobs { procs: t.procs, jobs: t.jobs[start..end].to_vec(), extras: t.extras[start..end].to_vec() };
-        let (to_agent, from_engine) = sync_channel(1);
-        let (to_engine, from_agent) = sync_channel(1);
-        let chooser = Handoff { window, to_agent: to_agent.clone(), from_agent };
-        std::thread::Builder::new()
-            .name("schedlab-episode".into())
-            .spawn(move || {
-                let outcome = play(jobs, chooser, backfill);
-                // Nobody listens any more if the environment was dropped.
-                let _ = to_agent.send(Message::Done(outcome));
-            })
-            .map_err(core_error)?;
-        Ok(Episode { channels: Mutex::new(Channels { to_engine, from_engine }) })
-    }
-
-    /// The next decision, `(features, offered, running)`, or the end of the
-    /// episode, `(metrics_json, jobs_csv)`.
-    fn next<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let mut channels = self.channels.lock().map_err(|_| core_error("the episode's state is poisoned"))?;
-        // Borrowed mutably, the receiver may cross into the GIL-free closure.
-        let from_engine = &mut channels.from_engine;
-        let message = py.detach(move || from_engine.recv()).map_err(|_| core_error("the episode has already ended"))?;
-        match message {
-            Message::Decide { features, offered, running } => {
-                let bytes: Vec<u8> = features.iter().flat_map(|f| f.to_le_bytes()).collect();
-                Ok((PyBytes::new(py, &bytes), offered, running).into_pyobject(py)?.into_any())
-            }
-            Message::Done(Ok((metrics, csv))) => Ok((metrics, csv).into_pyobject(py)?.into_any()),
-            Message::Done(Err(e)) => Err(core_error(e)),
+        if Some(observation.len()) != window.checked_mul(ROW) {
+            return Err(core_error(format!(
+                "the observation buffer holds {} bytes, not the {window} × {ROW} of the window",
+                observation.len()
+            )));
         }
+        let jobs =
+            Arc::new(Jobs { procs: t.procs, jobs: t.jobs[start..end].to_vec(), extras: t.extras[start..end].to_vec() });
+        let config = RunConfig {
+            procs: jobs.procs,
+            source: RuntimeSource::Estimate,
+            overrun: Overrun::default(),
+            seed: 0,
+            progress_every: 0,
+        };
+        // SAFETY: the slice lives in the `Arc`'s allocation, which `Live`
+        // holds and never mutates for as long as `steps` (declared before
+        // it, so dropped first) can reach it; moving `Live` moves only the
+        // `Arc`'s pointer.
+        let slice: &'static [Job] = unsafe { &*(jobs.jobs.as_slice() as *const [Job]) };
+        let replay = Replay::new(slice, &config, Preemption::Kill).map_err(core_error)?;
+        let steps = Steps::new(replay, window, backfill, config.source);
+        let live = Live { steps: Some(steps), jobs, observation: observation.unbind(), written: window };
+        Ok(Episode { live: Mutex::new(live) })
     }
 
-    /// Answers the decision: start the offered job at `index`, or (None)
-    /// start nothing more until the next event.
-    #[pyo3(signature = (index))]
-    fn act(&self, index: Option<usize>) -> PyResult<()> {
-        let channels = self.channels.lock().map_err(|_| core_error("the episode's state is poisoned"))?;
-        let decision = index.map_or(Decision::Wait, Decision::Start);
-        channels.to_engine.send(decision).map_err(|_| core_error("the episode has already ended"))
+    /// Runs to the first decision. Returns `(offered, running)`: how many
+    /// jobs are offered and whether any job runs; or None if the episode
+    /// has ended (then `result()`).
+    fn begin(&self, py: Python<'_>) -> PyResult<Option<(usize, bool)>> {
+        let mut live = self.live.lock().map_err(|_| core_error("the episode's state is poisoned"))?;
+        let waiting = live.steps_mut()?.advance().map_err(core_error)?;
+        live.observe(py, waiting)
     }
+
+    /// Answers the waiting decision, start the offered job at `index` or
+    /// (None) nothing more until the next event, and runs to the next
+    /// decision; returns as `begin()`.
+    #[pyo3(signature = (index))]
+    fn step(&self, py: Python<'_>, index: Option<usize>) -> PyResult<Option<(usize, bool)>> {
+        let mut live = self.live.lock().map_err(|_| core_error("the episode's state is poisoned"))?;
+        let decision = index.map_or(Decision::Wait, Decision::Start);
+        let waiting = live.steps_mut()?.decide(decision).map_err(core_error)?;
+        live.observe(py, waiting)
+    }
+
+    /// The ended episode's metrics (JSON) and per-job table (CSV), after the
+    /// run checker has verified its schedule; once only.
+    fn result(&self, py: Python<'_>) -> PyResult<(String, String)> {
+        let mut live = self.live.lock().map_err(|_| core_error("the episode's state is poisoned"))?;
+        let steps = live.steps.take().ok_or_else(|| core_error("the episode's result was already taken"))?;
+        let jobs = Arc::clone(&live.jobs);
+        py.detach(move || finish(steps, &jobs)).map_err(core_error)
+    }
+}
+
+impl Live {
+    fn steps_mut(&mut self) -> PyResult<&mut Steps<'static>> {
+        self.steps.as_mut().ok_or_else(|| core_error("the episode has already ended"))
+    }
+
+    /// Writes the waiting decision's observation (zeros once the episode has
+    /// ended) and says what it offers.
+    fn observe(&mut self, py: Python<'_>, waiting: bool) -> PyResult<Option<(usize, bool)>> {
+        let steps = self.steps.as_ref().ok_or_else(|| core_error("the episode has already ended"))?;
+        let offered = if waiting { steps.offered() } else { &[] };
+        let buffer = self.observation.bind(py);
+        // SAFETY: the GIL is held and nothing here runs Python code, so no
+        // one else reads or resizes the bytearray while it is written.
+        let bytes = unsafe { buffer.as_bytes_mut() };
+        let sim = steps.sim();
+        let free = sim.free() as f32;
+        for (row, &j) in bytes.chunks_exact_mut(ROW).zip(offered) {
+            let job = sim.job(j);
+            let features: [f32; FEATURES] =
+                [(sim.now() - job.submit) as f32, job.estimate as f32, job.size as f32, job.user as f32, free];
+            for (slot, value) in row.chunks_exact_mut(4).zip(features) {
+                slot.copy_from_slice(&value.to_le_bytes());
+            }
+        }
+        // Only rows that held a job at the previous decision can be dirty.
+        if self.written > offered.len() {
+            bytes[offered.len() * ROW..self.written * ROW].fill(0);
+        }
+        self.written = offered.len();
+        Ok(waiting.then(|| (offered.len(), sim.running_count() > 0)))
+    }
+}
+
+/// Checks the ended run and reports its metrics and per-job table.
+fn finish(steps: Steps<'static>, jobs: &Jobs) -> Result<(String, String), String> {
+    let record = steps.finish();
+    // No guarantee, as the directed policy declares: an agent may pass over
+    // a job it reserved for.
+    engine::check(&jobs.jobs, &record, &[]).map_err(|e| e.to_string())?;
+    let options = MetricsOptions::default();
+    let metrics = schedlab::metrics::compute(&jobs.jobs, &record, &options);
+    let mut csv = Vec::new();
+    write_jobs_csv(&mut csv, jobs, &record, options.bsd_threshold).map_err(|e| e.to_string())?;
+    let metrics = serde_json::to_string(&metrics).map_err(|e| e.to_string())?;
+    Ok((metrics, String::from_utf8(csv).map_err(|e| e.to_string())?))
 }

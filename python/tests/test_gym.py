@@ -80,9 +80,12 @@ def test_a_hand_computed_episode():
     # Job 3 is picked and does not fit either; at t = 100 job 1 has ended.
     observation, *_ = env.step(1)
     assert observation[:2].tolist() == [[90, 50, 3, 2, 4], [80, 10, 2, 3, 4]]
-    # Job 3 is picked again and starts: job 2 is offered with 2 processors free.
+    earlier = observation
+    # Job 3 is picked again and starts: job 2 is offered with 2 processors
+    # free, and the row job 3 held is empty again.
     observation, *_ = env.step(1)
-    assert observation[0].tolist() == [90, 50, 3, 2, 2]
+    assert observation[0].tolist() == [90, 50, 3, 2, 2] and not observation[1:].any()
+    assert earlier[:2].tolist() == [[90, 50, 3, 2, 4], [80, 10, 2, 3, 4]], "a step's observation is its own"
     # Picked, job 2 does not fit; it is offered again when job 3 ends at 110.
     observation, *_ = env.step(0)
     assert observation[0].tolist() == [100, 50, 3, 2, 4]
@@ -95,6 +98,38 @@ def test_a_hand_computed_episode():
     ]
     # Bounded slowdowns 1, (100 + 50) / 50 and (80 + 10) / 10.
     assert reward == pytest.approx(-(1 + 3 + 9) / 3)
+
+
+def test_a_hand_computed_inspection_episode():
+    tiny = schedlab.load(TINY, name="tiny.swf")
+    env = SchedulingEnv(tiny, mode="inspect", window=4, backfill="none", episode_jobs=3)
+    _, info = env.reset(seed=1)
+    # t = 0: job 1 is the pick and nothing runs, so it cannot be rejected;
+    # a rejection is taken as acceptance.
+    assert info["action_mask"].tolist() == [True, False]
+    _, _, _, _, info = env.step(1)
+    assert info["invalid_action"]
+    # t = 10: job 2 is the pick while job 1 runs; rejected, nothing starts.
+    assert info["action_mask"].tolist() == [True, True]
+    observation, _, _, _, info = env.step(1)
+    assert not info["invalid_action"]
+    # t = 20: jobs 2 and 3 wait; accepting job 2, which does not fit, starts
+    # nothing either (no backfilling).
+    assert observation[:2, 0].tolist() == [10, 0]
+    observation, _, _, _, info = env.step(0)
+    # t = 100: job 1 has ended and nothing runs: job 2 must be accepted.
+    assert observation[0].tolist() == [90, 50, 3, 2, 4] and info["action_mask"].tolist() == [True, False]
+    observation, _, _, _, info = env.step(0)
+    # Job 2 runs; job 3, the pick, is rejected until job 2 ends at 150.
+    assert observation[0].tolist() == [80, 10, 2, 3, 1] and info["action_mask"].tolist() == [True, True]
+    observation, _, _, _, info = env.step(1)
+    assert observation[0].tolist() == [130, 10, 2, 3, 4] and info["action_mask"].tolist() == [True, False]
+    _, reward, terminated, _, _ = env.step(0)
+    assert terminated
+    starts = [row.split(",")[4] for row in env.episode_jobs_csv().splitlines()[1:]]
+    assert starts == ["0", "100", "150"]
+    # Bounded slowdowns 1, (90 + 50) / 50 and (130 + 10) / 10.
+    assert reward == pytest.approx(-(1 + 2.8 + 14) / 3)
 
 
 def test_invalid_actions_are_taken_as_the_first_and_reported(kth):

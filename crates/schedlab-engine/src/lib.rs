@@ -29,7 +29,7 @@ pub use predictor::{Overrun, Predictor, RuntimeSource, SourceInfo, UserForecast,
 pub use preemption::Preemption;
 pub use record::{JobRecord, LogPosition, ReservationChange, ReservationLog, RunRecord, Segment};
 pub use rng::SplitMix64;
-pub use sim::{run, Control, EngineError, Progress, RunConfig, Sim};
+pub use sim::{run, Control, EngineError, Progress, Replay, RunConfig, Sim};
 
 /// Simulated time in integer seconds (docs/semantics.md, "Simulation").
 pub type Time = i64;

@@ -1,8 +1,13 @@
 //! Parameter lists that the command line and the web page build their forms
 //! from, and the checked values they resolve to. A parameter is described
-//! once, next to the code that reads it; the front ends never hard-code one.
+//! once, as a field of the struct its policy or runtime source reads
+//! ([`param_set!`](crate::param_set)); the front ends never hard-code one.
 
 use std::collections::BTreeMap;
+
+mod typed;
+
+pub use typed::{read_field, IntOr, ParamSet, ParamType};
 
 use serde::Serialize;
 use thiserror::Error;
@@ -131,34 +136,11 @@ impl Params {
         Ok(Self(values))
     }
 
-    pub fn get(&self, key: &str) -> Option<&ParamValue> {
-        self.0.get(key)
-    }
-
-    /// The chosen option of a choice parameter (empty if absent).
-    pub fn choice(&self, key: &str) -> &str {
-        match self.0.get(key) {
-            Some(ParamValue::Choice(s)) => s,
-            _ => "",
-        }
-    }
-
-    /// The text of a text parameter, or the word of an `IntOr` one (empty
-    /// if absent or a number).
-    pub fn text(&self, key: &str) -> &str {
-        match self.0.get(key) {
-            Some(ParamValue::Text(s)) => s,
-            _ => "",
-        }
-    }
-
-    /// A numeric parameter as f64 (0 if absent).
-    pub fn number(&self, key: &str) -> f64 {
-        match self.0.get(key) {
-            Some(ParamValue::Int(i)) => *i as f64,
-            Some(ParamValue::Float(x)) => *x,
-            _ => 0.0,
-        }
+    /// The checked value of a parameter of the list, for code that walks a
+    /// list of any policy (titles, documents); a policy reads its own
+    /// values as the struct of its [`ParamSet`].
+    pub fn value(&self, spec: &ParamSpec) -> Option<&ParamValue> {
+        self.0.get(spec.key)
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (&str, &ParamValue)> {
@@ -273,54 +255,72 @@ fn in_range<T: PartialOrd + Copy>(key: String, v: T, min: T, max: T, show: fn(T)
 mod tests {
     use super::*;
 
-    const SPECS: &[ParamSpec] = &[
-        ParamSpec {
-            key: "order",
-            name: "Order",
-            description: "",
-            kind: ParamKind::Choice { options: &["priority", "shortest"], default: "priority" },
-            unit: None,
-        },
-        ParamSpec {
-            key: "error",
-            name: "Error",
-            description: "",
-            kind: ParamKind::Float { min: 0.0, max: 100.0, default: 10.0 },
-            unit: Some("%"),
-        },
-    ];
+    crate::param_choice! {
+        enum Order {
+            Priority = "priority",
+            Shortest = "shortest",
+        }
+    }
+
+    crate::param_set! {
+        struct Simple {
+            order: Choice<Order> { default: Order::Priority },
+                name: "Order", description: "";
+            error: Float { min: 0.0, max: 100.0, default: 10.0 },
+                name: "Error", description: "", unit: "%";
+        }
+    }
 
     fn positive_word(text: &str) -> Result<(), String> {
         text.starts_with('+').then_some(()).ok_or_else(|| format!("`{text}` does not start with `+`"))
     }
 
-    const MORE: &[ParamSpec] = &[
-        ParamSpec {
-            key: "depth",
-            name: "Depth",
-            description: "",
-            kind: ParamKind::IntOr { min: 0, max: 10, word: "all", default: "1" },
-            unit: None,
-        },
-        ParamSpec {
-            key: "order",
-            name: "Order",
-            description: "",
-            kind: ParamKind::Text { default: "+a", max_len: 5, check: TextCheck(positive_word) },
-            unit: None,
-        },
-    ];
+    crate::param_set! {
+        struct More {
+            depth: IntOr { min: 0, max: 10, word: "all", default: "1" },
+                name: "Depth", description: "";
+            order: Text { default: "+a", max_len: 5, check: positive_word },
+                name: "Order", description: "";
+        }
+    }
+
+    fn read<P: ParamSet>(pairs: &[(&str, &str)]) -> Result<P, ParamError> {
+        Params::resolve(P::SPECS, &given(pairs)).map(|v| P::read(&v))
+    }
+
+    #[test]
+    fn the_declaration_is_the_list() {
+        assert_eq!(
+            Simple::SPECS,
+            &[
+                ParamSpec {
+                    key: "order",
+                    name: "Order",
+                    description: "",
+                    kind: ParamKind::Choice { options: &["priority", "shortest"], default: "priority" },
+                    unit: None,
+                },
+                ParamSpec {
+                    key: "error",
+                    name: "Error",
+                    description: "",
+                    kind: ParamKind::Float { min: 0.0, max: 100.0, default: 10.0 },
+                    unit: Some("%"),
+                },
+            ]
+        );
+        let ParamKind::IntOr { word: "all", default: "1", .. } = More::SPECS[0].kind else { panic!("depth") };
+    }
 
     #[test]
     fn a_number_or_a_word_and_checked_text() {
-        let p = Params::resolve(MORE, &[]).unwrap();
-        assert_eq!(p.get("depth"), Some(&ParamValue::Int(1)));
-        assert_eq!(p.text("order"), "+a");
-        let p = Params::resolve(MORE, &given(&[("depth", "all"), ("order", " +bc ")])).unwrap();
-        assert_eq!(p.text("depth"), "all");
-        assert_eq!(p.text("order"), "+bc");
-        let p = Params::resolve(MORE, &given(&[("depth", "7")])).unwrap();
-        assert_eq!(p.number("depth"), 7.0);
+        let p: More = read(&[]).unwrap();
+        assert_eq!(p, More { depth: IntOr::Int(1), order: "+a".to_string() });
+        assert_eq!(p, More::default());
+        let p: More = read(&[("depth", "all"), ("order", " +bc ")]).unwrap();
+        assert_eq!(p, More { depth: IntOr::Word, order: "+bc".to_string() });
+        let p: More = read(&[("depth", "7")]).unwrap();
+        assert_eq!(p.depth, IntOr::Int(7));
         let cases: &[(&[(&str, &str)], &str)] = &[
             (&[("depth", "al")], "parameter `depth`: `al` is neither a whole number nor `all`"),
             (&[("depth", "11")], "parameter `depth`: 11 is outside [0, 10]"),
@@ -328,7 +328,7 @@ mod tests {
             (&[("order", "+abcde")], "parameter `order`: 6 characters; at most 5 are accepted"),
         ];
         for (pairs, message) in cases {
-            assert_eq!(Params::resolve(MORE, &given(pairs)).unwrap_err().to_string(), *message);
+            assert_eq!(read::<More>(pairs).unwrap_err().to_string(), *message);
         }
     }
 
@@ -338,15 +338,18 @@ mod tests {
 
     #[test]
     fn defaults_fill_in_and_values_are_checked() {
-        let p = Params::resolve(SPECS, &given(&[("error", "25")])).unwrap();
-        assert_eq!(p.choice("order"), "priority");
-        assert_eq!(p.number("error"), 25.0);
+        let p: Simple = read(&[("error", "25")]).unwrap();
+        assert_eq!(p, Simple { order: Order::Priority, error: 25.0 });
+        let p: Simple = read(&[("order", "shortest")]).unwrap();
+        assert_eq!(p, Simple { order: Order::Shortest, error: 10.0 });
+        assert_eq!(read::<Simple>(&[]).unwrap(), Simple::default());
     }
 
     #[test]
     fn bad_values_are_named() {
         let cases: &[(&[(&str, &str)], &str)] = &[
             (&[("ordr", "x")], "unknown parameter `ordr` (known: order, error)"),
+            (&[("Order", "shortest")], "unknown parameter `Order` (known: order, error)"),
             (&[("order", "longest")], "parameter `order`: `longest` is not one of priority, shortest"),
             (&[("error", "ten")], "parameter `error`: `ten` is not a number"),
             (&[("error", "NaN")], "parameter `error`: `NaN` is not a number"),
@@ -356,8 +359,7 @@ mod tests {
             (&[("error", "1"), ("error", "2")], "parameter `error` is given twice"),
         ];
         for (pairs, message) in cases {
-            let err = Params::resolve(SPECS, &given(pairs)).unwrap_err();
-            assert_eq!(err.to_string(), *message);
+            assert_eq!(read::<Simple>(pairs).unwrap_err().to_string(), *message);
         }
     }
 }

@@ -1,5 +1,6 @@
 use serde::Serialize;
 
+use crate::params::ParamSet;
 use crate::{rng::SplitMix64, JobIdx, Time};
 use schedlab_workload::Job;
 
@@ -55,38 +56,28 @@ impl RuntimeSource {
     }
 }
 
-/// What the engine expects of a running job that has outlived its runtime
-/// prediction (a parameter of the sources that predict: `last`, `tsafrir`,
-/// `virtual`). The engine applies it before each pass and reports the job in
-/// [`crate::Happened::overdue`]; policies only see the expected end.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Overrun {
-    /// It runs until its estimate (the correction rule, docs/semantics.md, "Runtime predictors").
-    #[default]
-    Estimate,
-    /// Its prediction is stale and it may end at any moment: it is expected
-    /// to end in the next second, at every pass until it does. That second
-    /// is no event, so it wakes no scheduler (`Sim::stale_end`).
-    Stale,
-    /// It has run about half its time: it is expected to run as long again
-    /// as it has run in its current segment, never past its estimate.
-    Double,
+crate::param_choice! {
+    /// What the engine expects of a running job that has outlived its runtime
+    /// prediction (a parameter of the sources that predict: `last`, `tsafrir`,
+    /// `virtual`). The engine applies it before each pass and reports the job in
+    /// [`crate::Happened::overdue`]; policies only see the expected end.
+    #[derive(Default, Serialize)]
+    #[serde(rename_all = "lowercase")]
+    pub enum Overrun {
+        /// It runs until its estimate (the correction rule, docs/semantics.md, "Runtime predictors").
+        #[default]
+        Estimate = "estimate",
+        /// Its prediction is stale and it may end at any moment: it is expected
+        /// to end in the next second, at every pass until it does. That second
+        /// is no event, so it wakes no scheduler (`Sim::stale_end`).
+        Stale = "stale",
+        /// It has run about half its time: it is expected to run as long again
+        /// as it has run in its current segment, never past its estimate.
+        Double = "double",
+    }
 }
 
 impl Overrun {
-    /// The identifiers of the `overrun` parameter, in the order forms list them.
-    pub const IDS: &'static [&'static str] = &["estimate", "stale", "double"];
-
-    pub fn from_id(id: &str) -> Option<Self> {
-        match id {
-            "estimate" => Some(Self::Estimate),
-            "stale" => Some(Self::Stale),
-            "double" => Some(Self::Double),
-            _ => None,
-        }
-    }
-
     /// The expected end, seen at `now`, of a job whose current segment
     /// started at `start`, that has outlived its prediction and would reach
     /// its estimate at `at_estimate`. Always after `now`.
@@ -371,58 +362,70 @@ pub const SOURCES: &[SourceInfo] = &[
         id: "last",
         name: "Last model",
         description: "This job's estimate times the accuracy (runtime / estimate) of the same user's most recently completed job; the estimate while the user has none.",
-        params: &[OVERRUN],
+        params: PredictingParams::SPECS,
     },
     SourceInfo {
         id: "tsafrir",
         name: "Tsafrir (EASY++)",
         description: "The mean runtime of the same user's last two completed jobs, capped at the estimate; the estimate while the user has none.",
-        params: &[OVERRUN],
+        params: PredictingParams::SPECS,
     },
     SourceInfo {
         id: "virtual",
         name: "Virtual predictor",
         description: "The runtime times (1 + u), u uniform in [-error, +error], drawn once per job from the run's seed.",
-        params: &[
-            crate::params::ParamSpec {
-                key: "error",
-                name: "Prediction error",
-                description: "Maximum relative error of the virtual predictor.",
-                kind: crate::params::ParamKind::Float { min: 0.0, max: 100.0, default: 10.0 },
-                unit: Some("%"),
-            },
-            OVERRUN,
-        ],
+        params: VirtualParams::SPECS,
     },
 ];
 
-/// The `overrun` parameter of the sources whose predictions can fall short.
-const OVERRUN: crate::params::ParamSpec = crate::params::ParamSpec {
-    key: "overrun",
-    name: "After an overrun",
-    description: "What is expected of a running job that has outlived its prediction: estimate (it runs until its estimate), stale (it may end at any moment: expected in the next second, at every event until it ends), double (as long again as it has run, at most its estimate).",
-    kind: crate::params::ParamKind::Choice { options: Overrun::IDS, default: "estimate" },
-    unit: None,
-};
+/// The label and the description of the `overrun` parameter, which every
+/// source whose predictions can fall short declares.
+const OVERRUN_NAME: &str = "After an overrun";
+const OVERRUN_DESCRIPTION: &str = "What is expected of a running job that has outlived its prediction: estimate (it runs until its estimate), stale (it may end at any moment: expected in the next second, at every event until it ends), double (as long again as it has run, at most its estimate).";
+
+crate::param_set! {
+    /// The parameters of `last` and `tsafrir`.
+    pub struct PredictingParams {
+        overrun: Choice<Overrun> { default: Overrun::Estimate },
+            name: OVERRUN_NAME, description: OVERRUN_DESCRIPTION;
+    }
+}
+
+crate::param_set! {
+    /// The parameters of `virtual`.
+    pub struct VirtualParams {
+        /// Maximum relative error, in percent.
+        error: Float { min: 0.0, max: 100.0, default: 10.0 },
+            name: "Prediction error", description: "Maximum relative error of the virtual predictor.", unit: "%";
+        overrun: Choice<Overrun> { default: Overrun::Estimate },
+            name: OVERRUN_NAME, description: OVERRUN_DESCRIPTION;
+    }
+}
 
 impl RuntimeSource {
-    /// Builds a source from its id and its checked parameters.
+    /// Builds a source from its id and the parameters checked against its
+    /// list in [`SOURCES`].
     pub fn from_id(id: &str, params: &crate::params::Params) -> Option<Self> {
         Some(match id {
             "estimate" => Self::Estimate,
             "exact" => Self::Exact,
             "last" => Self::Last,
             "tsafrir" => Self::Tsafrir,
-            "virtual" => Self::Virtual { error_pct: params.number("error") },
+            "virtual" => Self::Virtual { error_pct: VirtualParams::read(params).error },
             _ => return None,
         })
     }
 }
 
 impl Overrun {
-    /// The rule a source's checked parameters choose (`estimate` for the
-    /// sources without the parameter, whose predictions never fall short).
-    pub fn from_params(params: &crate::params::Params) -> Self {
-        Self::from_id(params.choice("overrun")).unwrap_or_default()
+    /// The rule that the parameters of `source`, checked against its list
+    /// in [`SOURCES`], choose (`estimate` for the sources without the
+    /// parameter, whose predictions never fall short).
+    pub fn of_source(source: RuntimeSource, params: &crate::params::Params) -> Self {
+        match source {
+            RuntimeSource::Estimate | RuntimeSource::Exact => Self::Estimate,
+            RuntimeSource::Last | RuntimeSource::Tsafrir => PredictingParams::read(params).overrun,
+            RuntimeSource::Virtual { .. } => VirtualParams::read(params).overrun,
+        }
     }
 }

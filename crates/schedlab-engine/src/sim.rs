@@ -328,55 +328,108 @@ impl<'a> Sim<'a> {
     }
 }
 
-/// Replays `jobs` (in priority order) under `policy`.
+/// Replays `jobs` (in priority order) under `policy`: a [`Replay`] whose
+/// passes are the policy's.
 pub fn run(
     jobs: &[Job],
     config: &RunConfig,
     policy: &mut dyn Policy,
     observer: &mut dyn FnMut(Progress) -> Control,
 ) -> Result<RunRecord, EngineError> {
-    validate(jobs, config.procs)?;
-    let mut sim = new_sim(jobs, config, policy.preemption());
-    let mut happened = Happened::default();
+    let mut replay = Replay::new(jobs, config, policy.preemption())?;
     let mut next_report = config.progress_every;
-    while let Some(t) = next_event_time(&sim) {
-        sim.now = t;
-        happened.clear();
-        apply_events(&mut sim, &mut happened);
-        policy.schedule(&mut sim, &happened)?;
-        sim.passes += 1;
-        audit_head(&mut sim);
-        if !sim.waiting.is_empty() && next_event_time(&sim).is_none() {
-            return Err(EngineError::Stalled {
-                time: t,
-                waiting: sim.waiting.len(),
-                first: sim.waiting.first().map_or(0, |&j| jobs[j as usize].id),
-            });
-        }
+    while replay.begin_pass() {
+        let (sim, happened) = replay.pass();
+        policy.schedule(sim, happened)?;
+        replay.end_pass()?;
+        let sim = replay.sim();
         if config.progress_every > 0 && sim.events >= next_report {
             next_report = sim.events + config.progress_every;
-            let p = Progress { now: t, completed: sim.completed, jobs: jobs.len() as u64, events: sim.events };
+            let p = Progress { now: sim.now, completed: sim.completed, jobs: jobs.len() as u64, events: sim.events };
             if observer(p) == Control::Cancel {
-                return Err(EngineError::Cancelled { time: t });
+                return Err(EngineError::Cancelled { time: sim.now });
             }
         }
     }
     if config.progress_every > 0 {
         // A last report, so a progress bar reaches its end; the run is over,
         // so a request to cancel changes nothing.
+        let sim = replay.sim();
         let _ =
             observer(Progress { now: sim.now, completed: sim.completed, jobs: jobs.len() as u64, events: sim.events });
     }
-    Ok(RunRecord {
-        procs: config.procs,
-        source: config.source,
-        preemption: sim.preemption,
-        jobs: sim.records,
-        segments: sim.segments,
-        reservations: sim.reservations,
-        events: sim.events,
-        passes: sim.passes,
-    })
+    Ok(replay.finish())
+}
+
+/// A run its caller drives one pass at a time. [`run`] calls a policy
+/// between [`Replay::begin_pass`] and [`Replay::end_pass`]; a caller that
+/// must hand control back in the middle of a pass (the Gymnasium
+/// environment, which waits for an agent's action at each decision) keeps
+/// the pass open between its calls instead of blocking a thread. Both go
+/// through the same steps, so they give the same record.
+pub struct Replay<'a> {
+    sim: Sim<'a>,
+    happened: Happened,
+    source: RuntimeSource,
+}
+
+impl<'a> Replay<'a> {
+    /// A run of `jobs` (in priority order) that has applied no event yet.
+    pub fn new(jobs: &'a [Job], config: &RunConfig, preemption: Preemption) -> Result<Self, EngineError> {
+        validate(jobs, config.procs)?;
+        Ok(Replay { sim: new_sim(jobs, config, preemption), happened: Happened::default(), source: config.source })
+    }
+
+    /// Applies every event of the next second that has any and opens its
+    /// pass; `false` once no event is left, when the run is over.
+    pub fn begin_pass(&mut self) -> bool {
+        let Some(t) = next_event_time(&self.sim) else { return false };
+        self.sim.now = t;
+        self.happened.clear();
+        apply_events(&mut self.sim, &mut self.happened);
+        true
+    }
+
+    /// The open pass: the machine to act on, and what happened since the
+    /// previous pass.
+    pub fn pass(&mut self) -> (&mut Sim<'a>, &Happened) {
+        (&mut self.sim, &self.happened)
+    }
+
+    pub fn sim(&self) -> &Sim<'a> {
+        &self.sim
+    }
+
+    /// Closes the pass: audits the head of the queue on the state it leaves
+    /// behind, and fails if jobs wait with nothing left to happen.
+    pub fn end_pass(&mut self) -> Result<(), EngineError> {
+        let sim = &mut self.sim;
+        sim.passes += 1;
+        audit_head(sim);
+        if !sim.waiting.is_empty() && next_event_time(sim).is_none() {
+            return Err(EngineError::Stalled {
+                time: sim.now,
+                waiting: sim.waiting.len(),
+                first: sim.waiting.first().map_or(0, |&j| sim.jobs[j as usize].id),
+            });
+        }
+        Ok(())
+    }
+
+    /// The record of the run, once [`Replay::begin_pass`] has said it is over.
+    pub fn finish(self) -> RunRecord {
+        let sim = self.sim;
+        RunRecord {
+            procs: sim.procs,
+            source: self.source,
+            preemption: sim.preemption,
+            jobs: sim.records,
+            segments: sim.segments,
+            reservations: sim.reservations,
+            events: sim.events,
+            passes: sim.passes,
+        }
+    }
 }
 
 fn validate(jobs: &[Job], procs: u32) -> Result<(), EngineError> {

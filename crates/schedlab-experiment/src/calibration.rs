@@ -43,8 +43,8 @@ pub fn reference_run(
     let cbf = schedlab_policies::find("cbf").expect("the registry has cbf");
     let params = schedlab_engine::params::Params::resolve(cbf.params, &[]).expect("cbf's defaults are valid");
     let policy_settings =
-        PolicySettings { params, source, seed: settings.seed, calibration: None, categories: settings.categories() };
-    let mut policy = (cbf.build)(&policy_settings);
+        PolicySettings { source, seed: settings.seed, calibration: None, categories: settings.categories() };
+    let mut policy = (cbf.build)(&params, &policy_settings);
     // Estimates and exact runtimes never fall short: no overrun to handle.
     let config = RunConfig {
         procs: trace.procs,

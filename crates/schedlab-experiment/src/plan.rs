@@ -363,6 +363,7 @@ fn check_sweep(e: &Experiment, s: &crate::Sweep, swept: &[bool]) -> Result<usize
 mod tests {
     use super::*;
     use crate::{RunSpec, Sweep};
+    use schedlab_engine::RuntimeSource;
 
     fn runs(specs: &[&str]) -> Vec<RunSpec> {
         specs.iter().map(|s| RunSpec::parse(s).unwrap()).collect()
@@ -471,7 +472,8 @@ mod tests {
         let plan = Plan::new(e).unwrap();
         assert_eq!(plan.len(), 3);
         assert!(!plan.is_swept(0) && plan.is_swept(1));
-        assert_eq!(plan.settings(&plan.point(0).unwrap()).unwrap().source_params.number("error"), 10.0, "the default");
-        assert_eq!(plan.settings(&plan.point(2).unwrap()).unwrap().source_params.number("error"), 50.0);
+        let source = |i| plan.settings(&plan.point(i).unwrap()).unwrap().source;
+        assert_eq!(source(0), RuntimeSource::Virtual { error_pct: 10.0 }, "the default");
+        assert_eq!(source(2), RuntimeSource::Virtual { error_pct: 50.0 });
     }
 }

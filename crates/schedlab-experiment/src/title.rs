@@ -6,7 +6,7 @@
 //! its title with no change here. The spec text (`RunSpec::label`) stays
 //! the exact, machine-readable name beside it.
 
-use schedlab_engine::params::{ParamSpec, Params};
+use schedlab_engine::params::{ParamSpec, ParamValue, Params};
 use schedlab_engine::SOURCES;
 use schedlab_workload::{Oversize, ReadOptions, Window};
 
@@ -21,7 +21,7 @@ use crate::{format_value, RunSettings, TraceDocument};
 pub fn run_title(settings: &RunSettings, always: Option<&str>, load_factor: f64) -> String {
     let policy = settings.policy;
     let mut parts = vec![policy.name.to_owned()];
-    let matters = |key: &str| policy.param_matters(key, |k| Some(settings.policy_params.choice(k)));
+    let matters = |key: &str| policy.param_matters(key, |k| chosen(policy.params, &settings.policy_params, k));
     let shown = |spec: &ParamSpec| always == Some(spec.key) || differs(spec, &settings.policy_params);
     for spec in policy.params {
         let is_switch = policy.conditions.iter().any(|c| c.when == spec.key);
@@ -77,10 +77,18 @@ fn with_details(head: String, details: &[String]) -> String {
     }
 }
 
+/// The chosen option of the choice parameter `key` of `specs`.
+fn chosen<'a>(specs: &[ParamSpec], values: &'a Params, key: &str) -> Option<&'a str> {
+    match specs.iter().find(|s| s.key == key).and_then(|s| values.value(s)) {
+        Some(ParamValue::Choice(option)) => Some(option),
+        _ => None,
+    }
+}
+
 /// Whether the resolved value of `spec` is not its default.
 fn differs(spec: &ParamSpec, values: &Params) -> bool {
     let defaults = Params::resolve(std::slice::from_ref(spec), &[]).unwrap_or_default();
-    values.get(spec.key) != defaults.get(spec.key)
+    values.value(spec) != defaults.value(spec)
 }
 
 /// `key value unit`, the key's underscores read as spaces ("interval 120 s").
@@ -92,7 +100,7 @@ fn setting(spec: &ParamSpec, values: &Params) -> String {
 fn value_text(values: &Params, spec: &ParamSpec) -> String {
     // Through the value's JSON form, so that every kind of value the
     // registry may declare reads as text or a number without a list of them.
-    let text = values.get(spec.key).and_then(crate::json::scalar_text).unwrap_or_else(|| spec.default_text());
+    let text = values.value(spec).and_then(crate::json::scalar_text).unwrap_or_else(|| spec.default_text());
     match spec.unit {
         Some(unit) => format!("{text} {unit}"),
         None => text,

@@ -41,7 +41,7 @@ mod score_order;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use schedlab_engine::params::{ParamKind, ParamSpec, TextCheck};
+use schedlab_engine::params::{IntOr, ParamSet};
 use schedlab_engine::{EngineError, Guarantee, Happened, JobIdx, Policy, Sim, Time};
 use schedlab_priority::{find_preset, Formula, Var, Vars};
 
@@ -59,32 +59,10 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
                   depth 1 is EASY; depth `all` re-plans every waiting job at each pass, which is not the \
                   papers' conservative backfilling (cbf keeps each reservation from arrival and only \
                   compresses it).",
-    params: &[
-        ParamSpec {
-            key: "depth",
-            name: "Reservation depth",
-            description: "How many blocked jobs, in queue order, hold a reservation at each pass: 0 (first fit), 1 (EASY), … or all.",
-            kind: ParamKind::IntOr { min: 0, max: 1_000_000, word: "all", default: "1" },
-            unit: None,
-        },
-        ParamSpec {
-            key: "order",
-            name: "Queue order",
-            description: "A preset (fcfs, sjf, ljf, smallest, largest, saf, wfp3, unicep, f1, f2, f3, f4) or a formula over wait, submit, now, requested, predicted, procs, user, group, queue, partition, machine, free and queued.",
-            kind: ParamKind::Text { default: "fcfs", max_len: schedlab_priority::MAX_LENGTH, check: TextCheck(check_order) },
-            unit: None,
-        },
-        ParamSpec {
-            key: "direction",
-            name: "Direction",
-            description: "Which scores go first: the lowest (every preset is written for this) or the highest.",
-            kind: ParamKind::Choice { options: &["lowest", "highest"], default: "lowest" },
-            unit: None,
-        },
-    ],
+    params: BackfillParams::SPECS,
     uses_runtime_source: true,
     default_source: "estimate",
-    build,
+    build: |values, s| Box::new(Backfill::new(&BackfillParams::read(values), s)),
     needs_calibration: crate::never_calibrate,
     conditions: &[],
 };
@@ -103,8 +81,26 @@ fn check_order(text: &str) -> Result<(), String> {
     order_formula(text).map(|_| ())
 }
 
-fn build(s: &PolicySettings) -> Box<dyn Policy> {
-    Box::new(Backfill::new(s))
+schedlab_engine::param_choice! {
+    /// Which scores go first.
+    pub(crate) enum Direction {
+        Lowest = "lowest",
+        Highest = "highest",
+    }
+}
+
+schedlab_engine::param_set! {
+    pub(crate) struct BackfillParams {
+        depth: IntOr { min: 0, max: 1_000_000, word: "all", default: "1" },
+            name: "Reservation depth",
+            description: "How many blocked jobs, in queue order, hold a reservation at each pass: 0 (first fit), 1 (EASY), … or all.";
+        order: Text { default: "fcfs", max_len: schedlab_priority::MAX_LENGTH, check: check_order },
+            name: "Queue order",
+            description: "A preset (fcfs, sjf, ljf, smallest, largest, saf, wfp3, unicep, f1, f2, f3, f4) or a formula over wait, submit, now, requested, predicted, procs, user, group, queue, partition, machine, free and queued.";
+        direction: Choice<Direction> { default: Direction::Lowest },
+            name: "Direction",
+            description: "Which scores go first: the lowest (every preset is written for this) or the highest.";
+    }
 }
 
 struct Backfill {
@@ -163,18 +159,17 @@ impl Policy for Backfill {
 }
 
 impl Backfill {
-    fn new(s: &PolicySettings) -> Self {
-        let depth = match s.params.get("depth") {
-            Some(schedlab_engine::params::ParamValue::Int(d)) => usize::try_from(*d).unwrap_or(usize::MAX),
-            _ => usize::MAX,
+    fn new(p: &BackfillParams, s: &PolicySettings) -> Self {
+        let depth = match p.depth {
+            IntOr::Int(d) => usize::try_from(d).unwrap_or(usize::MAX),
+            IntOr::Word => usize::MAX,
         };
         // The parameter was checked when it was resolved; an order that no
         // longer compiles cannot reach here, and FCFS is the order's default.
-        let formula =
-            order_formula(s.params.text("order")).unwrap_or_else(|_| order_formula("fcfs").expect("a preset"));
+        let formula = order_formula(&p.order).unwrap_or_else(|_| order_formula("fcfs").expect("a preset"));
         let rescored = formula.is_time_dependent() || (formula.reads(Var::Predicted) && s.source.learns());
-        let highest = s.params.choice("direction") == "highest";
-        let fcfs = s.params.text("order").trim() == "fcfs" && !highest;
+        let highest = p.direction == Direction::Highest;
+        let fcfs = p.order.trim() == "fcfs" && !highest;
         Backfill {
             depth,
             highest,

@@ -37,7 +37,7 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
     params: &[],
     uses_runtime_source: true,
     default_source: "estimate",
-    build,
+    build: |_, s| build(s),
     needs_calibration: crate::never_calibrate,
     conditions: &[],
 };

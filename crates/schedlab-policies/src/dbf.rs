@@ -42,7 +42,7 @@
 //! checker verifies it. Deadline violations are counted by the metrics
 //! (`metrics.deadline`), from the deadlines this policy reports.
 
-use schedlab_engine::params::{ParamKind, ParamSpec};
+use schedlab_engine::params::ParamSet;
 use schedlab_engine::{
     Deadline, DeadlineKind, EngineError, Guarantee, Happened, JobIdx, Policy, Sim, SplitMix64, Time,
 };
@@ -57,52 +57,49 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
                   tentative and are moved back, up to their deadline, whenever a regular job arrives \
                   (Algorithm 1), so regular jobs start earlier. Regular jobs keep CBF's guarantee. \
                   Gaussier et al. 2018.",
-    params: &[
-        ParamSpec {
-            key: "fraction",
-            name: "Deadline-driven share",
-            description: "Share of the jobs that are deadline-driven, drawn per job from the seed and the job number.",
-            kind: ParamKind::Float { min: 0.0, max: 1.0, default: 0.2 },
-            unit: None,
-        },
-        ParamSpec {
-            key: "min_deadline",
-            name: "Minimum deadline",
-            description: "A deadline-driven job's deadline is at least this long after its submission.",
-            kind: ParamKind::Int { min: 0, max: 100_000_000, default: 86_400 },
-            unit: Some("s"),
-        },
-        ParamSpec {
-            key: "deadline_factor",
-            name: "Deadline factor",
-            description:
-                "A deadline-driven job's deadline is at least this many times its estimate after its submission.",
-            kind: ParamKind::Float { min: 0.0, max: 1e6, default: 10.0 },
-            unit: None,
-        },
-        ParamSpec {
-            key: "share_mode",
-            name: "Share",
-            description: "draw: each job is deadline-driven with probability `fraction` (one draw per job); exact: exactly round(fraction × jobs) jobs are, those with the lowest draws.",
-            kind: ParamKind::Choice { options: &["draw", "exact"], default: "draw" },
-            unit: None,
-        },
-    ],
+    params: DbfParams::SPECS,
     uses_runtime_source: true,
     default_source: "estimate",
-    build,
+    build: |values, s| build(DbfParams::read(values), s),
     needs_calibration: never_calibrate,
     conditions: &[],
 };
 
-fn build(s: &PolicySettings) -> Box<dyn Policy> {
+schedlab_engine::param_choice! {
+    /// How the deadline-driven jobs are chosen.
+    pub(crate) enum ShareMode {
+        Draw = "draw",
+        Exact = "exact",
+    }
+}
+
+schedlab_engine::param_set! {
+    pub(crate) struct DbfParams {
+        fraction: Float { min: 0.0, max: 1.0, default: 0.2 },
+            name: "Deadline-driven share",
+            description: "Share of the jobs that are deadline-driven, drawn per job from the seed and the job number.";
+        min_deadline: Int { min: 0, max: 100_000_000, default: 86_400 },
+            name: "Minimum deadline",
+            description: "A deadline-driven job's deadline is at least this long after its submission.",
+            unit: "s";
+        deadline_factor: Float { min: 0.0, max: 1e6, default: 10.0 },
+            name: "Deadline factor",
+            description:
+                "A deadline-driven job's deadline is at least this many times its estimate after its submission.";
+        share_mode: Choice<ShareMode> { default: ShareMode::Draw },
+            name: "Share",
+            description: "draw: each job is deadline-driven with probability `fraction` (one draw per job); exact: exactly round(fraction × jobs) jobs are, those with the lowest draws.";
+    }
+}
+
+fn build(p: DbfParams, s: &PolicySettings) -> Box<dyn Policy> {
     Box::new(Dbf {
         rule: DeadlineRule {
-            fraction: s.params.number("fraction"),
-            min_deadline: s.params.number("min_deadline") as Time,
-            factor: s.params.number("deadline_factor"),
+            fraction: p.fraction,
+            min_deadline: p.min_deadline,
+            factor: p.deadline_factor,
             seed: s.seed,
-            exact_share: s.params.choice("share_mode") == "exact",
+            exact_share: p.share_mode == ShareMode::Exact,
         },
         upper_bound: s.source.is_upper_bound(),
         deadlines: Vec::new(),

@@ -10,7 +10,7 @@
 //! priority. Expected runtimes come from the chosen runtime source: `last`
 //! gives EASY-Last, `tsafrir` with `shortest` gives EASY++.
 
-use schedlab_engine::params::{ParamKind, ParamSpec};
+use schedlab_engine::params::ParamSet;
 use schedlab_engine::{EngineError, Guarantee, Happened, JobIdx, Policy, Sim, Time};
 
 use crate::common::{backfill_by_priority, shadow, start_in_order};
@@ -24,28 +24,32 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
                   gets a reservation at the earliest time enough processors are expected to be free, and later \
                   jobs may jump ahead if they fit now and do not delay that reservation. With the `last` runtime \
                   source this is EASY-Last; with `tsafrir` and shortest-first order, EASY++.",
-    params: &[ParamSpec {
-        key: "order",
-        name: "Backfill order",
-        description: "Order in which waiting jobs are tried for backfilling: priority (FCFS-EASY) or shortest expected runtime first (SJF-EASY).",
-        kind: ParamKind::Choice { options: &["priority", "shortest"], default: "priority" },
-        unit: None,
-    }],
+    params: EasyParams::SPECS,
     uses_runtime_source: true,
     default_source: "estimate",
-    build,
+    build: |values, s| build(EasyParams::read(values), s),
     needs_calibration: crate::never_calibrate,
     conditions: &[],
 };
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Order {
-    Priority,
-    Shortest,
+schedlab_engine::param_choice! {
+    /// The order in which backfill candidates are tried.
+    pub(crate) enum Order {
+        Priority = "priority",
+        Shortest = "shortest",
+    }
 }
 
-fn build(s: &PolicySettings) -> Box<dyn Policy> {
-    let order = if s.params.choice("order") == "shortest" { Order::Shortest } else { Order::Priority };
+schedlab_engine::param_set! {
+    pub(crate) struct EasyParams {
+        order: Choice<Order> { default: Order::Priority },
+            name: "Backfill order",
+            description: "Order in which waiting jobs are tried for backfilling: priority (FCFS-EASY) or shortest expected runtime first (SJF-EASY).";
+    }
+}
+
+fn build(p: EasyParams, s: &PolicySettings) -> Box<dyn Policy> {
+    let order = p.order;
     let orders = Orders { by_priority: order == Order::Priority, by_prediction: order == Order::Shortest };
     Box::new(Easy { order, upper_bound: s.source.is_upper_bound(), queue: QueueIndex::new(orders, s.source) })
 }

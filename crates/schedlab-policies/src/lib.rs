@@ -37,10 +37,14 @@ pub struct PolicyInfo {
     pub uses_runtime_source: bool,
     /// The runtime source used when none is chosen.
     pub default_source: &'static str,
+    /// Builds the policy from values checked against `params`; each policy
+    /// reads them as the struct its parameter list is declared as
+    /// (`schedlab_engine::param_set!`), so it names no key as text.
     #[serde(skip)]
-    pub build: fn(&PolicySettings) -> Box<dyn Policy>,
-    /// Whether, with these parameters, the policy needs a calibration run
-    /// (a CBF run of the same trace, see [`Calibration`]) before it is built.
+    pub build: fn(&Params, &PolicySettings) -> Box<dyn Policy>,
+    /// Whether, with these parameters (checked against `params`), the
+    /// policy needs a calibration run (a CBF run of the same trace, see
+    /// [`Calibration`]) before it is built.
     #[serde(skip)]
     pub needs_calibration: fn(&Params) -> bool,
     /// Parameters that matter only under some values of another one
@@ -98,10 +102,9 @@ pub(crate) fn never_calibrate(_: &Params) -> bool {
     false
 }
 
-/// Checked settings a policy is built from.
+/// Checked settings a policy is built from, besides its parameters.
 #[derive(Clone, Debug)]
 pub struct PolicySettings {
-    pub params: Params,
     pub source: RuntimeSource,
     /// The run's seed, for policies that draw (DBF's deadline-driven jobs).
     pub seed: u64,

@@ -28,7 +28,7 @@
 //! What a preemption costs (kill, checkpoint, suspend) is the engine's
 //! preemption model, chosen by the `mode` parameter.
 
-use schedlab_engine::params::{ParamKind, ParamSpec, Params};
+use schedlab_engine::params::ParamSet;
 use schedlab_engine::{EngineError, Guarantee, Happened, JobIdx, Policy, Preemption, Sim, Time};
 
 use crate::common::start_in_order;
@@ -44,46 +44,10 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
                   computed from the higher-priority load), then idle processors are filled in priority order. \
                   Preempted jobs are killed and restarted, resume from a checkpoint (CP-PV-EASY) or are \
                   suspended (VM-PV-EASY).",
-    params: &[
-        ParamSpec {
-            key: "mode",
-            name: "Preemption mode",
-            description: "kill: all progress is lost; checkpoint: resume from the last checkpoint (CP-PV-EASY); suspend: progress is kept, every job runs slower (VM-PV-EASY).",
-            kind: ParamKind::Choice { options: &["kill", "checkpoint", "suspend"], default: "kill" },
-            unit: None,
-        },
-        ParamSpec {
-            key: "interval",
-            name: "Checkpoint interval",
-            description: "Progress between two checkpoints (checkpoint mode).",
-            kind: ParamKind::Int { min: 1, max: 10_000_000, default: 3600 },
-            unit: Some("s"),
-        },
-        ParamSpec {
-            key: "cost",
-            name: "Checkpoint / resume cost",
-            description: "Wall time of each checkpoint and each restart (checkpoint mode), or of each resume (suspend mode).",
-            kind: ParamKind::Int { min: 0, max: 86_400, default: 60 },
-            unit: Some("s"),
-        },
-        ParamSpec {
-            key: "slowdown",
-            name: "Virtualisation slowdown",
-            description: "How much slower every job runs on the virtualised platform (suspend mode).",
-            kind: ParamKind::Float { min: 0.0, max: 100.0, default: 5.0 },
-            unit: Some("%"),
-        },
-        ParamSpec {
-            key: "venture",
-            name: "Fill idle processors in priority order (step 4)",
-            description: "on: after venture backfilling, idle processors are filled with waiting jobs in priority order, whatever their predictions (step 4 of the papers); off: only jobs predicted to end by the first waiting job's reservation are backfilled.",
-            kind: ParamKind::Choice { options: &["on", "off"], default: "on" },
-            unit: None,
-        },
-    ],
+    params: PvEasyParams::SPECS,
     uses_runtime_source: true,
     default_source: "last",
-    build,
+    build: |values, s| build(PvEasyParams::read(values), s),
     needs_calibration: crate::never_calibrate,
     conditions: &[
         ParamCondition { param: "interval", when: "mode", is: &["checkpoint"] },
@@ -92,23 +56,62 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
     ],
 };
 
-fn build(s: &PolicySettings) -> Box<dyn Policy> {
+schedlab_engine::param_choice! {
+    /// What a preemption does to the preempted job.
+    pub(crate) enum Mode {
+        Kill = "kill",
+        Checkpoint = "checkpoint",
+        Suspend = "suspend",
+    }
+}
+
+schedlab_engine::param_choice! {
+    /// Whether step 4 runs.
+    pub(crate) enum Venture {
+        On = "on",
+        Off = "off",
+    }
+}
+
+schedlab_engine::param_set! {
+    pub(crate) struct PvEasyParams {
+        mode: Choice<Mode> { default: Mode::Kill },
+            name: "Preemption mode",
+            description: "kill: all progress is lost; checkpoint: resume from the last checkpoint (CP-PV-EASY); suspend: progress is kept, every job runs slower (VM-PV-EASY).";
+        interval: Int { min: 1, max: 10_000_000, default: 3600 },
+            name: "Checkpoint interval",
+            description: "Progress between two checkpoints (checkpoint mode).",
+            unit: "s";
+        cost: Int { min: 0, max: 86_400, default: 60 },
+            name: "Checkpoint / resume cost",
+            description: "Wall time of each checkpoint and each restart (checkpoint mode), or of each resume (suspend mode).",
+            unit: "s";
+        slowdown: Float { min: 0.0, max: 100.0, default: 5.0 },
+            name: "Virtualisation slowdown",
+            description: "How much slower every job runs on the virtualised platform (suspend mode).",
+            unit: "%";
+        venture: Choice<Venture> { default: Venture::On },
+            name: "Fill idle processors in priority order (step 4)",
+            description: "on: after venture backfilling, idle processors are filled with waiting jobs in priority order, whatever their predictions (step 4 of the papers); off: only jobs predicted to end by the first waiting job's reservation are backfilled.";
+    }
+}
+
+fn build(p: PvEasyParams, s: &PolicySettings) -> Box<dyn Policy> {
     Box::new(PvEasy {
-        preemption: preemption(&s.params),
+        preemption: preemption(&p),
         upper_bound: s.source.is_upper_bound(),
-        fill_in_priority_order: s.params.choice("venture") != "off",
+        fill_in_priority_order: p.venture == Venture::On,
         queue: QueueIndex::new(Orders { by_priority: true, by_prediction: true }, s.source),
     })
 }
 
 /// The preemption model the parameters describe.
-fn preemption(p: &Params) -> Preemption {
-    let cost = p.number("cost") as Time;
-    match p.choice("mode") {
-        "checkpoint" => Preemption::Checkpoint { interval: p.number("interval") as Time, cost },
+fn preemption(p: &PvEasyParams) -> Preemption {
+    match p.mode {
+        Mode::Checkpoint => Preemption::Checkpoint { interval: p.interval, cost: p.cost },
         // Percent to parts per million, rounded so 5 % is exactly 50,000.
-        "suspend" => Preemption::Suspend { slowdown_ppm: (p.number("slowdown") * 10_000.0).round() as i64, cost },
-        _ => Preemption::Kill,
+        Mode::Suspend => Preemption::Suspend { slowdown_ppm: (p.slowdown * 10_000.0).round() as i64, cost: p.cost },
+        Mode::Kill => Preemption::Kill,
     }
 }
 
@@ -227,5 +230,22 @@ impl PvEasy {
             after = Some(j);
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The mode chooses the model; only the fields the mode uses reach it.
+    #[test]
+    fn the_mode_and_its_fields_make_the_preemption_model() {
+        let defaults = PvEasyParams::default();
+        assert_eq!(preemption(&defaults), Preemption::Kill);
+        let checkpoint = PvEasyParams { mode: Mode::Checkpoint, interval: 600, cost: 120, ..defaults.clone() };
+        assert_eq!(preemption(&checkpoint), Preemption::Checkpoint { interval: 600, cost: 120 });
+        // 12.5 % is 125,000 parts per million.
+        let suspend = PvEasyParams { mode: Mode::Suspend, slowdown: 12.5, interval: 600, ..defaults };
+        assert_eq!(preemption(&suspend), Preemption::Suspend { slowdown_ppm: 125_000, cost: 60 });
     }
 }

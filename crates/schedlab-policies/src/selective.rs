@@ -32,18 +32,12 @@
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 
-use schedlab_engine::params::{ParamKind, ParamSpec, Params};
+use schedlab_engine::params::ParamSet;
 use schedlab_engine::{EngineError, Guarantee, Happened, JobIdx, Policy, Sim, Time};
 
 use crate::book::{Book, WAKE};
 use crate::queue_index::{Orders, QueueIndex};
 use crate::{Calibration, Categories, ParamCondition, PolicyInfo, PolicySettings};
-
-const THRESHOLD_KEYS: [&str; 4] = ["threshold_sn", "threshold_sw", "threshold_ln", "threshold_lw"];
-
-const fn threshold(key: &'static str, name: &'static str, description: &'static str) -> ParamSpec {
-    ParamSpec { key, name, description, kind: ParamKind::Float { min: 0.0, max: 1e9, default: 0.0 }, unit: None }
-}
 
 pub(crate) const INFO: PolicyInfo = PolicyInfo {
     id: "selective",
@@ -52,24 +46,11 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
                   its expansion factor (wait + estimate) / estimate reaches the starvation threshold (Sel: one \
                   threshold; Sel-D: one per category SN, SW, LN, LW). Default thresholds: the mean bounded \
                   slowdown of well-estimated jobs in a CBF run of the same trace. Srinivasan et al. 2002.",
-    params: &[
-        ParamSpec {
-            key: "variant",
-            name: "Variant",
-            description: "sel: one starvation threshold; sel-d: one per job category (SN, SW, LN, LW).",
-            kind: ParamKind::Choice { options: &["sel", "sel-d"], default: "sel" },
-            unit: None,
-        },
-        threshold("threshold", "Threshold", "Sel's starvation threshold (expansion factor); 0 = from a CBF run."),
-        threshold("threshold_sn", "Threshold SN", "Sel-D threshold of short narrow jobs; 0 = from a CBF run."),
-        threshold("threshold_sw", "Threshold SW", "Sel-D threshold of short wide jobs; 0 = from a CBF run."),
-        threshold("threshold_ln", "Threshold LN", "Sel-D threshold of long narrow jobs; 0 = from a CBF run."),
-        threshold("threshold_lw", "Threshold LW", "Sel-D threshold of long wide jobs; 0 = from a CBF run."),
-    ],
+    params: SelectiveParams::SPECS,
     uses_runtime_source: true,
     default_source: "estimate",
-    build,
-    needs_calibration,
+    build: |values, s| build(SelectiveParams::read(values), s),
+    needs_calibration: |values| needs_calibration(&SelectiveParams::read(values)),
     conditions: &[
         ParamCondition { param: "threshold", when: "variant", is: &["sel"] },
         ParamCondition { param: "threshold_sn", when: "variant", is: &["sel-d"] },
@@ -79,34 +60,69 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
     ],
 };
 
+schedlab_engine::param_choice! {
+    /// One threshold, or one per category.
+    pub(crate) enum Variant {
+        Sel = "sel",
+        SelD = "sel-d",
+    }
+}
+
+schedlab_engine::param_set! {
+    pub(crate) struct SelectiveParams {
+        variant: Choice<Variant> { default: Variant::Sel },
+            name: "Variant",
+            description: "sel: one starvation threshold; sel-d: one per job category (SN, SW, LN, LW).";
+        threshold: Float { min: 0.0, max: 1e9, default: 0.0 },
+            name: "Threshold",
+            description: "Sel's starvation threshold (expansion factor); 0 = from a CBF run.";
+        threshold_sn: Float { min: 0.0, max: 1e9, default: 0.0 },
+            name: "Threshold SN",
+            description: "Sel-D threshold of short narrow jobs; 0 = from a CBF run.";
+        threshold_sw: Float { min: 0.0, max: 1e9, default: 0.0 },
+            name: "Threshold SW",
+            description: "Sel-D threshold of short wide jobs; 0 = from a CBF run.";
+        threshold_ln: Float { min: 0.0, max: 1e9, default: 0.0 },
+            name: "Threshold LN",
+            description: "Sel-D threshold of long narrow jobs; 0 = from a CBF run.";
+        threshold_lw: Float { min: 0.0, max: 1e9, default: 0.0 },
+            name: "Threshold LW",
+            description: "Sel-D threshold of long wide jobs; 0 = from a CBF run.";
+    }
+}
+
+impl SelectiveParams {
+    /// The thresholds as given (0: from a CBF run): Sel's one four times,
+    /// or Sel-D's per category SN, SW, LN, LW.
+    fn given(&self) -> [f64; 4] {
+        match self.variant {
+            Variant::Sel => [self.threshold; 4],
+            Variant::SelD => [self.threshold_sn, self.threshold_sw, self.threshold_ln, self.threshold_lw],
+        }
+    }
+}
+
 /// A CBF calibration run is needed when a threshold the variant uses is
 /// left at 0 ("from a CBF run").
-fn needs_calibration(p: &Params) -> bool {
-    if p.choice("variant") == "sel-d" {
-        THRESHOLD_KEYS.iter().any(|k| p.number(k) <= 0.0)
-    } else {
-        p.number("threshold") <= 0.0
-    }
+fn needs_calibration(p: &SelectiveParams) -> bool {
+    p.given().iter().any(|&t| t <= 0.0)
 }
 
 /// The four thresholds (SN, SW, LN, LW) the policy uses: Sel's single one
 /// four times, or Sel-D's, each from its parameter or the calibration.
-pub(crate) fn thresholds(p: &Params, calibration: Option<&Calibration>) -> [f64; 4] {
-    let pick = |given: f64, calibrated: Option<f64>| if given > 0.0 { given } else { calibrated.unwrap_or(1.0) };
-    if p.choice("variant") == "sel-d" {
-        let mut t = [0.0; 4];
-        for (k, key) in THRESHOLD_KEYS.iter().enumerate() {
-            t[k] = pick(p.number(key), calibration.map(|c| c.well_estimated_bsd_by_category[k]));
-        }
-        t
-    } else {
-        [pick(p.number("threshold"), calibration.map(|c| c.well_estimated_bsd)); 4]
-    }
+pub(crate) fn thresholds(p: &SelectiveParams, calibration: Option<&Calibration>) -> [f64; 4] {
+    let calibrated: [Option<f64>; 4] = match (p.variant, calibration) {
+        (_, None) => [None; 4],
+        (Variant::Sel, Some(c)) => [Some(c.well_estimated_bsd); 4],
+        (Variant::SelD, Some(c)) => c.well_estimated_bsd_by_category.map(Some),
+    };
+    let given = p.given();
+    std::array::from_fn(|k| if given[k] > 0.0 { given[k] } else { calibrated[k].unwrap_or(1.0) })
 }
 
-fn build(s: &PolicySettings) -> Box<dyn Policy> {
+fn build(p: SelectiveParams, s: &PolicySettings) -> Box<dyn Policy> {
     Box::new(Selective {
-        thresholds: thresholds(&s.params, s.calibration.as_ref()),
+        thresholds: thresholds(&p, s.calibration.as_ref()),
         categories: s.categories,
         upper_bound: s.source.is_upper_bound(),
         book: Book::default(),
@@ -264,6 +280,26 @@ impl Selective {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each threshold is the given one, or the calibration's of its
+    /// category (Sel: the overall one), or 1 without a calibration.
+    #[test]
+    fn thresholds_come_from_the_fields_or_the_calibration() {
+        let calibration = Calibration {
+            reference: "cbf@estimate".to_string(),
+            mean_wait: 0.0,
+            well_estimated_bsd: 3.5,
+            well_estimated_bsd_by_category: [1.5, 2.5, 3.5, 4.5],
+        };
+        let sel = SelectiveParams::default();
+        assert_eq!(thresholds(&sel, Some(&calibration)), [3.5; 4]);
+        assert_eq!(thresholds(&sel, None), [1.0; 4]);
+        let sel = SelectiveParams { threshold: 7.0, threshold_sn: 9.0, ..SelectiveParams::default() };
+        assert_eq!(thresholds(&sel, Some(&calibration)), [7.0; 4], "Sel reads no Sel-D threshold");
+        let sel_d = SelectiveParams { variant: Variant::SelD, threshold: 7.0, threshold_sw: 2.0, ..sel };
+        assert_eq!(thresholds(&sel_d, Some(&calibration)), [9.0, 2.0, 3.5, 4.5]);
+        assert_eq!(thresholds(&sel_d, None), [9.0, 2.0, 1.0, 1.0]);
+    }
 
     #[test]
     fn promotion_is_at_the_first_second_the_expansion_factor_reaches_the_threshold() {

@@ -68,7 +68,7 @@
 
 use std::cmp::Reverse;
 
-use schedlab_engine::params::{ParamKind, ParamSpec, Params};
+use schedlab_engine::params::ParamSet;
 use schedlab_engine::{EngineError, Guarantee, Happened, JobIdx, Policy, Sim, Time};
 
 mod cost;
@@ -78,14 +78,6 @@ use cost::{initial_slack, move_cost, own_cost, priority, scheduler_priority, Mov
 use crate::book::{Book, Slot};
 use crate::{ParamCondition, PolicyInfo, PolicySettings};
 
-const fn float(key: &'static str, name: &'static str, description: &'static str, max: f64, default: f64) -> ParamSpec {
-    ParamSpec { key, name, description, kind: ParamKind::Float { min: 0.0, max, default }, unit: None }
-}
-
-const fn int(key: &'static str, name: &'static str, description: &'static str, max: i64, default: i64) -> ParamSpec {
-    ParamSpec { key, name, description, kind: ParamKind::Int { min: 0, max, default }, unit: None }
-}
-
 pub(crate) const INFO: PolicyInfo = PolicyInfo {
     id: "slack",
     name: "Slack-based priority backfilling",
@@ -93,59 +85,68 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
                   (1 − priority) × SF × AWT: arrivals and early ends try candidate schedules, price them by \
                   processors × delay weighted by relative priority and used slack, reject any that overdraws \
                   a slack, and keep the cheapest. Supports user and political priorities. Talby and Feitelson 1999.",
-    params: &[
-        float("sf", "Slack factor", "SF: a job's initial slack is (1 − p) × SF × AWT.", 1000.0, 3.0),
-        ParamSpec {
-            key: "awt",
-            name: "Average wait time",
-            description: "AWT in seconds; 0 = the mean wait of a CBF run of the same trace (computed and reported).",
-            kind: ParamKind::Float { min: 0.0, max: 1e9, default: 0.0 },
-            unit: Some("s"),
-        },
-        float("w_util", "Weight θu", "Exponent of a moved job's processors in its cost.", 1.0, 1.0),
-        float("w_time", "Weight θt", "Exponent of the delay in a cost.", 1.0, 1.0),
-        float("w_priority", "Weight θp", "Exponent of the priority ratio in a cost.", 1.0, 1.0),
-        float("w_fair", "Weight θf", "Exponent of the used-slack ratio s0/s in a cost.", 1.0, 1.0),
-        ParamSpec {
-            key: "heuristic",
-            name: "Heuristic",
-            description: "Order in which moved jobs are put back: ast (planned start), aat (arrival), du (processors × runtime, descending), dc (cost of one second, descending), dp (priority, descending).",
-            kind: ParamKind::Choice { options: &["ast", "aat", "du", "dc", "dp"], default: "ast" },
-            unit: None,
-        },
-        ParamSpec {
-            key: "scenario",
-            name: "Priorities",
-            description: "equal: every job has user and political priority 0; every-kth: every k-th job (in submission order) gets `high` for both (paper §3.3).",
-            kind: ParamKind::Choice { options: &["equal", "every-kth"], default: "equal" },
-            unit: None,
-        },
-        int("k", "k", "With every-kth: which jobs get the high priority (k = 5: jobs 5, 10, 15, …).", 1_000_000, 5),
-        float("high", "High priority", "With every-kth: their user and political priority each.", 1.0, 1.0),
-        int("max_slots", "Candidate slots", "At most this many candidate slots are priced per event.", 10_000, 8),
-        int("max_moved", "Movable jobs", "A candidate slot is tried only if at most this many jobs are planned at or after it.", 100_000, 16),
-    ],
+    params: SlackParams::SPECS,
     uses_runtime_source: true,
     default_source: "estimate",
-    build,
-    needs_calibration,
+    build: |values, s| build(SlackParams::read(values), s),
+    needs_calibration: |values| SlackParams::read(values).awt <= 0.0,
     conditions: &[
         ParamCondition { param: "k", when: "scenario", is: &["every-kth"] },
         ParamCondition { param: "high", when: "scenario", is: &["every-kth"] },
     ],
 };
 
-fn needs_calibration(p: &Params) -> bool {
-    p.number("awt") <= 0.0
+schedlab_engine::param_choice! {
+    /// The order in which moved jobs are put back.
+    enum Heuristic {
+        Ast = "ast",
+        Aat = "aat",
+        Du = "du",
+        Dc = "dc",
+        Dp = "dp",
+    }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Heuristic {
-    Ast,
-    Aat,
-    Du,
-    Dc,
-    Dp,
+schedlab_engine::param_choice! {
+    /// Who gets a high priority.
+    enum Scenario {
+        Equal = "equal",
+        EveryKth = "every-kth",
+    }
+}
+
+schedlab_engine::param_set! {
+    struct SlackParams {
+        sf: Float { min: 0.0, max: 1000.0, default: 3.0 },
+            name: "Slack factor", description: "SF: a job's initial slack is (1 − p) × SF × AWT.";
+        awt: Float { min: 0.0, max: 1e9, default: 0.0 },
+            name: "Average wait time",
+            description: "AWT in seconds; 0 = the mean wait of a CBF run of the same trace (computed and reported).",
+            unit: "s";
+        w_util: Float { min: 0.0, max: 1.0, default: 1.0 },
+            name: "Weight θu", description: "Exponent of a moved job's processors in its cost.";
+        w_time: Float { min: 0.0, max: 1.0, default: 1.0 },
+            name: "Weight θt", description: "Exponent of the delay in a cost.";
+        w_priority: Float { min: 0.0, max: 1.0, default: 1.0 },
+            name: "Weight θp", description: "Exponent of the priority ratio in a cost.";
+        w_fair: Float { min: 0.0, max: 1.0, default: 1.0 },
+            name: "Weight θf", description: "Exponent of the used-slack ratio s0/s in a cost.";
+        heuristic: Choice<Heuristic> { default: Heuristic::Ast },
+            name: "Heuristic",
+            description: "Order in which moved jobs are put back: ast (planned start), aat (arrival), du (processors × runtime, descending), dc (cost of one second, descending), dp (priority, descending).";
+        scenario: Choice<Scenario> { default: Scenario::Equal },
+            name: "Priorities",
+            description: "equal: every job has user and political priority 0; every-kth: every k-th job (in submission order) gets `high` for both (paper §3.3).";
+        k: Int { min: 0, max: 1_000_000, default: 5 },
+            name: "k", description: "With every-kth: which jobs get the high priority (k = 5: jobs 5, 10, 15, …).";
+        high: Float { min: 0.0, max: 1.0, default: 1.0 },
+            name: "High priority", description: "With every-kth: their user and political priority each.";
+        max_slots: Int { min: 0, max: 10_000, default: 8 },
+            name: "Candidate slots", description: "At most this many candidate slots are priced per event.";
+        max_moved: Int { min: 0, max: 100_000, default: 16 },
+            name: "Movable jobs",
+            description: "A candidate slot is tried only if at most this many jobs are planned at or after it.";
+    }
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -169,33 +170,19 @@ impl Config {
     }
 }
 
-fn build(s: &PolicySettings) -> Box<dyn Policy> {
-    let p = &s.params;
-    let given = p.number("awt");
-    let awt = if given > 0.0 { given } else { s.calibration.as_ref().map_or(0.0, |c| c.mean_wait) };
-    let heuristic = match p.choice("heuristic") {
-        "aat" => Heuristic::Aat,
-        "du" => Heuristic::Du,
-        "dc" => Heuristic::Dc,
-        "dp" => Heuristic::Dp,
-        _ => Heuristic::Ast,
-    };
+fn build(p: SlackParams, s: &PolicySettings) -> Box<dyn Policy> {
+    let awt = if p.awt > 0.0 { p.awt } else { s.calibration.as_ref().map_or(0.0, |c| c.mean_wait) };
     let config = Config {
-        sf: p.number("sf"),
+        sf: p.sf,
         // A zero AWT (an idle trace) would divide SP by zero; one second
         // keeps the formulas defined and gives (almost) no slack.
         awt: awt.max(1.0),
-        weights: Weights {
-            u: p.number("w_util"),
-            t: p.number("w_time"),
-            p: p.number("w_priority"),
-            f: p.number("w_fair"),
-        },
-        heuristic,
-        every_kth: if p.choice("scenario") == "every-kth" { p.number("k") as u64 } else { 0 },
-        high: p.number("high"),
-        max_slots: p.number("max_slots") as usize,
-        max_moved: p.number("max_moved") as usize,
+        weights: Weights { u: p.w_util, t: p.w_time, p: p.w_priority, f: p.w_fair },
+        heuristic: p.heuristic,
+        every_kth: if p.scenario == Scenario::EveryKth { p.k as u64 } else { 0 },
+        high: p.high,
+        max_slots: p.max_slots as usize,
+        max_moved: p.max_moved as usize,
     };
     Box::new(Slack {
         config,

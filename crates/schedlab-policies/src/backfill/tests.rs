@@ -24,15 +24,12 @@ fn jobs(rows: &[(Time, Time, u32, Time)]) -> Vec<Job> {
     rows.iter().enumerate().map(job).collect()
 }
 
-fn settings(params: &[(&str, &str)], source: RuntimeSource) -> PolicySettings {
+/// A policy of `params` with `source`.
+fn backfill(params: &[(&str, &str)], source: RuntimeSource) -> Backfill {
     let given: Vec<(String, String)> = params.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-    PolicySettings {
-        params: Params::resolve(INFO.params, &given).unwrap_or_else(|e| panic!("{e}")),
-        source,
-        seed: 0,
-        calibration: None,
-        categories: Categories::default(),
-    }
+    let values = Params::resolve(INFO.params, &given).unwrap_or_else(|e| panic!("{e}"));
+    let settings = PolicySettings { source, seed: 0, calibration: None, categories: Categories::default() };
+    Backfill::new(&BackfillParams::read(&values), &settings)
 }
 
 fn config(procs: u32, source: RuntimeSource) -> RunConfig {
@@ -42,7 +39,7 @@ fn config(procs: u32, source: RuntimeSource) -> RunConfig {
 /// First starts of a run of `params` on `rows`, checked.
 fn starts(procs: u32, rows: &[(Time, Time, u32, Time)], params: &[(&str, &str)]) -> Result<Vec<Time>, EngineError> {
     let jobs = jobs(rows);
-    let mut policy = Backfill::new(&settings(params, RuntimeSource::Estimate));
+    let mut policy = backfill(params, RuntimeSource::Estimate);
     let record = run(&jobs, &config(procs, RuntimeSource::Estimate), &mut policy, &mut |_| Control::Continue)?;
     check(&jobs, &record, &policy.guarantees()).unwrap_or_else(|e| panic!("{e}"));
     Ok(record.jobs.iter().map(|r| r.first_start).collect())
@@ -167,8 +164,8 @@ proptest! {
         rows.sort_by_key(|r| r.0);
         let jobs = jobs(&rows);
         let source = SOURCES[source];
-        let s = settings(&[("order", ORDERS[order]), ("depth", DEPTHS[depth])], source);
-        let mut probe = Probe { policy: Backfill::new(&s), passes_with_reservations: 0 };
+        let policy = backfill(&[("order", ORDERS[order]), ("depth", DEPTHS[depth])], source);
+        let mut probe = Probe { policy, passes_with_reservations: 0 };
         let mut config = config(8, source);
         if stale {
             config.overrun = Overrun::Stale;
