@@ -4,7 +4,7 @@
 
 use pyo3::prelude::*;
 use schedlab::experiment::link;
-use schedlab::experiment::{metric_at, run_point, Experiment, ExperimentResult, Plan, RunSpec, Sweep};
+use schedlab::experiment::{run_point, Experiment, ExperimentResult, MetricValue, Plan, RunSpec, Sweep, TraceDocument};
 use schedlab::metrics::columns as catalogue;
 
 use crate::observer::Observer;
@@ -58,7 +58,7 @@ pub fn run_experiment(
         let result = result.map_err(|e| core_error(format!("{}: {e}", plan.label(point.run))))?;
         points.push(result);
     }
-    let identity = serde_json::to_value(&t.identity).map_err(core_error)?;
+    let identity = TraceDocument::of(&t.identity).map_err(core_error)?;
     Ok(ExperimentRun { result: ExperimentResult::new(&plan, identity, None, points) })
 }
 
@@ -81,9 +81,12 @@ impl ExperimentRun {
         let mut rows = Vec::new();
         for s in &self.result.summary {
             for c in &columns {
-                let Some(mean) = metric_at(&s.mean, &c.key) else { continue };
-                let ci95 = metric_at(&s.ci95, &c.key).and_then(serde_json::Value::as_f64);
-                rows.push((s.run, s.label.clone(), s.value.clone(), c.key.clone(), mean.as_f64(), ci95, s.seeds.len()));
+                let mean = match s.mean.value(c.metric) {
+                    MetricValue::Absent => continue,
+                    m => m.number(),
+                };
+                let ci95 = s.ci95.value(c.metric).number();
+                rows.push((s.run, s.label.clone(), s.value.clone(), c.key.clone(), mean, ci95, s.seeds.len()));
             }
         }
         rows

@@ -50,11 +50,9 @@ fn decode<T: DeserializeOwned>(text: &str, what: &str) -> PyResult<T> {
     })
 }
 
-/// Pretty JSON and a newline, as the command line writes its documents.
+/// The document's text, from the core's one serialiser (the command line's too).
 fn pretty<T: serde::Serialize>(value: &T) -> PyResult<String> {
-    let mut text = serde_json::to_string_pretty(value).map_err(core_error)?;
-    text.push('\n');
-    Ok(text)
+    schedlab::experiment::document_text(value, "result").map_err(core_error)
 }
 
 #[pymodule]

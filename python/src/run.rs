@@ -3,8 +3,8 @@
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use schedlab::experiment::{
-    job_rows, run_phased, schedule_comments, write_jobs_csv, write_schedule_swf, Experiment, Plan, RunDocument,
-    RunOutcome, RunSettings, JOB_COLUMNS,
+    job_rows, run_phased, schedule_comments, write_jobs_csv, write_schedule_swf, Experiment, MetricValue,
+    MetricsDocument, Plan, RunDocument, RunOutcome, RunSettings, JOB_COLUMNS,
 };
 use schedlab::metrics::columns as catalogue;
 use schedlab::schedule::{write_batsim_jobs, Layout};
@@ -70,10 +70,13 @@ impl Run {
     /// catalogue's order: `(key, value)`, `None` for a metric without a
     /// value (a mean over no job).
     fn catalogue_metrics(&self) -> PyResult<Vec<(String, Option<f64>)>> {
-        let metrics = serde_json::to_value(&self.outcome.metrics).map_err(core_error)?;
+        let metrics = MetricsDocument::of(&self.outcome.metrics).map_err(core_error)?;
         Ok(catalogue()
             .into_iter()
-            .filter_map(|c| schedlab::experiment::metric_at(&metrics, &c.key).map(|v| (c.key, v.as_f64())))
+            .filter_map(|c| match metrics.value(c.metric) {
+                MetricValue::Absent => None,
+                v => Some((c.key, v.number())),
+            })
             .collect())
     }
 

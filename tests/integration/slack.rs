@@ -84,7 +84,7 @@ fn mean_waits_are_reported_per_priority_class() {
     // high one) waits 100 − 2 = 98 and jobs 1 and 2 wait 0 and 250 − 1 = 249.
     let out = run(&trace(10, PRIORITY), "slack:awt=99,scenario=every-kth,k=3");
     let p = out.metrics.priority.expect("every-kth gives two classes");
-    assert_eq!((p.high_jobs, p.high_mean_wait, p.low_jobs, p.low_mean_wait), (1, 98.0, 2, 124.5));
+    assert_eq!((p.high_jobs, p.high_mean_wait, p.low_jobs, p.low_mean_wait), (1, Some(98.0), 2, Some(124.5)));
     // Equal priorities, or high = 0: one class, nothing to report.
     assert!(run(&trace(10, PRIORITY), "slack:awt=99").metrics.priority.is_none());
     assert!(run(&trace(10, PRIORITY), "slack:awt=99,scenario=every-kth,k=3,high=0").metrics.priority.is_none());

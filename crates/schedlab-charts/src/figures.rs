@@ -4,11 +4,10 @@
 //! page constructs no chart of its own.
 
 use schedlab_experiment::{
-    identity_context, metric_at, ExperimentResult, PointResult, Preset, PresetFigure, SummaryRow,
+    identity_context, ExperimentResult, MetricsDocument, PointResult, Preset, PresetFigure, SummaryRow,
 };
-use schedlab_metrics::{column, CATEGORY_NAMES};
+use schedlab_metrics::{column, MetricKey, CATEGORY_NAMES};
 use serde::Serialize;
-use serde_json::Value;
 
 use crate::{BarChart, BarSeries, ChartSpec, EcdfChart, EcdfCurve, SweepChart, SweepLine, SweepPoint};
 
@@ -26,8 +25,10 @@ pub struct Figure {
 /// are drawn on a log axis: FCFS's slowdown would flatten every other bar.
 pub const LOG_RATIO: f64 = 30.0;
 
-fn number(v: &Value, path: &str) -> Option<f64> {
-    metric_at(v, path).and_then(Value::as_f64).filter(|x| x.is_finite())
+/// The finite number of the catalogue metric at `path` (a preset's column),
+/// read by its key; `None` for a path the catalogue does not know.
+fn number(v: &MetricsDocument, path: &str) -> Option<f64> {
+    MetricKey::parse(path).and_then(|key| v.value(key).number()).filter(|x| x.is_finite())
 }
 
 /// `[mean − h, mean + h]` when the row has an interval at `path`.
@@ -173,13 +174,7 @@ fn row_label(r: &ExperimentResult, row: &SummaryRow) -> String {
 /// A blocked-group metric by job-size bin (the power-of-two bins; "big"
 /// and "small" are the first two groups), one series per row.
 fn blocked_bars(rows: &[&SummaryRow], names: &[String], metric: &str, rep: bool) -> Option<ChartSpec> {
-    let groups: Vec<String> = rows
-        .first()
-        .and_then(|row| row.mean.get("blocked_groups")?.as_array().cloned())?
-        .iter()
-        .skip(2)
-        .filter_map(|g| g.get("group")?.as_str().map(str::to_owned))
-        .collect();
+    let groups: Vec<String> = rows.first()?.mean.blocked_group_names().into_iter().skip(2).collect();
     if groups.is_empty() {
         return None;
     }
@@ -361,7 +356,8 @@ fn category_change(rows: &[&SummaryRow], names: &[String], metric: &str) -> Opti
 #[cfg(test)]
 mod tests {
     use super::*;
-    use schedlab_experiment::{preset, run_point, Experiment, Plan, RunSpec, Sweep, WorkloadOptions};
+    use schedlab_experiment::{preset, run_point, Experiment, Plan, RunSpec, Sweep, TraceDocument, WorkloadOptions};
+    use schedlab_metrics::{GroupField, Metric};
     use schedlab_workload::{read_swf, ReadOptions};
 
     const KTH: &[u8] = include_bytes!("../../../samples/kth-sp2-first3000.swf");
@@ -373,7 +369,7 @@ mod tests {
             .points(None)
             .map(|p| run_point(&trace, &plan, &p, &mut |_, _| schedlab_engine::Control::Continue).unwrap())
             .collect();
-        ExperimentResult::new(&plan, serde_json::json!({}), None, points)
+        ExperimentResult::new(&plan, TraceDocument::none(), None, points)
     }
 
     /// The SVG of a figure equals its file in tests/snapshots/
@@ -401,7 +397,7 @@ mod tests {
         assert_eq!(blocked.groups[..3], ["1", "2", "3-4"]);
         assert_eq!(blocked.y_label, "MBS of blocked jobs");
         // The values are the summaries' means of the size bins.
-        let first = r.summary[0].mean["blocked_groups"][2]["mbs"].as_f64();
+        let first = r.summary[0].mean.value(MetricKey::BlockedGroup(2, GroupField::Mbs)).number();
         assert_eq!(blocked.series[0].values[0], first);
         let ChartSpec::Bars(bars) = &figs[0].spec else { panic!("bars") };
         assert_eq!(bars.groups, ["easy", "easy@last", "pv-easy"]);
@@ -434,7 +430,7 @@ mod tests {
         let all: Vec<f64> = b.series.iter().flat_map(|s| s.values.iter().flatten().copied()).collect();
         let ratio = all.iter().copied().fold(0.0, f64::max) / all.iter().copied().fold(f64::INFINITY, f64::min);
         assert_eq!(b.log_y, ratio > LOG_RATIO, "ratio {ratio}");
-        assert_eq!(b.series[0].values[0], r.summary[0].mean["mbs"].as_f64());
+        assert_eq!(b.series[0].values[0], r.summary[0].mean.value(MetricKey::Fixed(Metric::Mbs)).number());
         let ChartSpec::Sweep(s) = &figs[3].spec else { panic!("sweep") };
         assert_eq!(s.lines.len(), 3);
         assert_eq!(s.lines[1].points.iter().map(|p| p.x).collect::<Vec<_>>(), [0.0, 40.0]);

@@ -503,7 +503,7 @@ fn schedule_legend_names_box_kinds_with_their_colours() {
     for (entry, kind) in
         legend.iter().zip([BoxKind::InOrder, BoxKind::Backfilled, BoxKind::Ventured, BoxKind::Preempted])
     {
-        assert_eq!(serde_json::to_value(kind).unwrap(), serde_json::Value::String(entry.key.clone()));
+        assert_eq!(serde_json::to_string(&kind).unwrap(), format!("\"{}\"", entry.key));
     }
     let keys: Vec<&str> = legend.iter().map(|e| e.key.as_str()).collect();
     assert_eq!(keys, ["in_order", "backfilled", "ventured", "preempted", "reservation", "busy"]);

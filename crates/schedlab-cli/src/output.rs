@@ -16,8 +16,7 @@ pub fn stdout() -> BufWriter<io::StdoutLock<'static>> {
 /// Pretty JSON and a newline on stdout.
 pub fn print_json<T: Serialize + ?Sized>(value: &T) -> Result<()> {
     let mut out = stdout();
-    serde_json::to_writer_pretty(&mut out, value)?;
-    writeln!(out)?;
+    out.write_all(schedlab_experiment::document_text(value, "result")?.as_bytes())?;
     out.flush()?;
     Ok(())
 }
@@ -125,9 +124,11 @@ pub fn header(c: &schedlab_metrics::Column) -> String {
 }
 
 /// A metric of a metrics document as its column prints it.
-pub fn metric_cell(metrics: &serde_json::Value, c: &schedlab_metrics::Column) -> String {
-    let v = schedlab_experiment::metric_at(metrics, &c.key).and_then(serde_json::Value::as_f64);
-    schedlab_metrics::format_cell(v, c.digits)
+pub fn metric_cell(metrics: &schedlab_experiment::MetricsDocument, c: &schedlab_metrics::Column) -> String {
+    match metrics.value(c.metric) {
+        schedlab_experiment::MetricValue::Undefined => schedlab_metrics::UNDEFINED.to_owned(),
+        v => schedlab_metrics::format_cell(v.number(), c.digits),
+    }
 }
 
 /// A summarised metric as tables print it (the core's, shared with the page).

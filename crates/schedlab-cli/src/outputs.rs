@@ -324,8 +324,8 @@ pub fn emit(
 /// Pretty JSON and a newline, for [`emit`].
 pub fn json<T: serde::Serialize + ?Sized>(value: &T) -> impl FnOnce(&mut dyn Write) -> io::Result<()> + '_ {
     move |out| {
-        serde_json::to_writer_pretty(&mut *out, value)?;
-        writeln!(out)
+        let text = schedlab_experiment::document_text(value, "result").map_err(io::Error::other)?;
+        out.write_all(text.as_bytes())
     }
 }
 

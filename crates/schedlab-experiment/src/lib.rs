@@ -18,6 +18,7 @@
 mod calibration;
 mod document;
 mod experiment;
+pub mod json;
 pub mod link;
 mod merge;
 mod output;
@@ -38,10 +39,11 @@ pub use experiment::{
     format_value, Experiment, MetricSettings, ParamList, RunSpec, Sweep, SweepError, SweepValues, WorkloadOptions,
     MAX_REPEAT, MAX_RUNS, MAX_SWEEP_VALUES,
 };
+pub use json::{document_text, DocumentError, MetricValue, MetricsDocument, TraceDocument};
 pub use merge::{merge, read_shard, MergeError, MAX_SHARD_BYTES};
 pub use output::{job_rows, schedule_comments, write_jobs_csv, write_schedule_swf, JobRow, JOB_COLUMNS};
 pub use plan::{GridError, Plan, Point, Shard};
-pub use presets::{metric_at, preset, Preset, PresetFigure, Reproduction, Section, SectionResult, PRESETS};
+pub use presets::{preset, Preset, PresetFigure, Reproduction, Section, SectionResult, PRESETS};
 pub use regular::{regular_comparison, RegularComparison, RunWaits, SubsetMeans};
 pub use repeat::{overflowing_metric, summarise, t975, RepeatSummary};
 pub use result::{

@@ -8,10 +8,10 @@
 //! the field; its size is bounded before it is parsed, and what it claims
 //! (how many points the experiment has) is arithmetic, never allocated.
 
-use serde_json::Value;
 use thiserror::Error;
 
-use crate::{ExperimentResult, Plan, PointResult, Shard, EXPERIMENT_SCHEMA};
+use crate::json::{settings_difference, Element};
+use crate::{ExperimentResult, MetricsDocument, Plan, PointResult, Shard, TraceDocument, EXPERIMENT_SCHEMA};
 
 /// Largest shard file read, bytes (1 GiB).
 pub const MAX_SHARD_BYTES: usize = 1 << 30;
@@ -52,10 +52,10 @@ struct ShardFile {
     #[serde(default)]
     #[allow(dead_code)]
     titles: serde::de::IgnoredAny,
-    trace: Value,
+    trace: TraceDocument,
     #[serde(default)]
     shard: Option<Shard>,
-    points: Vec<Value>,
+    points: Vec<Element>,
     #[serde(default)]
     #[allow(dead_code)]
     summary: serde::de::IgnoredAny,
@@ -87,7 +87,7 @@ pub fn read_shard(text: &str, file: usize) -> Result<ExperimentResult, MergeErro
         .points
         .into_iter()
         .enumerate()
-        .map(|(i, p)| serde_json::from_value(p).map_err(|e| field_error(file, &format!("points[{i}]"), e)))
+        .map(|(i, p)| p.decode().map_err(|e| field_error(file, &format!("points[{i}]"), e)))
         .collect::<Result<Vec<PointResult>, _>>()?;
     Ok(ExperimentResult {
         schema: doc.schema,
@@ -111,13 +111,13 @@ fn field_error(file: usize, field: &str, message: impl std::fmt::Display) -> Mer
 pub fn merge(parts: Vec<ExperimentResult>) -> Result<ExperimentResult, MergeError> {
     let first = parts.first().ok_or(MergeError::Empty)?;
     let plan = Plan::new(first.experiment.clone()).map_err(|e| MergeError::Plan { file: 1, message: e.to_string() })?;
-    let reference = settings_of(first);
-    let trace = first.trace.clone();
-    let mut shapes: Vec<Option<Value>> = vec![None; plan.experiment().runs.len()];
+    let (experiment, trace) = (first.experiment.clone(), first.trace.clone());
+    let mut shapes: Vec<Option<MetricsDocument>> = vec![None; plan.experiment().runs.len()];
     let mut points = Vec::new();
     for (i, part) in parts.into_iter().enumerate() {
         let file = i + 1;
-        if let Some((field, this, first)) = first_difference(&settings_of(&part), &reference, String::new()) {
+        if let Some((field, this, first)) = settings_difference((&part.experiment, &part.trace), (&experiment, &trace))
+        {
             return Err(MergeError::Mismatch { file, field, this, first });
         }
         if let Some(s) = part.shard {
@@ -154,8 +154,8 @@ pub fn merge(parts: Vec<ExperimentResult>) -> Result<ExperimentResult, MergeErro
 fn check_summable(plan: &Plan, points: &[PointResult]) -> Result<(), MergeError> {
     for (run, value) in plan.cells() {
         let range = plan.cell_range(run, value);
-        let metrics: Vec<Value> =
-            points[range.start as usize..range.end as usize].iter().map(|p| p.metrics.clone()).collect();
+        let metrics: Vec<&MetricsDocument> =
+            points[range.start as usize..range.end as usize].iter().map(|p| &p.metrics).collect();
         if let Some(field) = crate::overflowing_metric(&metrics) {
             return Err(MergeError::Overflow { label: plan.label(run), at: plan.at(value), field });
         }
@@ -163,47 +163,14 @@ fn check_summable(plan: &Plan, points: &[PointResult]) -> Result<(), MergeError>
     Ok(())
 }
 
-/// What two shards must agree on: the experiment, and the trace (its
-/// content, size and how it was read).
-fn settings_of(r: &ExperimentResult) -> Value {
-    let pick = |key: &str| r.trace.get(key).cloned().unwrap_or(Value::Null);
-    serde_json::json!({
-        "experiment": r.experiment,
-        "trace": { "sha256": pick("sha256"), "jobs": pick("jobs"), "procs": pick("procs"), "options": pick("options") },
-    })
-}
-
-/// The first path where `a` and `b` differ, with both values (short).
-fn first_difference(a: &Value, b: &Value, path: String) -> Option<(String, String, String)> {
-    let join = |k: &str| if path.is_empty() { k.to_owned() } else { format!("{path}.{k}") };
-    match (a, b) {
-        (Value::Object(x), Value::Object(y)) => {
-            let keys: std::collections::BTreeSet<&String> = x.keys().chain(y.keys()).collect();
-            keys.into_iter().find_map(|k| {
-                let (va, vb) = (x.get(k).unwrap_or(&Value::Null), y.get(k).unwrap_or(&Value::Null));
-                first_difference(va, vb, join(k))
-            })
-        }
-        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
-            x.iter().zip(y).enumerate().find_map(|(i, (va, vb))| first_difference(va, vb, format!("{path}[{i}]")))
-        }
-        _ if a == b => None,
-        _ => Some((path, brief(a), brief(b))),
-    }
-}
-
-fn brief(v: &Value) -> String {
-    let s = v.to_string();
-    if s.chars().count() > 60 {
-        s.chars().take(57).chain("...".chars()).collect()
-    } else {
-        s
-    }
-}
-
 /// A point must be the plan's point of that number, belong to its file's
 /// shard, and carry a metrics document shaped like the run's others.
-fn check_point(plan: &Plan, shard: Option<Shard>, p: &PointResult, shapes: &mut [Option<Value>]) -> Result<(), String> {
+fn check_point(
+    plan: &Plan,
+    shard: Option<Shard>,
+    p: &PointResult,
+    shapes: &mut [Option<MetricsDocument>],
+) -> Result<(), String> {
     let expected = plan
         .point(p.point.index)
         .ok_or_else(|| format!("the experiment has {} points, numbered from 0", plan.len()))?;
@@ -221,9 +188,9 @@ fn check_point(plan: &Plan, shard: Option<Shard>, p: &PointResult, shapes: &mut 
     if p.point.seed != expected.seed {
         return Err(format!("`seed` is {}, the plan says {}", p.point.seed, expected.seed));
     }
-    metric_kinds(&p.metrics, "metrics")?;
+    p.metrics.check_kinds()?;
     match &shapes[p.point.run] {
-        Some(shape) => same_shape(shape, &p.metrics, "metrics".into()),
+        Some(shape) => shape.check_same_shape(&p.metrics),
         None => {
             shapes[p.point.run] = Some(p.metrics.clone());
             Ok(())
@@ -231,54 +198,13 @@ fn check_point(plan: &Plan, shard: Option<Shard>, p: &PointResult, shapes: &mut 
     }
 }
 
-/// Text is allowed only where the metrics document has labels (a
-/// category's name, a group, a reference policy, a range, the runtime
-/// source of the prediction figures).
-const LABEL_KEYS: [&str; 5] = ["name", "group", "reference", "range", "source"];
-
-fn metric_kinds(v: &Value, path: &str) -> Result<(), String> {
-    match v {
-        Value::Object(m) => m.iter().try_for_each(|(k, x)| {
-            if LABEL_KEYS.contains(&k.as_str()) && x.is_string() {
-                Ok(())
-            } else {
-                metric_kinds(x, &format!("{path}.{k}"))
-            }
-        }),
-        Value::Array(a) => a.iter().enumerate().try_for_each(|(i, x)| metric_kinds(x, &format!("{path}[{i}]"))),
-        Value::Number(_) | Value::Null => Ok(()),
-        Value::String(_) => Err(format!("metric `{path}` is text, not a number")),
-        Value::Bool(_) => Err(format!("metric `{path}` is true/false, not a number")),
-    }
-}
-
-/// Two metrics documents of one run have the same keys, arrays of the same
-/// length and numbers where numbers are.
-fn same_shape(a: &Value, b: &Value, path: String) -> Result<(), String> {
-    match (a, b) {
-        (Value::Object(x), Value::Object(y)) => {
-            if let Some(k) = x.keys().find(|k| !y.contains_key(*k)).or_else(|| y.keys().find(|k| !x.contains_key(*k))) {
-                return Err(format!("metric `{path}.{k}` is in one point of this run and not in another"));
-            }
-            x.iter().try_for_each(|(k, v)| same_shape(v, &y[k], format!("{path}.{k}")))
-        }
-        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
-            x.iter().zip(y).enumerate().try_for_each(|(i, (u, v))| same_shape(u, v, format!("{path}[{i}]")))
-        }
-        (Value::Array(_), Value::Array(_)) => {
-            Err(format!("metric `{path}` has another length than in the run's other points"))
-        }
-        (Value::Number(_) | Value::Null, Value::Number(_) | Value::Null) => Ok(()),
-        (Value::String(_), Value::String(_)) => Ok(()),
-        _ => Err(format!("metric `{path}` has another type than in the run's other points")),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Experiment, RunSpec, Sweep};
-    use serde_json::json;
+    use crate::{Experiment, MetricValue, RunSpec, Sweep};
+    use schedlab_metrics::{Metric, MetricKey};
+    // Shard files are JSON: the tests edit them as such.
+    use serde_json::{json, Value};
 
     fn plan() -> Plan {
         let e = Experiment {
@@ -294,14 +220,18 @@ mod tests {
         let points = plan
             .points(Some(s))
             .map(|p| PointResult {
-                metrics: json!({ "mbs": p.index as f64, "categories": [{ "name": "SN", "mbs": 1.0 }] }),
+                metrics: serde_json::from_value(
+                    json!({ "mbs": p.index as f64, "categories": [{ "name": "SN", "mbs": 1.0 }] }),
+                )
+                .unwrap(),
                 point: p,
                 events: 10,
                 elapsed_ms: Some(1.0),
                 wait_ecdf: None,
             })
             .collect();
-        ExperimentResult::new(plan, json!({ "sha256": "ab", "jobs": 3, "procs": 4, "options": {} }), Some(s), points)
+        let trace = serde_json::from_value(json!({ "sha256": "ab", "jobs": 3, "procs": 4, "options": {} })).unwrap();
+        ExperimentResult::new(plan, trace, Some(s), points)
     }
 
     fn text(r: &ExperimentResult) -> String {
@@ -320,11 +250,11 @@ mod tests {
     #[test]
     fn shards_merge_into_the_whole_result() {
         let p = plan();
-        let whole = ExperimentResult::new(&p, json!({}), None, Vec::new());
+        let whole = ExperimentResult::new(&p, TraceDocument::none(), None, Vec::new());
         let merged = tampered(|_| {}).unwrap();
         assert_eq!(merged.points.len(), 4);
         assert_eq!(merged.summary.len(), 2);
-        assert_eq!(merged.summary[1].mean["mbs"], json!(2.5));
+        assert_eq!(merged.summary[1].mean.value(MetricKey::Fixed(Metric::Mbs)), MetricValue::Number(2.5));
         assert_eq!(merged.labels, whole.labels);
     }
 
@@ -393,7 +323,7 @@ mod tests {
             sweep: Some(Sweep::parse("error=0:99.99:0.01").unwrap()),
             ..Experiment::of(vec![RunSpec::parse("easy@virtual").unwrap()])
         };
-        let r = ExperimentResult::new(&Plan::new(e).unwrap(), json!({}), None, Vec::new());
+        let r = ExperimentResult::new(&Plan::new(e).unwrap(), TraceDocument::none(), None, Vec::new());
         let e = merge(vec![read_shard(&text(&r), 1).unwrap()]).unwrap_err();
         assert_eq!(e, MergeError::Missing { missing: 100_000_000, total: 100_000_000, first: 0 });
     }

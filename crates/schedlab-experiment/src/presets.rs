@@ -375,15 +375,6 @@ impl<'a> Reproduction<'a> {
     }
 }
 
-/// Follows a dotted path (`fairness.delayed`, `categories.0.mbs`) into a
-/// metrics document; `None` where the path leads nowhere.
-pub fn metric_at<'a>(metrics: &'a serde_json::Value, path: &str) -> Option<&'a serde_json::Value> {
-    path.split('.').try_fold(metrics, |v, part| match part.parse::<usize>() {
-        Ok(i) => v.get(i),
-        Err(_) => v.get(part),
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -433,14 +424,5 @@ mod tests {
             p.paper_note("other.swf").as_deref(),
             Some("The paper used KTH-SP2 (128 processors), not other.swf: expect other numbers than the paper's.")
         );
-    }
-
-    #[test]
-    fn metric_paths_reach_into_arrays_and_objects() {
-        let m = serde_json::json!({ "mbs": 2.5, "categories": [{ "mbs": 1.0 }], "fairness": { "delayed": 3 } });
-        assert_eq!(metric_at(&m, "mbs"), Some(&serde_json::json!(2.5)));
-        assert_eq!(metric_at(&m, "categories.0.mbs"), Some(&serde_json::json!(1.0)));
-        assert_eq!(metric_at(&m, "fairness.delayed"), Some(&serde_json::json!(3)));
-        assert_eq!(metric_at(&m, "categories.4.mbs"), None);
     }
 }

@@ -50,8 +50,10 @@ pub struct RegularComparison {
 pub struct SubsetMeans {
     /// Index of the run in the order given.
     pub run: usize,
-    pub mean_wait: f64,
-    pub mean_stretch: f64,
+    /// `None` (`null`) when no job is compared: a mean over no jobs is
+    /// undefined, not 0.
+    pub mean_wait: Option<f64>,
+    pub mean_stretch: Option<f64>,
 }
 
 /// One comparison per run with deadlines, in the order given; none when no
@@ -73,7 +75,10 @@ pub fn regular_comparison(jobs: &[Job], runs: &[RunWaits], skip_percent: f64) ->
 }
 
 fn subset_means(jobs: &[Job], waits: &[Time], kept: &[usize], run: usize) -> SubsetMeans {
-    let n = kept.len().max(1) as f64;
+    if kept.is_empty() {
+        return SubsetMeans { run, mean_wait: None, mean_stretch: None };
+    }
+    let n = kept.len() as f64;
     let wait: f64 = kept.iter().map(|&i| waits[i] as f64).sum();
     let stretch: f64 = kept
         .iter()
@@ -82,7 +87,7 @@ fn subset_means(jobs: &[Job], waits: &[Time], kept: &[usize], run: usize) -> Sub
             (waits[i] as f64 + estimate) / estimate
         })
         .sum();
-    SubsetMeans { run, mean_wait: wait / n, mean_stretch: stretch / n }
+    SubsetMeans { run, mean_wait: Some(wait / n), mean_stretch: Some(stretch / n) }
 }
 
 #[cfg(test)]
@@ -111,7 +116,7 @@ mod tests {
         let got = regular_comparison(&jobs, &runs, 0.0);
         // Stretches: run 0: (10+10)/10, (0+20)/20, (30+10)/10 = 2, 1, 4;
         // run 1: 1, (20+20)/20, 1 = 1, 2, 1; run 2: 1, 1, (10+10)/10 = 2.
-        let means = |run, mean_wait, mean_stretch| SubsetMeans { run, mean_wait, mean_stretch };
+        let means = |run, w, s| SubsetMeans { run, mean_wait: Some(w), mean_stretch: Some(s) };
         let expected = RegularComparison {
             under: 2,
             jobs: 3,
@@ -128,5 +133,18 @@ mod tests {
         assert_eq!(skipped[0].runs[1], means(1, 20.0, 2.0));
         // No run with deadlines, no comparison.
         assert!(regular_comparison(&jobs, &runs[..2], 0.0).is_empty());
+    }
+
+    #[test]
+    fn no_regular_job_gives_undefined_means() {
+        // Every job has a deadline under the last run, so none is compared:
+        // the means are undefined (null), not 0 or -0.
+        let jobs = [job(1, 10), job(2, 10)];
+        let runs = [waits(&[10, 20], None), waits(&[0, 30], Some(&[false, false]))];
+        let got = regular_comparison(&jobs, &runs, 0.0);
+        let undefined = |run| SubsetMeans { run, mean_wait: None, mean_stretch: None };
+        assert_eq!(got, vec![RegularComparison { under: 1, jobs: 0, runs: vec![undefined(0), undefined(1)] }]);
+        let json = serde_json::to_string(&got[0].runs[0]).unwrap();
+        assert_eq!(json, r#"{"run":0,"mean_wait":null,"mean_stretch":null}"#);
     }
 }

@@ -13,7 +13,8 @@
 //! bytes.
 
 use serde::Serialize;
-use serde_json::{Map, Value};
+
+use crate::MetricsDocument;
 
 /// Mean and 95 % interval half-width of every metric over repeated runs.
 #[derive(Clone, Debug, Serialize)]
@@ -21,18 +22,18 @@ pub struct RepeatSummary {
     pub repeat: usize,
     pub seeds: Vec<u64>,
     /// The metrics document with each number replaced by its mean.
-    pub mean: Value,
+    pub mean: MetricsDocument,
     /// The same shape, each number the half-width of its 95 % interval;
     /// `null` for a single run.
-    pub ci95: Value,
+    pub ci95: MetricsDocument,
 }
 
 /// Summarises the metrics documents of repeated runs (all of one shape).
-pub fn summarise(seeds: Vec<u64>, metrics: &[Value]) -> RepeatSummary {
+pub fn summarise(seeds: Vec<u64>, metrics: &[&MetricsDocument]) -> RepeatSummary {
     let mut overflow = None;
-    let mean = combine(metrics, &mean_of, "", &mut overflow);
+    let mean = MetricsDocument::combine(metrics, &mean_of, &mut overflow);
     let t = t_for(metrics);
-    let ci95 = combine(metrics, &|xs: &[f64]| half_width(xs, t), "", &mut overflow);
+    let ci95 = MetricsDocument::combine(metrics, &|xs: &[f64]| half_width(xs, t), &mut overflow);
     RepeatSummary { repeat: metrics.len(), seeds, mean, ci95 }
 }
 
@@ -40,59 +41,22 @@ pub fn summarise(seeds: Vec<u64>, metrics: &[Value]) -> RepeatSummary {
 /// interval over `metrics` lies beyond the largest float, which the summary
 /// could only print as `null`: values near 1.8e308 that no run gives but a
 /// shard file may hold.
-pub fn overflowing_metric(metrics: &[Value]) -> Option<String> {
+pub fn overflowing_metric(metrics: &[&MetricsDocument]) -> Option<String> {
     let mut overflow = None;
-    combine(metrics, &mean_of, "", &mut overflow);
+    MetricsDocument::combine(metrics, &mean_of, &mut overflow);
     if overflow.is_none() {
         let t = t_for(metrics);
-        combine(metrics, &|xs: &[f64]| half_width(xs, t), "", &mut overflow);
+        MetricsDocument::combine(metrics, &|xs: &[f64]| half_width(xs, t), &mut overflow);
     }
     overflow
 }
 
 /// The Student-t quantile for the runs' count (NaN, no interval, for one).
-fn t_for(metrics: &[Value]) -> f64 {
+fn t_for(metrics: &[&MetricsDocument]) -> f64 {
     if metrics.len() >= 2 {
         t975(metrics.len() - 1)
     } else {
         f64::NAN
-    }
-}
-
-/// Walks the documents in step and applies `f` to each numeric leaf's
-/// values; a leaf whose value `f` cannot give (NaN) becomes `null`, and the
-/// path of the first leaf whose value is infinite goes to `overflow`.
-fn combine(docs: &[Value], f: &dyn Fn(&[f64]) -> f64, path: &str, overflow: &mut Option<String>) -> Value {
-    match docs.first() {
-        Some(Value::Number(_)) => {
-            let xs: Vec<f64> = docs.iter().filter_map(Value::as_f64).collect();
-            let y = f(&xs);
-            if y.is_infinite() && overflow.is_none() {
-                *overflow = Some(path.to_owned());
-            }
-            serde_json::Number::from_f64(y).map_or(Value::Null, Value::Number)
-        }
-        Some(Value::Object(first)) => {
-            let mut out = Map::new();
-            for key in first.keys() {
-                let column: Vec<Value> = docs.iter().map(|d| d.get(key).cloned().unwrap_or(Value::Null)).collect();
-                let inner = if path.is_empty() { key.clone() } else { format!("{path}.{key}") };
-                out.insert(key.clone(), combine(&column, f, &inner, overflow));
-            }
-            Value::Object(out)
-        }
-        Some(Value::Array(first)) => {
-            let rows = (0..first.len())
-                .map(|i| {
-                    let column: Vec<Value> = docs.iter().map(|d| d.get(i).cloned().unwrap_or(Value::Null)).collect();
-                    combine(&column, f, &format!("{path}[{i}]"), overflow)
-                })
-                .collect();
-            Value::Array(rows)
-        }
-        // Labels (category names, group names) are the same in every run.
-        Some(other) => other.clone(),
-        None => Value::Null,
     }
 }
 
@@ -221,20 +185,37 @@ fn beta_fraction(x: f64, a: f64, b: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::MetricValue;
+    use schedlab_metrics::{CategoryField, Metric, MetricKey};
+
+    fn doc(text: &str) -> MetricsDocument {
+        serde_json::from_str(text).unwrap()
+    }
+
+    fn summary(docs: &[MetricsDocument]) -> RepeatSummary {
+        summarise((0..docs.len() as u64).collect(), &docs.iter().collect::<Vec<_>>())
+    }
+
+    fn overflow(docs: &[MetricsDocument]) -> Option<String> {
+        overflowing_metric(&docs.iter().collect::<Vec<_>>())
+    }
+
+    const MBS: MetricKey = MetricKey::Fixed(Metric::Mbs);
+    const MWBS: MetricKey = MetricKey::Fixed(Metric::Mwbs);
 
     /// Values 1, 2, 3, 4, 5: mean 3, s² = 2.5, half-width
     /// t(0.975, 4) · √(2.5 / 5) with t(0.975, 4) = 2.776445 (tables).
     #[test]
     fn interval_of_a_known_sample() {
-        let docs: Vec<Value> =
-            (1..=5).map(|x| json!({ "mbs": x as f64, "name": "SN", "groups": [{ "jobs": x }] })).collect();
-        let s = summarise((0..5).collect(), &docs);
-        assert_eq!(s.mean["mbs"], json!(3.0));
-        assert_eq!(s.mean["name"], json!("SN"));
-        let hw = s.ci95["mbs"].as_f64().unwrap();
+        let docs: Vec<MetricsDocument> = (1..=5)
+            .map(|x| doc(&format!(r#"{{"mbs": {x}.0, "categories": [{{"name": "SN", "jobs": {x}}}]}}"#)))
+            .collect();
+        let s = summary(&docs);
+        // The label is kept; every number is replaced by its mean.
+        assert_eq!(s.mean, doc(r#"{"mbs": 3.0, "categories": [{"name": "SN", "jobs": 3.0}]}"#));
+        let hw = s.ci95.value(MBS).number().unwrap();
         assert!((hw - 2.776445 * (0.5f64).sqrt()).abs() < 1e-6, "{hw}");
-        assert_eq!(s.ci95["groups"][0]["jobs"], s.ci95["mbs"]);
+        assert_eq!(s.ci95.value(MetricKey::Category(0, CategoryField::Jobs)), MetricValue::Number(hw));
     }
 
     /// Two values of 1.7e308 sum past the largest float (1.798e308) but
@@ -243,26 +224,36 @@ mod tests {
     /// and 0 have an interval of 12.706 · 0.85e308, beyond it.
     #[test]
     fn a_mean_or_an_interval_beyond_the_largest_float_names_its_metric() {
-        let docs = vec![json!({ "mbs": 1.0, "categories": [{ "name": "SN", "mbs": 1.7e308 }] }); 2];
-        let s = summarise(vec![0, 1], &docs);
-        assert_eq!((&s.mean["categories"][0]["mbs"], &s.ci95["categories"][0]["mbs"]), (&json!(1.7e308), &json!(0.0)));
-        assert_eq!(overflowing_metric(&docs), None);
-        let docs = vec![json!({ "mbs": 1e307 }), json!({ "mbs": 0.0 })];
-        let width = summarise(vec![0, 1], &docs).ci95["mbs"].as_f64().unwrap();
+        let docs = vec![doc(r#"{"mbs": 1.0, "categories": [{"name": "SN", "mbs": 1.7e308}]}"#); 2];
+        let s = summary(&docs);
+        let sn = MetricKey::Category(0, CategoryField::Mbs);
+        assert_eq!((s.mean.value(sn), s.ci95.value(sn)), (MetricValue::Number(1.7e308), MetricValue::Number(0.0)));
+        assert_eq!(overflow(&docs), None);
+        let docs = vec![doc(r#"{"mbs": 1e307}"#), doc(r#"{"mbs": 0.0}"#)];
+        let width = summary(&docs).ci95.value(MBS).number().unwrap();
         assert!((width / (12.706_204 * 5e306) - 1.0).abs() < 1e-6, "{width}");
-        assert_eq!(overflowing_metric(&docs), None);
-        let docs = vec![json!({ "x": 1.0, "mbs": 1.7e308 }), json!({ "x": 2.0, "mbs": 0.0 })];
-        assert_eq!(summarise(vec![0, 1], &docs).mean["mbs"], json!(0.85e308));
-        assert_eq!(overflowing_metric(&docs).as_deref(), Some("mbs"));
+        assert_eq!(overflow(&docs), None);
+        let docs = vec![doc(r#"{"mwbs": 1.0, "mbs": 1.7e308}"#), doc(r#"{"mwbs": 2.0, "mbs": 0.0}"#)];
+        assert_eq!(summary(&docs).mean.value(MBS), MetricValue::Number(0.85e308));
+        assert_eq!(overflow(&docs).as_deref(), Some("mbs"));
     }
 
     #[test]
     fn a_constant_metric_has_no_spread_and_one_run_has_no_interval() {
-        let docs = vec![json!({ "x": 0.1 + 0.2 }); 4];
-        assert_eq!(summarise(vec![0, 1, 2, 3], &docs).ci95["x"], json!(0.0));
-        let one = summarise(vec![0], &docs[..1]);
-        assert_eq!(one.ci95["x"], Value::Null);
-        assert_eq!(one.mean["x"], json!(0.1 + 0.2));
+        let docs = vec![doc(&format!(r#"{{"mwbs": {:?}}}"#, 0.1 + 0.2)); 4];
+        assert_eq!(summary(&docs).ci95.value(MWBS), MetricValue::Number(0.0));
+        let one = summary(&docs[..1]);
+        assert_eq!(one.ci95.value(MWBS), MetricValue::Undefined);
+        assert_eq!(one.mean.value(MWBS), MetricValue::Number(0.1 + 0.2));
+    }
+
+    /// A mean over no jobs (`null` in every run) stays undefined.
+    #[test]
+    fn an_undefined_metric_stays_undefined() {
+        let docs = vec![doc(r#"{"deadline": {"regular_mean_wait": null}}"#); 3];
+        let key = MetricKey::Fixed(Metric::DeadlineRegularMeanWait);
+        let s = summary(&docs);
+        assert_eq!((s.mean.value(key), s.ci95.value(key)), (MetricValue::Undefined, MetricValue::Undefined));
     }
 
     /// Published two-sided 95 % values (e.g. NIST/SEMATECH e-Handbook,

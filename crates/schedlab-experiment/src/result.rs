@@ -6,9 +6,8 @@
 use schedlab_engine::{Control, Progress, Time};
 use schedlab_metrics::{downsample_ecdf, measured_waits, wait_ecdf};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
-use crate::{Phase, Plan, Point, RunError, Shard};
+use crate::{DocumentError, MetricsDocument, Phase, Plan, Point, RunError, Shard, TraceDocument};
 
 /// Version of the experiment result layout.
 pub const EXPERIMENT_SCHEMA: &str = "schedlab-experiment/2";
@@ -31,7 +30,7 @@ pub struct PointResult {
     pub elapsed_ms: Option<f64>,
     /// The metrics document of the run (`schedlab run --json`'s `metrics`).
     #[cfg_attr(feature = "ts", ts(type = "Metrics"))]
-    pub metrics: Value,
+    pub metrics: MetricsDocument,
     /// `[wait, fraction]` pairs thinned to about [`ECDF_PIXELS`] points: the
     /// first repetition of each cell of an experiment with `wait_ecdf`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -54,11 +53,11 @@ pub struct SummaryRow {
     pub seeds: Vec<u64>,
     /// The metrics document, each number replaced by its mean.
     #[cfg_attr(feature = "ts", ts(type = "Metrics"))]
-    pub mean: Value,
+    pub mean: MetricsDocument,
     /// The same shape, each number the half-width of its 95 % interval;
     /// `null` everywhere for a single repetition.
     #[cfg_attr(feature = "ts", ts(type = "MetricsIntervals"))]
-    pub ci95: Value,
+    pub ci95: MetricsDocument,
 }
 
 /// An experiment's result: its definition, the trace it ran on, the points
@@ -75,7 +74,7 @@ pub struct ExperimentResult {
     /// The trace's identity (name, sha256, jobs, procs, options, cleaning,
     /// statistics): `TraceIdentity` as the run document has it.
     #[cfg_attr(feature = "ts", ts(type = "TraceIdentity"))]
-    pub trace: Value,
+    pub trace: TraceDocument,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub shard: Option<Shard>,
@@ -83,10 +82,24 @@ pub struct ExperimentResult {
     pub summary: Vec<SummaryRow>,
 }
 
+impl PointResult {
+    /// The result of `point` from the document of its run, for a host that
+    /// made the document first (`run --repeat` prints every run's).
+    pub fn of_document(point: Point, doc: &crate::RunDocument) -> Result<Self, DocumentError> {
+        Ok(PointResult {
+            point,
+            events: doc.events,
+            elapsed_ms: doc.elapsed_ms,
+            metrics: MetricsDocument::of(&doc.metrics)?,
+            wait_ecdf: None,
+        })
+    }
+}
+
 impl ExperimentResult {
     /// Sorts the points and summarises every cell whose repetitions are all
     /// there.
-    pub fn new(plan: &Plan, trace: Value, shard: Option<Shard>, mut points: Vec<PointResult>) -> Self {
+    pub fn new(plan: &Plan, trace: TraceDocument, shard: Option<Shard>, mut points: Vec<PointResult>) -> Self {
         points.sort_by_key(|p| p.point.index);
         let summary = summarise_cells(plan, &points);
         ExperimentResult {
@@ -120,7 +133,7 @@ fn summarise_cells(plan: &Plan, points: &[PointResult]) -> Vec<SummaryRow> {
             continue;
         }
         let seeds: Vec<u64> = cell.iter().map(|p| p.point.seed).collect();
-        let metrics: Vec<Value> = cell.iter().map(|p| p.metrics.clone()).collect();
+        let metrics: Vec<&MetricsDocument> = cell.iter().map(|p| &p.metrics).collect();
         let s = crate::summarise(seeds.clone(), &metrics);
         rows.push(SummaryRow {
             run,
@@ -146,7 +159,7 @@ pub fn run_point(
 ) -> Result<PointResult, PointError> {
     let settings = plan.settings(point)?;
     let outcome = crate::run_phased(trace, &settings, observer)?;
-    Ok(point_result(trace, plan, point, &settings, &outcome))
+    Ok(point_result(trace, plan, point, &settings, &outcome)?)
 }
 
 /// The result of point `point`, which ran with `settings` to `outcome`
@@ -157,19 +170,19 @@ pub fn point_result(
     point: &Point,
     settings: &crate::RunSettings,
     outcome: &crate::RunOutcome,
-) -> PointResult {
+) -> Result<PointResult, DocumentError> {
     let e = plan.experiment();
     let wait_ecdf = (e.wait_ecdf && point.seed == e.seed).then(|| {
         let waits = measured_waits(&trace.jobs, &outcome.record, &settings.metrics);
         downsample_ecdf(&wait_ecdf(&waits), ECDF_PIXELS)
     });
-    PointResult {
+    Ok(PointResult {
         point: point.clone(),
         events: outcome.record.events,
         elapsed_ms: None,
-        metrics: serde_json::to_value(&outcome.metrics).unwrap_or(Value::Null),
+        metrics: MetricsDocument::of(&outcome.metrics)?,
         wait_ecdf,
-    }
+    })
 }
 
 /// Why a point did not give a result.
@@ -179,20 +192,22 @@ pub enum PointError {
     Plan(#[from] crate::GridError),
     #[error(transparent)]
     Run(#[from] RunError),
+    #[error(transparent)]
+    Document(#[from] DocumentError),
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Experiment, RunSpec, Sweep};
-    use serde_json::json;
+    use crate::{Experiment, MetricValue, RunSpec, Sweep};
+    use schedlab_metrics::{Metric, MetricKey};
 
     fn point(plan: &Plan, index: u64, mbs: f64) -> PointResult {
         PointResult {
             point: plan.point(index).unwrap(),
             events: 1,
             elapsed_ms: None,
-            metrics: json!({ "mbs": mbs }),
+            metrics: serde_json::from_str(&format!(r#"{{"mbs": {mbs:?}}}"#)).unwrap(),
             wait_ecdf: None,
         }
     }
@@ -209,60 +224,16 @@ mod tests {
         // Point 3 (easy, error=50, second seed) is missing: that cell has no row.
         let pts = vec![point(&plan, 5, 4.0), point(&plan, 0, 1.0), point(&plan, 1, 3.0), point(&plan, 2, 7.0)];
         let pts = [pts, vec![point(&plan, 4, 2.0)]].concat();
-        let r = ExperimentResult::new(&plan, json!({}), None, pts);
+        let r = ExperimentResult::new(&plan, TraceDocument::none(), None, pts);
         let rows: Vec<(usize, Option<&str>)> = r.summary.iter().map(|s| (s.run, s.value.as_deref())).collect();
         assert_eq!(rows, [(0, Some("0")), (1, None)]);
-        assert_eq!(r.summary[0].mean["mbs"], json!(2.0));
-        assert_eq!(r.summary[1].mean["mbs"], json!(3.0));
+        let mbs = MetricKey::Fixed(Metric::Mbs);
+        assert_eq!(r.summary[0].mean.value(mbs), MetricValue::Number(2.0));
+        assert_eq!(r.summary[1].mean.value(mbs), MetricValue::Number(3.0));
         assert_eq!(r.summary[1].label, "fcfs");
         assert_eq!(r.row(1, None).unwrap().seeds, [0, 1]);
         let one = Plan::new(Experiment::of(vec![RunSpec::parse("fcfs").unwrap()])).unwrap();
-        let r = ExperimentResult::new(&one, json!({}), None, vec![point(&one, 0, 5.0)]);
-        assert_eq!(r.summary[0].ci95["mbs"], Value::Null, "one repetition has no interval");
-    }
-}
-
-/// Every numeric metric a run can report has a column in the catalogue:
-/// a metric added without one fails here (docs/metrics.md is generated
-/// from the catalogue).
-#[cfg(test)]
-mod catalogue {
-    use crate::{run_point, Experiment, Plan, RunSpec};
-    use schedlab_workload::{read_swf, ReadOptions};
-    use serde_json::Value;
-
-    const KTH: &[u8] = include_bytes!("../../../samples/kth-sp2-first3000.swf");
-
-    fn leaves(v: &Value, path: String, out: &mut Vec<String>) {
-        match v {
-            Value::Object(m) => m
-                .iter()
-                .for_each(|(k, x)| leaves(x, if path.is_empty() { k.clone() } else { format!("{path}.{k}") }, out)),
-            Value::Array(a) => a.iter().enumerate().for_each(|(i, x)| leaves(x, format!("{path}.{i}"), out)),
-            Value::Number(_) | Value::Null => out.push(path),
-            _ => {}
-        }
-    }
-
-    #[test]
-    fn every_numeric_metric_has_a_column() {
-        let trace =
-            read_swf(KTH, &ReadOptions { window: schedlab_workload::Window::FirstJobs(600), ..ReadOptions::default() })
-                .unwrap()
-                .trace;
-        // Runs that fill every optional part: preemption, deadlines, the
-        // fair-slowdown table, reservation violations.
-        let specs = ["easy@last", "pv-easy:mode=checkpoint", "dbf", "easy:fair_slowdown=on"];
-        let plan = Plan::new(Experiment::of(specs.iter().map(|s| RunSpec::parse(s).unwrap()).collect())).unwrap();
-        let mut paths = Vec::new();
-        for p in plan.points(None) {
-            let r = run_point(&trace, &plan, &p, &mut |_, _| schedlab_engine::Control::Continue).unwrap();
-            leaves(&r.metrics, String::new(), &mut paths);
-        }
-        for sample in ["deadline.jobs", "fair_slowdown.rows.4.percent", "blocked_groups.2.mbs", "mkt"] {
-            assert!(paths.iter().any(|p| p == sample), "{sample} was not reported");
-        }
-        let missing: Vec<&String> = paths.iter().filter(|p| schedlab_metrics::column(p).is_none()).collect();
-        assert!(missing.is_empty(), "metrics without a column in the catalogue: {missing:?}");
+        let r = ExperimentResult::new(&one, TraceDocument::none(), None, vec![point(&one, 0, 5.0)]);
+        assert_eq!(r.summary[0].ci95.value(mbs), MetricValue::Undefined, "one repetition has no interval");
     }
 }

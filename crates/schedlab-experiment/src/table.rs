@@ -6,9 +6,8 @@
 
 use schedlab_metrics::{column, columns, format_cell, Column};
 use serde::Serialize;
-use serde_json::Value;
 
-use crate::{metric_at, ExperimentResult};
+use crate::{ExperimentResult, MetricValue, MetricsDocument};
 
 /// One cell: the text a table prints, and the numbers behind it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -48,9 +47,12 @@ pub struct SummaryTable {
 
 /// A summarised metric as a table prints it: the mean, and ± the 95 %
 /// half-width when there is an interval (repeated runs).
-pub fn summary_cell(mean: &Value, ci95: &Value, c: &Column) -> String {
-    let m = metric_at(mean, &c.key).and_then(Value::as_f64);
-    let h = metric_at(ci95, &c.key).and_then(Value::as_f64);
+pub fn summary_cell(mean: &MetricsDocument, ci95: &MetricsDocument, c: &Column) -> String {
+    let m = match mean.value(c.metric) {
+        MetricValue::Undefined => return schedlab_metrics::UNDEFINED.to_owned(),
+        m => m.number(),
+    };
+    let h = ci95.value(c.metric).number();
     match (m, h) {
         (Some(m), Some(h)) => format!("{m:.d$} ± {h:.d$}", d = usize::from(c.digits)),
         _ => format_cell(m, c.digits),
@@ -66,7 +68,7 @@ pub fn summary_table(r: &ExperimentResult, paths: Option<&[String]>) -> SummaryT
         Some(paths) => paths.iter().filter_map(|p| column(p)).collect(),
         None => columns()
             .into_iter()
-            .filter(|c| r.summary.iter().any(|row| metric_at(&row.mean, &c.key).is_some_and(Value::is_number)))
+            .filter(|c| r.summary.iter().any(|row| row.mean.value(c.metric).number().is_some()))
             .collect(),
     };
     let rows = r
@@ -81,8 +83,8 @@ pub fn summary_table(r: &ExperimentResult, paths: Option<&[String]>) -> SummaryT
                 .iter()
                 .map(|c| TableCell {
                     text: summary_cell(&row.mean, &row.ci95, c),
-                    mean: metric_at(&row.mean, &c.key).and_then(Value::as_f64),
-                    ci95: metric_at(&row.ci95, &c.key).and_then(Value::as_f64),
+                    mean: row.mean.value(c.metric).number(),
+                    ci95: row.ci95.value(c.metric).number(),
                 })
                 .collect(),
         })
@@ -98,10 +100,9 @@ pub fn summary_table(r: &ExperimentResult, paths: Option<&[String]>) -> SummaryT
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Experiment, Plan, PointResult, RunSpec};
-    use serde_json::json;
+    use crate::{Experiment, Plan, PointResult, RunSpec, TraceDocument};
 
-    fn result(repeat: u32, metrics: &[Value]) -> ExperimentResult {
+    fn result(repeat: u32, metrics: &[&str]) -> ExperimentResult {
         let mut e = Experiment::of(vec![RunSpec::parse("fcfs").unwrap()]);
         e.repeat = repeat;
         let plan = Plan::new(e).unwrap();
@@ -112,18 +113,18 @@ mod tests {
                 point: plan.point(i as u64).unwrap(),
                 events: 1,
                 elapsed_ms: None,
-                metrics: m.clone(),
+                metrics: serde_json::from_str(m).unwrap(),
                 wait_ecdf: None,
             })
             .collect();
-        ExperimentResult::new(&plan, json!({}), None, points)
+        ExperimentResult::new(&plan, TraceDocument::none(), None, points)
     }
 
     #[test]
     fn cells_print_the_mean_and_interval_with_the_columns_digits() {
         // Two repetitions: MBS 2 and 4, mean 3, s = √2, half-width
         // t(0.975, 1) · √2 / √2 = 12.706.
-        let r = result(2, &[json!({"mbs": 2.0, "max_wait": 7}), json!({"mbs": 4.0, "max_wait": 7})]);
+        let r = result(2, &[r#"{"mbs": 2.0, "max_wait": 7}"#, r#"{"mbs": 4.0, "max_wait": 7}"#]);
         let t = summary_table(&r, Some(&["mbs".into(), "max_wait".into(), "no_such".into()]));
         assert_eq!(t.columns.iter().map(|c| c.label.as_str()).collect::<Vec<_>>(), ["MBS", "max wait"]);
         let cells = &t.rows[0].cells;
@@ -136,11 +137,24 @@ mod tests {
 
     #[test]
     fn without_paths_every_column_with_a_number_in_some_row() {
-        let r = result(1, &[json!({"mbs": 1.5, "backfilled": 3, "fairness": {"delayed": 2}})]);
+        let r = result(1, &[r#"{"mbs": 1.5, "backfilled": 3, "fairness": {"delayed": 2}}"#]);
         let t = summary_table(&r, None);
         let keys: Vec<&str> = t.columns.iter().map(|c| c.key.as_str()).collect();
         assert_eq!(keys, ["mbs", "backfilled", "fairness.delayed"]);
         let texts: Vec<&str> = t.rows[0].cells.iter().map(|c| c.text.as_str()).collect();
         assert_eq!(texts, ["1.500", "3", "2"], "one repetition: the mean alone, whole numbers without decimals");
+    }
+
+    /// A mean over no jobs is `null` in every run: its cell says so rather
+    /// than showing a dash (no such metric) or 0.
+    #[test]
+    fn a_mean_over_no_jobs_prints_as_undefined() {
+        let m = r#"{"deadline": {"regular_jobs": 0, "regular_mean_wait": null}}"#;
+        let r = result(2, &[m, m]);
+        let paths = ["deadline.regular_jobs".into(), "deadline.regular_mean_wait".into(), "mbs".into()];
+        let cells = &summary_table(&r, Some(&paths)).rows[0].cells;
+        let texts: Vec<&str> = cells.iter().map(|c| c.text.as_str()).collect();
+        assert_eq!(texts, ["0 ± 0", "undefined (no jobs)", "\u{2013}"]);
+        assert_eq!((cells[1].mean, cells[1].ci95), (None, None));
     }
 }

@@ -9,9 +9,8 @@
 use schedlab_engine::params::{ParamSpec, ParamValue, Params};
 use schedlab_engine::SOURCES;
 use schedlab_workload::{Oversize, ReadOptions, Window};
-use serde_json::Value;
 
-use crate::{format_value, RunSettings};
+use crate::{format_value, RunSettings, TraceDocument};
 
 /// The title of a resolved run: the policy's name, then every parameter
 /// that differs from its default and matters with the run's other values,
@@ -103,12 +102,10 @@ fn setting(spec: &ParamSpec, values: &Params) -> String {
 fn value_text(values: &Params, spec: &ParamSpec) -> String {
     // Through the value's JSON form, so that every kind of value the
     // registry may declare reads as text or a number without a list of them.
-    let text = match values.value(spec).map(serde_json::to_value) {
-        Some(Ok(Value::String(s))) => crate::experiment::shortened(&s),
-        Some(Ok(Value::Number(n))) => n.as_f64().map_or_else(|| n.to_string(), format_value),
-        Some(Ok(other)) => other.to_string(),
-        _ => spec.default_text(),
-    };
+    let text = values
+        .value(spec)
+        .and_then(crate::json::scalar_text)
+        .map_or_else(|| spec.default_text(), |t| crate::experiment::shortened(&t));
     match spec.unit {
         Some(unit) => format!("{text} {unit}"),
         None => text,
@@ -147,11 +144,8 @@ pub fn trace_context(name: &str, jobs: usize, procs: u32, options: &ReadOptions)
 
 /// [`trace_context`] of a trace identity as a result document holds it
 /// (`name`, `jobs`, `procs`, `options`); `None` when a field is missing.
-pub fn identity_context(identity: &Value) -> Option<String> {
-    let name = identity.get("name")?.as_str()?;
-    let jobs = usize::try_from(identity.get("jobs")?.as_u64()?).ok()?;
-    let procs = u32::try_from(identity.get("procs")?.as_u64()?).ok()?;
-    let options: ReadOptions = serde_json::from_value(identity.get("options")?.clone()).ok()?;
+pub fn identity_context(identity: &TraceDocument) -> Option<String> {
+    let (name, jobs, procs, options) = identity.context_fields()?;
     Some(trace_context(name, jobs, procs, &options))
 }
 
@@ -212,7 +206,8 @@ mod tests {
             "kth.swf: 1000 jobs on 100 processors, load factor 1.2, first 1000 jobs, jobs wider than the machine clamped, queues 1 2"
         );
         let identity = serde_json::json!({ "name": "a.swf", "jobs": 5, "procs": 8, "options": o });
+        let identity: TraceDocument = serde_json::from_value(identity).unwrap();
         assert_eq!(identity_context(&identity).unwrap(), trace_context("a.swf", 5, 8, &o));
-        assert_eq!(identity_context(&serde_json::json!({})), None);
+        assert_eq!(identity_context(&TraceDocument::none()), None);
     }
 }

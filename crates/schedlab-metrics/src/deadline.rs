@@ -33,14 +33,16 @@ pub struct DeadlineMetrics {
     pub violations_scaled: usize,
     /// Deadline-driven jobs measured that started at their submission.
     pub started_at_submission: usize,
-    pub mean_usage: f64,
-    pub mean_usage_delayed: f64,
+    /// Means and the largest stretch are `None` (`null`) over no jobs: a
+    /// run without regular jobs has no regular mean wait, not one of 0 s.
+    pub mean_usage: Option<f64>,
+    pub mean_usage_delayed: Option<f64>,
     pub regular_jobs: usize,
-    pub regular_mean_wait: f64,
-    pub regular_mean_stretch: f64,
-    pub regular_max_stretch: f64,
-    pub deadline_mean_wait: f64,
-    pub deadline_mean_stretch: f64,
+    pub regular_mean_wait: Option<f64>,
+    pub regular_mean_stretch: Option<f64>,
+    pub regular_max_stretch: Option<f64>,
+    pub deadline_mean_wait: Option<f64>,
+    pub deadline_mean_stretch: Option<f64>,
 }
 
 #[derive(Default)]
@@ -61,12 +63,12 @@ impl Sums {
         self.max_stretch = self.max_stretch.max(stretch);
     }
 
-    fn mean(sum: f64, n: usize) -> f64 {
-        if n == 0 {
-            0.0
-        } else {
-            sum / n as f64
-        }
+    fn mean(sum: f64, n: usize) -> Option<f64> {
+        (n > 0).then(|| sum / n as f64)
+    }
+
+    fn max_stretch(&self) -> Option<f64> {
+        (self.n > 0).then_some(self.max_stretch)
     }
 }
 
@@ -114,7 +116,7 @@ pub fn deadline_metrics(
         regular_jobs: regular.n,
         regular_mean_wait: Sums::mean(regular.wait, regular.n),
         regular_mean_stretch: Sums::mean(regular.stretch, regular.n),
-        regular_max_stretch: regular.max_stretch,
+        regular_max_stretch: regular.max_stretch(),
         deadline_mean_wait: Sums::mean(driven.wait, driven.n),
         deadline_mean_stretch: Sums::mean(driven.stretch, driven.n),
     }
@@ -150,11 +152,28 @@ mod tests {
         assert_eq!(d.started_at_submission, 1);
         // Usage: 110/50, 30/50, 10/200, 310/200; the delayed jobs leave
         // out the third (started at submission).
-        assert_eq!(d.mean_usage, (2.2 + 0.6 + 0.05 + 1.55) / 4.0);
-        assert_eq!(d.mean_usage_delayed, (2.2 + 0.6 + 1.55) / 3.0);
+        assert_eq!(d.mean_usage, Some((2.2 + 0.6 + 0.05 + 1.55) / 4.0));
+        assert_eq!(d.mean_usage_delayed, Some((2.2 + 0.6 + 1.55) / 3.0));
         assert_eq!(
             (d.regular_jobs, d.regular_mean_wait, d.regular_mean_stretch, d.regular_max_stretch),
-            (2, 15.0, 2.5, 4.0)
+            (2, Some(15.0), Some(2.5), Some(4.0))
         );
+    }
+
+    #[test]
+    fn means_over_no_jobs_are_undefined() {
+        // Both jobs have a deadline, and the first started at submission:
+        // there are no regular jobs to average, and one delayed job.
+        let (jobs, run) = finished(&[(0, 10, 10, 0), (0, 10, 10, 40)]);
+        let deadline = Some(Deadline { at: 100, kind: DeadlineKind::Scaled });
+        let d = deadline_metrics(&jobs, &run, &[deadline, deadline], 0.0);
+        assert_eq!(d.regular_jobs, 0);
+        assert_eq!((d.regular_mean_wait, d.regular_mean_stretch, d.regular_max_stretch), (None, None, None));
+        // Waits 0 and 40; stretches 1 and (40 + 10) / 10 = 5.
+        assert_eq!((d.deadline_mean_wait, d.deadline_mean_stretch), (Some(20.0), Some(3.0)));
+        // Usage: 10/100 and 50/100; only the second job was delayed.
+        assert_eq!((d.mean_usage, d.mean_usage_delayed), (Some(0.3), Some(0.5)));
+        let none = deadline_metrics(&jobs, &run, &[None, None], 0.0);
+        assert_eq!((none.jobs, none.mean_usage, none.deadline_mean_wait), (0, None, None));
     }
 }

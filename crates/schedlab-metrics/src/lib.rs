@@ -37,7 +37,10 @@ mod summary;
 mod test_run;
 mod violations;
 
-pub use catalogue::{column, columns, format_cell, glossary_markdown, Column, CATEGORY_NAMES};
+pub use catalogue::{
+    column, columns, format_cell, format_mean, glossary_markdown, CategoryField, Column, FairSlowdownField, GroupField,
+    Metric, MetricKey, CATEGORY_NAMES, UNDEFINED,
+};
 pub use deadline::{deadline_metrics, DeadlineMetrics};
 pub use ecdf::{downsample_ecdf, wait_ecdf};
 pub use fair_slowdown::{fair_slowdown_table, fair_starts, FairSlowdownRow, FairSlowdownTable};

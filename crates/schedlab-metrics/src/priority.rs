@@ -17,10 +17,11 @@ use crate::summary::measured;
 pub struct PriorityMetrics {
     /// High-priority jobs measured.
     pub high_jobs: usize,
-    pub high_mean_wait: f64,
+    /// `None` (`null`) when no job had the higher priority.
+    pub high_mean_wait: Option<f64>,
     /// The other jobs measured.
     pub low_jobs: usize,
-    pub low_mean_wait: f64,
+    pub low_mean_wait: Option<f64>,
 }
 
 /// Mean waits of `run` by class; `high[i]` says whether job i had the
@@ -32,7 +33,7 @@ pub fn priority_metrics(jobs: &[Job], run: &RunRecord, high: &[bool], skip_perce
         sums[class] += (run.jobs[i].end - jobs[i].submit - jobs[i].runtime) as f64;
         counts[class] += 1;
     }
-    let mean = |c: usize| if counts[c] == 0 { 0.0 } else { sums[c] / counts[c] as f64 };
+    let mean = |c: usize| (counts[c] > 0).then(|| sums[c] / counts[c] as f64);
     PriorityMetrics { high_jobs: counts[1], high_mean_wait: mean(1), low_jobs: counts[0], low_mean_wait: mean(0) }
 }
 
@@ -48,10 +49,19 @@ mod tests {
         // Jobs 1 and 3 (every second job) are high: waits 10 and 5.
         let high = [false, true, false, true, false];
         let m = priority_metrics(&jobs, &run, &high, 0.0);
-        assert_eq!(m, PriorityMetrics { high_jobs: 2, high_mean_wait: 7.5, low_jobs: 3, low_mean_wait: 130.0 / 3.0 });
+        assert_eq!(
+            m,
+            PriorityMetrics { high_jobs: 2, high_mean_wait: Some(7.5), low_jobs: 3, low_mean_wait: Some(130.0 / 3.0) }
+        );
         // With 20 % skipped at each end, jobs 1 to 3 remain: high 10 and 5,
         // low 30.
         let m = priority_metrics(&jobs, &run, &high, 20.0);
-        assert_eq!(m, PriorityMetrics { high_jobs: 2, high_mean_wait: 7.5, low_jobs: 1, low_mean_wait: 30.0 });
+        assert_eq!(
+            m,
+            PriorityMetrics { high_jobs: 2, high_mean_wait: Some(7.5), low_jobs: 1, low_mean_wait: Some(30.0) }
+        );
+        // No high-priority job: its mean wait is undefined, not 0.
+        let m = priority_metrics(&jobs, &run, &[], 0.0);
+        assert_eq!((m.high_jobs, m.high_mean_wait, m.low_jobs), (0, None, 5));
     }
 }

@@ -8,10 +8,9 @@ use schedlab_charts::Figure;
 use schedlab_experiment::link::{self, Link};
 use schedlab_experiment::{
     preset, Experiment, ExperimentResult, GridError, Plan, Point, PointResult, Preset, Reproduction, Scope, Section,
-    WorkloadOptions, PRESETS,
+    TraceDocument, WorkloadOptions, PRESETS,
 };
 use serde::Serialize;
-use serde_json::Value;
 
 use crate::session::Error;
 
@@ -151,7 +150,7 @@ pub fn plan(experiment: Experiment) -> Result<PlanView, Error> {
 /// The points' summaries (mean and 95 % interval per run and sweep value).
 pub fn experiment_result(
     experiment: Experiment,
-    trace: Value,
+    trace: TraceDocument,
     points: Vec<PointResult>,
 ) -> Result<ExperimentResult, Error> {
     let plan = Plan::new(experiment)?;
@@ -165,7 +164,7 @@ pub fn experiment_result(
 /// JavaScript number would turn into `100`) and the page's export equals
 /// the command line's byte for byte.
 pub fn experiment_result_text(experiment: Experiment, identity: &str, points: &[String]) -> Result<String, Error> {
-    let trace: Value = serde_json::from_str(identity)?;
+    let trace: TraceDocument = serde_json::from_str(identity)?;
     let points = points.iter().map(|p| serde_json::from_str(p)).collect::<Result<Vec<PointResult>, _>>()?;
     pretty(&experiment_result(experiment, trace, points)?)
 }
@@ -182,11 +181,9 @@ pub fn reproduction_text(id: &str, sections: &[String]) -> Result<String, Error>
     pretty(&doc)
 }
 
-/// Pretty JSON and a newline, as the command line writes it.
+/// The document's text, from the core's one serialiser (the command line's too).
 fn pretty<T: Serialize>(value: &T) -> Result<String, Error> {
-    let mut text = serde_json::to_string_pretty(value)?;
-    text.push('\n');
-    Ok(text)
+    Ok(schedlab_experiment::document_text(value, "result")?)
 }
 
 /// `param_scope(experiment)`: which parameters reach which runs (the
@@ -282,7 +279,7 @@ mod tests {
             (0..plan.len()).map(|i| s.run_point(&experiment, i, &mut |_, _| Control::Continue).unwrap()).collect();
         let texts: Vec<String> = points.iter().map(|p| serde_json::to_string(p).unwrap()).collect();
         let identity = serde_json::to_string(s.identity()).unwrap();
-        let trace = serde_json::to_value(s.identity()).unwrap();
+        let trace = TraceDocument::of(s.identity()).unwrap();
         let direct = ExperimentResult::new(&plan, trace, None, points);
         let want = format!("{}\n", serde_json::to_string_pretty(&direct).unwrap());
         let text = experiment_result_text(experiment, &identity, &texts).unwrap();
@@ -313,11 +310,12 @@ mod tests {
             .iter()
             .map(|pt| s.run_point(&experiment, pt.index, &mut |_, _| Control::Continue).unwrap())
             .collect();
-        let r = experiment_result(experiment.clone(), serde_json::json!({}), points).unwrap();
+        let r = experiment_result(experiment.clone(), TraceDocument::none(), points).unwrap();
         assert_eq!(r.summary.len(), 2);
         // EASY delays 55 blocked jobs past their fair start on the sample
         // (the strict-fairness audit, as `schedlab run --policy easy` prints).
-        assert_eq!(r.summary[0].mean["fairness"]["delayed"], serde_json::json!(55.0));
+        let delayed = schedlab_metrics::MetricKey::Fixed(schedlab_metrics::Metric::FairnessDelayed);
+        assert_eq!(r.summary[0].mean.value(delayed), schedlab_experiment::MetricValue::Number(55.0));
         assert!(preset_figures("fairness-audit", 0, &r).unwrap().is_empty(), "a table only");
         let bad = Experiment { runs: vec![schedlab_experiment::RunSpec::parse("nope").unwrap()], ..experiment.clone() };
         assert!(plan(bad).is_err());

@@ -9,7 +9,6 @@
 
 use schedlab_experiment::{Experiment, Plan, RunSpec};
 use serde::Serialize;
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use crate::session::Error;
@@ -51,7 +50,7 @@ pub fn demo() -> Result<JsValue, JsError> {
 pub fn trace_context(
     #[wasm_bindgen(unchecked_param_type = "TraceIdentity")] identity: JsValue,
 ) -> Result<String, JsError> {
-    let identity: Value = decode_raw(identity, "identity")?;
+    let identity: schedlab_experiment::TraceDocument = decode_raw(identity, "identity")?;
     schedlab_experiment::identity_context(&identity)
         .ok_or_else(|| JsError::new("identity: expected a trace identity with name, jobs, procs and options"))
 }

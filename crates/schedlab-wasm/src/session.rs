@@ -44,6 +44,7 @@ from_core!(
     schedlab_experiment::SweepError,
     schedlab_experiment::RunError,
     schedlab_experiment::PointError,
+    schedlab_experiment::DocumentError,
     schedlab_synth::SynthError,
     schedlab_charts::ChartError,
     schedlab_schedule::ScheduleError,
@@ -171,7 +172,7 @@ impl Session {
         self.last = None;
         let settings = plan.settings(&point)?;
         let outcome = run_phased(&self.loaded.trace, &settings, observer)?;
-        let result = point_result(&self.loaded.trace, &plan, &point, &settings, &outcome);
+        let result = point_result(&self.loaded.trace, &plan, &point, &settings, &outcome)?;
         // Kept, as after `run`, for the point's per-job table and schedule.
         self.last_title = plan.title(point.run, point.value);
         self.last = Some((settings, outcome));

@@ -644,17 +644,26 @@ violations_scaled: number,
 /**
  * Deadline-driven jobs measured that started at their submission.
  */
-started_at_submission: number, mean_usage: number, mean_usage_delayed: number, regular_jobs: number, regular_mean_wait: number, regular_mean_stretch: number, regular_max_stretch: number, deadline_mean_wait: number, deadline_mean_stretch: number, };
+started_at_submission: number, 
+/**
+ * Means and the largest stretch are `None` (`null`) over no jobs: a
+ * run without regular jobs has no regular mean wait, not one of 0 s.
+ */
+mean_usage: number | null, mean_usage_delayed: number | null, regular_jobs: number, regular_mean_wait: number | null, regular_mean_stretch: number | null, regular_max_stretch: number | null, deadline_mean_wait: number | null, deadline_mean_stretch: number | null, };
 
 export type PriorityMetrics = { 
 /**
  * High-priority jobs measured.
  */
-high_jobs: number, high_mean_wait: number, 
+high_jobs: number, 
+/**
+ * `None` (`null`) when no job had the higher priority.
+ */
+high_mean_wait: number | null, 
 /**
  * The other jobs measured.
  */
-low_jobs: number, low_mean_wait: number, };
+low_jobs: number, low_mean_wait: number | null, };
 
 export type FairSlowdownTable = { 
 /**

@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use anyhow::Result;
 use schedlab_experiment::{regular_comparison, Plan, RegularComparison, RunDocument, RunWaits, TraceIdentity};
+use schedlab_metrics::format_mean;
 use serde::Serialize;
 
 use super::experiment::{bar_observer, parallel};
@@ -158,7 +159,8 @@ fn write_table(out: &mut dyn Write, id: &TraceIdentity, rows: &[Row]) -> std::io
     for row in rows {
         match &row.result {
             Ok(doc) => {
-                let metrics = serde_json::to_value(&doc.metrics).unwrap_or_default();
+                let metrics = schedlab_experiment::MetricsDocument::of(&doc.metrics)
+                    .map_err(|e| std::io::Error::other(e.to_string()))?;
                 let mut cells = vec![row.label.clone()];
                 cells.extend(columns.iter().map(|c| output::metric_cell(&metrics, c)));
                 cells.push(output::fixed(doc.elapsed_ms.unwrap_or(0.0) / 1000.0, 3));
@@ -184,7 +186,8 @@ fn write_regular(out: &mut dyn Write, rows: &[Row], comparisons: &[RegularCompar
         )?;
         let mut table = Table::new(&["policy", "mean wait (s)", "mean stretch"]);
         for m in &c.runs {
-            table.row(vec![rows[m.run].label.clone(), output::fixed(m.mean_wait, 1), output::fixed(m.mean_stretch, 3)]);
+            let (wait, stretch) = (format_mean(m.mean_wait, 1), format_mean(m.mean_stretch, 3));
+            table.row(vec![rows[m.run].label.clone(), wait, stretch]);
         }
         table.write(out)?;
     }

@@ -13,7 +13,7 @@ use indicatif::{MultiProgress, ProgressBar};
 use schedlab_engine::{Control, Progress};
 use schedlab_experiment::{
     run_point, Experiment, ExperimentResult, MetricSettings, ParamList, Phase, Plan, Point, PointResult, RunSpec,
-    Shard, WorkloadOptions,
+    Shard, TraceDocument, WorkloadOptions,
 };
 use schedlab_workload::{ReadOptions, Trace};
 
@@ -83,10 +83,10 @@ pub(super) fn load(
     path: &std::path::Path,
     e: &Experiment,
     w: &WorkloadArgs,
-) -> Result<(schedlab_workload::Loaded, serde_json::Value)> {
+) -> Result<(schedlab_workload::Loaded, TraceDocument)> {
     let (loaded, options) = load_trace(path, e, w)?;
     let identity = schedlab_experiment::TraceIdentity::new(trace_input::trace_name(path), &loaded, &options);
-    Ok((loaded, serde_json::to_value(identity)?))
+    Ok((loaded, TraceDocument::of(&identity)?))
 }
 
 /// Runs `jobs` jobs on a pool of threads; `work(i, bar)` does job `i`
@@ -137,7 +137,7 @@ pub(super) fn bar_observer(bar: &ProgressBar) -> impl FnMut(Phase, Progress) -> 
 /// result; the first failed point fails the whole.
 pub(super) fn run_plan(
     trace: &Trace,
-    identity: serde_json::Value,
+    identity: TraceDocument,
     plan: &Plan,
     shard: Option<Shard>,
     quiet: bool,

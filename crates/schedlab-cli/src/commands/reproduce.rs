@@ -44,14 +44,15 @@ pub fn main(args: &ReproduceArgs) -> Result<ExitCode> {
 fn write_text(out: &mut dyn Write, doc: &Reproduction<'_>) -> std::io::Result<()> {
     writeln!(out, "{} — reproduces {}", doc.preset.title, doc.preset.reproduces)?;
     for (section, s) in doc.preset.sections.iter().zip(&doc.sections) {
-        let trace = &s.result.trace;
+        let size = s.result.trace.context_fields().map(|(_, jobs, procs, _)| (jobs.to_string(), procs.to_string()));
+        let (jobs, procs) = size.unwrap_or_else(|| ("?".into(), "?".into()));
         writeln!(out)?;
         writeln!(
             out,
             "{} ({} jobs, {} processors, load factor {})",
             section.title,
-            trace["jobs"],
-            trace["procs"],
+            jobs,
+            procs,
             s.result.experiment.workload.load()
         )?;
         section_table(section, &s.result).write(out)?;

@@ -13,7 +13,7 @@ use schedlab_experiment::{
     resolve, schedule_comments, write_jobs_csv, write_schedule_swf, RepeatSummary, RunDocument, RunOutcome, RunRequest,
     RunSettings, TraceIdentity,
 };
-use schedlab_metrics::{CategoryLimits, MetricsOptions, PredictionMetrics};
+use schedlab_metrics::{format_mean, CategoryLimits, MetricsOptions, PredictionMetrics};
 use schedlab_schedule::{parse_window, write_batsim_jobs, Layout, ScheduleView};
 use schedlab_workload::{Loaded, Trace};
 
@@ -240,12 +240,12 @@ fn write_extras(out: &mut dyn Write, doc: &RunDocument) -> std::io::Result<()> {
     if let Some(d) = &m.deadline {
         writeln!(
             out,
-            "deadlines       {} deadline-driven jobs, {} violations, mean usage {:.1} %; regular jobs: mean wait {} s, mean stretch {}",
+            "deadlines       {} deadline-driven jobs, {} violations, mean usage {}; regular jobs: mean wait {}, mean stretch {}",
             d.jobs,
             d.violations,
-            100.0 * d.mean_usage,
-            fixed(d.regular_mean_wait, 1),
-            fixed(d.regular_mean_stretch, 3)
+            mean_with_unit(d.mean_usage.map(|u| 100.0 * u), 1, "%"),
+            mean_with_unit(d.regular_mean_wait, 1, "s"),
+            format_mean(d.regular_mean_stretch, 3)
         )?;
     }
     if let Some(p) = &m.predictions {
@@ -280,6 +280,12 @@ fn predictions_text(p: &PredictionMetrics) -> String {
     text
 }
 
+/// A mean and its unit, or "undefined (no jobs)" alone for a mean over no
+/// jobs.
+fn mean_with_unit(value: Option<f64>, digits: u8, unit: &str) -> String {
+    value.map_or_else(|| format_mean(None, digits), |v| format!("{} {unit}", format_mean(Some(v), digits)))
+}
+
 /// `--repeat N`: the same run with seeds SEED … SEED+N−1, in parallel, and
 /// the mean and 95 % interval of every metric: an experiment of one run,
 /// summarised by the core.
@@ -307,16 +313,11 @@ fn repeated(args: &RunArgs) -> Result<ExitCode> {
     let mut points = Vec::with_capacity(rows.len());
     for (point, row) in plan.points(None).zip(rows) {
         let doc = row.result.map_err(|e| run_failure(format!("{} seed {}: {e}", row.label, point.seed)))?;
-        points.push(schedlab_experiment::PointResult {
-            point,
-            events: doc.events,
-            elapsed_ms: doc.elapsed_ms,
-            metrics: serde_json::to_value(&doc.metrics)?,
-            wait_ecdf: None,
-        });
+        points.push(schedlab_experiment::PointResult::of_document(point, &doc)?);
         docs.push(doc);
     }
-    let result = schedlab_experiment::ExperimentResult::new(&plan, serde_json::Value::Null, None, points);
+    let trace = schedlab_experiment::TraceDocument::of(&identity)?;
+    let result = schedlab_experiment::ExperimentResult::new(&plan, trace, None, points);
     let row = result.summary.first().ok_or_else(|| anyhow::anyhow!("no summary"))?;
     let summary = RepeatSummary {
         repeat: row.seeds.len(),

@@ -186,6 +186,32 @@ fn compare_compares_runs_on_the_jobs_regular_under_each_dbf_run() {
     assert!(table.lines().any(|l| l.starts_with("easy ")) && !table.contains("jobs regular under"), "{table}");
 }
 
+/// With every job given a deadline (`fraction=1`) no job is regular: the
+/// means over the regular jobs are undefined, `null` in JSON and
+/// "undefined (no jobs)" in text, never 0 or -0.
+#[test]
+fn means_over_no_regular_jobs_are_undefined() {
+    let s = sample();
+    let args = ["compare", s.as_str(), "--policy", "easy", "--policy", "dbf:fraction=1", "--regular-comparison"];
+    let v = json(&[&args[..], &["--json"]].concat());
+    let c = &v["regular_comparison"][0];
+    assert_eq!(c["jobs"], 0);
+    for m in c["runs"].as_array().expect("compared runs") {
+        assert_eq!((&m["mean_wait"], &m["mean_stretch"]), (&Value::Null, &Value::Null), "{m}");
+    }
+    let deadline = &v["runs"][1]["metrics"]["deadline"];
+    assert_eq!(deadline["regular_jobs"], 0);
+    for key in ["regular_mean_wait", "regular_mean_stretch", "regular_max_stretch"] {
+        assert_eq!(deadline[key], Value::Null, "{key}");
+    }
+    let text = ok(&args);
+    let rows: Vec<&str> = text.lines().skip_while(|l| !l.starts_with("jobs regular under")).skip(3).collect();
+    assert_eq!(rows.len(), 2, "{text}");
+    assert!(rows.iter().all(|r| r.matches("undefined (no jobs)").count() == 2 && !r.contains("0.0")), "{text}");
+    let run = ok(&["run", s.as_str(), "--policy", "dbf", "--param", "fraction=1"]);
+    assert!(run.contains("regular jobs: mean wait undefined (no jobs), mean stretch undefined (no jobs)"), "{run}");
+}
+
 #[test]
 fn policies_lists_every_policy_and_parameter() {
     let v = json(&["policies", "--json"]);
