@@ -18,8 +18,8 @@ use schedlab_workload::{Loaded, ReadOptions, Trace};
 use serde::{Deserialize, Serialize};
 
 use crate::args::{BenchOneArgs, PolicySpec};
-use crate::fail::run_failure;
 use crate::estimates::RatioTable;
+use crate::fail::run_failure;
 use crate::{memory, output, trace_input};
 
 /// What one child measured. Memory figures are bytes; `None` where the

@@ -90,18 +90,7 @@ mod tests {
     use schedlab_workload::{Job, SwfExtra};
 
     fn job(id: u64, runtime: i64, estimate: i64) -> Job {
-        Job {
-            id,
-            submit: 0,
-            runtime,
-            size: 1,
-            estimate,
-            user: -1,
-            group: -1,
-            queue: -1,
-            partition: -1,
-            status: 1,
-        }
+        Job { id, submit: 0, runtime, size: 1, estimate, user: -1, group: -1, queue: -1, partition: -1, status: 1 }
     }
 
     fn trace(jobs: Vec<Job>) -> Trace {

@@ -401,7 +401,8 @@ fn write_per_change(out: &mut dyn Write, rows: &[StressRow], plan: &Plan) -> std
     headers.extend(plan.cases.iter().map(|c| c.label.clone()));
     let mut t = Table::with_headers(headers);
     let find = |c: &Case, policy: &str| {
-        rows.iter().find(|r| r.series == c.series && r.case == c.label && r.policy == policy && r.status == Status::Done)
+        rows.iter()
+            .find(|r| r.series == c.series && r.case == c.label && r.policy == policy && r.status == Status::Done)
     };
     let reference = plan.cases.iter().find(|c| c.series == SERIES_TRACE);
     for policy in &plan.policies {

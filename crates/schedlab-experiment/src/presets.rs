@@ -310,7 +310,8 @@ pub const PRESETS: &[Preset] = &[
             // The figure's axis is numeric, so depth `all` is in the table
             // only; EASY is drawn flat across the depths, and depth 1 in
             // FCFS order gives its schedule.
-            title: "backfill in FCFS order at depth 1 (EASY's schedule) to all (every waiting job planned at each pass)",
+            title:
+                "backfill in FCFS order at depth 1 (EASY's schedule) to all (every waiting job planned at each pass)",
             runs: &["backfill", "easy"],
             sweep: Some(("depth", &["1", "2", "4", "8", "16", "32", "64", "all"])),
             repeat: 1,

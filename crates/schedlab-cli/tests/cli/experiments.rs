@@ -125,7 +125,8 @@ fn the_depth_preset_meets_easy_at_depth_one() {
     for metric in ["mbs", "mwbs", "reservation_changes"] {
         assert_eq!(easy["mean"][metric], depth1["mean"][metric], "{metric}");
     }
-    let depths: Vec<&str> = summary.iter().filter(|r| r["label"] == "backfill").filter_map(|r| r["value"].as_str()).collect();
+    let depths: Vec<&str> =
+        summary.iter().filter(|r| r["label"] == "backfill").filter_map(|r| r["value"].as_str()).collect();
     assert_eq!(depths, ["1", "2", "4", "8", "16", "32", "64", "all"]);
     for r in &summary {
         assert!(r["mean"]["reservation_changes"].is_number(), "{}: no plan changes", r["label"]);
