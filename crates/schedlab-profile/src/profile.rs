@@ -163,11 +163,12 @@ impl Profile {
     /// within `[from, until)`.
     ///
     /// A search that starts at its class's fit hint and finds nothing
-    /// proves that no window of the class starts before `until − duration
-    /// + 1`, so it raises the hint there, as `earliest_fit` does with its
-    /// answer: compression asks this of every planned job at each early
-    /// end, and jobs of one class that cannot move would otherwise walk the
-    /// same blocked stretch of the profile one after the other.
+    /// proves that no window of the class starts at or before the last
+    /// start it tried, so it raises the hint past it, as `earliest_fit`
+    /// does with its answer: compression asks this of every planned job at
+    /// each early end, and jobs of one class that cannot move would
+    /// otherwise walk the same blocked stretch of the profile one after the
+    /// other.
     pub fn fits_before(&self, from: Time, duration: Time, size: u32, until: Time) -> bool {
         let duration = duration.max(1);
         let hint = self.hints.lower_bound(size, duration);
