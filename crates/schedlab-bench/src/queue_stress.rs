@@ -17,8 +17,8 @@
 //! - **HPC2N** at load factors 1.0, 1.3, 1.6, 2.0 and 3.0: a real trace
 //!   whose queue grows with the load.
 //! - **the largest trace** of the directory (by file size) at load factor 2,
-//!   when it is not HPC2N (whose load-factor-2 case is already in its
-//!   series).
+//!   when it is not HPC2N (whose series runs at the load factors asked
+//!   for).
 //!
 //! Besides seconds, each case prints the reservation changes per job and
 //! the microseconds per change (the cost the conservative family pays per
@@ -213,7 +213,7 @@ fn trace_dir(args: &BenchArgs) -> Option<PathBuf> {
 }
 
 /// HPC2N at every load factor, then the largest trace at load factor 2
-/// unless it is HPC2N and that case is already in the series.
+/// unless it is HPC2N.
 fn add_trace_cases(dir: &Path, load_factors: &[f64], cases: &mut Vec<Case>, notes: &mut Vec<String>) -> Result<()> {
     let traces = list_traces(dir)?;
     let builtin: Vec<(String, u32)> =
