@@ -416,13 +416,27 @@ mod tests {
             for s in p.sections {
                 let plan = Plan::new(s.experiment(&WorkloadOptions::default()))
                     .unwrap_or_else(|e| panic!("{} / {}: {e}", p.id, s.title));
+                // A run the sweep does not apply to (EASY beside the depths)
+                // runs once.
                 let values = s.sweep.map_or(1, |(_, v)| v.len());
-                assert_eq!(plan.len(), (s.runs.len() * values * s.repeat as usize) as u64, "{}", p.id);
+                let cells: usize = (0..s.runs.len()).map(|r| if plan.is_swept(r) { values } else { 1 }).sum();
+                assert_eq!(plan.len(), (cells * s.repeat as usize) as u64, "{}", p.id);
                 for c in s.columns {
                     assert!(schedlab_metrics::column(c).is_some(), "{}: column `{c}` is not in the catalogue", p.id);
                 }
             }
         }
+    }
+
+    /// The depth preset sweeps `backfill` over eight depths and runs EASY
+    /// once beside them, with no paper to compare against.
+    #[test]
+    fn the_depth_preset_sweeps_backfill_only() {
+        let p = preset("reservation-depth").unwrap();
+        let plan = Plan::new(p.sections[0].experiment(&WorkloadOptions::default())).unwrap();
+        assert_eq!((plan.is_swept(0), plan.is_swept(1)), (true, false));
+        assert_eq!(plan.len(), 8 + 1);
+        assert_eq!(p.paper_note("HPC2N-2002-2.2-cln.swf.gz"), None);
     }
 
     #[test]
