@@ -12,3 +12,4 @@ mkdir -p docs/reproduction
 python3 scripts/reproduce_pv_easy.py "$bin" "$traces" docs/reproduction/pv-easy.md
 python3 scripts/reproduce_presets.py "$bin" "$traces" docs/reproduction/presets.md
 bash scripts/reproduce_slack_selective_dbf.sh "$traces" > docs/reproduction/slack-selective-dbf-tables.md
+python3 scripts/reproduce_rlscheduler.py "$bin" "$traces" docs/reproduction/rlscheduler.md

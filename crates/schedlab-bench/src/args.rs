@@ -80,6 +80,11 @@ pub struct BenchArgs {
     /// [default: 1.0, 1.3, 1.6, 2.0, 3.0].
     #[arg(long, value_name = "X")]
     pub load_factor: Vec<f64>,
+    /// With --queue-stress: draw the backlogs' estimate-to-runtime ratios
+    /// from this trace [default: the HPC2N trace of the trace directory;
+    /// without one, estimates are exact].
+    #[arg(long, value_name = "TRACE")]
+    pub estimates_from: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -101,6 +106,11 @@ pub struct BenchOneArgs {
     /// on --procs processors (default 128), instead of a trace.
     #[arg(long, conflicts_with = "trace")]
     pub backlog: Option<u32>,
+    /// With --backlog: requested times are runtimes times estimate-to-runtime
+    /// ratios drawn from this trace's jobs of the same runtime class
+    /// (`estimates.rs`); without it, estimates are exact.
+    #[arg(long, value_name = "TRACE", requires = "backlog")]
+    pub estimates_from: Option<PathBuf>,
     /// Divide the trace's submit times by X.
     #[arg(long)]
     pub load_factor: Option<f64>,

@@ -10,7 +10,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use schedlab_engine::Control;
 use schedlab_experiment::{resolve, RunRequest};
 use schedlab_synth::{generate_backlog, LublinParams};
@@ -18,6 +18,7 @@ use schedlab_workload::{Loaded, ReadOptions, Trace};
 use serde::{Deserialize, Serialize};
 
 use crate::args::{BenchOneArgs, PolicySpec};
+use crate::estimates::RatioTable;
 use crate::fail::run_failure;
 use crate::{memory, output, trace_input};
 
@@ -35,6 +36,14 @@ pub struct Measurement {
     /// Changes of a reservation the run recorded (its reservation log's
     /// entries): part of a run's output, so a lower bound on its work.
     pub reservation_changes: u64,
+    /// Scheduling passes of the run (the policy's decision points).
+    #[serde(default)]
+    pub passes: u64,
+    /// Waiting jobs at the start of a pass, averaged over the run's distinct
+    /// arrival and end times (`mean_waiting`): the q a dynamic formula
+    /// re-scores at each pass.
+    #[serde(default)]
+    pub mean_waiting: f64,
     /// Best time of the run (engine, checker, metrics); 0 for a parse-only child.
     pub seconds: f64,
     pub mean_wait: f64,
@@ -52,7 +61,7 @@ pub struct Measurement {
 
 pub fn main(args: &BenchOneArgs) -> Result<ExitCode> {
     let (trace, bytes, parse_seconds) = match (args.backlog, &args.trace) {
-        (Some(jobs), _) => (backlog(jobs, args.procs)?, 0, 0.0),
+        (Some(jobs), _) => (backlog(jobs, args.procs, args.estimates_from.as_deref())?, 0, 0.0),
         (None, Some(path)) => {
             let opts = ReadOptions {
                 machine_size: args.procs,
@@ -87,10 +96,20 @@ pub fn main(args: &BenchOneArgs) -> Result<ExitCode> {
 /// Reads the trace `repeat` times (a parse-only child) or once, keeping the
 /// best time; only one copy is alive at a time.
 /// The queue-stress backlog: `jobs` Lublin jobs (seed 1) all submitted at
-/// t = 0 on `procs` processors (128 by default).
-fn backlog(jobs: u32, procs: Option<u32>) -> Result<Trace> {
+/// t = 0 on `procs` processors (128 by default), with exact estimates or,
+/// given a trace, estimates drawn from its ratios (seed 1 too).
+fn backlog(jobs: u32, procs: Option<u32>, estimates_from: Option<&Path>) -> Result<Trace> {
     let params = LublinParams { procs: procs.unwrap_or(128), jobs, seed: 1, ..LublinParams::default() };
-    generate_backlog(&params).map_err(|e| anyhow::anyhow!("--backlog: {e}"))
+    let mut trace = generate_backlog(&params).map_err(|e| anyhow::anyhow!("--backlog: {e}"))?;
+    if let Some(path) = estimates_from {
+        let source = trace_input::load(path, &ReadOptions::default())
+            .with_context(|| format!("--estimates-from {}", path.display()))?;
+        let table = RatioTable::from_trace(&source.trace).ok_or_else(|| {
+            anyhow::anyhow!("--estimates-from {}: no job with a positive runtime and estimate", path.display())
+        })?;
+        table.apply(&mut trace, 1);
+    }
+    Ok(trace)
 }
 
 fn best_parse(path: &Path, args: &BenchOneArgs, opts: &ReadOptions) -> Result<(Loaded, f64)> {
@@ -127,6 +146,8 @@ fn measure_runs(m: &mut Measurement, trace: &Trace, spec: &str, args: &BenchOneA
         best = best.min(start.elapsed().as_secs_f64());
         m.events = outcome.record.events;
         m.reservation_changes = outcome.record.reservations.len() as u64;
+        m.passes = outcome.record.passes;
+        m.mean_waiting = mean_waiting(trace, &outcome.record);
         m.mean_wait = outcome.metrics.mean_wait;
         m.mbs = outcome.metrics.mbs;
         m.check = if outcome.checked { "passed" } else { "skipped" }.to_owned();
@@ -134,4 +155,28 @@ fn measure_runs(m: &mut Measurement, trace: &Trace, spec: &str, args: &BenchOneA
     m.seconds = best;
     m.heap_peak_run = memory::heap_peak() as u64;
     Ok(())
+}
+
+/// The waiting jobs at the start of a pass, averaged over the distinct
+/// submit and end times of the run (where passes happen; follow-up passes
+/// at the same time are not told apart). A job submitted at t waits at t's
+/// pass; one that starts at t still waits when that pass begins.
+fn mean_waiting(trace: &Trace, record: &schedlab_engine::RunRecord) -> f64 {
+    let mut submits: Vec<i64> = trace.jobs.iter().map(|j| j.submit).collect();
+    let mut starts: Vec<i64> = record.jobs.iter().map(|r| r.first_start).collect();
+    let mut times: Vec<i64> = submits.iter().copied().chain(record.jobs.iter().map(|r| r.end)).collect();
+    submits.sort_unstable();
+    starts.sort_unstable();
+    times.sort_unstable();
+    times.dedup();
+    if times.is_empty() {
+        return 0.0;
+    }
+    let (mut submitted, mut started, mut sum) = (0usize, 0usize, 0u64);
+    for &t in &times {
+        submitted += submits[submitted..].iter().take_while(|&&s| s <= t).count();
+        started += starts[started..].iter().take_while(|&&s| s < t).count();
+        sum += submitted.saturating_sub(started) as u64;
+    }
+    sum as f64 / times.len() as f64
 }

@@ -11,6 +11,7 @@ mod args;
 mod bench;
 mod bench_one;
 mod bench_schedule;
+mod estimates;
 mod memory;
 mod queue_stress;
 

@@ -88,7 +88,7 @@ fn bench_measures_each_trace_and_policy() {
 /// estimate. By hand, under CBF: the first is reserved at 0 and the second
 /// at 100 (the first's estimate) on arrival, and when the first ends at 50
 /// compression moves the second to 50: three reservation changes. FCFS
-/// reserves nothing.
+/// reserves nothing. The same trace gives the mean waiting jobs at a pass.
 #[test]
 fn one_counts_the_reservation_changes() {
     let dir = temp_dir("changes");
@@ -104,6 +104,10 @@ fn one_counts_the_reservation_changes() {
     let changes = |policy: &str| json(&["one", t, "--policy", policy])["reservation_changes"].as_u64();
     assert_eq!(changes("cbf"), Some(3));
     assert_eq!(changes("fcfs"), Some(0));
+    // Under FCFS the first job runs 0–50 and the second 50–60: at the
+    // passes of times 0, 50 and 60, 2, 1 and 0 jobs wait (the second is
+    // still waiting when the pass at 50 begins), a mean of 1.
+    assert_eq!(json(&["one", t, "--policy", "fcfs"])["mean_waiting"].as_f64(), Some(1.0));
 }
 
 #[test]

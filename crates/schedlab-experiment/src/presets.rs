@@ -299,6 +299,26 @@ pub const PRESETS: &[Preset] = &[
             columns: DEADLINE,
         }],
     },
+    Preset {
+        id: "reservation-depth",
+        title: "Reservation depth: from EASY to planning every waiting job",
+        reproduces: "no paper's figure: MBS, MWBS and plan changes against the reservation depth \
+                     (Maui's RESERVATIONDEPTH, the depth of Slurm's backfill), EASY as the reference",
+        figures: &[PresetFigure::Curves { columns: &["mbs", "mwbs", "reservation_changes"] }],
+        paper_traces: &[],
+        sections: &[Section {
+            // The figure's axis is numeric, so depth `all` is in the table
+            // only; EASY is drawn flat across the depths, and depth 1 in
+            // FCFS order gives its schedule.
+            title:
+                "backfill in FCFS order at depth 1 (EASY's schedule) to all (every waiting job planned at each pass)",
+            runs: &["backfill", "easy"],
+            sweep: Some(("depth", &["1", "2", "4", "8", "16", "32", "64", "all"])),
+            repeat: 1,
+            load_factor: 1.0,
+            columns: &["mbs", "mwbs", "mean_wait", "reservation_changes"],
+        }],
+    },
 ];
 
 impl Preset {
@@ -326,7 +346,8 @@ impl Preset {
     /// Which traces the paper used, when the trace named `name` is not one
     /// of them: results will differ from the paper's for that reason alone.
     pub fn paper_note(&self, name: &str) -> Option<String> {
-        if self.paper_traces.iter().any(|(prefix, _)| is_trace(name, prefix)) {
+        // A preset that reproduces no paper's figure has no traces to miss.
+        if self.paper_traces.is_empty() || self.paper_traces.iter().any(|(prefix, _)| is_trace(name, prefix)) {
             return None;
         }
         let used: Vec<String> = self
@@ -386,13 +407,27 @@ mod tests {
             for s in p.sections {
                 let plan = Plan::new(s.experiment(&WorkloadOptions::default()))
                     .unwrap_or_else(|e| panic!("{} / {}: {e}", p.id, s.title));
+                // A run the sweep does not apply to (EASY beside the depths)
+                // runs once.
                 let values = s.sweep.map_or(1, |(_, v)| v.len());
-                assert_eq!(plan.len(), (s.runs.len() * values * s.repeat as usize) as u64, "{}", p.id);
+                let cells: usize = (0..s.runs.len()).map(|r| if plan.is_swept(r) { values } else { 1 }).sum();
+                assert_eq!(plan.len(), (cells * s.repeat as usize) as u64, "{}", p.id);
                 for c in s.columns {
                     assert!(schedlab_metrics::column(c).is_some(), "{}: column `{c}` is not in the catalogue", p.id);
                 }
             }
         }
+    }
+
+    /// The depth preset sweeps `backfill` over eight depths and runs EASY
+    /// once beside them, with no paper to compare against.
+    #[test]
+    fn the_depth_preset_sweeps_backfill_only() {
+        let p = preset("reservation-depth").unwrap();
+        let plan = Plan::new(p.sections[0].experiment(&WorkloadOptions::default())).unwrap();
+        assert_eq!((plan.is_swept(0), plan.is_swept(1)), (true, false));
+        assert_eq!(plan.len(), 8 + 1);
+        assert_eq!(p.paper_note("HPC2N-2002-2.2-cln.swf.gz"), None);
     }
 
     #[test]

@@ -128,6 +128,7 @@ keyed_entries! {
     ReservationViolationsMaxDtr = e("reservation_violations.max_dtr", "max DTR", S, 0, "The longest delay from reservation.", false),
     ReservationViolationsMeanSi = e("reservation_violations.mean_si", "mean SI", None, 3, "Mean slowdown increment DTR / max(runtime, τ) of the violated jobs.", false),
     ReservationViolationsMaxSi = e("reservation_violations.max_si", "max SI", None, 3, "The largest slowdown increment.", false),
+    ReservationChanges = e("reservation_changes", "plan changes", None, 0, "Reservations the policy made or moved during the run (its reservation log): the work of keeping its plan, which grows with the reservation depth and the queue. It counts all jobs, whatever the skip percentage.", false),
     DeadlineJobs = e("deadline.jobs", "deadline jobs", None, 0, "Deadline-driven jobs measured (deadline-based backfilling).", false),
     DeadlineViolations = e("deadline.violations", "deadline violations", None, 0, "Deadline-driven jobs that ended after their deadline.", false),
     DeadlineViolationsMinimum = e("deadline.violations_minimum", "violations (minimum)", None, 0, "Deadline violations of jobs whose deadline was the rule's minimum window after submission (24 h by default).", false),

@@ -93,6 +93,10 @@ pub struct Metrics {
     #[serde(flatten)]
     pub preemption: crate::preemption::PreemptionMetrics,
     pub reservation_violations: crate::violations::ReservationViolations,
+    /// Reservations the policy made or moved during the run (the run
+    /// record's reservation log): the work of keeping its plan, which the
+    /// reservation-depth figure draws against the depth.
+    pub reservation_changes: usize,
     /// DBF's deadline metrics, for policies that report deadlines.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
@@ -217,6 +221,7 @@ pub fn compute(jobs: &[Job], run: &RunRecord, opts: &MetricsOptions) -> Metrics 
             measured(jobs.len(), opts.skip_percent),
             opts.bsd_threshold,
         ),
+        reservation_changes: run.reservations.len(),
         deadline: None,
         priority: None,
         fair_slowdown: None,

@@ -161,11 +161,27 @@ impl Profile {
 
     /// Whether some window of `duration` seconds on `size` processors fits
     /// within `[from, until)`.
+    ///
+    /// A search that starts at its class's fit hint and finds nothing
+    /// proves that no window of the class starts at or before the last
+    /// start it tried, so it raises the hint past it, as `earliest_fit`
+    /// does with its answer: compression asks this of every planned job at
+    /// each early end, and jobs of one class that cannot move would
+    /// otherwise walk the same blocked stretch of the profile one after the
+    /// other.
     pub fn fits_before(&self, from: Time, duration: Time, size: u32, until: Time) -> bool {
         let duration = duration.max(1);
-        let first = from.max(self.origin).max(self.hints.lower_bound(size, duration));
+        let hint = self.hints.lower_bound(size, duration);
+        let first = from.max(self.origin).max(hint);
         let last_start = until.saturating_sub(duration);
-        first <= last_start && self.scan_fit(first, duration, size, last_start) != Time::MAX
+        if first > last_start {
+            return false;
+        }
+        let fits = self.scan_fit(first, duration, size, last_start) != Time::MAX;
+        if !fits && first <= hint.max(self.origin) {
+            self.hints.found(size, duration, last_start.saturating_add(1));
+        }
+        fits
     }
 
     /// The first time at or after `t` at which fewer than `size` processors

@@ -569,6 +569,12 @@ categories: Array<Category>, fairness: Fairness,
  */
 fairness_all: FairnessAll, reservation_violations: ReservationViolations, 
 /**
+ * Reservations the policy made or moved during the run (the run
+ * record's reservation log): the work of keeping its plan, which the
+ * reservation-depth figure draws against the depth.
+ */
+reservation_changes: number, 
+/**
  * DBF's deadline metrics, for policies that report deadlines.
  */
 deadline?: DeadlineMetrics, 

@@ -128,6 +128,35 @@ fn a_sweep_without_a_swept_parameter_and_with_wait_ecdfs() {
     assert!(plain["experiment"].get("wait_ecdf").is_none() && plain["points"][0].get("wait_ecdf").is_none());
 }
 
+/// The reservation-depth preset sweeps `backfill` from depth 1 to all beside
+/// EASY. Depth 1 in FCFS order is EASY's schedule (docs/policies.md), so its
+/// MBS, MWBS and plan changes equal EASY's; every depth has a row with the
+/// plan changes. Nothing is asserted about how cost grows with the depth:
+/// a deeper plan can settle sooner, so it need not grow.
+#[test]
+fn the_depth_preset_meets_easy_at_depth_one() {
+    let sample = sample();
+    let doc = json(&["reproduce", "reservation-depth", &sample, "--json", "-q"]);
+    let summary = doc["sections"][0]["result"]["summary"].as_array().expect("summary").clone();
+    let row = |label: &str, value: Option<&str>| {
+        summary
+            .iter()
+            .find(|r| r["label"] == label && r["value"].as_str() == value)
+            .unwrap_or_else(|| panic!("no row {label} {value:?}"))
+    };
+    let (easy, depth1) = (row("easy", None), row("backfill", Some("1")));
+    for metric in ["mbs", "mwbs", "reservation_changes"] {
+        assert_eq!(easy["mean"][metric], depth1["mean"][metric], "{metric}");
+    }
+    let depths: Vec<&str> =
+        summary.iter().filter(|r| r["label"] == "backfill").filter_map(|r| r["value"].as_str()).collect();
+    assert_eq!(depths, ["1", "2", "4", "8", "16", "32", "64", "all"]);
+    for r in &summary {
+        assert!(r["mean"]["reservation_changes"].is_number(), "{}: no plan changes", r["label"]);
+    }
+    assert!(row("backfill", Some("all"))["mean"]["reservation_changes"].as_f64() > Some(0.0));
+}
+
 /// A preset's JSON names the preset and holds, per section, a complete
 /// experiment result whose summary has one row per run (and sweep value),
 /// with every column's metric path present.
