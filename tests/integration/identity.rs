@@ -17,6 +17,8 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 use schedlab::experiment::{write_jobs_csv, RunOutcome};
 use schedlab::workload::{read_swf, ReadOptions, Trace};
@@ -108,17 +110,38 @@ fn recorded(case: &str) -> BTreeMap<String, String> {
         .collect()
 }
 
+/// The schedule digest of every spec of [`SPECS`] on `trace`, in the order
+/// of [`SPECS`], after `also` has seen each outcome. The runs are
+/// independent, so they share the machine's cores: on full traces this test
+/// is the longest of the suite, and run one after another its last minutes
+/// kept one core idle.
+fn digests(trace: &Trace, also: &(impl Fn(&str, &RunOutcome) + Sync)) -> Vec<String> {
+    let next = AtomicUsize::new(0);
+    let done: Mutex<Vec<Option<String>>> = Mutex::new(vec![None; SPECS.len()]);
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(SPECS.len());
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(spec) = SPECS.get(i) else { break };
+                let out = run_seeded(trace, spec, SEED);
+                also(spec, &out);
+                let digest = schedule_digest(trace, &out);
+                done.lock().expect("no worker panicked holding the lock")[i] = Some(digest);
+            });
+        }
+    });
+    done.into_inner().expect("no worker panicked").into_iter().map(|d| d.expect("every spec ran")).collect()
+}
+
 /// Runs every spec on `trace` (named `case`) with the run checker, hands
 /// each outcome to `also` for further assertions, and compares its digest
 /// with the record; with `SCHEDLAB_WRITE_DIGESTS=1`, records it instead.
-pub fn check_case(case: &str, trace: &Trace, also: impl Fn(&str, &RunOutcome)) {
+pub fn check_case(case: &str, trace: &Trace, also: impl Fn(&str, &RunOutcome) + Sync) {
     let writing = std::env::var_os("SCHEDLAB_WRITE_DIGESTS").is_some();
     let mut record = recorded(case);
     let mut moved = Vec::new();
-    for spec in SPECS {
-        let out = run_seeded(trace, spec, SEED);
-        also(spec, &out);
-        let digest = schedule_digest(trace, &out);
+    for (spec, digest) in SPECS.iter().zip(digests(trace, &also)) {
         let key = (*spec).to_owned();
         if writing {
             record.insert(key, digest);
