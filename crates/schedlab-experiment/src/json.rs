@@ -1,6 +1,8 @@
 //! The one module of the experiment pipeline that knows JSON: the metrics
 //! and trace documents that results carry, and the text of every result
-//! document the command line, the page and the Python package print.
+//! document the command line, the page and the Python package print, and
+//! the reading of share links (the first format is migrated from its JSON
+//! tree).
 //!
 //! Everything else reads a metrics document by catalogue key
 //! ([`MetricsDocument::value`] with a [`MetricKey`]), never by a path in
@@ -14,7 +16,8 @@ use schedlab_workload::ReadOptions;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::TraceIdentity;
+use crate::link::{bad, clip, is_default, Link, LinkError, TraceRef, MAX_SAFE_INTEGER};
+use crate::{Experiment, ParamList, RunSpec, Sweep, SweepValues, TraceIdentity, WorkloadOptions};
 
 /// A value that could not be written as JSON (a map with keys that are
 /// not text, a failing `Serialize`): the name of what was written and why.
@@ -279,6 +282,208 @@ pub(crate) fn scalar_text<T: Serialize>(value: &T) -> Option<String> {
         Value::Number(n) => Some(n.as_f64().map_or_else(|| n.to_string(), crate::format_value)),
         other => Some(other.to_string()),
     }
+}
+
+// ---- share links ----
+
+/// The [`Link`] in a share link's decoded data: a `#v2=` link read straight
+/// from the text, a `#v1=` link migrated from its JSON tree. The text must be
+/// JSON in either format, so that a syntax error reads the same in both.
+pub(crate) fn link_data(text: &str, version: u8) -> Result<Link, LinkError> {
+    let json: Value =
+        serde_json::from_str(text).map_err(|e| bad(format!("the link's data is not valid JSON ({e})")))?;
+    // Read from the text, not the parsed value, whose objects forget the
+    // order of a run's parameters (and so its label).
+    if version == 2 {
+        serde_json::from_str(text).map_err(|e| bad(format!("the link: {e}")))
+    } else {
+        migrate_v1(&json)
+    }
+}
+
+/// Reads a `#v1=` link (the page's compact JSON, validated as the page
+/// did) into a [`Link`]. Per policy card: its parameters, with the global
+/// knobs over them, parameters at their default left out; its runtime
+/// source unless it is the policy's default; its sweep. Cards that sweep
+/// share one sweep (the same parameter and range), restricted to them.
+fn migrate_v1(v: &Value) -> Result<Link, LinkError> {
+    let o = v.as_object().ok_or_else(|| bad("the link's data is malformed (expected an object)"))?;
+    if let Some(k) = o.keys().find(|k| !["t", "w", "g", "p", "r", "s", "x"].contains(&k.as_str())) {
+        return Err(bad(format!("field `{}`: unknown in a v1 link", clip(k))));
+    }
+    let trace = o.get("t").map(v1_trace).transpose()?;
+    let workload = o.get("w").map(v1_workload).transpose()?.unwrap_or_default();
+    let globals = v1_globals(o.get("g"))?;
+    let cards = o.get("p").and_then(Value::as_array).filter(|p| !p.is_empty() && p.len() <= 50);
+    let cards = cards.ok_or_else(|| bad("field `p`: the link names no policy (or more than 50)"))?;
+    let mut runs = Vec::new();
+    let mut sweeps: Vec<(usize, (String, f64, f64, f64))> = Vec::new();
+    for (i, card) in cards.iter().enumerate() {
+        let (run, sweep) = v1_card(card, i, &globals)?;
+        if let Some(s) = sweep {
+            sweeps.push((i, s));
+        }
+        runs.push(run);
+    }
+    let sweep = match sweeps.first() {
+        None => None,
+        Some((_, first)) => {
+            if let Some((i, other)) = sweeps.iter().find(|(_, s)| s != first) {
+                return Err(bad(format!(
+                    "field `p[{i}]`: policy {} sweeps {} from {} to {} by {}, another policy {} from {} to {} by {}; an experiment sweeps one parameter over one range",
+                    i + 1, other.0, other.1, other.2, other.3, first.0, first.1, first.2, first.3
+                )));
+            }
+            Some(Sweep {
+                param: first.0.clone(),
+                values: SweepValues::Range { from: first.1, to: first.2, step: first.3 },
+                runs: Some(sweeps.iter().map(|(i, _)| *i).collect()),
+            })
+        }
+    };
+    let int = |key: &str, max: u64| -> Result<Option<u64>, LinkError> {
+        match o.get(key) {
+            None => Ok(None),
+            Some(x) => x
+                .as_u64()
+                .filter(|n| *n <= max)
+                .map(Some)
+                .ok_or_else(|| bad(format!("field `{key}`: a whole number from 0 to {max}"))),
+        }
+    };
+    let repeat = int("r", 100)?.unwrap_or(1) as u32;
+    if repeat == 0 {
+        return Err(bad("field `r`: repetitions from 1 to 100"));
+    }
+    let seed = int("s", MAX_SAFE_INTEGER)?.unwrap_or(0);
+    let preset = match o.get("x") {
+        None => None,
+        Some(Value::String(p)) => Some(p.clone()),
+        Some(_) => return Err(bad("field `x`: a preset id")),
+    };
+    let experiment = Experiment { runs, repeat, seed, sweep, workload, wait_ecdf: true, ..Experiment::default() };
+    Ok(Link { trace, experiment, preset, view: None })
+}
+
+fn v1_trace(t: &Value) -> Result<TraceRef, LinkError> {
+    let a = t.as_array().filter(|a| a.len() >= 2).ok_or_else(|| bad("field `t`: the trace reference is malformed"))?;
+    let text = |i: usize| a.get(i).and_then(Value::as_str).map(str::to_owned);
+    let num = |i: usize| a.get(i).and_then(Value::as_f64);
+    let whole = |i: usize| a.get(i).and_then(Value::as_u64);
+    let r = match a[0].as_str() {
+        Some("s") => text(1).map(|id| TraceRef::Sample { id }),
+        Some("g") => match (whole(1), whole(2), num(3), whole(4)) {
+            (Some(p), Some(j), Some(load), Some(seed)) if p <= u64::from(u32::MAX) && j <= u64::from(u32::MAX) => {
+                Some(TraceRef::Generated { procs: p as u32, jobs: j as u32, load, seed })
+            }
+            _ => None,
+        },
+        Some("u") => text(1).map(|url| TraceRef::Url { url }),
+        Some("f") => match (text(1), text(2)) {
+            (Some(name), Some(sha256)) => Some(TraceRef::File { name, sha256 }),
+            _ => None,
+        },
+        _ => return Err(bad("field `t`: the trace reference has an unknown kind")),
+    };
+    r.ok_or_else(|| bad("field `t`: the trace reference is malformed"))
+}
+
+fn v1_workload(w: &Value) -> Result<WorkloadOptions, LinkError> {
+    let a =
+        w.as_array().filter(|a| a.len() == 5).ok_or_else(|| bad("field `w`: the workload options are malformed"))?;
+    let machine =
+        a[0].as_u64().filter(|m| *m <= 100_000_000).ok_or_else(|| bad("field `w[0]`: machine size out of range"))?;
+    let load = a[1]
+        .as_f64()
+        .filter(|l| (0.0..=1000.0).contains(l))
+        .ok_or_else(|| bad("field `w[1]`: load factor out of range"))?;
+    let first = a[2].as_u64().filter(|f| *f <= 100_000_000).ok_or_else(|| bad("field `w[2]`: window out of range"))?;
+    let queues = a[3]
+        .as_array()
+        .filter(|q| q.len() <= 100)
+        .and_then(|q| {
+            q.iter()
+                .map(|x| x.as_i64().filter(|n| (-1..=1_000_000_000).contains(n)).map(|n| n as i32))
+                .collect::<Option<Vec<i32>>>()
+        })
+        .ok_or_else(|| bad("field `w[3]`: the queue filter is malformed"))?;
+    let clamp = match a[4].as_u64() {
+        Some(0) => false,
+        Some(1) => true,
+        _ => return Err(bad("field `w[4]`: the oversize option is malformed")),
+    };
+    Ok(WorkloadOptions {
+        machine_size: (machine > 0).then_some(machine as u32),
+        load_factor: (load > 0.0).then_some(load),
+        window: (first > 0).then_some(schedlab_workload::Window::FirstJobs(first as usize)),
+        queues: (!queues.is_empty()).then_some(queues),
+        oversize: clamp.then_some(schedlab_workload::Oversize::Clamp),
+        ..WorkloadOptions::default()
+    })
+}
+
+/// The v1 global knobs: `sf`, `error`, `cost` as numbers in text.
+fn v1_globals(g: Option<&Value>) -> Result<Vec<(String, String)>, LinkError> {
+    let Some(g) = g else { return Ok(Vec::new()) };
+    let g = g.as_object().ok_or_else(|| bad("field `g`: the global knobs are malformed"))?;
+    g.iter()
+        .map(|(k, v)| {
+            if !crate::KNOBS.contains(&k.as_str()) {
+                return Err(bad(format!("field `g.{}`: not a global knob", clip(k))));
+            }
+            match v.as_str() {
+                Some(t) if t.len() <= 50 && t.trim().parse::<f64>().is_ok_and(f64::is_finite) => {
+                    Ok((k.clone(), t.to_owned()))
+                }
+                _ => Err(bad(format!("field `g.{k}`: not a number"))),
+            }
+        })
+        .collect()
+}
+
+type V1Sweep = (String, f64, f64, f64);
+
+fn v1_card(card: &Value, i: usize, globals: &[(String, String)]) -> Result<(RunSpec, Option<V1Sweep>), LinkError> {
+    let at = |what: &str| bad(format!("field `p[{i}]` (policy {}): {what}", i + 1));
+    let a = card.as_array().filter(|a| (3..=4).contains(&a.len())).ok_or_else(|| at("malformed"))?;
+    let id = a[0].as_str().filter(|s| s.len() <= 100).ok_or_else(|| at("malformed"))?;
+    let policy = schedlab_policies::find(id).ok_or_else(|| at("the link names a policy this page does not know"))?;
+    let source = a[2].as_str().ok_or_else(|| at("the runtime source is malformed"))?;
+    let predictor = match (policy.uses_runtime_source, source) {
+        (false, "") => None,
+        (false, _) => return Err(at(&format!("{} takes no runtime source", policy.name))),
+        (true, s) if s == policy.default_source => None,
+        (true, s) if schedlab_engine::SOURCES.iter().any(|x| x.id == s) => Some(s.to_owned()),
+        (true, _) => return Err(at("unknown runtime source")),
+    };
+    let mut run = RunSpec { policy: id.to_owned(), params: ParamList::default(), predictor };
+    let specs = run.params_taken();
+    let given = a[1].as_object().ok_or_else(|| at("parameters are malformed"))?;
+    let sweep = a.get(3).map(|s| v1_sweep(s).ok_or_else(|| at("the sweep is malformed"))).transpose()?;
+    let mut params = ParamList::default();
+    for spec in &specs {
+        let own = match given.get(spec.key) {
+            Some(Value::String(s)) if s.len() <= 50 => Some(s.clone()),
+            Some(_) => return Err(at(&format!("parameter `{}` is malformed", spec.key))),
+            None => None,
+        };
+        let global = globals.iter().find(|(k, _)| k == spec.key).map(|(_, v)| v.clone());
+        let Some(value) = global.or(own) else { continue };
+        let swept = sweep.as_ref().is_some_and(|s| s.0 == spec.key);
+        if !swept && !is_default(spec, &value) {
+            params.0.push((spec.key.to_owned(), value));
+        }
+    }
+    if let Some(k) = given.keys().find(|k| !specs.iter().any(|s| s.key == k.as_str())) {
+        return Err(at(&format!("unknown parameter `{}`", clip(k))));
+    }
+    run.params = params;
+    Ok((run, sweep))
+}
+
+fn v1_sweep(s: &Value) -> Option<V1Sweep> {
+    let a = s.as_array().filter(|a| a.len() == 4)?;
+    Some((a[0].as_str()?.to_owned(), a[1].as_f64()?, a[2].as_f64()?, a[3].as_f64()?))
 }
 
 #[cfg(test)]

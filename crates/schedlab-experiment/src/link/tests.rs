@@ -1,7 +1,8 @@
 use proptest::prelude::*;
-use serde_json::json;
+use serde_json::{json, Value};
 
 use super::*;
+use crate::{RunSpec, Sweep, SweepValues};
 
 fn v1(compact: &Value) -> String {
     format!("v1={}", base64url(compact.to_string().as_bytes()))
