@@ -56,7 +56,7 @@ const MAX_WORKERS = 16;
  * which that worker's module must not be used again. Comlink keeps an
  * error's name across the worker boundary.
  */
-function isTrap(e: unknown): boolean {
+export function isTrap(e: unknown): boolean {
   const name = e instanceof Error || (typeof e === "object" && e !== null) ? String((e as { name?: unknown }).name) : "";
   return name === "RuntimeError" || isMemory(e);
 }
@@ -66,7 +66,7 @@ function isTrap(e: unknown): boolean {
  * allocator's failure ends in an "unreachable" trap (Rust aborts), and a
  * growth the browser refuses is a RangeError about memory.
  */
-function isMemory(e: unknown): boolean {
+export function isMemory(e: unknown): boolean {
   const name = typeof e === "object" && e !== null ? String((e as { name?: unknown }).name) : "";
   const message = typeof e === "object" && e !== null ? String((e as { message?: unknown }).message) : String(e);
   if (name === "RuntimeError") return /unreachable|memory/i.test(message);
