@@ -18,6 +18,8 @@ import { ROOT, SHOTS, sharedSession } from "./harness.mjs";
 
 const SAMPLE = join(ROOT, "samples", "kth-sp2-first3000.swf");
 const session = sharedSession(SHOTS);
+/** The run workers' and the schedule worker's built scripts. */
+const WORKERS = /\/assets\/(run|schedule)-worker[^/]*\.js$/;
 
 /** Keeps the instantiated module's memory as `self.__schedlabMemory` (this test's worker prologue). */
 const PROLOGUE = `{
@@ -27,6 +29,24 @@ const PROLOGUE = `{
   WebAssembly.instantiateStreaming = (...a) => streaming.apply(WebAssembly, a).then(keep);
 }
 `;
+
+/** Grows to 4 GiB the memory of every `name` worker of `page` ("run" or "schedule") that has loaded the core; resolves the sizes. */
+async function growToLimit(page, name) {
+  const grown = [];
+  for (const w of page.workers()) {
+    if (!w.url().includes(`/${name}-worker`)) continue;
+    const bytes = await w
+      .evaluate(() => {
+        const m = self.__schedlabMemory;
+        if (!m) return null;
+        m.grow(65536 - m.buffer.byteLength / 65536);
+        return m.buffer.byteLength;
+      })
+      .catch(() => null);
+    if (bytes !== null) grown.push(bytes);
+  }
+  return grown;
+}
 
 async function runsDone(page, count) {
   await page.waitForFunction(
@@ -50,7 +70,7 @@ async function choosePolicies(page, ids) {
 test("a worker out of WebAssembly memory is replaced; the other result and the trace are kept", async () => {
   const errors = [];
   const context = session.browser.context;
-  await context.route(/\/assets\/run-worker[^/]*\.js$/, async (route) => {
+  await context.route(WORKERS, async (route) => {
     const response = await route.fetch();
     await route.fulfill({ response, body: PROLOGUE + (await response.text()) });
   });
@@ -64,18 +84,7 @@ test("a worker out of WebAssembly memory is replaced; the other result and the t
 
   // The worker that read the trace for the summary holds its session, so
   // the pool gives it the first point (EASY); grow its memory to the limit.
-  const grown = [];
-  for (const w of page.workers()) {
-    const bytes = await w
-      .evaluate(() => {
-        const m = self.__schedlabMemory;
-        if (!m) return null;
-        m.grow(65536 - m.buffer.byteLength / 65536);
-        return m.buffer.byteLength;
-      })
-      .catch(() => null);
-    if (bytes !== null) grown.push(bytes);
-  }
+  const grown = await growToLimit(page, "run");
   assert.deepEqual(grown, [2 ** 32], "one run worker had loaded the core, and its memory is now 4 GiB");
 
   await page.click("#run");
@@ -108,7 +117,26 @@ test("a worker out of WebAssembly memory is replaced; the other result and the t
   assert.deepEqual(again, ["done", "done"]);
   await page.waitForSelector("#results[data-complete='1'] #results-table", { timeout: 30_000 });
   assert.equal((await page.$$("#results-table tbody tr")).length, 2);
+
+  // The schedule view's worker: opened once, its memory grown to the
+  // limit, opened again (the pair runs again there): the same sentence,
+  // the pair closed, the results kept; the next opening starts a new worker.
+  await page.click("#view-schedule");
+  await page.click("#schedule-open");
+  await page.waitForSelector("[data-testid='schedule-view']:not([data-mode='empty'])", { timeout: 60_000 });
+  assert.deepEqual(await growToLimit(page, "schedule"), [2 ** 32], "the schedule worker's memory is now 4 GiB");
+  await page.click("#schedule-open");
+  await page.waitForFunction((s) => document.querySelector("#schedule > p.msg[role='status']")?.textContent === s, SENTENCE, {
+    timeout: 60_000,
+  });
+  assert.equal(await page.$("[data-testid='schedule-view']"), null, "the pair is closed");
+  await page.screenshot({ path: join(SHOTS, "memory-exhausted-schedule.png"), fullPage: false });
+  await page.click("#schedule-open");
+  await page.waitForSelector("[data-testid='schedule-view']:not([data-mode='empty'])", { timeout: 60_000 });
+  assert.equal(await page.$("#schedule > p.msg.error"), null);
+  await page.click("#view-summary");
+  assert.equal((await page.$$("#results-table tbody tr")).length, 2);
   assert.deepEqual(errors, []);
-  await context.unroute(/\/assets\/run-worker[^/]*\.js$/);
+  await context.unroute(WORKERS);
   await page.close();
 });
