@@ -400,6 +400,23 @@ pub fn chart_svg(
     Ok(schedlab_charts::try_to_svg(&spec, width, height)?)
 }
 
+/// What the page says when a worker's module ran out of memory (a trap:
+/// its allocator found no room and the browser refused to grow it
+/// further); the page then replaces that worker. During a run or an export
+/// (`reading` false) it is the whole sentence, saying what is kept. While
+/// a trace is read (`reading` true) it is the reason the page puts after
+/// "FILE could not be read:" or "With these workload options:", followed
+/// by the page's own word on which trace is still in use.
+#[wasm_bindgen]
+pub fn memory_exhausted_message(reading: bool) -> String {
+    let gib = protocol::WASM_MAX_MEMORY >> 30;
+    if reading {
+        format!("the trace needed more memory than the browser gives the page ({gib} GiB).")
+    } else {
+        format!("This run needed more memory than the browser gives the page ({gib} GiB); the other results and the trace are kept.")
+    }
+}
+
 /// Bytes of linear memory the module holds (it grows, never shrinks): for
 /// the page's memory figures and the benchmarks.
 #[wasm_bindgen]
@@ -474,6 +491,21 @@ impl Observer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Running out of memory names the browser's limit: for a run, in one
+    /// sentence that says what the page keeps; for a trace being read, as
+    /// the reason the page's "could not be read" sentence gives.
+    #[test]
+    fn memory_exhausted_is_one_sentence() {
+        assert_eq!(
+            memory_exhausted_message(false),
+            "This run needed more memory than the browser gives the page (4 GiB); the other results and the trace are kept."
+        );
+        assert_eq!(
+            memory_exhausted_message(true),
+            "the trace needed more memory than the browser gives the page (4 GiB)."
+        );
+    }
 
     /// A decoding error names the field, from the value's name down.
     #[test]

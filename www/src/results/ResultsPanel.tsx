@@ -154,8 +154,11 @@ export function ResultsPanel() {
           <>
             {run.error ? <p class="msg error">{run.error}</p> : null}
             {failed && run.complete ? (
-              <p class="msg error">
-                Some runs did not finish ({failed.status === "cancelled" ? "cancelled" : failed.error}); the table summarises the others.
+              <p class="msg error" id="results-failed">
+                {/* Running out of memory is the core's sentence, which already says that the other results are kept. */}
+                {failed.failure === "memory"
+                  ? failed.error
+                  : `Some runs did not finish (${failed.status === "cancelled" ? "cancelled" : failed.error}); the table summarises the others.`}
               </p>
             ) : null}
             {resultsView.value === "schedule" ? <SchedulePanel run={run} /> : <Summary run={run} />}

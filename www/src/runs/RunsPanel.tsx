@@ -43,13 +43,16 @@ function RunItem(props: { job: PointJob; label: string; title: string; rep: numb
   const label = props.reps > 1 ? `${props.title} · repetition ${props.rep + 1}` : props.title;
   const file = fileName(props.reps > 1 ? `${props.label}-rep${props.rep + 1}` : props.label);
   const fraction = j.status === "done" ? 1 : j.progress ? j.progress.completed / Math.max(1, j.progress.jobs) : 0;
-  const status = j.status === "running" ? progressText(j) : j.status === "error" ? `failed: ${j.error ?? ""}` : STATUS[j.status];
+  // Running out of memory is the core's whole sentence (what happened and what is kept), not a "failed:" detail.
+  const failed = j.failure === "memory" ? (j.error ?? "") : `failed: ${j.error ?? ""}`;
+  const status = j.status === "running" ? progressText(j) : j.status === "error" ? failed : STATUS[j.status];
   const timing = j.done
     ? ` in ${(j.done.elapsedMs / 1000).toFixed(2)} s${j.done.parseMs > 0 ? ` (+ ${(j.done.parseMs / 1000).toFixed(2)} s reading the trace)` : ""}`
     : "";
   return (
     <li
       data-status={j.status}
+      data-failure={j.failure ?? undefined}
       data-label={props.label}
       data-title={props.title}
       data-elapsed={j.done?.elapsedMs}

@@ -8,6 +8,7 @@ import * as Comlink from "comlink";
 import { core, errorMessage } from "../core";
 import type { Experiment, ScheduleInfo, SeriesData, TraceClock, ViewLink } from "../generated/types";
 import { type Note, pool, selection, trace } from "../store";
+import { isMemory, isTrap } from "../worker/pool";
 import type { GanttFrame, ScheduleWorkerApi, ViewRequest } from "../worker/schedule-worker";
 
 /** Window of the view, trace seconds, `[from, to)`. */
@@ -52,14 +53,33 @@ export const inspectedId = signal<number | null>(null);
 export const pendingView = signal<ViewLink | null>(null);
 
 let remote: Comlink.Remote<ScheduleWorkerApi> | null = null;
+let scheduleWorker: Worker | null = null;
 
-/** The schedule worker (created when a schedule is first opened, kept for the page's life). */
+/** The schedule worker (created when a schedule is first opened, kept for the page's life unless its module traps). */
 export function worker(): Comlink.Remote<ScheduleWorkerApi> {
   if (!remote) {
-    const w = new Worker(new URL("../worker/schedule-worker.ts", import.meta.url), { type: "module", name: "schedlab-schedule" });
-    remote = Comlink.wrap<ScheduleWorkerApi>(w);
+    scheduleWorker = new Worker(new URL("../worker/schedule-worker.ts", import.meta.url), { type: "module", name: "schedlab-schedule" });
+    remote = Comlink.wrap<ScheduleWorkerApi>(scheduleWorker);
   }
   return remote;
+}
+
+/**
+ * The message for an error of the schedule worker, `what` saying what
+ * failed. A WebAssembly trap (out of memory, most likely) leaves the
+ * worker's module half-way through Rust code, so the worker is dropped
+ * and the pair closed: the next opening starts a new worker and sends it
+ * the trace again. Running out of memory is the core's sentence alone.
+ */
+function scheduleError(e: unknown, what: string): string {
+  if (!isTrap(e)) return `${what}: ${errorMessage(e)}`;
+  scheduleWorker?.terminate();
+  scheduleWorker = null;
+  remote = null;
+  traceSent = -1;
+  infos.value = [];
+  openedPair.value = null;
+  return isMemory(e) ? core().memory_exhausted_message(false) : `${what}: ${errorMessage(e)}`;
 }
 
 /** The span of the open runs (the union), or null when none is open. */
@@ -141,7 +161,7 @@ async function pump(): Promise<void> {
       series.value = answer.series;
     }
   } catch (e) {
-    scheduleNote.value = { kind: "error", text: `The schedule view could not be drawn: ${errorMessage(e)}` };
+    scheduleNote.value = { kind: "error", text: scheduleError(e, "The schedule view could not be drawn") };
   } finally {
     inFlight = false;
   }
@@ -179,7 +199,7 @@ export async function openPair(source: RunSource, points: number[], cells: [numb
     resetWindow();
     scheduleNote.value = null;
   } catch (e) {
-    scheduleNote.value = { kind: "error", text: `The schedule could not be opened: ${errorMessage(e)}` };
+    scheduleNote.value = { kind: "error", text: scheduleError(e, "The schedule could not be opened") };
   } finally {
     opening.value = false;
   }

@@ -10,7 +10,15 @@
 // it within a few thousand events and the worker is free again. Without
 // isolation the worker is terminated and replaced (its trace is parsed
 // again when next needed).
+//
+// A WebAssembly trap (the core's allocator finding no room when the
+// browser will not grow the module's memory further, or any other trap)
+// leaves that worker's module half-way through Rust code, so it is never
+// called again: the worker is terminated and replaced, the point fails
+// with the core's sentence, and the new worker gets the trace from the
+// page's copy when next needed. Other points and results are untouched.
 import * as Comlink from "comlink";
+import { core } from "../core";
 import type { Experiment, GenerateMessage, ProgressMessage, Summary, WorkloadOptions } from "../generated/types";
 import type { ExportFormat, PointDone, RunWorkerApi } from "./run-worker";
 
@@ -24,6 +32,8 @@ export interface PointJob {
   progress: ProgressMessage | null;
   done: PointDone | null;
   error: string | null;
+  /** Why the point failed, when it is known: "memory" when the worker's module ran out of memory (the worker was replaced). */
+  failure: "memory" | null;
   /** Called on every change of status or progress. */
   onChange: (job: PointJob) => void;
 }
@@ -41,8 +51,35 @@ interface Slot {
 
 const MAX_WORKERS = 16;
 
+/**
+ * Whether `e`, thrown by a worker's call, is a WebAssembly trap, after
+ * which that worker's module must not be used again. Comlink keeps an
+ * error's name across the worker boundary.
+ */
+export function isTrap(e: unknown): boolean {
+  const name = e instanceof Error || (typeof e === "object" && e !== null) ? String((e as { name?: unknown }).name) : "";
+  return name === "RuntimeError" || isMemory(e);
+}
+
+/**
+ * Whether a trap or an error is the module running out of memory: the
+ * allocator's failure ends in an "unreachable" trap (Rust aborts), and a
+ * growth the browser refuses is a RangeError about memory.
+ */
+export function isMemory(e: unknown): boolean {
+  const name = typeof e === "object" && e !== null ? String((e as { name?: unknown }).name) : "";
+  const message = typeof e === "object" && e !== null ? String((e as { message?: unknown }).message) : String(e);
+  if (name === "RuntimeError") return /unreachable|memory/i.test(message);
+  return name === "RangeError" && /memory|allocation/i.test(message);
+}
+
 function newWorker(): Worker {
   return new Worker(new URL("./run-worker.ts", import.meta.url), { type: "module", name: "schedlab-run" });
+}
+
+/** A worker's module ran out of memory; its message is the core's sentence. */
+class MemoryExhausted extends Error {
+  override name = "MemoryExhausted";
 }
 
 export class Pool {
@@ -107,10 +144,27 @@ export class Pool {
   /** The current trace read with `options` (in an idle worker when there is one). */
   async summary(options: WorkloadOptions): Promise<Summary> {
     const slot = this.idle(options) ?? this.slots[0];
-    await this.provide(slot);
-    const s = await slot.remote.summary(options);
-    this.noteSession(slot, options);
-    return s;
+    try {
+      await this.provide(slot);
+      const s = await slot.remote.summary(options);
+      this.noteSession(slot, options);
+      return s;
+    } catch (e) {
+      throw this.afterTrap(slot, e, true);
+    }
+  }
+
+  /**
+   * After a call on `slot` threw `e`: a trap replaces the slot's worker
+   * (its module cannot be trusted again), and the error to pass on is the
+   * core's sentence when memory ran out. Any other error is passed on as is.
+   */
+  private afterTrap(slot: Slot, e: unknown, reading: boolean): unknown {
+    if (!isTrap(e)) return e;
+    const i = this.slots.indexOf(slot);
+    slot.worker.terminate();
+    if (i >= 0) this.slots[i] = this.spawn();
+    return isMemory(e) ? new MemoryExhausted(core().memory_exhausted_message(reading)) : e;
   }
 
   /** A generated trace's bytes. */
@@ -120,7 +174,7 @@ export class Pool {
 
   /** Queues point `index` of `experiment`. */
   submit(experiment: Experiment, index: number, onChange: (job: PointJob) => void): PointJob {
-    const job: PointJob = { experiment, index, status: "queued", progress: null, done: null, error: null, onChange };
+    const job: PointJob = { experiment, index, status: "queued", progress: null, done: null, error: null, failure: null, onChange };
     this.queue.push(job);
     queueMicrotask(() => this.pump());
     return job;
@@ -153,7 +207,9 @@ export class Pool {
       this.finish(slot, job, "done", { done });
     } catch (e) {
       const cancelled = (job.status as PointStatus) === "cancelled" || (slot.flag !== null && Atomics.load(slot.flag, 0) !== 0);
-      this.finish(slot, job, cancelled ? "cancelled" : "error", { error: e instanceof Error ? e.message : String(e) });
+      const err = cancelled ? e : this.afterTrap(slot, e, false);
+      if (err instanceof MemoryExhausted) job.failure = "memory";
+      this.finish(slot, job, cancelled ? "cancelled" : "error", { error: err instanceof Error ? err.message : String(err) });
     }
   }
 
@@ -210,7 +266,11 @@ export class Pool {
   /** The per-job CSV, simulated SWF or Batsim jobs.csv of a finished point (in an idle worker, or the first). */
   async exportPoint(job: PointJob, format: ExportFormat): Promise<string> {
     const slot = this.idle(job.experiment.workload) ?? this.slots[0];
-    await this.provide(slot);
-    return slot.remote.exportPoint(job.experiment, job.index, format);
+    try {
+      await this.provide(slot);
+      return await slot.remote.exportPoint(job.experiment, job.index, format);
+    } catch (e) {
+      throw this.afterTrap(slot, e, false);
+    }
   }
 }
