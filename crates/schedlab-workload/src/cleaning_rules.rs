@@ -53,7 +53,8 @@ pub const CLEANING_RULES: &[CleaningRule] = &[
         "bad_lines",
         Effect::Skipped,
         "malformed lines",
-        "Lines that are not 18 numbers are not job lines; the first ones are listed below with what is wrong.",
+        "Lines that are not job lines of the trace's format (18 numbers in SWF; the header's fields, separated \
+         by `|`, in a Slurm dump); the first ones are listed below with what is wrong.",
     ),
     rule(
         "steps_folded",
