@@ -103,7 +103,8 @@ mod tests {
     use crate::{Experiment, Plan, PointResult, RunSpec, TraceDocument};
 
     fn result(repeat: u32, metrics: &[&str]) -> ExperimentResult {
-        let mut e = Experiment::of(vec![RunSpec::parse("fcfs").unwrap()]);
+        // DBF draws from its seed, so it runs `repeat` times.
+        let mut e = Experiment::of(vec![RunSpec::parse("dbf").unwrap()]);
         e.repeat = repeat;
         let plan = Plan::new(e).unwrap();
         let points = metrics
@@ -132,7 +133,7 @@ mod tests {
         assert_eq!((cells[0].mean, cells[0].ci95.map(|h| (h * 1000.0).round())), (Some(3.0), Some(12706.0)));
         // Identical values: an interval of exactly 0.
         assert_eq!(cells[1].text, "7 ± 0");
-        assert_eq!((t.rows[0].label.as_str(), t.rows[0].value.as_ref(), t.sweep.as_ref()), ("fcfs", None, None));
+        assert_eq!((t.rows[0].label.as_str(), t.rows[0].value.as_ref(), t.sweep.as_ref()), ("dbf", None, None));
     }
 
     #[test]
