@@ -43,6 +43,9 @@ pub struct SummaryTable {
     pub context: String,
     pub columns: Vec<Column>,
     pub rows: Vec<TableRow>,
+    /// Which runs ran once because they use no randomness
+    /// ([`ExperimentResult::note`]), for the table to print under it.
+    pub note: Option<String>,
 }
 
 /// A summarised metric as a table prints it: the mean, and ± the 95 %
@@ -94,6 +97,7 @@ pub fn summary_table(r: &ExperimentResult, paths: Option<&[String]>) -> SummaryT
         context: crate::identity_context(&r.trace).unwrap_or_default(),
         columns,
         rows,
+        note: r.note.clone(),
     }
 }
 
