@@ -95,7 +95,8 @@ fn merged_means_near_the_largest_float_are_exact_or_refused() {
     let o = edited([1.7e308, 0.0]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).contains("run `easy@virtual` at order=priority: the mean or 95 % interval of metric `mbs` is beyond"),
+        stderr(&o)
+            .contains("run `easy@virtual` at order=priority: the mean or 95 % interval of metric `mbs` is beyond"),
         "{}",
         stderr(&o)
     );
