@@ -169,9 +169,9 @@ impl Plan {
         let repeats: Vec<u32> = e.runs.iter().map(|r| if r.uses_seed() { e.repeat } else { 1 }).collect();
         let mut first = Vec::with_capacity(e.runs.len());
         let mut total = 0u64;
-        for run in 0..e.runs.len() {
+        for (run, &repeat) in repeats.iter().enumerate() {
             first.push(total);
-            total += cells(run) * u64::from(repeats[run]);
+            total += cells(run) * u64::from(repeat);
         }
         let plan = Plan { experiment, swept, repeats, first, total, values };
         plan.check_runs()?;
