@@ -1083,7 +1083,13 @@ subtitle?: string, x_label?: string, y_label?: string, groups: Array<string>, se
  * A log10 value axis (values ≤ 0 are not drawn): for bars whose
  * values span orders of magnitude.
  */
-log_y?: boolean, };
+log_y?: boolean, 
+/**
+ * Written in a group where no series has a value ("no blocked
+ * jobs"), so that an empty group reads as a finding and not as
+ * missing data; empty: the group is left blank.
+ */
+empty?: string, };
 
 export type BarSeries = { name: string, values: Array<number | null>, 
 /**
