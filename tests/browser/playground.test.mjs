@@ -267,6 +267,23 @@ describe("playground", () => {
     await page.close();
   });
 
+  test("a run without randomness runs once among repetitions, and the page says so", async () => {
+    const page = await newPage();
+    await upload(page, SAMPLE);
+    await waitLoaded(page);
+    // EASY with user estimates draws nothing from the seed; DBF draws its deadline-driven jobs.
+    await choosePolicies(page, ["easy", "dbf"]);
+    await page.fill("#reps", "3");
+    await page.dispatchEvent("#reps", "change");
+    await runAndWait(page);
+    assert.equal(await page.$$eval("#runs li", (l) => l.length), 1 + 3);
+    const cis = await page.$$eval("#results-table td[data-metric='mbs']", (tds) => tds.map((t) => t.dataset.ci));
+    assert.equal(cis[0], undefined, "EASY ran once: no interval");
+    assert.notEqual(cis[1], undefined, "DBF ran three times: an interval");
+    assert.equal(await page.textContent("#results-note"), "EASY uses no randomness: run once.");
+    await page.close();
+  });
+
   test("cancel stops a run at once and the page stays responsive", async () => {
     const page = await newPage();
     await page.fill("#gen-procs", "256");

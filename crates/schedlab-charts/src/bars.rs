@@ -133,6 +133,22 @@ pub(crate) fn draw<DB: DrawingBackend>(
                 .map_err(draw_err)?;
         }
     }
+    if !c.empty.is_empty() {
+        // The note of a group without any bar, wrapped to its slot and
+        // written upwards from the axis like a short bar of text.
+        let fit = ((slot_px / (value_size * 0.6)) as usize).max(3);
+        let style = Look::font(value_size).pos(Pos::new(HPos::Center, VPos::Bottom));
+        let empty_groups = (0..n).filter(|&i| bars.iter().all(|b| b.iter().all(|bar| bar.0 != i)));
+        for i in empty_groups {
+            let lines = crate::wrap(&clean_text(&c.empty), fit);
+            let count = lines.len() as i32;
+            let texts = lines.into_iter().enumerate().map(|(k, line)| {
+                let up = -lift - (count - 1 - k as i32) * (value_size * 1.2) as i32;
+                EmptyElement::at((i as f64 + 0.5, base)) + Text::new(line, (0, up), style.clone())
+            });
+            chart.draw_series(texts).map_err(draw_err)?;
+        }
+    }
     legend(&side, &names, Key::Box, look)
 }
 

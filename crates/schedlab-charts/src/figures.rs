@@ -199,6 +199,9 @@ fn blocked_bars(rows: &[&SummaryRow], names: &[String], metric: &str, rep: bool)
         groups,
         series,
         log_y,
+        // A size class without blocked jobs has a mean over no jobs
+        // (`null`) in every run: say so rather than leave a gap.
+        empty: "no blocked jobs".into(),
         ..BarChart::default()
     }))
 }

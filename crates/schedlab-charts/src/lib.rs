@@ -97,6 +97,12 @@ pub struct BarChart {
     #[serde(default)]
     #[cfg_attr(feature = "ts", ts(as = "Option<bool>", optional))]
     pub log_y: bool,
+    /// Written in a group where no series has a value ("no blocked
+    /// jobs"), so that an empty group reads as a finding and not as
+    /// missing data; empty: the group is left blank.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<String>", optional))]
+    pub empty: String,
 }
 
 /// One series of bars: a value per group (`null` or missing: no bar).

@@ -512,3 +512,20 @@ fn schedule_legend_names_box_kinds_with_their_colours() {
     assert_eq!(colours, ["#0072b2", "#e69f00", "#009e73", "#d55e00", "#000000", "#56b4e9"]);
     assert!(legend.iter().all(|e| !e.label.is_empty()));
 }
+
+/// A group where no series has a value carries the chart's `empty` note
+/// once; a group where one series has a bar does not, and a chart without
+/// a note leaves the empty group blank.
+#[test]
+fn a_group_without_any_bar_says_why() {
+    let values = [("EASY", vec![Some(2.0), None, Some(3.0)]), ("CBF", vec![Some(1.0), None, None])];
+    let mut spec = bars(&["1", "2", "3-4"], &values);
+    let plain = to_svg(&spec, 1200, 750);
+    assert!(!plain.contains("no blocked jobs"), "{plain}");
+    if let ChartSpec::Bars(b) = &mut spec {
+        b.empty = "no blocked jobs".into();
+    }
+    let svg = to_svg(&spec, 1200, 750);
+    assert_eq!(svg.matches("no blocked jobs").count(), 1, "{svg}");
+    assert_inside(&svg, 1200, 750);
+}

@@ -352,29 +352,35 @@ pub struct SourceInfo {
     pub name: &'static str,
     pub description: &'static str,
     pub params: &'static [crate::params::ParamSpec],
+    /// Whether the source draws from the run's seed (`virtual` draws each
+    /// job's error), so that repeating a run with other seeds can change it.
+    pub uses_seed: bool,
 }
 
 /// The runtime sources, in the order front ends show them.
 pub const SOURCES: &[SourceInfo] = &[
-    SourceInfo { id: "estimate", name: "User estimate", description: "The user's requested time.", params: &[] },
-    SourceInfo { id: "exact", name: "Exact", description: "The actual runtime (perfect knowledge).", params: &[] },
+    SourceInfo { id: "estimate", name: "User estimate", description: "The user's requested time.", params: &[], uses_seed: false },
+    SourceInfo { id: "exact", name: "Exact", description: "The actual runtime (perfect knowledge).", params: &[], uses_seed: false },
     SourceInfo {
         id: "last",
         name: "Last model",
         description: "This job's estimate times the accuracy (runtime / estimate) of the same user's most recently completed job; the estimate while the user has none.",
         params: PredictingParams::SPECS,
+        uses_seed: false,
     },
     SourceInfo {
         id: "tsafrir",
         name: "Tsafrir (EASY++)",
         description: "The mean runtime of the same user's last two completed jobs, capped at the estimate; the estimate while the user has none.",
         params: PredictingParams::SPECS,
+        uses_seed: false,
     },
     SourceInfo {
         id: "virtual",
         name: "Virtual predictor",
         description: "The runtime times (1 + u), u uniform in [-error, +error], drawn once per job from the run's seed.",
         params: VirtualParams::SPECS,
+        uses_seed: true,
     },
 ];
 

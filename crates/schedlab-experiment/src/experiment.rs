@@ -181,6 +181,18 @@ impl RunSpec {
         Some(self.predictor.as_deref().unwrap_or(policy.default_source))
     }
 
+    /// Whether the run draws from its seed, through its policy or its
+    /// runtime source, as their registry entries declare. A run that does
+    /// not gives the same result under every seed, so the plan runs it once
+    /// however many repetitions the experiment asks for. An unknown policy
+    /// counts as using it: the plan refuses it before asking.
+    pub fn uses_seed(&self) -> bool {
+        let Some(policy) = schedlab_policies::find(&self.policy) else { return true };
+        let source = self.predictor.as_deref().unwrap_or(policy.default_source);
+        let source_draws = schedlab_engine::SOURCES.iter().any(|s| s.id == source && s.uses_seed);
+        policy.uses_seed || (policy.uses_runtime_source && source_draws)
+    }
+
     /// Every parameter this run takes: its policy's, its runtime source's,
     /// and the run parameters every policy takes (`fair_slowdown`). The
     /// one answer the command line, the plan and the page's forms share to

@@ -56,6 +56,10 @@ struct ShardFile {
     #[serde(default)]
     shard: Option<Shard>,
     points: Vec<Element>,
+    /// Made again from the experiment, like the summary.
+    #[serde(default)]
+    #[allow(dead_code)]
+    note: serde::de::IgnoredAny,
     #[serde(default)]
     #[allow(dead_code)]
     summary: serde::de::IgnoredAny,
@@ -98,6 +102,7 @@ pub fn read_shard(text: &str, file: usize) -> Result<ExperimentResult, MergeErro
         shard: doc.shard,
         points,
         summary: Vec::new(),
+        note: None,
     })
 }
 

@@ -3,7 +3,10 @@
 //!
 //! A point is (run, sweep value, repetition). Points are numbered run-major,
 //! then by sweep value, then by repetition; a run the sweep does not apply
-//! to has one cell (no value). A shard `I/N` (1-based) takes the points
+//! to has one cell (no value). A run that draws nothing from its seed
+//! (`RunSpec::uses_seed`) has one repetition whatever the experiment's
+//! `repeat`: its other repetitions would repeat its numbers exactly and
+//! show a spread of ± 0 that says nothing. A shard `I/N` (1-based) takes the points
 //! whose number is I−1 modulo N, which spreads the expensive runs over the
 //! shards. The plan counts its points arithmetically and makes a point only
 //! when asked, so a shard of a huge grid costs memory for its own points
@@ -119,6 +122,9 @@ pub struct Plan {
     experiment: Experiment,
     /// Per run: whether the sweep applies to it.
     swept: Vec<bool>,
+    /// Per run: its repetitions per cell, the experiment's `repeat` for a
+    /// run that uses its seed and 1 for one that does not.
+    repeats: Vec<u32>,
     /// Per run: the number of its first point.
     first: Vec<u64>,
     total: u64,
@@ -160,13 +166,14 @@ impl Plan {
             None => 0,
         };
         let cells = |run: usize| if swept[run] { values as u64 } else { 1 };
+        let repeats: Vec<u32> = e.runs.iter().map(|r| if r.uses_seed() { e.repeat } else { 1 }).collect();
         let mut first = Vec::with_capacity(e.runs.len());
         let mut total = 0u64;
-        for run in 0..e.runs.len() {
+        for (run, &repeat) in repeats.iter().enumerate() {
             first.push(total);
-            total += cells(run) * u64::from(e.repeat);
+            total += cells(run) * u64::from(repeat);
         }
-        let plan = Plan { experiment, swept, first, total, values };
+        let plan = Plan { experiment, swept, repeats, first, total, values };
         plan.check_runs()?;
         Ok(plan)
     }
@@ -250,6 +257,34 @@ impl Plan {
         (0..self.experiment.runs.len()).map(|r| self.title(r, None)).collect()
     }
 
+    /// How many times each cell of run `run` runs: the experiment's
+    /// `repeat`, or 1 for a run that uses no seed.
+    pub fn repeat_of(&self, run: usize) -> u32 {
+        self.repeats[run]
+    }
+
+    /// When the experiment asks for repetitions and some runs use no seed,
+    /// the sentence that says those ran once ("EASY and Conservative
+    /// backfilling use no randomness: run once"), which the command line
+    /// and the page print with the results so that a missing interval is
+    /// not taken for a lost one. Each title is named once.
+    pub fn once_note(&self) -> Option<String> {
+        if self.experiment.repeat < 2 {
+            return None;
+        }
+        let mut names: Vec<String> = Vec::new();
+        for run in (0..self.repeats.len()).filter(|&r| self.repeats[r] == 1) {
+            let title = self.title(run, None);
+            if !names.contains(&title) {
+                names.push(title);
+            }
+        }
+        let (last, rest) = names.split_last()?;
+        let (list, verb) =
+            if rest.is_empty() { (last.clone(), "uses") } else { (format!("{} and {last}", rest.join(", ")), "use") };
+        Some(format!("{list} {verb} no randomness: run once"))
+    }
+
     /// Whether the sweep applies to run `run`.
     pub fn is_swept(&self, run: usize) -> bool {
         self.swept[run]
@@ -270,7 +305,7 @@ impl Plan {
         }
         let run = self.first.partition_point(|&f| f <= index) - 1;
         let offset = index - self.first[run];
-        let repeat = u64::from(self.experiment.repeat);
+        let repeat = u64::from(self.repeats[run]);
         let value = self.swept[run].then(|| (offset / repeat) as usize);
         let seed = self.experiment.seed + offset % repeat;
         Some(Point { index, run, value, seed })
@@ -309,7 +344,7 @@ impl Plan {
 
     /// The numbers of the points of cell (run, value).
     pub fn cell_range(&self, run: usize, value: Option<usize>) -> std::ops::Range<u64> {
-        let repeat = u64::from(self.experiment.repeat);
+        let repeat = u64::from(self.repeats[run]);
         let start = self.first[run] + value.map_or(0, |v| v as u64) * repeat;
         start..start + repeat
     }
@@ -389,14 +424,15 @@ mod tests {
             ..Experiment::of(runs(&["easy@virtual", "fcfs", "pv-easy@virtual"]))
         };
         let plan = Plan::new(e.clone()).unwrap();
-        // easy: 3 values × 3; fcfs takes no error: 1 cell × 3; pv-easy: 9.
-        assert_eq!(plan.len(), 9 + 3 + 9);
+        // easy: 3 values × 3; fcfs takes no error and draws nothing from
+        // the seed: 1 cell, run once; pv-easy: 9.
+        assert_eq!(plan.len(), 9 + 1 + 9);
         assert_eq!(plan.point(4), Some(Point { index: 4, run: 0, value: Some(1), seed: 6 }));
-        assert_eq!(plan.point(10), Some(Point { index: 10, run: 1, value: None, seed: 6 }));
-        assert_eq!(plan.point(12), Some(Point { index: 12, run: 2, value: Some(0), seed: 5 }));
-        assert_eq!(plan.point(21), None);
+        assert_eq!(plan.point(9), Some(Point { index: 9, run: 1, value: None, seed: 5 }));
+        assert_eq!(plan.point(13), Some(Point { index: 13, run: 2, value: Some(1), seed: 5 }));
+        assert_eq!(plan.point(19), None);
         let all: Vec<u64> = plan.points(None).map(|p| p.index).collect();
-        assert_eq!(all, (0..21).collect::<Vec<_>>());
+        assert_eq!(all, (0..19).collect::<Vec<_>>());
         let shard: Vec<u64> = plan.points(Some(Shard { index: 2, count: 4 })).map(|p| p.index).collect();
         assert_eq!(shard, [1, 5, 9, 13, 17]);
         assert_eq!(plan.shard_len(Some(Shard { index: 2, count: 4 })), 5);
@@ -404,6 +440,27 @@ mod tests {
         let bad = Experiment { sweep: Some(Sweep::parse("error=0:200:100").unwrap()), ..e };
         let err = Plan::new(bad).unwrap_err().to_string();
         assert!(err.contains("at error=200") && err.contains("outside"), "{err}");
+    }
+
+    /// EASY and CBF with user estimates draw nothing from the seed, DBF
+    /// draws its deadline-driven jobs and `virtual` its errors: with
+    /// repeat 3 from seed 5, EASY is point 0 (seed 5), DBF points 1–3
+    /// (seeds 5, 6, 7), CBF point 4 and EASY@virtual points 5–7.
+    #[test]
+    fn runs_without_randomness_run_once_and_the_note_names_them() {
+        let e = Experiment { repeat: 3, seed: 5, ..Experiment::of(runs(&["easy", "dbf", "cbf", "easy@virtual"])) };
+        let plan = Plan::new(e).unwrap();
+        let points: Vec<(usize, u64)> = plan.points(None).map(|p| (p.run, p.seed)).collect();
+        assert_eq!(points, [(0, 5), (1, 5), (1, 6), (1, 7), (2, 5), (3, 5), (3, 6), (3, 7)]);
+        assert_eq!((0..4).map(|r| plan.repeat_of(r)).collect::<Vec<_>>(), [1, 3, 1, 3]);
+        assert_eq!((plan.cell_range(1, None), plan.cell_range(2, None)), (1..4, 4..5));
+        assert_eq!(plan.once_note().as_deref(), Some("EASY and Conservative backfilling use no randomness: run once"));
+        let one = Plan::new(Experiment { repeat: 3, ..Experiment::of(runs(&["easy", "dbf"])) }).unwrap();
+        assert_eq!(one.once_note().as_deref(), Some("EASY uses no randomness: run once"));
+        assert_eq!(one.len(), 1 + 3);
+        // Without repetitions nothing ran fewer times than asked: no note.
+        let single = Plan::new(Experiment::of(runs(&["easy", "dbf"]))).unwrap();
+        assert_eq!((single.len(), single.once_note()), (2, None));
     }
 
     #[test]
@@ -459,7 +516,8 @@ mod tests {
         let err = Plan::new(e).unwrap_err();
         assert_eq!(err, GridError::SeedWraps { seed: u64::MAX, repeat: 3, max: u64::MAX - 2 });
         assert!(err.to_string().contains("the largest seed allowed is 18446744073709551613"), "{err}");
-        let plan = Plan::new(Experiment { repeat: 3, seed: u64::MAX - 2, ..Experiment::of(runs(&["easy"])) }).unwrap();
+        // DBF draws from its seed, so it runs once per seed.
+        let plan = Plan::new(Experiment { repeat: 3, seed: u64::MAX - 2, ..Experiment::of(runs(&["dbf"])) }).unwrap();
         let seeds: Vec<u64> = plan.points(None).map(|p| p.seed).collect();
         assert_eq!(seeds, [u64::MAX - 2, u64::MAX - 1, u64::MAX]);
     }

@@ -410,8 +410,10 @@ mod tests {
                 // A run the sweep does not apply to (EASY beside the depths)
                 // runs once.
                 let values = s.sweep.map_or(1, |(_, v)| v.len());
-                let cells: usize = (0..s.runs.len()).map(|r| if plan.is_swept(r) { values } else { 1 }).sum();
-                assert_eq!(plan.len(), (cells * s.repeat as usize) as u64, "{}", p.id);
+                // A run without randomness runs once however many
+                // repetitions the section asks for.
+                let runs = |r: usize| if plan.is_swept(r) { values } else { 1 } * plan.repeat_of(r) as usize;
+                assert_eq!(plan.len(), (0..s.runs.len()).map(runs).sum::<usize>() as u64, "{}", p.id);
                 for c in s.columns {
                     assert!(schedlab_metrics::column(c).is_some(), "{}: column `{c}` is not in the catalogue", p.id);
                 }

@@ -80,6 +80,12 @@ pub struct ExperimentResult {
     pub shard: Option<Shard>,
     pub points: Vec<PointResult>,
     pub summary: Vec<SummaryRow>,
+    /// Which runs ran once although the experiment asked for repetitions,
+    /// because they use no randomness (`Plan::once_note`); absent
+    /// otherwise. Their rows have one seed and no interval.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub note: Option<String>,
 }
 
 impl PointResult {
@@ -111,6 +117,7 @@ impl ExperimentResult {
             shard,
             points,
             summary,
+            note: plan.once_note(),
         }
     }
 
@@ -217,7 +224,8 @@ mod tests {
         let e = Experiment {
             repeat: 2,
             sweep: Some(Sweep::parse("error=0,50").unwrap()),
-            ..Experiment::of(vec![RunSpec::parse("easy@virtual").unwrap(), RunSpec::parse("fcfs").unwrap()])
+            // DBF takes no `error` but draws from its seed: one cell, run twice.
+            ..Experiment::of(vec![RunSpec::parse("easy@virtual").unwrap(), RunSpec::parse("dbf").unwrap()])
         };
         let plan = Plan::new(e).unwrap();
         assert_eq!(plan.len(), 6);
@@ -230,7 +238,7 @@ mod tests {
         let mbs = MetricKey::Fixed(Metric::Mbs);
         assert_eq!(r.summary[0].mean.value(mbs), MetricValue::Number(2.0));
         assert_eq!(r.summary[1].mean.value(mbs), MetricValue::Number(3.0));
-        assert_eq!(r.summary[1].label, "fcfs");
+        assert_eq!(r.summary[1].label, "dbf");
         assert_eq!(r.row(1, None).unwrap().seeds, [0, 1]);
         let one = Plan::new(Experiment::of(vec![RunSpec::parse("fcfs").unwrap()])).unwrap();
         let r = ExperimentResult::new(&one, TraceDocument::none(), None, vec![point(&one, 0, 5.0)]);

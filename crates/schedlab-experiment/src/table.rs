@@ -43,6 +43,9 @@ pub struct SummaryTable {
     pub context: String,
     pub columns: Vec<Column>,
     pub rows: Vec<TableRow>,
+    /// Which runs ran once because they use no randomness
+    /// ([`ExperimentResult::note`]), for the table to print under it.
+    pub note: Option<String>,
 }
 
 /// A summarised metric as a table prints it: the mean, and ± the 95 %
@@ -94,6 +97,7 @@ pub fn summary_table(r: &ExperimentResult, paths: Option<&[String]>) -> SummaryT
         context: crate::identity_context(&r.trace).unwrap_or_default(),
         columns,
         rows,
+        note: r.note.clone(),
     }
 }
 
@@ -103,7 +107,8 @@ mod tests {
     use crate::{Experiment, Plan, PointResult, RunSpec, TraceDocument};
 
     fn result(repeat: u32, metrics: &[&str]) -> ExperimentResult {
-        let mut e = Experiment::of(vec![RunSpec::parse("fcfs").unwrap()]);
+        // DBF draws from its seed, so it runs `repeat` times.
+        let mut e = Experiment::of(vec![RunSpec::parse("dbf").unwrap()]);
         e.repeat = repeat;
         let plan = Plan::new(e).unwrap();
         let points = metrics
@@ -132,7 +137,7 @@ mod tests {
         assert_eq!((cells[0].mean, cells[0].ci95.map(|h| (h * 1000.0).round())), (Some(3.0), Some(12706.0)));
         // Identical values: an interval of exactly 0.
         assert_eq!(cells[1].text, "7 ± 0");
-        assert_eq!((t.rows[0].label.as_str(), t.rows[0].value.as_ref(), t.sweep.as_ref()), ("fcfs", None, None));
+        assert_eq!((t.rows[0].label.as_str(), t.rows[0].value.as_ref(), t.sweep.as_ref()), ("dbf", None, None));
     }
 
     #[test]

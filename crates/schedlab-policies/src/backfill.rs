@@ -62,6 +62,7 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
     params: BackfillParams::SPECS,
     uses_runtime_source: true,
     default_source: "estimate",
+    uses_seed: false,
     build: |values, s| Box::new(Backfill::new(&BackfillParams::read(values), s)),
     needs_calibration: crate::never_calibrate,
     conditions: &[],

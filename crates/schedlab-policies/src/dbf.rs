@@ -60,6 +60,7 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
     params: DbfParams::SPECS,
     uses_runtime_source: true,
     default_source: "estimate",
+    uses_seed: true,
     build: |values, s| build(DbfParams::read(values), s),
     needs_calibration: never_calibrate,
     conditions: &[],

@@ -27,6 +27,7 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
     params: EasyParams::SPECS,
     uses_runtime_source: true,
     default_source: "estimate",
+    uses_seed: false,
     build: |values, s| build(EasyParams::read(values), s),
     needs_calibration: crate::never_calibrate,
     conditions: &[],

@@ -13,6 +13,7 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
     params: &[],
     uses_runtime_source: false,
     default_source: "estimate",
+    uses_seed: false,
     build: |_, s| build(s),
     needs_calibration: crate::never_calibrate,
     conditions: &[],

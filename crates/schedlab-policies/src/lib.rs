@@ -37,6 +37,11 @@ pub struct PolicyInfo {
     pub uses_runtime_source: bool,
     /// The runtime source used when none is chosen.
     pub default_source: &'static str,
+    /// Whether the policy draws from the run's seed (DBF picks its
+    /// deadline-driven jobs that way). A run whose policy and runtime
+    /// source both use no seed gives the same result under every seed, so
+    /// an experiment runs it once however many repetitions it asks for.
+    pub uses_seed: bool,
     /// Builds the policy from values checked against `params`; each policy
     /// reads them as the struct its parameter list is declared as
     /// (`schedlab_engine::param_set!`), so it names no key as text.

@@ -47,6 +47,7 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
     params: PvEasyParams::SPECS,
     uses_runtime_source: true,
     default_source: "last",
+    uses_seed: false,
     build: |values, s| build(PvEasyParams::read(values), s),
     needs_calibration: crate::never_calibrate,
     conditions: &[

@@ -49,6 +49,7 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
     params: SelectiveParams::SPECS,
     uses_runtime_source: true,
     default_source: "estimate",
+    uses_seed: false,
     build: |values, s| build(SelectiveParams::read(values), s),
     needs_calibration: |values| needs_calibration(&SelectiveParams::read(values)),
     conditions: &[

@@ -88,6 +88,7 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
     params: SlackParams::SPECS,
     uses_runtime_source: true,
     default_source: "estimate",
+    uses_seed: false,
     build: |values, s| build(SlackParams::read(values), s),
     needs_calibration: |values| SlackParams::read(values).awt <= 0.0,
     conditions: &[

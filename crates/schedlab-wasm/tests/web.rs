@@ -227,8 +227,9 @@ fn a_planned_experiment_runs_point_by_point_into_its_result() {
     assert_eq!(p["labels"], json!(["easy", "easy@virtual"]));
     assert_eq!(p["swept"], json!([false, true]), "easy reads estimates: no error to sweep");
     let points = p["points"].as_array().unwrap();
-    assert_eq!(points.len(), 2 + 4);
-    assert_eq!(points[5], json!({"index": 5, "run": 1, "value": 1, "seed": 5}));
+    // EASY with estimates draws nothing from the seed: one point, not two.
+    assert_eq!(points.len(), 1 + 4);
+    assert_eq!(points[4], json!({"index": 4, "run": 1, "value": 1, "seed": 5}));
     let mut s = Session::new(bytes(KTH), "kth-sp2-first3000.swf".into(), None).unwrap();
     let done: Vec<String> = points
         .iter()
@@ -239,7 +240,8 @@ fn a_planned_experiment_runs_point_by_point_into_its_result() {
     assert_eq!(r["schema"], "schedlab-experiment/2");
     let summary = r["summary"].as_array().unwrap();
     assert_eq!(summary.len(), 3);
-    assert_eq!(summary[0]["seeds"], json!([4, 5]));
+    assert_eq!(summary[0]["seeds"], json!([4]));
+    assert_eq!(r["note"], "EASY uses no randomness: run once");
     assert_eq!(summary[0]["value"], Value::Null);
     // The virtual predictor at 50 % spreads the two seeds' results.
     assert!(summary[2]["ci95"]["mbs"].as_f64().unwrap() > 0.0);
@@ -254,7 +256,7 @@ fn a_planned_experiment_runs_point_by_point_into_its_result() {
     let typo = plan(js(json!({"runs": [{"policy": "easy"}], "repat": 2}))).err().map(message);
     assert!(typo.unwrap().contains("repat"));
     let e = s.run_point(js(experiment), 99.0, None).err().map(message).unwrap();
-    assert!(e.contains("point 99: the experiment has 6 points"), "{e}");
+    assert!(e.contains("point 99: the experiment has 5 points"), "{e}");
 }
 
 #[wasm_bindgen_test]

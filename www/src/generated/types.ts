@@ -72,6 +72,13 @@ uses_runtime_source: boolean,
  */
 default_source: string, 
 /**
+ * Whether the policy draws from the run's seed (DBF picks its
+ * deadline-driven jobs that way). A run whose policy and runtime
+ * source both use no seed gives the same result under every seed, so
+ * an experiment runs it once however many repetitions it asks for.
+ */
+uses_seed: boolean, 
+/**
  * Parameters that matter only under some values of another one
  * (PV-EASY's checkpoint interval only in checkpoint mode).
  */
@@ -109,7 +116,12 @@ export type ParamKind = { "type": "choice", options: Array<string>, default: str
 
 export type ParamValue = string | number | number | string;
 
-export type SourceInfo = { id: string, name: string, description: string, params: Array<ParamSpec>, };
+export type SourceInfo = { id: string, name: string, description: string, params: Array<ParamSpec>, 
+/**
+ * Whether the source draws from the run's seed (`virtual` draws each
+ * job's error), so that repeating a run with other seeds can change it.
+ */
+uses_seed: boolean, };
 
 export type Column = { 
 /**
@@ -822,7 +834,13 @@ titles: Array<string>,
  * The trace's identity (name, sha256, jobs, procs, options, cleaning,
  * statistics): `TraceIdentity` as the run document has it.
  */
-trace: TraceIdentity, shard?: Shard, points: Array<PointResult>, summary: Array<SummaryRow>, };
+trace: TraceIdentity, shard?: Shard, points: Array<PointResult>, summary: Array<SummaryRow>, 
+/**
+ * Which runs ran once although the experiment asked for repetitions,
+ * because they use no randomness (`Plan::once_note`); absent
+ * otherwise. Their rows have one seed and no interval.
+ */
+note?: string, };
 
 export type PlanView = { labels: Array<string>, 
 /**
@@ -891,7 +909,12 @@ sweep: string | null,
 /**
  * The trace and the options it was read with (`trace_context`).
  */
-context: string, columns: Array<Column>, rows: Array<TableRow>, };
+context: string, columns: Array<Column>, rows: Array<TableRow>, 
+/**
+ * Which runs ran once because they use no randomness
+ * ([`ExperimentResult::note`]), for the table to print under it.
+ */
+note: string | null, };
 
 export type TableRow = { run: number, label: string, 
 /**
@@ -1060,7 +1083,13 @@ subtitle?: string, x_label?: string, y_label?: string, groups: Array<string>, se
  * A log10 value axis (values ≤ 0 are not drawn): for bars whose
  * values span orders of magnitude.
  */
-log_y?: boolean, };
+log_y?: boolean, 
+/**
+ * Written in a group where no series has a value ("no blocked
+ * jobs"), so that an empty group reads as a finding and not as
+ * missing data; empty: the group is left blank.
+ */
+empty?: string, };
 
 export type BarSeries = { name: string, values: Array<number | null>, 
 /**

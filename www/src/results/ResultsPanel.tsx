@@ -105,6 +105,11 @@ function Summary(props: { run: ExperimentRun }) {
             </button>
           </div>
           <Table table={run.table} all={all} />
+          {run.table.note ? (
+            <p class="muted" id="results-note">
+              {run.table.note}.
+            </p>
+          ) : null}
         </>
       ) : null}
       <div class="charts" id="charts">

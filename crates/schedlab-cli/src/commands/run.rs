@@ -319,6 +319,7 @@ fn repeated(args: &RunArgs) -> Result<ExitCode> {
     let trace = schedlab_experiment::TraceDocument::of(&identity)?;
     let result = schedlab_experiment::ExperimentResult::new(&plan, trace, None, points);
     let row = result.summary.first().ok_or_else(|| anyhow::anyhow!("no summary"))?;
+    let note = result.note.as_deref();
     let summary = RepeatSummary {
         repeat: row.seeds.len(),
         seeds: row.seeds.clone(),
@@ -333,11 +334,12 @@ fn repeated(args: &RunArgs) -> Result<ExitCode> {
             predictor: first.predictor,
             trace: &first.trace,
             summary: &summary,
+            note,
             runs: &docs,
         };
         outputs::emit(&outputs, report, outputs::json(&doc))?;
     } else {
-        outputs::emit(&outputs, report, |out| write_repeated(out, &docs[0], &summary))?;
+        outputs::emit(&outputs, report, |out| write_repeated(out, &docs[0], &summary, note))?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -352,10 +354,18 @@ struct Repeated<'a> {
     trace: &'a TraceIdentity,
     #[serde(flatten)]
     summary: &'a RepeatSummary,
+    /// Why the run ran once although repetitions were asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<&'a str>,
     runs: &'a [RunDocument],
 }
 
-fn write_repeated(out: &mut dyn Write, first: &RunDocument, s: &RepeatSummary) -> std::io::Result<()> {
+fn write_repeated(
+    out: &mut dyn Write,
+    first: &RunDocument,
+    s: &RepeatSummary,
+    note: Option<&str>,
+) -> std::io::Result<()> {
     writeln!(out, "policy          {}  {}", first.policy, params_text(first))?;
     writeln!(out, "predictor       {}", first.predictor)?;
     writeln!(
@@ -365,7 +375,14 @@ fn write_repeated(out: &mut dyn Write, first: &RunDocument, s: &RepeatSummary) -
         grouped(first.trace.jobs as u64),
         first.trace.procs
     )?;
-    writeln!(out, "repeat          {} runs, seeds {}–{}", s.repeat, s.seeds[0], s.seeds[s.seeds.len() - 1])?;
+    if s.repeat == 1 {
+        writeln!(out, "repeat          1 run, seed {}", s.seeds[0])?;
+    } else {
+        writeln!(out, "repeat          {} runs, seeds {}–{}", s.repeat, s.seeds[0], s.seeds[s.seeds.len() - 1])?;
+    }
+    if let Some(note) = note {
+        writeln!(out, "                {note}")?;
+    }
     writeln!(out)?;
     let keys = ["mbs", "mwbs", "mean_wait", "max_wait", "utilization", "backfilled", "blocked", "preempted", "mkt"];
     for c in keys.iter().chain(&["mean_rtw", "wasted_load"]).filter_map(|k| schedlab_metrics::column(k)) {

@@ -65,5 +65,10 @@ pub(super) fn write_table(out: &mut dyn Write, r: &ExperimentResult) -> std::io:
         cells.extend(row.cells.into_iter().map(|c| c.text));
         table.row(cells);
     }
-    table.write(out)
+    table.write(out)?;
+    // Rows without an interval would otherwise look like lost repetitions.
+    if let Some(note) = &r.note {
+        writeln!(out, "{note}")?;
+    }
+    Ok(())
 }

@@ -89,8 +89,9 @@ fn merge_budget_is_for_all_files(files: &[String]) {
 }
 
 /// Without `--sweep`, `sweep` runs each run `--repeat` times (the page's
-/// experiments without a sweep); `--wait-ecdf` keeps the wait ECDF of each
-/// run's first repetition, a curve from 0 to 1.
+/// experiments without a sweep), FCFS once since it draws nothing from the
+/// seed; `--wait-ecdf` keeps the wait ECDF of each run's first repetition,
+/// a curve from 0 to 1.
 #[test]
 fn a_sweep_without_a_swept_parameter_and_with_wait_ecdfs() {
     let sample = sample();
@@ -100,7 +101,7 @@ fn a_sweep_without_a_swept_parameter_and_with_wait_ecdfs() {
         "--policy",
         "fcfs",
         "--policy",
-        "easy",
+        "dbf",
         "--repeat",
         "2",
         "--seed",
@@ -112,7 +113,7 @@ fn a_sweep_without_a_swept_parameter_and_with_wait_ecdfs() {
     assert_eq!(doc["experiment"]["wait_ecdf"], true);
     assert!(doc["experiment"].get("sweep").is_none());
     let points = doc["points"].as_array().expect("points");
-    assert_eq!(points.len(), 4);
+    assert_eq!(points.len(), 1 + 2);
     for p in points {
         let first = p["seed"] == 3;
         let ecdf = p.get("wait_ecdf").and_then(Value::as_array);
@@ -126,6 +127,27 @@ fn a_sweep_without_a_swept_parameter_and_with_wait_ecdfs() {
     assert_eq!(values, [&Value::Null, &Value::Null]);
     let plain = json(&["sweep", &sample, "--policy", "fcfs", "--json", "-q"]);
     assert!(plain["experiment"].get("wait_ecdf").is_none() && plain["points"][0].get("wait_ecdf").is_none());
+}
+
+/// `--repeat 3` with EASY and DBF: EASY draws nothing from the seed and
+/// runs once (one seed, no interval), DBF runs with seeds 4, 5 and 6, and
+/// the table says why EASY has no interval.
+#[test]
+fn runs_without_randomness_run_once_and_the_table_says_so() {
+    let sample = sample();
+    let args = ["sweep", &sample, "--policy", "easy", "--policy", "dbf", "--repeat", "3", "--seed", "4", "-q"];
+    let doc = json(&[&args[..], &["--json"]].concat());
+    let seeds: Vec<&Value> = doc["points"].as_array().expect("points").iter().map(|p| &p["seed"]).collect();
+    assert_eq!(seeds, [4, 4, 5, 6]);
+    assert_eq!(doc["summary"][0]["seeds"], serde_json::json!([4]));
+    assert_eq!(doc["summary"][0]["ci95"]["mbs"], Value::Null, "one run has no interval, not ± 0");
+    assert_eq!(doc["summary"][1]["seeds"], serde_json::json!([4, 5, 6]));
+    assert_eq!(doc["note"], "EASY uses no randomness: run once");
+    let table = ok(&args);
+    assert!(table.lines().any(|l| l == "EASY uses no randomness: run once"), "{table}");
+    let run = ok(&["run", &sample, "--policy", "cbf", "--repeat", "3", "-q"]);
+    assert!(run.contains("repeat          1 run, seed 0"), "{run}");
+    assert!(run.contains("Conservative backfilling uses no randomness: run once"), "{run}");
 }
 
 /// The reservation-depth preset sweeps `backfill` from depth 1 to all beside

@@ -5,7 +5,8 @@ use serde_json::Value;
 
 use crate::{json, ok, sample, schedlab, stderr, temp_dir};
 
-/// `--seed 2^64 - 1 --repeat 3` used seeds 2^64 - 1, 0 and 1.
+/// `--seed 2^64 - 1 --repeat 3` used seeds 2^64 - 1, 0 and 1. DBF draws
+/// from its seed, so it runs once per seed.
 #[test]
 fn seeds_that_would_wrap_around_are_refused_with_the_largest_allowed() {
     let o = schedlab(&["run", &sample(), "--policy", "easy", "--seed", "18446744073709551615", "--repeat", "3"]);
@@ -15,7 +16,7 @@ fn seeds_that_would_wrap_around_are_refused_with_the_largest_allowed() {
         "run",
         &sample(),
         "--policy",
-        "easy",
+        "dbf",
         "--seed",
         "18446744073709551613",
         "--repeat",
@@ -66,7 +67,7 @@ fn merged_means_near_the_largest_float_are_exact_or_refused() {
         "sweep",
         &sample(),
         "--policy",
-        "easy",
+        "easy@virtual",
         "--sweep",
         "order=priority,shortest",
         "--repeat",
@@ -94,7 +95,8 @@ fn merged_means_near_the_largest_float_are_exact_or_refused() {
     let o = edited([1.7e308, 0.0]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).contains("run `easy` at order=priority: the mean or 95 % interval of metric `mbs` is beyond"),
+        stderr(&o)
+            .contains("run `easy@virtual` at order=priority: the mean or 95 % interval of metric `mbs` is beyond"),
         "{}",
         stderr(&o)
     );
