@@ -18,7 +18,14 @@ function embedder(html) {
   const server = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html));
   return new Promise((ok) =>
     server.listen(0, "127.0.0.1", () =>
-      ok({ url: `http://localhost:${server.address().port}/`, close: () => new Promise((c) => server.close(c)) }),
+      ok({
+        url: `http://localhost:${server.address().port}/`,
+        // The browser keeps its connection alive; without closing it, `close` waits for its timeout.
+        close: () => {
+          server.closeAllConnections();
+          return new Promise((c) => server.close(c));
+        },
+      }),
     ),
   );
 }
