@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { pageAt, ROOT, SHOTS, sharedSession } from "./harness.mjs";
+import { choosePolicies, pageAt, ROOT, sharedSession, SHOTS } from "./harness.mjs";
 
 const SAMPLE = join(ROOT, "samples", "kth-sp2-first3000.swf");
 const session = sharedSession(SHOTS);
@@ -20,14 +20,6 @@ function newPage(width = 1400, height = 1000) {
 async function loadSample(page) {
   await page.setInputFiles("#file-input", SAMPLE);
   await page.waitForFunction(() => /^Loaded /.test(document.getElementById("trace-msg")?.textContent ?? ""), null, { timeout: 60_000 });
-}
-
-async function choosePolicies(page, ids) {
-  while ((await page.$$(".card")).length > 0) await page.click(".card button[id$='-remove']");
-  for (const id of ids) {
-    await page.selectOption("#add-policy", id);
-    await page.click("#add-policy-btn");
-  }
 }
 
 async function setField(page, id, value) {

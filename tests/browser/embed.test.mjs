@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { pageAt, SHOTS, sharedSession } from "./harness.mjs";
+import { choosePolicies, pageAt, sharedSession, SHOTS } from "./harness.mjs";
 
 const session = sharedSession(SHOTS);
 const pageErrors = [];
@@ -36,11 +36,7 @@ describe("embeddable views", () => {
     await page.selectOption("#sample-select", "kth-sp2-first3000");
     await page.click("#sample-load");
     await page.waitForFunction(() => /^Loaded /.test(document.getElementById("trace-msg")?.textContent ?? ""), null, { timeout: 60_000 });
-    while ((await page.$$(".card")).length > 0) await page.click(".card button[id$='-remove']");
-    for (const id of ["easy", "cbf"]) {
-      await page.selectOption("#add-policy", id);
-      await page.click("#add-policy-btn");
-    }
+    await choosePolicies(page, ["easy", "cbf"]);
     await page.click("#run");
     await page.waitForSelector("#results[data-complete='1'] #chart-mbs[data-drawn='1']", { timeout: 120_000 });
     await page.click("figure:has(#chart-mbs) button[data-export='embed']");
@@ -78,11 +74,7 @@ describe("embeddable views", () => {
     await page.selectOption("#sample-select", "kth-sp2-first3000");
     await page.click("#sample-load");
     await page.waitForFunction(() => /^Loaded /.test(document.getElementById("trace-msg")?.textContent ?? ""), null, { timeout: 60_000 });
-    while ((await page.$$(".card")).length > 0) await page.click(".card button[id$='-remove']");
-    for (const id of ["easy", "cbf"]) {
-      await page.selectOption("#add-policy", id);
-      await page.click("#add-policy-btn");
-    }
+    await choosePolicies(page, ["easy", "cbf"]);
     await page.click("#run");
     await page.waitForSelector("#results[data-complete='1'] #results-table", { timeout: 120_000 });
     await page.click("#view-schedule");

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { ROOT, SHOTS, sharedSession } from "./harness.mjs";
+import { choosePolicies, ROOT, sharedSession, SHOTS } from "./harness.mjs";
 
 const FIXTURES = join(ROOT, "tests", "fixtures");
 const SACCT = join(FIXTURES, "slurm", "sacct-rules.txt");
@@ -53,9 +53,7 @@ async function drop(page, path, name) {
 
 /** Runs EASY alone and resolves the Batsim jobs.csv the page downloads. */
 async function runEasyAndExportBatsim(page) {
-  while ((await page.$$(".card")).length > 0) await page.click(".card button[id$='-remove']");
-  await page.selectOption("#add-policy", "easy");
-  await page.click("#add-policy-btn");
+  await choosePolicies(page, ["easy"]);
   await page.click("#run");
   await page.waitForSelector("#runs li[data-status='done']", { timeout: 120_000 });
   const [download] = await Promise.all([page.waitForEvent("download"), page.click("#runs li:first-child .exports button:text('Batsim CSV')")]);

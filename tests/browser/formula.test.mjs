@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { launch, pageAt, SHOTS, sharedSession } from "./harness.mjs";
+import { choosePolicies, launch, pageAt, sharedSession, SHOTS } from "./harness.mjs";
 
 const session = sharedSession(SHOTS);
 const pageErrors = [];
@@ -15,14 +15,6 @@ async function loadSample(page) {
   await page.selectOption("#sample-select", "kth-sp2-first3000");
   await page.click("#sample-load");
   await page.waitForFunction(() => /^Loaded /.test(document.getElementById("trace-msg")?.textContent ?? ""), null, { timeout: 60_000 });
-}
-
-async function choosePolicies(page, ids) {
-  while ((await page.$$(".card")).length > 0) await page.click(".card button[id$='-remove']");
-  for (const id of ids) {
-    await page.selectOption("#add-policy", id);
-    await page.click("#add-policy-btn");
-  }
 }
 
 async function waitResults(page, timeout = 180_000) {

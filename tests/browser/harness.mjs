@@ -108,6 +108,15 @@ export async function pageAt(session, width, height, errors) {
   return page;
 }
 
+/** Keeps only the policy cards whose registry ids are given, in that order. */
+export async function choosePolicies(page, ids) {
+  while ((await page.$$(".card")).length > 0) await page.click(".card button[id$='-remove']");
+  for (const id of ids) {
+    await page.selectOption("#add-policy", id);
+    await page.click("#add-policy-btn");
+  }
+}
+
 /**
  * One page server and one browser for a test file: started before its
  * tests, closed after them. Returns the object whose `server` and

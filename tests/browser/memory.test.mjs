@@ -14,7 +14,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
-import { ROOT, SHOTS, sharedSession } from "./harness.mjs";
+import { choosePolicies, ROOT, sharedSession, SHOTS } from "./harness.mjs";
 
 const SAMPLE = join(ROOT, "samples", "kth-sp2-first3000.swf");
 const session = sharedSession(SHOTS);
@@ -57,14 +57,6 @@ async function runsDone(page, count) {
     count,
     { timeout: 120_000 },
   );
-}
-
-async function choosePolicies(page, ids) {
-  while ((await page.$$(".card")).length > 0) await page.click(".card button[id$='-remove']");
-  for (const id of ids) {
-    await page.selectOption("#add-policy", id);
-    await page.click("#add-policy-btn");
-  }
 }
 
 test("a worker out of WebAssembly memory is replaced; the other result and the trace are kept", async () => {

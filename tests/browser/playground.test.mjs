@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { launch, ROOT, SHOTS, sharedSession } from "./harness.mjs";
+import { choosePolicies, launch, ROOT, sharedSession, SHOTS } from "./harness.mjs";
 
 const SAMPLE = join(ROOT, "samples", "kth-sp2-first3000.swf");
 const SAMPLE_GZ = join(ROOT, "tests", "fixtures", "kth-sp2-first3000.swf.gz");
@@ -61,15 +61,6 @@ async function waitLoaded(page) {
   );
   seenSerial.set(page, Number(await page.getAttribute("#trace-msg", "data-serial")));
   return page.textContent("#trace-msg");
-}
-
-/** Keeps only the policy cards whose registry ids are given, in that order. */
-async function choosePolicies(page, ids) {
-  while ((await page.$$(".card")).length > 0) await page.click(".card button[id$='-remove']");
-  for (const id of ids) {
-    await page.selectOption("#add-policy", id);
-    await page.click("#add-policy-btn");
-  }
 }
 
 /**

@@ -13,7 +13,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { ROOT, SHOTS, sharedSession } from "./harness.mjs";
+import { choosePolicies, ROOT, sharedSession, SHOTS } from "./harness.mjs";
 
 const SAMPLE = join(ROOT, "samples", "kth-sp2-first3000.swf");
 const CLI = join(ROOT, "target", "release", "schedlab");
@@ -66,11 +66,7 @@ async function waitTrace(page) {
 
 /** EASY and CBF on the loaded trace, then the schedule tab with the pair open. */
 async function runPairAndOpen(page, timeout) {
-  while ((await page.$$(".card")).length > 0) await page.click(".card button[id$='-remove']");
-  for (const id of ["easy", "cbf"]) {
-    await page.selectOption("#add-policy", id);
-    await page.click("#add-policy-btn");
-  }
+  await choosePolicies(page, ["easy", "cbf"]);
   await page.click("#run");
   await page.waitForSelector("#results[data-complete='1'] #results-table", { timeout });
   await page.click("#view-schedule");
