@@ -221,3 +221,44 @@ fn path_name(ident: &str, args: &[String]) -> String {
         (_, args) => format!("{ident}<{}>", args.join(", ")),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{crossing, ok_type, ts_name};
+
+    fn ty(text: &str) -> syn::Type {
+        syn::parse_str(text).unwrap()
+    }
+
+    #[test]
+    fn names_are_spelt_as_ts_rs_names_the_types() {
+        let cases = [
+            ("Experiment", "Experiment"),
+            ("schedlab_experiment::link::Link", "Link"),
+            ("Vec<Figure>", "Array<Figure>"),
+            ("[Preset]", "Array<Preset>"),
+            ("Vec<String>", "Array<string>"),
+            ("(i64, i64)", "[number, number]"),
+            ("Option<u32>", "number | null"),
+            ("&str", "string"),
+            ("bool", "boolean"),
+            ("Intervals<Metrics>", "Intervals<Metrics>"),
+        ];
+        for (rust, ts) in cases {
+            assert_eq!(ts_name(&ty(rust)).unwrap(), ts, "{rust}");
+        }
+        assert!(ts_name(&ty("fn(u32)")).is_err(), "a type without a name is refused");
+    }
+
+    #[test]
+    fn only_the_wrappers_cross_with_a_type_of_their_own() {
+        let value = crossing(ok_type(&ty("Result<Js<PlanView>, JsError>"))).unwrap().unwrap();
+        assert_eq!((value.name.as_str(), value.ts.as_str()), ("PlanView", "PlanView"));
+        let callback = crossing(&ty("Option<Callback<ProgressMessage>>")).unwrap().unwrap();
+        assert_eq!(callback.name, "ProgressMessage");
+        assert_eq!(callback.ts, "(p: ProgressMessage) => boolean | void");
+        for plain in ["String", "Result<String, JsValue>", "Option<Object>", "Vec<u8>", "f64"] {
+            assert!(crossing(ok_type(&ty(plain))).unwrap().is_none(), "{plain}");
+        }
+    }
+}

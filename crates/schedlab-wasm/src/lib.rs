@@ -2,13 +2,15 @@
 //!
 //! Thin on purpose: every export decodes its request (unknown keys
 //! refused), calls the core, and encodes the result as plain
-//! JSON-compatible objects (result documents as JSON text, below) whose
-//! TypeScript types are generated from the Rust types
-//! (`www/src/generated/types.ts`, written by this crate's test
-//! `generated_types_are_current`; the same declarations are in the
-//! wasm-bindgen `.d.ts`, and every export names its generated types, so the
-//! page needs no cast). Errors reach JavaScript as `Error` objects
-//! carrying the core's message; a panic becomes an `Error` too.
+//! JSON-compatible objects (result documents as JSON text, below). An
+//! export's signature is its one declaration: it takes and returns
+//! `Js<T>` and `Callback<T>` (`boundary.rs`), `#[export]`
+//! (schedlab-wasm-macros) gives wasm-bindgen the TypeScript name of each
+//! `T`, and this crate's test `generated_types_are_current` writes the
+//! declarations of those types and of every type they refer to
+//! (`www/src/generated/types.ts`, also in the wasm-bindgen `.d.ts`), so the
+//! page needs no cast. Errors reach JavaScript as `Error` objects carrying
+//! the core's message; a panic becomes an `Error` too.
 //!
 //! The API, as JavaScript sees it, is the declaration wasm-bindgen writes
 //! from these exports and their doc comments, `www/src/wasm/schedlab_wasm.d.ts`

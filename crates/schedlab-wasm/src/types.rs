@@ -71,7 +71,9 @@ fn boundaries() -> Vec<&'static Boundary> {
 /// ts-rs declares 64-bit integers as `bigint`; they cross the boundary as
 /// JSON numbers (serde-wasm-bindgen's JSON-compatible serialiser), and the
 /// binding refuses seeds and point numbers past 2^53 where exactness
-/// matters.
+/// matters. A text replace, because ts-rs 11 has no setting for it: its
+/// own way is a `ts(type = "number")` on each field, about 80 fields in
+/// seven crates, and a field added without one would bring `bigint` back.
 fn numbers(ts: &str) -> String {
     ts.replace("bigint", "number")
 }
