@@ -123,6 +123,28 @@ fn every_export_names_its_types_as_ts_rs_does() {
     }
 }
 
+/// No signature spells a TypeScript type by hand: the crate's sources hold
+/// no wasm-bindgen type literal, so every one comes from `#[export]`.
+#[test]
+fn no_signature_spells_a_type_by_hand() {
+    let needles =
+        [concat!("unchecked_", "param_type"), concat!("unchecked_", "return_type"), concat!("typescript", "_type")];
+    let mut dirs = vec![std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/src"))];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            for needle in needles {
+                assert!(!text.contains(needle), "{} spells a type by hand (`{needle}`): use Js<T>", path.display());
+            }
+        }
+    }
+}
+
 #[test]
 fn generated_types_are_current() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../www/src/generated/types.ts");
