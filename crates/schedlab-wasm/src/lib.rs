@@ -2,13 +2,15 @@
 //!
 //! Thin on purpose: every export decodes its request (unknown keys
 //! refused), calls the core, and encodes the result as plain
-//! JSON-compatible objects (result documents as JSON text, below) whose
-//! TypeScript types are generated from the Rust types
-//! (`www/src/generated/types.ts`, written by this crate's test
-//! `generated_types_are_current`; the same declarations are in the
-//! wasm-bindgen `.d.ts`, and every export names its generated types, so the
-//! page needs no cast). Errors reach JavaScript as `Error` objects
-//! carrying the core's message; a panic becomes an `Error` too.
+//! JSON-compatible objects (result documents as JSON text, below). An
+//! export's signature is its one declaration: it takes and returns
+//! `Js<T>` and `Callback<T>` (`boundary.rs`), `#[export]`
+//! (schedlab-wasm-macros) gives wasm-bindgen the TypeScript name of each
+//! `T`, and this crate's test `generated_types_are_current` writes the
+//! declarations of those types and of every type they refer to
+//! (`www/src/generated/types.ts`, also in the wasm-bindgen `.d.ts`), so the
+//! page needs no cast. Errors reach JavaScript as `Error` objects carrying
+//! the core's message; a panic becomes an `Error` too.
 //!
 //! The API, as JavaScript sees it, is the declaration wasm-bindgen writes
 //! from these exports and their doc comments, `www/src/wasm/schedlab_wasm.d.ts`
@@ -22,6 +24,7 @@
 //! After a panic the module instance should be dropped: the panic
 //! interrupted Rust code half-way.
 
+mod boundary;
 pub mod experiments;
 mod page;
 pub mod protocol;
@@ -31,10 +34,10 @@ pub mod session;
 #[cfg(test)]
 mod types;
 
-use js_sys::{Function, Object, Uint8Array};
+use js_sys::{Object, Uint8Array};
 use plotters_canvas::CanvasBackend;
 use schedlab_charts::plotters::prelude::IntoDrawingArea;
-use schedlab_charts::ChartSpec;
+use schedlab_charts::{ChartSpec, Figure};
 use schedlab_engine::{Control, Progress};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -42,9 +45,12 @@ use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
 use schedlab_experiment::link::Link;
-use schedlab_experiment::{Experiment, ExperimentResult, Phase, WorkloadOptions};
+use schedlab_experiment::{Experiment, ExperimentResult, Phase, Preset, Scope, SummaryTable, WorkloadOptions};
+use schedlab_wasm_macros::export;
 
-use crate::protocol::{GenerateMessage, ProgressMessage, Registry, RunMessage, TraceOptions};
+pub use crate::boundary::{Callback, Js};
+use crate::experiments::PlanView;
+use crate::protocol::{GenerateMessage, ProgressMessage, Registry, RunMessage, Summary, TraceOptions};
 
 /// The generated TypeScript declarations, also in the wasm-bindgen `.d.ts`
 /// so that the exports' return types below resolve.
@@ -52,7 +58,7 @@ use crate::protocol::{GenerateMessage, ProgressMessage, Registry, RunMessage, Tr
 const TYPES: &str = include_str!("../../../www/src/generated/types.ts");
 
 /// Runs when the module is instantiated: installs the panic hook.
-#[wasm_bindgen(start)]
+#[export(start)]
 pub fn start() {
     install_panic_hook();
 }
@@ -144,9 +150,9 @@ fn encode<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
 }
 
 /// Policies, runtime sources and their parameters: what the forms are built from.
-#[wasm_bindgen(unchecked_return_type = "Registry")]
-pub fn registry() -> Result<JsValue, JsError> {
-    encode(&Registry::new())
+#[export]
+pub fn registry() -> Result<Js<Registry>, JsError> {
+    Js::encode(&Registry::new())
 }
 
 /// A trace loaded in the core.
@@ -155,7 +161,7 @@ pub struct Session {
     inner: session::Session,
 }
 
-#[wasm_bindgen]
+#[export]
 impl Session {
     /// Reads `bytes` (SWF text, plain or gzip) under the name `name`.
     #[wasm_bindgen(constructor)]
@@ -169,9 +175,8 @@ impl Session {
 
     /// `{ identity, header, bad_lines, warnings, bytes, lines }`: the trace
     /// as read (identity = name, sha256, jobs, procs, options, cleaning, stats).
-    #[wasm_bindgen(unchecked_return_type = "Summary")]
-    pub fn summary(&self) -> Result<JsValue, JsError> {
-        encode(&self.inner.summary())
+    pub fn summary(&self) -> Result<Js<Summary>, JsError> {
+        Js::encode(&self.inner.summary())
     }
 
     /// The trace's identity (a `TraceIdentity`) as JSON text, as an
@@ -187,11 +192,11 @@ impl Session {
     /// and `batsim_jobs_csv`.
     pub fn run_point(
         &mut self,
-        #[wasm_bindgen(unchecked_param_type = "Experiment")] experiment: JsValue,
+        experiment: Js<Experiment>,
         index: f64,
-        #[wasm_bindgen(unchecked_param_type = "(p: ProgressMessage) => boolean | void")] on_progress: Option<Function>,
+        on_progress: Option<Callback<ProgressMessage>>,
     ) -> Result<String, JsValue> {
-        let experiment: Experiment = decode(experiment, "experiment")?;
+        let experiment = experiment.decode("experiment")?;
         let index = point_index(index)?;
         let mut observer = Observer::new(on_progress);
         let result = self.inner.run_point(&experiment, index, &mut |phase, p| observer.report(phase, p));
@@ -207,10 +212,10 @@ impl Session {
     /// `false` cancels, throwing cancels and rethrows.
     pub fn run(
         &mut self,
-        #[wasm_bindgen(unchecked_param_type = "RunMessage")] request: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "(p: ProgressMessage) => boolean | void")] on_progress: Option<Function>,
+        request: Js<RunMessage>,
+        on_progress: Option<Callback<ProgressMessage>>,
     ) -> Result<String, JsValue> {
-        let message: RunMessage = decode(request, "request")?;
+        let message = request.decode("request")?;
         let mut observer = Observer::new(on_progress);
         let result = self.inner.run_text(&message, &mut |phase, p| observer.report(phase, p));
         observer.rethrow()?;
@@ -235,135 +240,112 @@ impl Session {
 
 /// A Lublin–Feitelson synthetic trace as SWF bytes, from `{ procs, jobs, load,
 /// seed, estimate_factor }` (all optional: 128, 10000, 0.7, 1, 1).
-#[wasm_bindgen]
-pub fn generate_lublin(
-    #[wasm_bindgen(unchecked_param_type = "GenerateMessage")] params: JsValue,
-) -> Result<Vec<u8>, JsError> {
-    let message: GenerateMessage = decode(params, "params")?;
+#[export]
+pub fn generate_lublin(params: Js<GenerateMessage>) -> Result<Vec<u8>, JsError> {
+    let message = params.decode("params")?;
     Ok(schedlab_synth::generate_swf(&message.into())?)
 }
 
 /// The presets of `schedlab reproduce`.
-#[wasm_bindgen(unchecked_return_type = "Array<Preset>")]
-pub fn presets() -> Result<JsValue, JsError> {
-    encode(experiments::presets())
+#[export]
+pub fn presets() -> Result<Js<[Preset]>, JsError> {
+    Js::encode(experiments::presets())
 }
 
 /// A preset section's experiment on a trace read with `workload`.
-#[wasm_bindgen(unchecked_return_type = "Experiment")]
+#[export]
 pub fn preset_experiment(
     id: &str,
     section: usize,
-    #[wasm_bindgen(unchecked_param_type = "WorkloadOptions")] workload: JsValue,
+    workload: Js<WorkloadOptions>,
     trace_name: Option<String>,
-) -> Result<JsValue, JsError> {
-    let workload: WorkloadOptions = decode(workload, "workload")?;
-    encode(&experiments::preset_experiment(id, section, &workload, trace_name.as_deref())?)
+) -> Result<Js<Experiment>, JsError> {
+    let workload = workload.decode("workload")?;
+    Js::encode(&experiments::preset_experiment(id, section, &workload, trace_name.as_deref())?)
 }
 
 /// The notes beside a preset run on the trace named `trace_name`.
-#[wasm_bindgen(unchecked_return_type = "Array<string>")]
-pub fn preset_notes(
-    id: &str,
-    trace_name: &str,
-    #[wasm_bindgen(unchecked_param_type = "WorkloadOptions")] workload: JsValue,
-) -> Result<JsValue, JsError> {
-    let workload: WorkloadOptions = decode(workload, "workload")?;
-    encode(&experiments::preset_notes(id, trace_name, &workload)?)
+#[export]
+pub fn preset_notes(id: &str, trace_name: &str, workload: Js<WorkloadOptions>) -> Result<Js<Vec<String>>, JsError> {
+    let workload = workload.decode("workload")?;
+    Js::encode(&experiments::preset_notes(id, trace_name, &workload)?)
 }
 
 /// An experiment of no run with every default (metric settings, one
 /// repetition, seed 0): what the page's form starts from.
-#[wasm_bindgen(unchecked_return_type = "Experiment")]
-pub fn default_experiment() -> Result<JsValue, JsError> {
-    encode(&Experiment::default())
+#[export]
+pub fn default_experiment() -> Result<Js<Experiment>, JsError> {
+    Js::encode(&Experiment::default())
 }
 
 /// The runs and points of an experiment (checked: a bad value fails here).
-#[wasm_bindgen(unchecked_return_type = "PlanView")]
-pub fn plan(#[wasm_bindgen(unchecked_param_type = "Experiment")] experiment: JsValue) -> Result<JsValue, JsError> {
-    let experiment = decode(experiment, "experiment")?;
-    encode(&experiments::plan(experiment)?)
+#[export]
+pub fn plan(experiment: Js<Experiment>) -> Result<Js<PlanView>, JsError> {
+    Js::encode(&experiments::plan(experiment.decode("experiment")?)?)
 }
 
 /// The figures of an experiment result.
-#[wasm_bindgen(unchecked_return_type = "Array<Figure>")]
-pub fn figures(#[wasm_bindgen(unchecked_param_type = "ExperimentResult")] result: JsValue) -> Result<JsValue, JsError> {
-    let result: ExperimentResult = decode_raw(result, "result")?;
-    encode(&experiments::figures(&result))
+#[export]
+pub fn figures(result: Js<ExperimentResult>) -> Result<Js<Vec<Figure>>, JsError> {
+    Js::encode(&experiments::figures(&result.decode_raw("result")?))
 }
 
 /// The figures of a preset section's result.
-#[wasm_bindgen(unchecked_return_type = "Array<Figure>")]
-pub fn preset_figures(
-    id: &str,
-    section: usize,
-    #[wasm_bindgen(unchecked_param_type = "ExperimentResult")] result: JsValue,
-) -> Result<JsValue, JsError> {
-    let result: ExperimentResult = decode_raw(result, "result")?;
-    encode(&experiments::preset_figures(id, section, &result)?)
+#[export]
+pub fn preset_figures(id: &str, section: usize, result: Js<ExperimentResult>) -> Result<Js<Vec<Figure>>, JsError> {
+    Js::encode(&experiments::preset_figures(id, section, &result.decode_raw("result")?)?)
 }
 
 /// A time window written as the command line's `--window` takes it
 /// (`10d:17d`, `864000:1468800`), as `[from, to)` in whole seconds; the
 /// error says what is wrong with the text.
-#[wasm_bindgen(unchecked_return_type = "[number, number]")]
-pub fn parse_window(text: &str) -> Result<JsValue, JsError> {
-    let (from, to) = schedlab_schedule::parse_window(text)?;
-    encode(&(from, to))
+#[export]
+pub fn parse_window(text: &str) -> Result<Js<(i64, i64)>, JsError> {
+    Js::encode(&schedlab_schedule::parse_window(text)?)
 }
 
 /// A share link's fragment (without `#`).
-#[wasm_bindgen]
-pub fn encode_link(#[wasm_bindgen(unchecked_param_type = "Link")] link: JsValue) -> Result<String, JsError> {
-    let link: Link = decode(link, "link")?;
-    Ok(experiments::encode_link(&link)?)
+#[export]
+pub fn encode_link(link: Js<Link>) -> Result<String, JsError> {
+    Ok(experiments::encode_link(&link.decode("link")?)?)
 }
 
 /// A share link's content, checked; the error names the field.
-#[wasm_bindgen(unchecked_return_type = "Link")]
-pub fn decode_link(fragment: &str) -> Result<JsValue, JsError> {
-    encode(&experiments::decode_link(fragment)?)
+#[export]
+pub fn decode_link(fragment: &str) -> Result<Js<Link>, JsError> {
+    Js::encode(&experiments::decode_link(fragment)?)
 }
 
 /// Which parameters reach which runs of an experiment: every run's
 /// parameters with the value it uses and where it comes from, whether each
 /// matters with the run's other values, and for each shared parameter (the
 /// global knobs first) the runs it reaches, overrides and misses.
-#[wasm_bindgen(unchecked_return_type = "Scope")]
-pub fn param_scope(
-    #[wasm_bindgen(unchecked_param_type = "Experiment")] experiment: JsValue,
-) -> Result<JsValue, JsError> {
-    let experiment = decode(experiment, "experiment")?;
-    encode(&experiments::param_scope(&experiment))
+#[export]
+pub fn param_scope(experiment: Js<Experiment>) -> Result<Js<Scope>, JsError> {
+    Js::encode(&experiments::param_scope(&experiment.decode("experiment")?))
 }
 
 /// An experiment's result (an `ExperimentResult`) as the text `schedlab
 /// sweep --json` writes (pretty JSON and a newline), from the JSON texts
 /// of the trace's identity (`session.identity()`) and of the points
 /// (`session.run_point`). Texts, so that every number keeps its form.
-#[wasm_bindgen]
-pub fn experiment_result(
-    #[wasm_bindgen(unchecked_param_type = "Experiment")] experiment: JsValue,
-    identity: &str,
-    points: Vec<String>,
-) -> Result<String, JsError> {
-    let experiment = decode(experiment, "experiment")?;
-    Ok(experiments::experiment_result_text(experiment, identity, &points)?)
+#[export]
+pub fn experiment_result(experiment: Js<Experiment>, identity: &str, points: Vec<String>) -> Result<String, JsError> {
+    Ok(experiments::experiment_result_text(experiment.decode("experiment")?, identity, &points)?)
 }
 
 /// An experiment result (its JSON text) as a table: the given columns
 /// (metric paths), or every catalogue column some row has a number for;
 /// each cell's text as the command line's tables print it.
-#[wasm_bindgen(unchecked_return_type = "SummaryTable")]
-pub fn summary_table(result: &str, columns: Option<Vec<String>>) -> Result<JsValue, JsError> {
+#[export]
+pub fn summary_table(result: &str, columns: Option<Vec<String>>) -> Result<Js<SummaryTable>, JsError> {
     let result: ExperimentResult = serde_json::from_str(result).map_err(|e| JsError::new(&format!("result: {e}")))?;
-    encode(&schedlab_experiment::summary_table(&result, columns.as_deref()))
+    Js::encode(&schedlab_experiment::summary_table(&result, columns.as_deref()))
 }
 
 /// A preset's result as the text `schedlab reproduce --json` writes, from
 /// the JSON texts of its sections' results (`experiment_result`).
-#[wasm_bindgen]
+#[export]
 pub fn reproduction(id: &str, sections: Vec<String>) -> Result<String, JsError> {
     Ok(experiments::reproduction_text(id, &sections)?)
 }
@@ -378,26 +360,18 @@ fn point_index(x: f64) -> Result<u64, JsError> {
 }
 
 /// Draws a chart on a canvas (its `width` × `height` in pixels). Page thread only.
-#[wasm_bindgen]
-pub fn draw_chart(
-    canvas: HtmlCanvasElement,
-    #[wasm_bindgen(unchecked_param_type = "ChartSpec")] spec: JsValue,
-) -> Result<(), JsError> {
-    let spec: ChartSpec = decode(spec, "chart")?;
+#[export]
+pub fn draw_chart(canvas: HtmlCanvasElement, spec: Js<ChartSpec>) -> Result<(), JsError> {
+    let spec = spec.decode("chart")?;
     let backend = CanvasBackend::with_canvas_object(canvas)
         .ok_or_else(|| JsError::new("the canvas has no 2D drawing context"))?;
     Ok(schedlab_charts::draw(&spec, &backend.into_drawing_area())?)
 }
 
 /// A chart as an SVG document. Page thread only.
-#[wasm_bindgen]
-pub fn chart_svg(
-    #[wasm_bindgen(unchecked_param_type = "ChartSpec")] spec: JsValue,
-    width: u32,
-    height: u32,
-) -> Result<String, JsError> {
-    let spec: ChartSpec = decode(spec, "chart")?;
-    Ok(schedlab_charts::try_to_svg(&spec, width, height)?)
+#[export]
+pub fn chart_svg(spec: Js<ChartSpec>, width: u32, height: u32) -> Result<String, JsError> {
+    Ok(schedlab_charts::try_to_svg(&spec.decode("chart")?, width, height)?)
 }
 
 /// What the page says when a worker's module ran out of memory (a trap:
@@ -407,7 +381,7 @@ pub fn chart_svg(
 /// a trace is read (`reading` true) it is the reason the page puts after
 /// "FILE could not be read:" or "With these workload options:", followed
 /// by the page's own word on which trace is still in use.
-#[wasm_bindgen]
+#[export]
 pub fn memory_exhausted_message(reading: bool) -> String {
     let gib = protocol::WASM_MAX_MEMORY >> 30;
     if reading {
@@ -419,7 +393,7 @@ pub fn memory_exhausted_message(reading: bool) -> String {
 
 /// Bytes of linear memory the module holds (it grows, never shrinks): for
 /// the page's memory figures and the benchmarks.
-#[wasm_bindgen]
+#[export]
 pub fn wasm_memory_bytes() -> f64 {
     #[cfg(target_arch = "wasm32")]
     {
@@ -460,20 +434,19 @@ impl std::io::Read for JsBytes {
 /// Passes progress to the page's callback; a `false` answer or an exception
 /// cancels the run, and the exception is thrown again once the run stops.
 struct Observer {
-    callback: Option<Function>,
+    callback: Option<Callback<ProgressMessage>>,
     thrown: Option<JsValue>,
 }
 
 impl Observer {
-    fn new(callback: Option<Function>) -> Self {
+    fn new(callback: Option<Callback<ProgressMessage>>) -> Self {
         Observer { callback, thrown: None }
     }
 
     fn report(&mut self, phase: Phase, p: Progress) -> Control {
         let Some(callback) = &self.callback else { return Control::Continue };
         let message = ProgressMessage { phase, completed: p.completed, jobs: p.jobs, events: p.events, now: p.now };
-        let answer = encode(&message).map_err(JsValue::from).and_then(|m| callback.call1(&JsValue::NULL, &m));
-        match answer {
+        match callback.call(&message) {
             Ok(v) if v == JsValue::FALSE => Control::Cancel,
             Ok(_) => Control::Continue,
             Err(e) => {

@@ -7,12 +7,14 @@
 //! titles come with the plan (`PlanView::cells`), the results (`titles`,
 //! each row's `title`) and the schedule view (`ScheduleInfo::label`).
 
-use schedlab_experiment::{Experiment, Plan, RunSpec};
+use schedlab_experiment::{Experiment, Plan, RunSpec, TraceDocument, TraceIdentity};
+use schedlab_wasm_macros::export;
+use schedlab_workload::TraceClock;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use crate::session::Error;
-use crate::{decode_raw, encode};
+use crate::Js;
 
 /// The runs of the first visit's demo: EASY, conservative backfilling and
 /// PV-EASY, the three families a scheduling audience knows.
@@ -37,20 +39,18 @@ pub fn demo_of() -> Result<Demo, Error> {
 }
 
 /// `demo(): Demo`: what the first visit's button runs, and its text.
-#[wasm_bindgen(unchecked_return_type = "Demo")]
-pub fn demo() -> Result<JsValue, JsError> {
-    encode(&demo_of()?)
+#[export]
+pub fn demo() -> Result<Js<Demo>, JsError> {
+    Js::encode(&demo_of()?)
 }
 
 /// The trace's name, jobs and machine size as read, and every workload
 /// option off its default: "kth.swf: 3000 jobs on 100 processors, load
 /// factor 1.2". The runs header, the table caption and the charts'
 /// subtitles all show it.
-#[wasm_bindgen]
-pub fn trace_context(
-    #[wasm_bindgen(unchecked_param_type = "TraceIdentity")] identity: JsValue,
-) -> Result<String, JsError> {
-    let identity: schedlab_experiment::TraceDocument = decode_raw(identity, "identity")?;
+#[export]
+pub fn trace_context(identity: Js<TraceIdentity>) -> Result<String, JsError> {
+    let identity: TraceDocument = identity.read_as("identity")?;
     schedlab_experiment::identity_context(&identity)
         .ok_or_else(|| JsError::new("identity: expected a trace identity with name, jobs, procs and options"))
 }
@@ -146,64 +146,53 @@ pub fn formula_check_of(text: &str) -> FormulaCheck {
 }
 
 /// `formula_language(): FormulaLanguage`: the editor's lists.
-#[wasm_bindgen(unchecked_return_type = "FormulaLanguage")]
-pub fn formula_language() -> Result<JsValue, JsError> {
-    encode(&formula_language_of())
+#[export]
+pub fn formula_language() -> Result<Js<FormulaLanguage>, JsError> {
+    Js::encode(&formula_language_of())
 }
 
 /// `formula_check(text): FormulaCheck`: the message under the field, as
 /// the text is typed.
-#[wasm_bindgen(unchecked_return_type = "FormulaCheck")]
-pub fn formula_check(text: &str) -> Result<JsValue, JsError> {
-    encode(&formula_check_of(text))
+#[export]
+pub fn formula_check(text: &str) -> Result<Js<FormulaCheck>, JsError> {
+    Js::encode(&formula_check_of(text))
 }
 
 /// `time_label(t, clock)`: trace second `t` as "d7 01:00", with its
 /// date when the header gives one: "d7 01:00 (1996-09-30 14:00 UTC+1)".
-#[wasm_bindgen]
-pub fn time_label(
-    t: f64,
-    #[wasm_bindgen(unchecked_param_type = "TraceClock")] clock: JsValue,
-) -> Result<String, JsError> {
-    let clock: schedlab_workload::TraceClock = decode_raw(clock, "clock")?;
-    Ok(clock.label(t))
+#[export]
+pub fn time_label(t: f64, clock: Js<TraceClock>) -> Result<String, JsError> {
+    Ok(clock.decode_raw("clock")?.label(t))
 }
 
 /// `time_date(t, clock)`: the calendar date and time of trace second `t`
 /// ("1996-09-30 14:00 UTC+1"), or `undefined` without `UnixStartTime`.
-#[wasm_bindgen]
-pub fn time_date(
-    t: f64,
-    #[wasm_bindgen(unchecked_param_type = "TraceClock")] clock: JsValue,
-) -> Result<Option<String>, JsError> {
-    let clock: schedlab_workload::TraceClock = decode_raw(clock, "clock")?;
-    Ok(clock.date(t))
+#[export]
+pub fn time_date(t: f64, clock: Js<TraceClock>) -> Result<Option<String>, JsError> {
+    Ok(clock.decode_raw("clock")?.date(t))
 }
 
 /// `time_note(clock)`: how dates are shown, one sentence, or `undefined`.
-#[wasm_bindgen]
-pub fn time_note(
-    #[wasm_bindgen(unchecked_param_type = "TraceClock")] clock: JsValue,
-) -> Result<Option<String>, JsError> {
-    let clock: schedlab_workload::TraceClock = decode_raw(clock, "clock")?;
-    Ok(clock.note())
+#[export]
+pub fn time_note(clock: Js<TraceClock>) -> Result<Option<String>, JsError> {
+    Ok(clock.decode_raw("clock")?.note())
 }
 
 /// `duration_label(seconds)`: "3 h 20 min", "2 d 4 h", "45 s".
-#[wasm_bindgen]
+#[export]
 pub fn duration_label(seconds: f64) -> String {
     schedlab_workload::duration_text(seconds)
 }
 
 /// `axis_duration(seconds)`: a duration axis's tick ("1 s", "1.67 min",
 /// "2.78 h"), the format of the charts' duration axes.
-#[wasm_bindgen]
+#[export]
 pub fn axis_duration(seconds: f64) -> String {
     schedlab_charts::duration_label(seconds)
 }
 
 /// `trace_time(t)`: "d7 01:00", the trace's own clock.
-#[wasm_bindgen]
+#[export]
 pub fn trace_time(t: f64) -> String {
     schedlab_workload::trace_time(t)
 }

@@ -21,7 +21,7 @@ pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Serialize)]
 pub struct Registry {
-    #[cfg_attr(test, ts(type = "Array<PolicyInfo>"))]
+    #[cfg_attr(test, ts(as = "Vec<PolicyInfo>"))]
     pub policies: &'static [&'static PolicyInfo],
     pub predictors: &'static [SourceInfo],
     /// The result document's schema (`schedlab-run/1`).
@@ -96,16 +96,18 @@ pub fn memory_job_budget(in_use: u64) -> u64 {
 /// (every field optional, unknown keys refused).
 pub type TraceOptions = schedlab_experiment::WorkloadOptions;
 
-/// `session.summary()`: the trace as read, before any run.
+/// `session.summary()`: the trace as read, before any run. It owns its
+/// parts (copied once per trace), so that the export's signature can name
+/// it, `Js<Summary>`, without a lifetime.
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[derive(Debug, Serialize)]
-pub struct Summary<'a> {
-    pub identity: &'a TraceIdentity,
-    pub header: &'a Header,
+pub struct Summary {
+    pub identity: TraceIdentity,
+    pub header: Header,
     /// The first bad lines (at most `schedlab_workload::MAX_BAD_LINES_KEPT`);
     /// `identity.cleaning.bad_lines` counts them all.
     pub bad_lines: Vec<BadLineInfo>,
-    pub warnings: &'a [String],
+    pub warnings: Vec<String>,
     /// Uncompressed bytes and lines read.
     pub bytes: u64,
     pub lines: u64,
@@ -113,13 +115,13 @@ pub struct Summary<'a> {
     pub clock: TraceClock,
 }
 
-impl<'a> Summary<'a> {
-    pub fn new(identity: &'a TraceIdentity, loaded: &'a Loaded) -> Self {
+impl Summary {
+    pub fn new(identity: &TraceIdentity, loaded: &Loaded) -> Self {
         Summary {
-            identity,
-            header: &loaded.header,
+            identity: identity.clone(),
+            header: loaded.header.clone(),
             bad_lines: loaded.report.bad_lines.iter().map(BadLineInfo::from).collect(),
-            warnings: &loaded.report.warnings,
+            warnings: loaded.report.warnings.clone(),
             bytes: loaded.bytes,
             lines: loaded.lines,
             clock: TraceClock::of(&loaded.header),

@@ -1,14 +1,18 @@
 //! The schedule view's exports (`session.schedule_*`): each decodes its
 //! arguments, calls [`crate::schedules`] and encodes the result.
 
+use schedlab_charts::ChartSpec;
 use schedlab_engine::Time;
-use schedlab_schedule::{Grid, Measure, ScatterRect};
+use schedlab_schedule::{
+    Grid, JobDetails, Measure, ReplayState, Scatter, ScatterRect, Selection, SeriesData, WindowJobs,
+};
+use schedlab_wasm_macros::export;
 use wasm_bindgen::prelude::*;
 
 use schedlab_workload::{short_number, Job};
 
-use crate::schedules::Schedules;
-use crate::{decode, encode, Session};
+use crate::schedules::{ScheduleInfo, Schedules};
+use crate::{Js, Session};
 
 /// The largest whole number a JavaScript number holds exactly, 2^53.
 const MAX_EXACT: f64 = 9_007_199_254_740_992.0;
@@ -49,12 +53,11 @@ fn count(x: f64, what: &str) -> Result<u64, String> {
     Ok(x as u64)
 }
 
-#[wasm_bindgen]
+#[export]
 impl Session {
     /// Lays the last run out in schedule slot `slot` (0 or 1), replacing it.
-    #[wasm_bindgen(unchecked_return_type = "ScheduleInfo")]
-    pub fn schedule_open(&mut self, slot: u32) -> Result<JsValue, JsError> {
-        encode(&self.inner.schedule_open(slot)?)
+    pub fn schedule_open(&mut self, slot: u32) -> Result<Js<ScheduleInfo>, JsError> {
+        Js::encode(&self.inner.schedule_open(slot)?)
     }
 
     /// Frees a slot.
@@ -64,38 +67,26 @@ impl Session {
 
     /// The runs meeting `[from, to)` with their processor bands, at most
     /// `limit` (`complete` false when there were more: draw buckets).
-    #[wasm_bindgen(unchecked_return_type = "WindowJobs")]
-    pub fn schedule_window(&self, slot: u32, from: f64, to: f64, limit: u32) -> Result<JsValue, JsError> {
+    pub fn schedule_window(&self, slot: u32, from: f64, to: f64, limit: u32) -> Result<Js<WindowJobs>, JsError> {
         let (schedules, jobs) = self.inner.schedules();
         let (from, to): (Time, Time) = (whole(from, "the window's start")?, whole(to, "the window's end")?);
-        encode(&schedules.window(jobs, slot, from, to, limit as usize)?)
+        Js::encode(&schedules.window(jobs, slot, from, to, limit as usize)?)
     }
 
     /// Mean utilisation per bucket of `grid`: the zoomed-out view.
-    pub fn schedule_buckets(
-        &self,
-        slot: u32,
-        #[wasm_bindgen(unchecked_param_type = "Grid")] grid: JsValue,
-    ) -> Result<Vec<f64>, JsError> {
-        let grid: Grid = decode(grid, "grid")?;
-        Ok(self.inner.schedules().0.buckets(slot, &grid)?)
+    pub fn schedule_buckets(&self, slot: u32, grid: Js<Grid>) -> Result<Vec<f64>, JsError> {
+        Ok(self.inner.schedules().0.buckets(slot, &grid.decode("grid")?)?)
     }
 
     /// Utilisation, queue length, queued work and the first job's wait per bucket.
-    #[wasm_bindgen(unchecked_return_type = "SeriesData")]
-    pub fn schedule_series(
-        &self,
-        slot: u32,
-        #[wasm_bindgen(unchecked_param_type = "Grid")] grid: JsValue,
-    ) -> Result<JsValue, JsError> {
+    pub fn schedule_series(&self, slot: u32, grid: Js<Grid>) -> Result<Js<SeriesData>, JsError> {
         self.on_grid(grid, |schedules, jobs, grid| schedules.series(jobs, slot, grid))
     }
 
     /// The inspector's view of job index `job`.
-    #[wasm_bindgen(unchecked_return_type = "JobDetails")]
-    pub fn schedule_job(&self, slot: u32, job: f64) -> Result<JsValue, JsError> {
+    pub fn schedule_job(&self, slot: u32, job: f64) -> Result<Js<JobDetails>, JsError> {
         let (schedules, jobs) = self.inner.schedules();
-        encode(&schedules.job(jobs, slot, index(job, "the job index")?)?)
+        Js::encode(&schedules.job(jobs, slot, index(job, "the job index")?)?)
     }
 
     /// The index of the job numbered `id` in the trace, if there is one.
@@ -105,44 +96,33 @@ impl Session {
     }
 
     /// The machine and the first `queue_limit` waiting jobs at `t`.
-    #[wasm_bindgen(unchecked_return_type = "ReplayState")]
-    pub fn schedule_replay(&self, slot: u32, t: f64, queue_limit: u32) -> Result<JsValue, JsError> {
+    pub fn schedule_replay(&self, slot: u32, t: f64, queue_limit: u32) -> Result<Js<ReplayState>, JsError> {
         let (schedules, jobs) = self.inner.schedules();
-        encode(&schedules.replay(jobs, slot, whole(t, "the replay time")?, queue_limit as usize)?)
+        Js::encode(&schedules.replay(jobs, slot, whole(t, "the replay time")?, queue_limit as usize)?)
     }
 
     /// Every job's wait or bounded slowdown under slot 0 (x) and slot 1 (y).
-    #[wasm_bindgen(unchecked_return_type = "Scatter")]
-    pub fn schedule_scatter(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "Measure")] measure: JsValue,
-    ) -> Result<JsValue, JsError> {
-        let measure: Measure = decode(measure, "measure")?;
+    pub fn schedule_scatter(&self, measure: Js<Measure>) -> Result<Js<Scatter>, JsError> {
+        let measure = measure.decode("measure")?;
         let (schedules, jobs) = self.inner.schedules();
-        encode(&schedules.scatter(jobs, measure)?)
+        Js::encode(&schedules.scatter(jobs, measure)?)
     }
 
     /// The jobs inside a rectangle of the scatter.
-    #[wasm_bindgen(unchecked_return_type = "Selection")]
     pub fn schedule_select(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "Measure")] measure: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "ScatterRect")] rect: JsValue,
+        measure: Js<Measure>,
+        rect: Js<ScatterRect>,
         limit: u32,
-    ) -> Result<JsValue, JsError> {
-        let measure: Measure = decode(measure, "measure")?;
-        let rect: ScatterRect = decode(rect, "rect")?;
+    ) -> Result<Js<Selection>, JsError> {
+        let measure = measure.decode("measure")?;
+        let rect = rect.decode("rect")?;
         let (schedules, jobs) = self.inner.schedules();
-        encode(&schedules.select(jobs, measure, &rect, limit as usize)?)
+        Js::encode(&schedules.select(jobs, measure, &rect, limit as usize)?)
     }
 
     /// The schedule view of `grid`'s window as a chart (`chart_svg`, `draw_chart`).
-    #[wasm_bindgen(unchecked_return_type = "ChartSpec")]
-    pub fn schedule_chart(
-        &self,
-        slot: u32,
-        #[wasm_bindgen(unchecked_param_type = "Grid")] grid: JsValue,
-    ) -> Result<JsValue, JsError> {
+    pub fn schedule_chart(&self, slot: u32, grid: Js<Grid>) -> Result<Js<ChartSpec>, JsError> {
         self.on_grid(grid, |schedules, jobs, grid| schedules.chart(jobs, slot, grid))
     }
 }
@@ -151,12 +131,12 @@ impl Session {
     /// Decodes a grid, asks `query` and encodes its answer.
     fn on_grid<T: serde::Serialize>(
         &self,
-        grid: JsValue,
+        grid: Js<Grid>,
         query: impl FnOnce(&Schedules, &[Job], &Grid) -> Result<T, crate::session::Error>,
-    ) -> Result<JsValue, JsError> {
-        let grid: Grid = decode(grid, "grid")?;
+    ) -> Result<Js<T>, JsError> {
+        let grid = grid.decode("grid")?;
         let (schedules, jobs) = self.inner.schedules();
-        encode(&query(schedules, jobs, &grid)?)
+        Js::encode(&query(schedules, jobs, &grid)?)
     }
 }
 

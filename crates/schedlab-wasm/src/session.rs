@@ -120,7 +120,7 @@ impl Session {
         })
     }
 
-    pub fn summary(&self) -> Summary<'_> {
+    pub fn summary(&self) -> Summary {
         Summary::new(&self.identity, &self.loaded)
     }
 

@@ -3,17 +3,80 @@
 //! which the page imports and the wasm-bindgen `.d.ts` includes. The test
 //! fails when the file is out of date; `SCHEDLAB_BLESS=1` rewrites it
 //! (`scripts/test.sh` checks that regenerating gives no diff).
+//!
+//! The roots are the types the exports name: `#[export]`
+//! (schedlab-wasm-macros) registers each `Js<T>` and `Callback<T>` of a
+//! signature as a [`Boundary`]. Every type a root refers to is found through
+//! ts-rs's dependency visitor, so no list of types is kept by hand; the
+//! declarations are written sorted by name, since the visitor's order is
+//! not stable from one build to the next.
 
-use ts_rs::TS;
+use std::any::TypeId;
+use std::collections::{BTreeMap, BTreeSet};
 
-use schedlab_charts as charts;
-use schedlab_engine::params;
-use schedlab_experiment as experiment;
-use schedlab_metrics as metrics;
-use schedlab_schedule as schedule;
-use schedlab_workload as workload;
+use ts_rs::{TypeVisitor, TS};
 
-use crate::{experiments, page, protocol, schedules};
+/// One type an export names, as `#[export]` registers it.
+pub struct Boundary {
+    /// The export: `plan`, or `Session.run` for a method.
+    pub export: &'static str,
+    /// The TypeScript name `#[export]` spelt from the Rust type, which the
+    /// wasm-bindgen declaration shows.
+    pub spelt: &'static str,
+    /// The name ts-rs gives the type.
+    pub name: fn() -> String,
+    /// Collects the type's declarations (`visit_root`).
+    pub visit: fn(&mut Declarations),
+}
+
+inventory::collect!(Boundary);
+
+/// Collects `T`, when it has a declaration of its own, and what it refers to.
+pub fn visit_root<T: TS + ?Sized + 'static>(declarations: &mut Declarations) {
+    declarations.visit::<T>();
+    T::visit_generics(declarations);
+}
+
+/// The declarations found so far, by name.
+#[derive(Default)]
+pub struct Declarations {
+    seen: BTreeSet<TypeId>,
+    by_name: BTreeMap<String, String>,
+}
+
+impl TypeVisitor for Declarations {
+    /// A type with a declaration (a derived one: ts-rs gives it an output
+    /// path) is added once, then its own dependencies are visited; arrays,
+    /// options and primitives have none, and the types inside them reach
+    /// here through the visitor's generics.
+    fn visit<T: TS + 'static + ?Sized>(&mut self) {
+        if T::output_path().is_none() || !self.seen.insert(TypeId::of::<T>()) {
+            return;
+        }
+        let (name, decl) = (T::ident(), T::decl());
+        if let Some(other) = self.by_name.insert(name.clone(), decl.clone()) {
+            assert_eq!(other, decl, "two Rust types are declared as the TypeScript type `{name}`");
+        }
+        T::visit_dependencies(self);
+    }
+}
+
+/// Every type the exports name, in a stable order (export, then name).
+fn boundaries() -> Vec<&'static Boundary> {
+    let mut all: Vec<&Boundary> = inventory::iter::<Boundary>.into_iter().collect();
+    all.sort_by_key(|b| (b.export, b.spelt));
+    all
+}
+
+/// ts-rs declares 64-bit integers as `bigint`; they cross the boundary as
+/// JSON numbers (serde-wasm-bindgen's JSON-compatible serialiser), and the
+/// binding refuses seeds and point numbers past 2^53 where exactness
+/// matters. A text replace, because ts-rs 11 has no setting for it: its
+/// own way is a `ts(type = "number")` on each field, about 80 fields in
+/// seven crates, and a field added without one would bring `bigint` back.
+fn numbers(ts: &str) -> String {
+    ts.replace("bigint", "number")
+}
 
 const HEADER: &str = "// Generated from the Rust types by crates/schedlab-wasm/src/types.rs (ts-rs):\n\
 // do not edit. `SCHEDLAB_BLESS=1 cargo test -p schedlab-wasm --lib types` rewrites it.\n\
@@ -23,129 +86,63 @@ export type Intervals<T> = T extends number\n  ? number | null\n  : T extends Ar
 /** A summary's `ci95`: the metrics document's shape, half-widths for numbers. */\n\
 export type MetricsIntervals = Intervals<Metrics>;\n";
 
+/// The one type `types.ts` declares that no export names and no visitor
+/// reaches: `Metrics`. A point's metrics and a summary's means are JSON
+/// documents in Rust (`MetricsDocument`), so `PointResult` and `SummaryRow`
+/// name `Metrics` by text (`ts(type = "Metrics")`), as the header's
+/// `MetricsIntervals` does.
+fn named_by_text(found: &mut Declarations) {
+    visit_root::<schedlab_metrics::Metrics>(found);
+}
+
 fn declarations() -> String {
-    let decls = [
-        protocol::Registry::decl(),
-        schedlab_policies::PolicyInfo::decl(),
-        schedlab_policies::ParamCondition::decl(),
-        params::ParamSpec::decl(),
-        params::ParamKind::decl(),
-        params::ParamValue::decl(),
-        schedlab_engine::SourceInfo::decl(),
-        metrics::Column::decl(),
-        workload::CleaningRule::decl(),
-        workload::Effect::decl(),
-        protocol::Summary::decl(),
-        protocol::BadLineInfo::decl(),
-        workload::Header::decl(),
-        workload::TraceClock::decl(),
-        experiment::TraceIdentity::decl(),
-        workload::ReadOptions::decl(),
-        workload::Oversize::decl(),
-        workload::Window::decl(),
-        workload::TraceStats::decl(),
-        workload::Simulated::decl(),
-        workload::Figures::decl(),
-        protocol::RunMessage::decl(),
-        protocol::ParamText::decl(),
-        protocol::ProgressMessage::decl(),
-        protocol::GenerateMessage::decl(),
-        experiment::RunDocument::decl(),
-        schedlab_policies::Calibration::decl(),
-        metrics::Metrics::decl(),
-        metrics::BlockedGroup::decl(),
-        metrics::Category::decl(),
-        metrics::Fairness::decl(),
-        metrics::FairnessAll::decl(),
-        metrics::PredictionMetrics::decl(),
-        metrics::PreemptionMetrics::decl(),
-        metrics::ReservationViolations::decl(),
-        metrics::DeadlineMetrics::decl(),
-        metrics::PriorityMetrics::decl(),
-        metrics::FairSlowdownTable::decl(),
-        metrics::FairSlowdownRow::decl(),
-        experiment::Phase::decl(),
-        experiment::Experiment::decl(),
-        experiment::RunSpec::decl(),
-        experiment::Sweep::decl(),
-        experiment::SweepValues::decl(),
-        experiment::WorkloadOptions::decl(),
-        experiment::MetricSettings::decl(),
-        experiment::Shard::decl(),
-        experiment::Point::decl(),
-        experiment::PointResult::decl(),
-        experiment::SummaryRow::decl(),
-        experiment::ExperimentResult::decl(),
-        experiments::PlanView::decl(),
-        experiments::PlanCell::decl(),
-        page::Demo::decl(),
-        page::NamedLine::decl(),
-        page::FormulaPreset::decl(),
-        page::FormulaField::decl(),
-        page::FormulaLanguage::decl(),
-        page::FormulaCheck::decl(),
-        experiment::SummaryTable::decl(),
-        experiment::TableRow::decl(),
-        experiment::TableCell::decl(),
-        experiment::Scope::decl(),
-        experiment::RunScope::decl(),
-        experiment::ParamState::decl(),
-        experiment::ValueFrom::decl(),
-        experiment::SharedScope::decl(),
-        experiment::Ignored::decl(),
-        experiment::Preset::decl(),
-        experiment::Section::decl(),
-        experiment::PresetFigure::decl(),
-        experiment::link::Link::decl(),
-        experiment::link::TraceRef::decl(),
-        experiment::link::ViewLink::decl(),
-        charts::Figure::decl(),
-        charts::ChartSpec::decl(),
-        charts::BarChart::decl(),
-        charts::BarSeries::decl(),
-        charts::EcdfChart::decl(),
-        charts::EcdfCurve::decl(),
-        charts::SweepChart::decl(),
-        charts::SweepLine::decl(),
-        charts::SweepPoint::decl(),
-        charts::ScheduleChart::decl(),
-        charts::GanttBox::decl(),
-        charts::BoxKind::decl(),
-        charts::LegendEntry::decl(),
-        charts::SeriesStrip::decl(),
-        charts::StripUnit::decl(),
-        schedules::ScheduleInfo::decl(),
-        schedule::WindowJobs::decl(),
-        schedule::JobRect::decl(),
-        schedule::Band::decl(),
-        schedule::JobClass::decl(),
-        schedule::JobRef::decl(),
-        schedule::Grid::decl(),
-        schedule::SeriesData::decl(),
-        schedule::JobDetails::decl(),
-        schedule::ReservationHeld::decl(),
-        schedule::Preempted::decl(),
-        schedule::Culprits::decl(),
-        schedule::ReplayState::decl(),
-        schedule::QueuedJob::decl(),
-        schedule::HeadReservation::decl(),
-        schedule::Measure::decl(),
-        schedule::Scatter::decl(),
-        schedule::ScatterRect::decl(),
-        schedule::Selection::decl(),
-    ];
+    let mut found = Declarations::default();
+    for boundary in boundaries() {
+        (boundary.visit)(&mut found);
+    }
+    named_by_text(&mut found);
     let mut out = HEADER.to_owned();
-    for d in decls {
+    for decl in found.by_name.values() {
         out.push('\n');
         out.push_str("export ");
-        // ts-rs declares 64-bit integers as `bigint`; they cross the
-        // boundary as JSON numbers (serde-wasm-bindgen's JSON-compatible
-        // serialiser), and the binding refuses seeds and point numbers past
-        // 2^53 where exactness matters.
-        out.push_str(&d.trim().replace("bigint", "number"));
+        out.push_str(&numbers(decl.trim()));
         out.push('\n');
     }
     out
+}
+
+/// Each TypeScript name `#[export]` spelt from a Rust type's tokens, which
+/// the wasm-bindgen declaration shows, is the name ts-rs gives the type,
+/// which `types.ts` declares.
+#[test]
+fn every_export_names_its_types_as_ts_rs_does() {
+    let exports = boundaries();
+    assert!(exports.len() > 40, "the exports register their types ({} found)", exports.len());
+    for b in exports {
+        assert_eq!(b.spelt, numbers(&(b.name)()), "{}: `#[export]` spelt a type differently from ts-rs", b.export);
+    }
+}
+
+/// No signature spells a TypeScript type by hand: the crate's sources hold
+/// no wasm-bindgen type literal, so every one comes from `#[export]`.
+#[test]
+fn no_signature_spells_a_type_by_hand() {
+    let needles =
+        [concat!("unchecked_", "param_type"), concat!("unchecked_", "return_type"), concat!("typescript", "_type")];
+    let mut dirs = vec![std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/src"))];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            for needle in needles {
+                assert!(!text.contains(needle), "{} spells a type by hand (`{needle}`): use Js<T>", path.display());
+            }
+        }
+    }
 }
 
 #[test]

@@ -28,12 +28,15 @@ const SMALL: &str = "; Version: 2.2\n; MaxProcs: 8\n\
 6 40 -1 500 4 -1 -1 4 900 -1 1 2 1 -1 1 -1 -1 -1\n\
 7 41 -1 5 4 -1 -1 4 900 -1 1 2 1 -1 1 -1 -1 -1\n";
 
-fn js(value: Value) -> JsValue {
-    JSON::parse(&value.to_string()).unwrap()
+/// `value` as JavaScript: a `JsValue`, an `Object`, or an export's typed
+/// argument (`Js<T>`).
+fn js<T: From<JsValue>>(value: Value) -> T {
+    T::from(JSON::parse(&value.to_string()).unwrap())
 }
 
-fn rust(value: &JsValue) -> Value {
-    serde_json::from_str(&String::from(JSON::stringify(value).unwrap())).unwrap()
+/// A JavaScript value, or an export's typed result, as JSON.
+fn rust(value: &impl AsRef<JsValue>) -> Value {
+    serde_json::from_str(&String::from(JSON::stringify(value.as_ref()).unwrap())).unwrap()
 }
 
 /// A result document the binding returned as JSON text.
@@ -52,7 +55,7 @@ fn message(e: impl Into<JsValue>) -> String {
 }
 
 fn options(value: Value) -> Option<Object> {
-    Some(js(value).into())
+    Some(js(value))
 }
 
 #[wasm_bindgen_test]
@@ -109,17 +112,17 @@ fn progress_is_reported_and_a_false_answer_cancels() {
     let trace = generate_lublin(js(json!({"procs": 64, "jobs": 20000, "load": 0.9, "seed": 2}))).unwrap();
     let mut s = Session::new(bytes(&trace), "lublin.swf".into(), None).unwrap();
     let seen = Function::new_with_args("p", "globalThis.__seen = (globalThis.__seen || []).concat([p]); return true;");
-    s.run(js(json!({"policy": "fcfs"})), Some(seen)).unwrap();
+    s.run(js(json!({"policy": "fcfs"})), Some(seen.into())).unwrap();
     let seen = rust(&Reflect::get(&js_sys::global(), &"__seen".into()).unwrap());
     let first = &seen.as_array().unwrap()[0];
     assert_eq!(first["jobs"], 20000);
     assert!(first["events"].as_u64().unwrap() >= 16384, "{first}");
     assert!(first["completed"].as_u64().is_some() && first["now"].as_i64().is_some());
     let stop = Function::new_with_args("p", "return false;");
-    let e = s.run(js(json!({"policy": "fcfs"})), Some(stop)).unwrap_err();
+    let e = s.run(js(json!({"policy": "fcfs"})), Some(stop.into())).unwrap_err();
     assert!(message(e).starts_with("the run was cancelled at t="));
     let throw = Function::new_with_args("p", "throw new Error('stopped by the page');");
-    let e = s.run(js(json!({"policy": "fcfs"})), Some(throw)).unwrap_err();
+    let e = s.run(js(json!({"policy": "fcfs"})), Some(throw.into())).unwrap_err();
     assert_eq!(message(e), "stopped by the page");
     assert_eq!(message(s.jobs_csv().unwrap_err()), "no run yet: run a policy on this trace first");
 }
@@ -186,9 +189,9 @@ fn errors_name_what_is_wrong() {
     assert_eq!(run(&mut s, json!({"policy": "easy", "params": {"order": "shortest"}, "bsd_threshold": 60})), None);
     // `null` (and `undefined`) mean "not given".
     assert_eq!(run(&mut s, json!({"policy": "easy", "seed": null, "params": null, "predictor": null})), None);
-    let undefined = js(json!({"policy": "easy"}));
+    let undefined: JsValue = js(json!({"policy": "easy"}));
     Reflect::set(&undefined, &"seed".into(), &JsValue::UNDEFINED).unwrap();
-    assert!(s.run(undefined, None).is_ok());
+    assert!(s.run(undefined.into(), None).is_ok());
 
     let gen = |p: Value| generate_lublin(js(p)).err().map(message);
     assert!(gen(json!({"procs": 0})).unwrap().starts_with("procs must be between 1"));
@@ -274,8 +277,8 @@ fn a_flag_set_during_a_run_cancels_it_and_the_session_runs_again() {
         "p",
         "globalThis.__calls += 1; globalThis.__phases.push(p.phase.label); if (globalThis.__calls === 2) Atomics.store(globalThis.__flag, 0, 1); return Atomics.load(globalThis.__flag, 0) === 0;",
     );
-    let experiment = js(json!({"runs": [{"policy": "slack", "params": {}}]}));
-    let e = s.run_point(experiment.clone(), 0.0, Some(progress.clone())).err().map(message).unwrap();
+    let experiment: JsValue = js(json!({"runs": [{"policy": "slack", "params": {}}]}));
+    let e = s.run_point(experiment.clone().into(), 0.0, Some(progress.clone().into())).err().map(message).unwrap();
     assert!(e.starts_with("the run was cancelled at t="), "{e}");
     let calls = Reflect::get(&js_sys::global(), &"__calls".into()).unwrap().as_f64().unwrap();
     assert_eq!(calls, 2.0, "stopped at the report that saw the flag");
@@ -283,7 +286,7 @@ fn a_flag_set_during_a_run_cancels_it_and_the_session_runs_again() {
     assert_eq!(phases[0], "calibration (CBF reference run)", "slack calibrates first");
     // The same session (the trace parsed once) runs the next request.
     let go = Function::new_with_args("p", "return true;");
-    let r = text_value(&s.run_point(experiment, 0.0, Some(go)).unwrap());
+    let r = text_value(&s.run_point(experiment.into(), 0.0, Some(go.into())).unwrap());
     assert!(r["metrics"]["mbs"].as_f64().unwrap() >= 1.0);
 }
 
