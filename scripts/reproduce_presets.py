@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 BIN, TRACES, OUT = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
+FALLBACK = "SDSC-SP2"
 presets = json.loads(subprocess.run([BIN, "policies", "--json"], check=True, capture_output=True, text=True).stdout)["presets"]
 
 lines = ["# Presets on the papers' traces\n",
@@ -23,7 +24,12 @@ lines = ["# Presets on the papers' traces\n",
 for p in presets:
     lines.append(f"## {p['title']} (`{p['id']}`)\n")
     lines.append(f"Reproduces {p['reproduces']}.\n")
-    for prefix, _procs in p["paper_traces"]:
+    # A preset that reproduces no paper runs on one shared trace, so that
+    # its table is here too.
+    traces_of_preset = p["paper_traces"] or [(FALLBACK, None)]
+    if not p["paper_traces"]:
+        lines.append(f"*No paper's trace: run on {FALLBACK}, one of the shared traces.*\n")
+    for prefix, _procs in traces_of_preset:
         traces = sorted(TRACES.glob(prefix + "*.swf*"))
         if not traces:
             lines.append(f"*{prefix}: not among the shared traces.*\n")

@@ -80,3 +80,20 @@ fn sjf_at_depth_one_reserves_for_the_shortest_blocked_job_where_sjf_easy_keeps_t
     assert_eq!(starts(&run_seeded(&t, "easy:order=shortest", 0).record), vec![0, 100, 600]);
     assert_eq!(starts(&run_seeded(&t, "backfill:order=sjf", 0).record), vec![0, 150, 100]);
 }
+
+/// In strict order (`fill=none`) by FCFS no job passes the oldest waiting
+/// one: the schedule of `fcfs`, job by job, on the sample and on every
+/// shared trace.
+#[test]
+fn strict_fcfs_order_is_fcfs() {
+    let mut traces = vec![("sample".to_string(), crate::golden_sample())];
+    for path in trace_files().unwrap_or_default() {
+        let opts = ReadOptions { machine_size: machine_size(&path), ..ReadOptions::default() };
+        traces.push((path.display().to_string(), read(&path, &opts)));
+    }
+    for (name, trace) in &traces {
+        let strict = run_seeded(trace, "backfill:fill=none,order=fcfs", 1);
+        let fcfs = run_seeded(trace, "fcfs", 1);
+        assert!(starts(&strict.record) == starts(&fcfs.record), "{name}: strict FCFS order differs from fcfs");
+    }
+}

@@ -47,6 +47,8 @@ const SPECS: &[&str] = &[
     "backfill:depth=all,order=unicep,overrun=stale@tsafrir",
     "backfill:depth=all,order=f1",
     "backfill:depth=2,order=predicted * procs - free,direction=highest,error=40@virtual",
+    "backfill:fill=none,order=sjf",
+    "backfill:fill=hold,order=wfp3@last",
 ];
 
 /// Random traces: bursts of simultaneous arrivals, jobs up to the whole

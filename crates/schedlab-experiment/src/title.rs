@@ -170,6 +170,7 @@ mod tests {
         assert_eq!(title("cbf@last", None, 1.2), "Conservative backfilling, last, load factor 1.2");
         assert_eq!(title("fcfs", None, 1.0), "FCFS");
         assert_eq!(title("backfill:order=wfp3,depth=all", None, 1.0), "Composable backfilling, depth all, order wfp3");
+        assert_eq!(title("backfill:order=sjf,fill=hold", None, 1.0), "Composable backfilling, order sjf, fill hold");
         assert_eq!(
             title("backfill:order=-(wait + 1e-15) / (log2(procs + 1e-15) * requested)", None, 1.0),
             "Composable backfilling, order -(wait + 1e-15) / (log2(procs +…",

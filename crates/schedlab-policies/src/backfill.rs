@@ -13,6 +13,11 @@
 //! fit; depth 1 is EASY (for the `fcfs` order, the same schedule as
 //! `easy`); depth `all` plans every waiting job at every pass.
 //!
+//! In strict order (`fill=none`) nothing backfills: the first job that does
+//! not fit is reserved and every later one waits; `fill=hold` also keeps
+//! that job first at later passes until it starts, as RLScheduler's
+//! simulator does.
+//!
 //! Reservations last one pass: the next pass plans again from the running
 //! jobs. This is not the papers' conservative backfilling (`cbf`), whose
 //! reservations are kept from arrival and only ever compressed; here a
@@ -65,6 +70,9 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
     uses_seed: false,
     build: |values, s| Box::new(Backfill::new(&BackfillParams::read(values), s)),
     needs_calibration: crate::never_calibrate,
+    // The depth does not apply in strict order, but it stays an ordinary
+    // field: a condition would make `fill` a switch, whose titles read
+    // "backfill (depth 8)" instead of "depth 8".
     conditions: &[],
 };
 
@@ -90,6 +98,15 @@ schedlab_engine::param_choice! {
     }
 }
 
+schedlab_engine::param_choice! {
+    /// What the jobs behind the reserved ones may do.
+    pub(crate) enum Fill {
+        Backfill = "backfill",
+        None = "none",
+        Hold = "hold",
+    }
+}
+
 schedlab_engine::param_set! {
     pub(crate) struct BackfillParams {
         depth: IntOr { min: 0, max: 1_000_000, word: "all", default: "1" },
@@ -101,12 +118,21 @@ schedlab_engine::param_set! {
         direction: Choice<Direction> { default: Direction::Lowest },
             name: "Direction",
             description: "Which scores go first: the lowest (every preset is written for this) or the highest.";
+        fill: Choice<Fill> { default: Fill::Backfill },
+            name: "Jobs behind the blocked ones",
+            description: "backfill: they start when they delay none of the reservations; none: strict order, the first job that does not fit holds back every later one (no backfilling, the depth does not apply); hold: as none, and that job stays first until it starts, even when another's score passes it (RLScheduler's simulator).";
     }
 }
 
 struct Backfill {
     /// Reservations per pass (`usize::MAX` for all).
     depth: usize,
+    /// No job passes the first one that does not fit (`fill=none` or `hold`).
+    strict: bool,
+    /// The job that does not fit stays first until it starts (`fill=hold`).
+    holds: bool,
+    /// That job, while it waits.
+    held: Option<JobIdx>,
     formula: Formula,
     highest: bool,
     /// Scores change while jobs wait, so every pass computes them again.
@@ -136,7 +162,9 @@ impl Policy for Backfill {
     fn schedule(&mut self, sim: &mut Sim<'_>, happened: &Happened) -> Result<(), EngineError> {
         self.book.begin(sim, happened);
         self.plan.clear();
-        if self.rescored {
+        if self.strict {
+            self.strict_pass(sim, happened)?;
+        } else if self.rescored {
             self.rescored_pass(sim)?;
         } else {
             self.indexed_pass(sim, happened)?;
@@ -171,8 +199,14 @@ impl Backfill {
         let rescored = formula.is_time_dependent() || (formula.reads(Var::Predicted) && s.source.learns());
         let highest = p.direction == Direction::Highest;
         let fcfs = p.order.trim() == "fcfs" && !highest;
+        let strict = p.fill != Fill::Backfill;
+        // In strict order the one blocked job holds the only reservation.
+        let depth = if strict { 1 } else { depth };
         Backfill {
             depth,
+            strict,
+            holds: p.fill == Fill::Hold,
+            held: None,
             highest,
             rescored,
             keeps_first_reservation: s.source.is_upper_bound() && depth == 1 && fcfs,
@@ -191,10 +225,7 @@ impl Backfill {
     /// score order, which then gives the jobs in turn until `depth` hold a
     /// reservation and, after, the next job that can backfill.
     fn indexed_pass(&mut self, sim: &mut Sim<'_>, happened: &Happened) -> Result<(), EngineError> {
-        let mut queue = self.queue.take().unwrap_or_else(|| ScoreOrder::new(sim.jobs().len(), self.live));
-        for &j in &happened.arrived {
-            queue.insert(sim, j, self.score(sim, j)?);
-        }
+        let mut queue = self.filed_arrivals(sim, happened)?;
         let mut after = None;
         while self.plan.len() < self.depth {
             let Some(key) = queue.next(after) else { break };
@@ -215,17 +246,63 @@ impl Backfill {
         Ok(())
     }
 
+    /// A pass in strict order: jobs start in score order while they fit; the
+    /// first that does not gets a reservation and holds back all the others.
+    /// Under `fill=hold` that job stays first at later passes, whatever the
+    /// scores say then, until it starts.
+    fn strict_pass(&mut self, sim: &mut Sim<'_>, happened: &Happened) -> Result<(), EngineError> {
+        let mut queue = if self.rescored { None } else { Some(self.filed_arrivals(sim, happened)?) };
+        if let Some(h) = self.held.take().filter(|&h| sim.is_waiting(h)) {
+            if !self.start_or_reserve(sim, h)? {
+                self.held = Some(h);
+                self.queue = queue;
+                return Ok(());
+            }
+            if let Some(queue) = &mut queue {
+                queue.remove(h);
+            }
+        }
+        let blocked = match &mut queue {
+            Some(queue) => self.strict_in_order(sim, queue)?,
+            None => self.strict_by_rescoring(sim)?,
+        };
+        self.held = blocked.filter(|_| self.holds);
+        self.queue = queue;
+        Ok(())
+    }
+
+    /// Starts jobs of the score order while they fit; the first that does
+    /// not is reserved and returned.
+    fn strict_in_order(&mut self, sim: &mut Sim<'_>, queue: &mut ScoreOrder) -> Result<Option<JobIdx>, EngineError> {
+        while let Some((_, j)) = queue.next(None) {
+            if !self.start_or_reserve(sim, j)? {
+                return Ok(Some(j));
+            }
+            queue.remove(j);
+        }
+        Ok(None)
+    }
+
+    /// As `strict_in_order`, with every waiting job scored now.
+    fn strict_by_rescoring(&mut self, sim: &mut Sim<'_>) -> Result<Option<JobIdx>, EngineError> {
+        let mut heap = self.waiting_by_score(sim)?;
+        let mut blocked = None;
+        while let Some(Reverse((_, j))) = heap.pop() {
+            if !self.start_or_reserve(sim, j)? {
+                blocked = Some(j);
+                break;
+            }
+        }
+        self.keys = heap.into_vec();
+        Ok(blocked)
+    }
+
     /// A pass with scores that change while jobs wait: every waiting job is
     /// scored now into a heap, which gives the jobs in turn until `depth`
     /// hold a reservation; the rest that could fit in the idle processors
     /// are then sorted and tried in order.
     fn rescored_pass(&mut self, sim: &mut Sim<'_>) -> Result<(), EngineError> {
-        let mut keys = std::mem::take(&mut self.keys);
-        keys.clear();
-        for &j in sim.waiting() {
-            keys.push(Reverse((self.score(sim, j)?, j)));
-        }
-        let mut heap = BinaryHeap::from(keys);
+        let mut heap = self.waiting_by_score(sim)?;
         while self.plan.len() < self.depth {
             let Some(Reverse((_, j))) = heap.pop() else { break };
             self.start_or_reserve(sim, j)?;
@@ -242,6 +319,26 @@ impl Backfill {
         }
         self.keys = rest;
         Ok(())
+    }
+
+    /// The score order with this pass's arrivals filed in it.
+    fn filed_arrivals(&mut self, sim: &Sim<'_>, happened: &Happened) -> Result<ScoreOrder, EngineError> {
+        let mut queue = self.queue.take().unwrap_or_else(|| ScoreOrder::new(sim.jobs().len(), self.live));
+        for &j in &happened.arrived {
+            queue.insert(sim, j, self.score(sim, j)?);
+        }
+        Ok(queue)
+    }
+
+    /// Every waiting job scored now, in a heap that gives the best first (in
+    /// the scratch list's allocation).
+    fn waiting_by_score(&mut self, sim: &Sim<'_>) -> Result<BinaryHeap<Reverse<Key>>, EngineError> {
+        let mut keys = std::mem::take(&mut self.keys);
+        keys.clear();
+        for &j in sim.waiting() {
+            keys.push(Reverse((self.score(sim, j)?, j)));
+        }
+        Ok(BinaryHeap::from(keys))
     }
 
     /// Starts `j` if it fits now without delaying a reservation made so far

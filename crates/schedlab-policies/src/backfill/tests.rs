@@ -177,3 +177,51 @@ proptest! {
         }
     }
 }
+
+/// Ten processors; J1 (6 processors, 100 s) starts at 0 and J2 (8, 50 s)
+/// is blocked until 100. J3 (2 processors, 10 s) fits in the 4 idle ones
+/// and ends long before 100: EASY backfills it at 2. In strict order
+/// (`fill=none`) nothing passes J2, so J3 waits for J2: J2 runs 100–150 on
+/// 8 processors, leaving 2, where J3 starts at 100.
+#[test]
+fn strict_order_lets_no_job_pass_the_blocked_one() {
+    let rows = [(0, 100, 6, 100), (1, 50, 8, 50), (2, 10, 2, 10)];
+    assert_eq!(starts(10, &rows, &[("depth", "1")]).unwrap(), vec![0, 100, 2]);
+    assert_eq!(starts(10, &rows, &[("fill", "none")]).unwrap(), vec![0, 100, 100]);
+    // The depth does not apply in strict order.
+    assert_eq!(starts(10, &rows, &[("fill", "none"), ("depth", "all")]).unwrap(), vec![0, 100, 100]);
+}
+
+/// Strict order by requested time (SJF) re-sorts at each pass, with scores
+/// fixed at arrival or computed again (`requested + 0 * wait`): four
+/// processors, J1 (4 processors, 100 s) holds all; J2 (3, 50 s) arrives at
+/// 1, J3 (2, 20 s) at 2 and J4 (1, 30 s) at 3. At 100 the order is J3
+/// (20 s), J4 (30 s), J2 (50 s): J3 and J4 start on 3 of the 4, and J2,
+/// next, does not fit in the 1 left; when J3 ends at 120, 3 are free and
+/// J2 starts. (In FCFS order J2 would have started first, at 100.)
+#[test]
+fn strict_order_follows_the_score() {
+    let rows = [(0, 100, 4, 100), (1, 50, 3, 50), (2, 20, 2, 20), (3, 30, 1, 30)];
+    for order in ["sjf", "requested + 0 * wait"] {
+        let params = [("fill", "none"), ("order", order)];
+        assert_eq!(starts(4, &rows, &params).unwrap(), vec![0, 120, 100, 100], "{order}");
+    }
+}
+
+/// `fill=hold` keeps the job that did not fit first until it starts. Four
+/// processors, SJF order: J1 (4 processors, 100 s) holds all; J2 (3, 50 s)
+/// arrives at 1 and is blocked; J3 (2, 20 s) arrives at 2 with a better
+/// score. Under `none`, at 100 J3 goes first on 2 processors, J2 does not
+/// fit in the 2 left and starts when J3 ends, at 120. Under `hold`, J2 was
+/// the blocked job, so it starts first at 100 on 3 of the 4; J3 does not
+/// fit in the 1 left and starts when J2 ends, at 150.
+#[test]
+fn hold_keeps_the_blocked_job_first_until_it_starts() {
+    let rows = [(0, 100, 4, 100), (1, 50, 3, 50), (2, 20, 2, 20)];
+    for order in ["sjf", "requested + 0 * wait"] {
+        let none = [("fill", "none"), ("order", order)];
+        let hold = [("fill", "hold"), ("order", order)];
+        assert_eq!(starts(4, &rows, &none).unwrap(), vec![0, 120, 100], "{order}");
+        assert_eq!(starts(4, &rows, &hold).unwrap(), vec![0, 100, 150], "{order}");
+    }
+}
