@@ -22,6 +22,7 @@
 //! After a panic the module instance should be dropped: the panic
 //! interrupted Rust code half-way.
 
+mod canvas;
 pub mod experiments;
 mod page;
 pub mod protocol;
@@ -32,7 +33,6 @@ pub mod session;
 mod types;
 
 use js_sys::{Function, Object, Uint8Array};
-use plotters_canvas::CanvasBackend;
 use schedlab_charts::plotters::prelude::IntoDrawingArea;
 use schedlab_charts::ChartSpec;
 use schedlab_engine::{Control, Progress};
@@ -249,6 +249,13 @@ pub fn presets() -> Result<JsValue, JsError> {
     encode(experiments::presets())
 }
 
+/// How many runs the preset `id` makes, all sections together (the
+/// count its plans give: a run without randomness runs once).
+#[wasm_bindgen]
+pub fn preset_runs(id: &str) -> Result<f64, JsError> {
+    Ok(experiments::preset_runs(id)? as f64)
+}
+
 /// A preset section's experiment on a trace read with `workload`.
 #[wasm_bindgen(unchecked_return_type = "Experiment")]
 pub fn preset_experiment(
@@ -377,15 +384,18 @@ fn point_index(x: f64) -> Result<u64, JsError> {
     }
 }
 
-/// Draws a chart on a canvas (its `width` × `height` in pixels). Page thread only.
+/// Draws a chart on a canvas: laid out for `canvas.width / ratio` ×
+/// `canvas.height / ratio` chart pixels and drawn at `ratio` canvas pixels
+/// each, so that a canvas with a pixel per device pixel shows the chart
+/// crisp at any text size. Page thread only.
 #[wasm_bindgen]
 pub fn draw_chart(
     canvas: HtmlCanvasElement,
     #[wasm_bindgen(unchecked_param_type = "ChartSpec")] spec: JsValue,
+    ratio: f64,
 ) -> Result<(), JsError> {
     let spec: ChartSpec = decode(spec, "chart")?;
-    let backend = CanvasBackend::with_canvas_object(canvas)
-        .ok_or_else(|| JsError::new("the canvas has no 2D drawing context"))?;
+    let backend = canvas::scaled(canvas, ratio).map_err(|e| JsError::new(&e))?;
     Ok(schedlab_charts::draw(&spec, &backend.into_drawing_area())?)
 }
 
