@@ -35,10 +35,16 @@ function replayHeight(width: number, present: boolean): number {
 }
 
 /** Draws `st` on `canvas`, the width of its box; records the instant, the queue's length and the job numbers drawn in it (`data-t`, `data-waiting`, `data-queue`). */
-function drawState(canvas: HTMLCanvasElement, st: ReplayState, procs: number, box: number): void {
-  const present = view.value.present;
+function drawState(
+  canvas: HTMLCanvasElement,
+  st: ReplayState,
+  procs: number,
+  box: number,
+  look: { present: boolean; large: boolean },
+): void {
+  const { present } = look;
   const width = Math.max(200, box);
-  const font = present ? 20 : view.value.large ? 16 : 13;
+  const font = present ? 20 : look.large ? 16 : 13;
   const s = surface(canvas, width, replayHeight(width, present), font);
   if (!s) return;
   const drawn = drawReplay(s, st, procs, legendColours(), durationLabel);
@@ -117,8 +123,10 @@ export function Replay() {
   }, [playing, speed, slot]);
 
   const box = useBoxWidth(canvas);
+  // Read here, so that a change of layout renders (and redraws) the replay.
+  const look = view.value;
   useEffect(() => {
-    if (canvas.current && state && info) drawState(canvas.current, state, info.procs, box);
+    if (canvas.current && state && info) drawState(canvas.current, state, info.procs, box, look);
   });
   // Leaving the view takes the "now" line off the Gantt.
   useEffect(

@@ -56,8 +56,14 @@ function draw(canvas: HTMLCanvasElement, d: ScatterData, labels: string[], size:
   ctx.fillText(`${labels[0]}: ${unit}, log scale`, size / 2, size - 10);
   // Waits read as the charts' duration axes read ("1 s … 2.78 h"); slowdowns are plain powers of ten.
   const ticks = Array.from({ length: top + 1 }, (_, e) => (d.measure === "wait" ? core().axis_duration(10 ** e) : String(10 ** e)));
+  // A tick label that would touch the one before it is left out (a narrow scatter, a phone).
+  let right = Number.NEGATIVE_INFINITY;
   ticks.forEach((t, e) => {
-    ctx.fillText(t, toPixel(10 ** e, top, size), size - PAD + 14);
+    const x = toPixel(10 ** e, top, size);
+    const half = ctx.measureText(t).width / 2;
+    if (x - half < right + 6) return;
+    ctx.fillText(t, x, size - PAD + 14);
+    right = x + half;
   });
   canvas.dataset.ticks = ticks.join("|");
   ctx.save();
