@@ -2,7 +2,8 @@
 // pixel ratio 2. Every canvas (the charts, the Gantt, the time series, the
 // scatter, the replay) has one pixel per device pixel, in the normal and in
 // the presentation layout, never fewer pixels scaled up; one chart with its
-// caption fits the screen; the replay fills the panel and its queue shows
+// caption fits the screen; the replay is drawn before it is started, fills
+// the panel, and its queue shows
 // the first waiting jobs' numbers, checked against the command line's
 // per-job table of the same run.
 // Screenshots go to SHOTS (scripts/screenshots.sh: docs/screenshots).
@@ -105,6 +106,9 @@ describe("projector at device pixel ratio 2", () => {
     await page.click("#schedule-open");
     await page.waitForSelector("[data-testid='schedule-view'][data-mode='runs'], [data-testid='schedule-view'][data-mode='columns']", { timeout: 60_000 });
     await page.waitForSelector("[data-testid='job-scatter']");
+    // Before Play or a step the replay is not empty: it shows the window's start.
+    await page.waitForSelector(".replay-canvas[data-drawn='1']");
+    assert.match(await page.textContent("#replay-now"), /^at the window's start, d\d+ \d\d:\d\d /);
     // A busy week of the sample (the first Next event then finds jobs waiting).
     await page.fill("#window-input", "24d:31d");
     await page.click(".window-input button[type='submit']");

@@ -86,8 +86,14 @@ export function Replay() {
   const slot = ganttSlot.value;
   const info = infos.value[slot];
 
+  // One query at a time; an instant asked for meanwhile waits, replaced by
+  // any newer one, so that the state drawn ends at the last instant asked.
+  const waiting = useRef<number | null>(null);
   const show = async (t: number) => {
-    if (busy.current) return;
+    if (busy.current) {
+      waiting.current = t;
+      return;
+    }
     busy.current = true;
     try {
       setState(await worker().replay(slot, Math.round(t), QUEUE_SHOWN));
@@ -96,6 +102,9 @@ export function Replay() {
       setPlaying(false);
     } finally {
       busy.current = false;
+      const next = waiting.current;
+      waiting.current = null;
+      if (next !== null) void show(next);
     }
   };
   const moveTo = (t: number) => {
@@ -128,6 +137,12 @@ export function Replay() {
   useEffect(() => {
     if (canvas.current && state && info) drawState(canvas.current, state, info.procs, box, look);
   });
+  // Before Play or a step, the machine and the queue at the window's start,
+  // following the window: the panel is never empty.
+  const from = win.value.from;
+  useEffect(() => {
+    if (replayNow.value === null) void show(from);
+  }, [slot, from]);
   // Leaving the view takes the "now" line off the Gantt.
   useEffect(
     () => () => {
@@ -176,7 +191,9 @@ export function Replay() {
         </button>
       </div>
       <p id="replay-now" data-t={now ?? ""} aria-live="off">
-        {now === null ? "Press Play or Next event." : `now ${timeAndDate(now)}, t = ${Math.round(now)} s`}
+        {now === null
+          ? `at the window's start, ${timeAndDate(from)} (press Play or Next event)`
+          : `now ${timeAndDate(now)}, t = ${Math.round(now)} s`}
         {state?.head_reservation
           ? `; first waiting job ${state.head_reservation.id} is promised ${timeLabel(state.head_reservation.start)} (in ${durationLabel(Math.max(0, state.head_reservation.start - state.time))})`
           : ""}
