@@ -71,12 +71,12 @@ function drawMachine(s: Surface, f: Frame, running: JobRect[], procs: number, co
     }
   ctx.textAlign = "center";
   ctx.textBaseline = "middle";
-  for (const r of running) {
-    const tallest = r.bands.reduce((a, b) => (b.hi - b.lo > a.hi - a.lo ? b : a), r.bands[0]);
-    if (!tallest) continue;
-    const [y, h] = bandY(f, tallest.lo, tallest.hi, procs);
-    if (h >= font + 2) haloText(ctx, String(r.id), x + width / 2, y + h / 2);
-  }
+  // Every band tall enough carries the number: a run on a fragmented machine has several.
+  for (const r of running)
+    for (const b of r.bands) {
+      const [y, h] = bandY(f, b.lo, b.hi, procs);
+      if (h >= font + 2) haloText(ctx, String(r.id), x + width / 2, y + h / 2);
+    }
   ctx.strokeStyle = "#666";
   ctx.strokeRect(x, f.top, width, f.height);
   ctx.fillStyle = "#333";
