@@ -194,7 +194,10 @@ describe("demo-grade", () => {
       "Prediction error is swept and also set in its global knob: clear the Prediction error knob, or stop sweeping it.",
     );
     assert.equal(await page.getAttribute("#run", "aria-disabled"), "true");
+    assert.doesNotMatch(await page.textContent("#knob-error-note"), /only with the Virtual predictor/, "the runs take it: no offer to switch");
     assert.equal(await page.$eval("#run", (b) => getComputedStyle(b).opacity), "0.55", "Run, blocked by the sweep, looks disabled");
+    await page.evaluate(() => document.getElementById("knobs").scrollIntoView({ block: "start" }));
+    await page.screenshot({ path: join(SHOTS, "run-blocked-swept-knob.png") });
     await page.close();
   });
 
