@@ -169,7 +169,7 @@ describe("demo-grade", () => {
     await page.close();
   });
 
-  test("messages in the page's terms: a blocked Run looks disabled, a note clears when the form changes, section 3 points up", async () => {
+  test("messages in the page's terms: a blocked Run looks disabled, a note clears when the form changes, section 3 points up, knobs line up, a swept knob names itself", async () => {
     const page = await newPage();
     assert.match(await page.textContent("#runs-note"), /run a preset above/);
     assert.equal(await page.$eval("#run", (b) => getComputedStyle(b).opacity), "0.55", "Run, blocked, looks disabled");
@@ -181,6 +181,23 @@ describe("demo-grade", () => {
     await page.selectOption("#add-policy", "cbf");
     await page.click("#add-policy-btn");
     assert.equal(await page.isHidden("#exp-msg"), true, "the note about the link went with the change");
+    // The global knobs' inputs line up, whatever the length of their labels and notes.
+    const tops = await page.$$eval("#knobs .knob > :nth-child(2)", (els) => els.map((e) => Math.round(e.getBoundingClientRect().top)));
+    assert.ok(tops.length >= 2 && tops.every((t) => t === tops[0]), `knob inputs at ${tops.join(", ")} px`);
+    // The issue's own example: the Prediction error knob set and swept.
+    await page.click("#knob-error-switch");
+    await page.fill("#knob-error", "20");
+    await page.dispatchEvent("#knob-error", "change");
+    await page.selectOption("#sweep-param", "error");
+    assert.equal(
+      await page.textContent("#run-why"),
+      "Prediction error is swept and also set in its global knob: clear the Prediction error knob, or stop sweeping it.",
+    );
+    assert.equal(await page.getAttribute("#run", "aria-disabled"), "true");
+    assert.doesNotMatch(await page.textContent("#knob-error-note"), /only with the Virtual predictor/, "the runs take it: no offer to switch");
+    assert.equal(await page.$eval("#run", (b) => getComputedStyle(b).opacity), "0.55", "Run, blocked by the sweep, looks disabled");
+    await page.evaluate(() => document.getElementById("knobs").scrollIntoView({ block: "start" }));
+    await page.screenshot({ path: join(SHOTS, "run-blocked-swept-knob.png") });
     await page.close();
   });
 

@@ -68,8 +68,11 @@ export function serve(dir = DIST) {
 
 export const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 
-/** Launches the system Chromium headless with a fresh profile directory. */
-export async function launch() {
+/**
+ * Launches the system Chromium headless with a fresh profile directory;
+ * `options` go to its context (`deviceScaleFactor: 2` for a high-density screen).
+ */
+export async function launch(options = {}) {
   const profile = mkdtempSync(join(tmpdir(), "schedlab-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -85,6 +88,7 @@ export async function launch() {
       "--disable-sync",
     ],
     viewport: { width: 1400, height: 1000 },
+    ...options,
   });
   return {
     context,
@@ -118,16 +122,16 @@ export async function choosePolicies(page, ids) {
 }
 
 /**
- * One page server and one browser for a test file: started before its
- * tests, closed after them. Returns the object whose `server` and
+ * One page server and one browser for a test file (`options` for its
+ * context, as `launch` takes them): started before its tests, closed after them. Returns the object whose `server` and
  * `browser` fields they fill in.
  */
-export function sharedSession(shots) {
+export function sharedSession(shots, options = {}) {
   const session = { server: undefined, browser: undefined };
   before(async () => {
     mkdirSync(shots, { recursive: true });
     session.server = await serve();
-    session.browser = await launch();
+    session.browser = await launch(options);
   });
   after(async () => {
     await session.browser?.close();

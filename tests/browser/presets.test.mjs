@@ -128,6 +128,12 @@ describe("presets", () => {
     const page = await newPage();
     const ids = await page.$$eval("#preset-list .preset", (ps) => ps.map((p) => p.dataset.preset));
     assert.deepEqual(ids, cliPresets());
+    // How many runs a preset makes: the depth preset sweeps backfilling over
+    // eight depths and runs EASY (no randomness, no depth) once beside them,
+    // 8 + 1 = 9; the prediction-error preset's four runs use the random
+    // virtual predictor at 11 errors, 10 repetitions each, 4 × 11 × 10 = 440.
+    assert.match(await page.textContent(".preset[data-preset='reservation-depth'] .desc"), /· 9 runs$/);
+    assert.match(await page.textContent(".preset[data-preset='prediction-error'] .desc"), /· 440 runs$/);
     assert.equal(await page.$eval("#preset-run-fairness-audit", (b) => b.disabled), true, "disabled without a trace");
     await loadSample(page);
     assert.equal(await page.$eval("#preset-run-fairness-audit", (b) => b.disabled), false);

@@ -89,29 +89,35 @@ export function svgToPng(svg: string, width: number, height: number): Promise<Bl
   }).finally(() => URL.revokeObjectURL(url));
 }
 
-/** Canvas pixels per CSS pixel and the height/width ratio for a chart `css` pixels wide. */
-function canvasSize(css: number, large: boolean): { width: number; height: number } {
-  // The core's fonts scale with the chart's height and have a floor in
-  // canvas pixels: fewer canvas pixels per CSS pixel make text larger on
-  // the screen (large type), and a narrow chart is drawn taller so that
-  // its text stays readable on a phone.
+/**
+ * A chart's canvas for a box `css` pixels wide: one canvas pixel per device
+ * pixel (`width`, `height`), and the chart pixels each of them covers
+ * (`ratio`). The core's fonts scale with the chart's size in its own pixels
+ * and have a floor, so fewer chart pixels per CSS pixel (the layout's
+ * scale) make the text larger on the screen: large type and the
+ * presentation layout, and a projector-wide window (1800 px and more),
+ * read from afar. The core draws through the canvas's transform, never on a
+ * smaller canvas scaled up afterwards, so the chart stays crisp. A narrow
+ * chart is drawn taller so that its text stays readable on a phone.
+ */
+function canvasSize(css: number, large: boolean): { width: number; height: number; ratio: number } {
   const narrow = css < 600;
-  // A projector-wide window (1800 px and more) is read from afar: larger text too.
   const far = window.innerWidth >= 1800;
-  const scale = large ? 0.6 : narrow ? 1 : far ? 0.8 : Math.min(window.devicePixelRatio || 1, 2);
-  const width = Math.max(200, Math.round(css * scale));
-  return { width, height: Math.round(width * (narrow ? 0.9 : 0.625)) };
+  const scale = large ? 0.6 : narrow ? 1 : far ? 0.8 : 1;
+  const dpr = window.devicePixelRatio || 1;
+  const width = Math.max(200, Math.round(css * dpr));
+  return { width, height: Math.round(width * (narrow ? 0.9 : 0.625)), ratio: dpr / scale };
 }
 
 function drawOn(canvas: HTMLCanvasElement, f: Figure, large: boolean): string | null {
-  const { width, height } = canvasSize(canvas.clientWidth || 600, large);
+  const { width, height, ratio } = canvasSize(canvas.clientWidth || 600, large);
   canvas.width = width;
   canvas.height = height;
   canvas.style.aspectRatio = `${width} / ${height}`;
   try {
     // The caption above the canvas carries the title (it wraps on a phone,
     // where a drawn title would be cut); the SVG export keeps it.
-    core().draw_chart(canvas, { ...f.spec, title: "" });
+    core().draw_chart(canvas, { ...f.spec, title: "" }, ratio);
     canvas.dataset.drawn = "1";
     return null;
   } catch (e) {

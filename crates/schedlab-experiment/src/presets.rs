@@ -322,6 +322,15 @@ pub const PRESETS: &[Preset] = &[
 ];
 
 impl Preset {
+    /// How many runs the preset makes, all sections together: each
+    /// section's plan counts them (a run the sweep does not apply to runs
+    /// once per repetition, a run without randomness once however many
+    /// repetitions the section asks for). The workload options change no
+    /// count, so the defaults stand for every trace.
+    pub fn runs(&self) -> Result<u64, crate::GridError> {
+        self.sections.iter().map(|s| Ok(crate::Plan::new(s.experiment(&WorkloadOptions::default()))?.len())).sum()
+    }
+
     /// The machine size the paper simulates the trace named `name` (a file
     /// name) on, when it is one of the paper's traces and the paper's size
     /// differs from the header (`schedlab reproduce` and the page use it
@@ -429,7 +438,15 @@ mod tests {
         let plan = Plan::new(p.sections[0].experiment(&WorkloadOptions::default())).unwrap();
         assert_eq!((plan.is_swept(0), plan.is_swept(1)), (true, false));
         assert_eq!(plan.len(), 8 + 1);
+        assert_eq!(p.runs().unwrap(), 8 + 1, "the page's count of the preset's runs");
         assert_eq!(p.paper_note("HPC2N-2002-2.2-cln.swf.gz"), None);
+    }
+
+    /// The prediction-error preset: four runs, all with the virtual
+    /// predictor (random), at eleven errors, ten repetitions each.
+    #[test]
+    fn a_preset_counts_its_repetitions_of_random_runs() {
+        assert_eq!(preset("prediction-error").unwrap().runs().unwrap(), 4 * 11 * 10);
     }
 
     #[test]

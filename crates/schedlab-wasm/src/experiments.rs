@@ -34,6 +34,11 @@ fn section(p: &'static Preset, index: usize) -> Result<&'static Section, Error> 
     p.sections.get(index).ok_or_else(|| Error(format!("preset `{}` has {} sections", p.id, p.sections.len())))
 }
 
+/// `preset_runs(id)`: how many runs the preset makes, all sections together.
+pub fn preset_runs(id: &str) -> Result<u64, Error> {
+    find(id)?.runs().map_err(|e| Error(e.to_string()))
+}
+
 /// `preset_experiment(id, section, workload, trace_name?)`: a preset
 /// section's experiment on a trace read with the user's workload options
 /// (the section's load factor multiplies theirs), on the paper's machine

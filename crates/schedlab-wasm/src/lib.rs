@@ -25,6 +25,7 @@
 //! interrupted Rust code half-way.
 
 mod boundary;
+mod canvas;
 pub mod experiments;
 mod page;
 pub mod protocol;
@@ -35,7 +36,6 @@ pub mod session;
 mod types;
 
 use js_sys::{Object, Uint8Array};
-use plotters_canvas::CanvasBackend;
 use schedlab_charts::plotters::prelude::IntoDrawingArea;
 use schedlab_charts::{ChartSpec, Figure};
 use schedlab_engine::{Control, Progress};
@@ -252,6 +252,13 @@ pub fn presets() -> Result<Js<[Preset]>, JsError> {
     Js::encode(experiments::presets())
 }
 
+/// How many runs the preset `id` makes, all sections together (the
+/// count its plans give: a run without randomness runs once).
+#[export]
+pub fn preset_runs(id: &str) -> Result<f64, JsError> {
+    Ok(experiments::preset_runs(id)? as f64)
+}
+
 /// A preset section's experiment on a trace read with `workload`.
 #[export]
 pub fn preset_experiment(
@@ -359,12 +366,14 @@ fn point_index(x: f64) -> Result<u64, JsError> {
     }
 }
 
-/// Draws a chart on a canvas (its `width` × `height` in pixels). Page thread only.
+/// Draws a chart on a canvas: laid out for `canvas.width / ratio` ×
+/// `canvas.height / ratio` chart pixels and drawn at `ratio` canvas pixels
+/// each, so that a canvas with a pixel per device pixel shows the chart
+/// crisp at any text size. Page thread only.
 #[export]
-pub fn draw_chart(canvas: HtmlCanvasElement, spec: Js<ChartSpec>) -> Result<(), JsError> {
+pub fn draw_chart(canvas: HtmlCanvasElement, spec: Js<ChartSpec>, ratio: f64) -> Result<(), JsError> {
     let spec = spec.decode("chart")?;
-    let backend = CanvasBackend::with_canvas_object(canvas)
-        .ok_or_else(|| JsError::new("the canvas has no 2D drawing context"))?;
+    let backend = canvas::scaled(canvas, ratio).map_err(|e| JsError::new(&e))?;
     Ok(schedlab_charts::draw(&spec, &backend.into_drawing_area())?)
 }
 

@@ -167,7 +167,8 @@ function KnobNote(props: { k: SharedScope }) {
   if (k.swept.length) parts.push(`swept for ${names(k.swept)}`);
   if (!k.spec) parts.push("no policy has this parameter");
   else if (parts.length === 0 && sources.length === 0) parts.push("no selected policy takes it");
-  const offer = sources.length > 0 && k.reaches.length === 0;
+  // The switch to a runtime source is offered only while no run takes the knob in any way (a swept one is taken).
+  const offer = sources.length > 0 && k.reaches.length + k.overridden.length + k.ignored.length + k.swept.length === 0;
   return (
     <small id={`knob-${k.key}-note`}>
       {parts.join("; ")}

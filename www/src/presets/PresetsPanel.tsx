@@ -3,7 +3,7 @@
 // section tables and the paper's figures, all made by the core.
 
 import { signal } from "@preact/signals";
-import { errorMessage } from "../core";
+import { core, errorMessage } from "../core";
 import type { Note } from "../store";
 import { formNote, presetRun, trace, useTick } from "../store";
 import { ChartFigure, download, NoteLine, Panel } from "../ui";
@@ -22,7 +22,8 @@ function PresetList() {
   return (
     <div class="preset-list" id="preset-list">
       {allPresets().map((p) => {
-        const runs = p.sections.reduce((n, s) => n + s.runs.length * (s.sweep ? s.sweep[1].length : 1) * s.repeat, 0);
+        // The core's count: its plans know which runs a sweep reaches and which run once.
+        const runs = core().preset_runs(p.id);
         const notes = t ? presetNotes(p, t.name) : [];
         return (
           <article class="preset" data-preset={p.id} key={p.id}>

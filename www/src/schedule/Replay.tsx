@@ -1,7 +1,8 @@
 // Replay for demonstrations: "now" moves forward at a chosen speed (a red
 // line on the Gantt, which follows it), and beside the machine at that
 // instant (the runs holding processors) the waiting queue in priority
-// order, both from the core's replay state. Pause, and step to the
+// order with each job's shape and number (replay-draw.ts), both from the
+// core's replay state. Pause, and step to the
 // previous or next instant anything happens.
 import { useEffect, useRef, useState } from "preact/hooks";
 import { errorMessage } from "../core";
@@ -9,6 +10,7 @@ import type { ReplayState } from "../generated/types";
 import { view } from "../store";
 import { surface } from "./draw";
 import { legendColours } from "./Gantt";
+import { drawReplay } from "./replay-draw";
 import { durationLabel, ganttSlot, infos, replayNow, setWindow, timeAndDate, timeLabel, win, worker } from "./state";
 
 /** Simulated seconds per second of replay. */
@@ -21,55 +23,47 @@ const SPEEDS: [number, string][] = [
 ];
 const QUEUE_SHOWN = 40;
 
-/** The widest replay drawn, CSS pixels; narrower when its box is (a phone). */
-const MAX_WIDTH = { normal: 900, large: 1400 };
+/**
+ * The replay's height in CSS pixels for a box `width` wide: in the
+ * presentation layout, what the window leaves under the replay's heading
+ * and controls (the machine and the queue fill a 1920 × 1080 screen);
+ * otherwise in proportion to the width, within bounds.
+ */
+function replayHeight(width: number, present: boolean): number {
+  if (present) return Math.max(360, Math.min(820, window.innerHeight - 260));
+  return Math.max(220, Math.min(460, Math.round(width * 0.42)));
+}
 
-function drawState(canvas: HTMLCanvasElement, st: ReplayState, procs: number, large: boolean, box: number): void {
-  const width = Math.max(200, Math.min(large ? MAX_WIDTH.large : MAX_WIDTH.normal, box));
-  const height = large ? 420 : 260;
-  const s = surface(canvas, width, height);
+/** Draws `st` on `canvas`, the width of its box; records the instant, the queue's length and the job numbers drawn in it (`data-t`, `data-waiting`, `data-queue`). */
+function drawState(
+  canvas: HTMLCanvasElement,
+  st: ReplayState,
+  procs: number,
+  box: number,
+  look: { present: boolean; large: boolean },
+): void {
+  const { present } = look;
+  const width = Math.max(200, box);
+  const font = present ? 20 : look.large ? 16 : 13;
+  const s = surface(canvas, width, replayHeight(width, present), font);
   if (!s) return;
-  const { ctx } = s;
-  const colours = legendColours();
-  const font = large ? 18 : 12;
-  ctx.fillStyle = "#fff";
-  ctx.fillRect(0, 0, width, height);
-  ctx.font = `${font}px system-ui, sans-serif`;
-  ctx.fillStyle = "#333";
-  ctx.textBaseline = "top";
-  // Wide enough for the "machine: … busy" label, so it never runs into the queue's.
-  const mw = Math.min(large ? 260 : 180, Math.round(width * 0.4));
-  ctx.fillText(`machine: ${st.busy} of ${procs} busy`, 8, 4);
-  // The key to the queue's shapes only where it fits beside the machine's label.
-  const key =
-    width >= 600 ? ` (first ${Math.min(st.queue.length, QUEUE_SHOWN)} drawn: height = processors, width = requested time, log)` : "";
-  ctx.fillText(`queue: ${st.queue_length} waiting${key}`, mw + 32, 4);
-  const top = font + 12;
-  const h = height - top - 8;
-  ctx.strokeStyle = "#666";
-  ctx.strokeRect(8, top, mw, h);
-  for (const r of st.running) {
-    ctx.fillStyle = colours[r.preempted ? "preempted" : r.class];
-    for (const b of r.bands) ctx.fillRect(9, top + h * (1 - b.hi / procs), mw - 2, Math.max(0.5, (h * (b.hi - b.lo)) / procs));
-  }
-  // The queue, first waiting job on the left: height by size, width by requested time (log).
-  let x = mw + 32;
-  for (const q of st.queue) {
-    const qh = Math.max(3, (h * Math.min(procs, q.size)) / procs);
-    const qw = Math.max(8, 6 * Math.log2(1 + q.estimate / 60));
-    if (x + qw > width - 4) break;
-    ctx.fillStyle = q.job === st.head_reservation?.job ? "#999" : "#ccc";
-    ctx.fillRect(x, top + h - qh, qw, qh);
-    ctx.strokeStyle = "#333";
-    ctx.strokeRect(x, top + h - qh, qw, qh);
-    x += qw + 3;
-  }
+  const drawn = drawReplay(s, st, procs, legendColours(), durationLabel);
+  // For readers of the page (and its tests): the instant drawn, how many wait, the numbers drawn.
+  canvas.dataset.t = String(st.time);
+  canvas.dataset.waiting = String(st.queue_length);
+  canvas.dataset.queue = drawn.join(" ");
   canvas.dataset.drawn = "1";
+}
+
+/** The first waiting jobs' numbers, for a reader of the canvas's label. */
+function queueWords(st: ReplayState): string {
+  const first = st.queue.slice(0, 10).map((q) => q.id);
+  return first.length ? ` (first: job${first.length > 1 ? "s" : ""} ${first.join(", ")})` : "";
 }
 
 /** The width of the element holding `canvas`, followed as it changes. */
 function useBoxWidth(canvas: { current: HTMLCanvasElement | null }): number {
-  const [width, setWidth] = useState(MAX_WIDTH.normal);
+  const [width, setWidth] = useState(900);
   useEffect(() => {
     const box = canvas.current?.parentElement;
     if (!box) return;
@@ -92,8 +86,14 @@ export function Replay() {
   const slot = ganttSlot.value;
   const info = infos.value[slot];
 
+  // One query at a time; an instant asked for meanwhile waits, replaced by
+  // any newer one, so that the state drawn ends at the last instant asked.
+  const waiting = useRef<number | null>(null);
   const show = async (t: number) => {
-    if (busy.current) return;
+    if (busy.current) {
+      waiting.current = t;
+      return;
+    }
     busy.current = true;
     try {
       setState(await worker().replay(slot, Math.round(t), QUEUE_SHOWN));
@@ -102,6 +102,9 @@ export function Replay() {
       setPlaying(false);
     } finally {
       busy.current = false;
+      const next = waiting.current;
+      waiting.current = null;
+      if (next !== null) void show(next);
     }
   };
   const moveTo = (t: number) => {
@@ -128,11 +131,18 @@ export function Replay() {
     return () => cancelAnimationFrame(raf);
   }, [playing, speed, slot]);
 
-  const present = view.value.present;
   const box = useBoxWidth(canvas);
+  // Read here, so that a change of layout renders (and redraws) the replay.
+  const look = view.value;
   useEffect(() => {
-    if (canvas.current && state && info) drawState(canvas.current, state, info.procs, present, box);
+    if (canvas.current && state && info) drawState(canvas.current, state, info.procs, box, look);
   });
+  // Before Play or a step, the machine and the queue at the window's start,
+  // following the window: the panel is never empty.
+  const from = win.value.from;
+  useEffect(() => {
+    if (replayNow.value === null) void show(from);
+  }, [slot, from]);
   // Leaving the view takes the "now" line off the Gantt.
   useEffect(
     () => () => {
@@ -181,7 +191,9 @@ export function Replay() {
         </button>
       </div>
       <p id="replay-now" data-t={now ?? ""} aria-live="off">
-        {now === null ? "Press Play or Next event." : `now ${timeAndDate(now)}, t = ${Math.round(now)} s`}
+        {now === null
+          ? `at the window's start, ${timeAndDate(from)} (press Play or Next event)`
+          : `now ${timeAndDate(now)}, t = ${Math.round(now)} s`}
         {state?.head_reservation
           ? `; first waiting job ${state.head_reservation.id} is promised ${timeLabel(state.head_reservation.start)} (in ${durationLabel(Math.max(0, state.head_reservation.start - state.time))})`
           : ""}
@@ -193,7 +205,7 @@ export function Replay() {
         role="img"
         aria-label={
           state
-            ? `At ${timeLabel(state.time)}: ${state.busy} of ${info.procs} processors busy, ${state.queue_length} jobs waiting`
+            ? `At ${timeLabel(state.time)}: ${state.busy} of ${info.procs} processors busy, ${state.queue_length} jobs waiting${queueWords(state)}`
             : "Replay"
         }
       />

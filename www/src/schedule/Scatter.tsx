@@ -5,12 +5,12 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { core, errorMessage } from "../core";
 import type { Measure, Scatter as ScatterData, Selection } from "../generated/types";
-import { reg, selection } from "../store";
+import { reg, selection, view } from "../store";
 import { surface } from "./draw";
 import { infos, worker } from "./state";
 
-/** The scatter's side, CSS pixels, at most: narrower when its box is (a phone). */
-const MAX_SIZE = 420;
+/** The scatter's side, CSS pixels, at most (larger in the presentation layout): narrower when its box is (a phone). */
+const MAX_SIZE = { normal: 420, present: 640 };
 const PAD = 44;
 const LIST_LIMIT = 50;
 
@@ -29,7 +29,7 @@ function fromPixel(p: number, top: number, size: number): number {
   return 10 ** (((p - PAD) / (size - 2 * PAD)) * top);
 }
 
-function draw(canvas: HTMLCanvasElement, d: ScatterData, labels: string[], size: number): void {
+function draw(canvas: HTMLCanvasElement, d: ScatterData, labels: string[], size: number, font: number): void {
   const s = surface(canvas, size, size);
   if (!s) return;
   const { ctx } = s;
@@ -50,14 +50,20 @@ function draw(canvas: HTMLCanvasElement, d: ScatterData, labels: string[], size:
   ctx.setLineDash([]);
   ctx.strokeRect(PAD, PAD, size - 2 * PAD, size - 2 * PAD);
   ctx.fillStyle = "#333";
-  ctx.font = "12px system-ui, sans-serif";
+  ctx.font = `${font}px system-ui, sans-serif`;
   ctx.textAlign = "center";
   const unit = d.measure === "wait" ? "wait" : "bounded slowdown";
   ctx.fillText(`${labels[0]}: ${unit}, log scale`, size / 2, size - 10);
   // Waits read as the charts' duration axes read ("1 s … 2.78 h"); slowdowns are plain powers of ten.
   const ticks = Array.from({ length: top + 1 }, (_, e) => (d.measure === "wait" ? core().axis_duration(10 ** e) : String(10 ** e)));
+  // A tick label that would touch the one before it is left out (a narrow scatter, a phone).
+  let right = Number.NEGATIVE_INFINITY;
   ticks.forEach((t, e) => {
-    ctx.fillText(t, toPixel(10 ** e, top, size), size - PAD + 14);
+    const x = toPixel(10 ** e, top, size);
+    const half = ctx.measureText(t).width / 2;
+    if (x - half < right + 6) return;
+    ctx.fillText(t, x, size - PAD + 14);
+    right = x + half;
   });
   canvas.dataset.ticks = ticks.join("|");
   ctx.save();
@@ -83,7 +89,8 @@ export function Scatter() {
   const [drag, setDrag] = useState<number[] | null>(null);
   const [picked, setPicked] = useState<Selection | null>(null);
   const [error, setError] = useState("");
-  const [size, setSize] = useState(MAX_SIZE);
+  const present = view.value.present;
+  const [size, setSize] = useState(MAX_SIZE.normal);
   const box = useRef<HTMLElement>(null);
   const labels = infos.value.map((i) => i.label);
   // The scatter is square and as wide as its box allows, so that a phone
@@ -91,12 +98,13 @@ export function Scatter() {
   useEffect(() => {
     const el = box.current;
     if (!el) return;
-    const fit = () => setSize(Math.max(200, Math.min(MAX_SIZE, Math.floor(el.clientWidth))));
+    const most = present ? MAX_SIZE.present : MAX_SIZE.normal;
+    const fit = () => setSize(Math.max(200, Math.min(most, Math.floor(el.clientWidth))));
     fit();
     const ro = new ResizeObserver(fit);
     ro.observe(el);
     return () => ro.disconnect();
-  }, [labels.length]);
+  }, [labels.length, present]);
 
   const pair = infos.value;
   useEffect(() => {
@@ -109,8 +117,8 @@ export function Scatter() {
   const overlay = useRef<HTMLCanvasElement>(null);
   const labelText = labels.join("\n");
   useEffect(() => {
-    if (canvas.current && data) draw(canvas.current, data, labelText.split("\n"), size);
-  }, [data, labelText, size]);
+    if (canvas.current && data) draw(canvas.current, data, labelText.split("\n"), size, present ? 16 : 12);
+  }, [data, labelText, size, present]);
   useEffect(() => {
     if (overlay.current) drawDrag(overlay.current, drag, size);
   }, [drag, size]);

@@ -301,7 +301,13 @@ export function drawSeries(s: Surface, data: SeriesData[], win: TimeWindow, line
     ctx.fillStyle = "#333";
     ctx.textAlign = "right";
     ctx.textBaseline = "top";
-    ctx.fillText(shortNumber(st.key === "utilisation" ? 1 : max), MARGIN.left - 4, top + 2);
+    // The strip's top value in the left margin, in smaller type when the layout's would not fit it.
+    const top1 = shortNumber(st.key === "utilisation" ? 1 : max);
+    const room = MARGIN.left - 6;
+    const wide = ctx.measureText(top1).width;
+    if (wide > room) ctx.font = `${Math.floor((s.font * room) / wide)}px system-ui, sans-serif`;
+    ctx.fillText(top1, MARGIN.left - 4, top + 2);
+    ctx.font = `${s.font}px system-ui, sans-serif`;
     ctx.textAlign = "left";
     ctx.fillText(`${st.label}${st.unit ? ` (${st.unit})` : ""}`, MARGIN.left + 4, top + 2);
     const scale = st.key === "utilisation" ? 1 : max;
