@@ -85,7 +85,9 @@ fn column_bars(
         1..=3 => columns.iter().map(|c| axis_label(c)).collect::<Vec<_>>().join(" / "),
         _ => "value".to_owned(),
     };
-    ChartSpec::Bars(BarChart { title, x_label: "run".into(), y_label, groups, series, log_y, ..BarChart::default() })
+    // The groups are runs named by their titles: the axis needs no
+    // description, and the plot keeps its height.
+    ChartSpec::Bars(BarChart { title, y_label, groups, series, log_y, ..BarChart::default() })
 }
 
 /// The figures of an experiment the page's form ran: MBS and MWBS per run,
@@ -229,12 +231,15 @@ fn sweep_chart(r: &ExperimentResult, metric: &str, param: &str, rep: bool) -> Ch
         }
     }
     let name = label_of(metric);
+    // The same rule as the bars of the same numbers, so that a metric
+    // drawn on a log axis per run stays on one against the parameter.
+    let log_y = wants_log(lines.iter().flat_map(|l| l.points.iter().map(|p| p.y)));
     ChartSpec::Sweep(SweepChart {
         title: format!("{name} vs {param}{}", if rep { " (95 % intervals)" } else { "" }),
         x_label: param.to_owned(),
         y_label: axis_label(metric),
         log_x: false,
-        log_y: false,
+        log_y,
         lines,
         ..SweepChart::default()
     })
