@@ -1163,7 +1163,7 @@ colour: string, };
 
 export type SeriesStrip = { name: string, unit: StripUnit, values: Array<number>, };
 
-export type StripUnit = "fraction" | "count" | "seconds";
+export type StripUnit = "fraction" | "count" | "seconds" | "proc_seconds";
 
 export type ScheduleInfo = { slot: number, 
 /**
