@@ -19,11 +19,14 @@
 //! [`figures`] and [`preset_figures`] build the specifications of an
 //! experiment result's figures, so the page constructs none itself.
 //!
-//! No text is cut or drawn off the canvas: legend entries and bar-group
-//! labels wrap onto more lines (and shrink down to a floor) instead, and
-//! tick labels that would overlap are thinned. Widths are estimated at
-//! 0.6 em per character, wider than the average of the sans-serif fonts
-//! a browser or SVG viewer picks.
+//! The plot keeps most of the canvas: the legend sits beside it only when
+//! its names are short, else in rows under it. No text is cut or drawn off
+//! the canvas: legend entries and bar-group labels wrap onto more lines
+//! (and shrink down to [`MIN_FONT`], 11.3 px in an SVG) instead, never
+//! inside a number, and tick labels that would overlap are thinned. Widths
+//! are estimated at 0.6 em per character, wider than the average of the
+//! sans-serif fonts a browser or SVG viewer picks. Interval whiskers widen
+//! the value axis so that they are never clipped.
 //!
 //! Colours are the Okabe–Ito palette ([`PALETTE`]), safe for the common
 //! colour-vision deficiencies; lines also differ by marker shape. Fonts scale
