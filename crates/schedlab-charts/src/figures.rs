@@ -448,6 +448,28 @@ mod tests {
         figs.iter().for_each(snapshot);
     }
 
+    /// Bars on a log axis stay on one in a sweep: the metric drawn against
+    /// the swept parameter takes the bars' rule. Blocked single-processor
+    /// jobs wait hundreds of times longer under FCFS than under the
+    /// backfilling runs, so the blocked-by-size bars are on a log axis, and
+    /// so is that size class's MBS against the prediction error.
+    #[test]
+    fn a_sweep_keeps_the_log_axis_of_the_bars() {
+        let mut e = Experiment::of(["fcfs", "easy@virtual"].iter().map(|s| RunSpec::parse(s).unwrap()).collect());
+        let mut sweep = Sweep::parse("error=0,40").unwrap();
+        sweep.runs = Some(vec![1]);
+        e.sweep = Some(sweep);
+        let r = result(e);
+        let figs = figures(&r);
+        let blocked = figs.iter().find(|f| f.id == "chart-blocked").expect("the blocked-by-size bars");
+        let ChartSpec::Bars(b) = &blocked.spec else { panic!("bars") };
+        assert!(b.log_y, "{:?}", b.series);
+        let ChartSpec::Sweep(s) = sweep_chart(&r, "blocked_groups.2.mbs", "error", false) else { panic!("sweep") };
+        assert!(s.log_y, "{:?}", s.lines);
+        let ys = s.lines.iter().flat_map(|l| l.points.iter().map(|p| p.y));
+        assert_eq!(s.log_y, wants_log(ys));
+    }
+
     #[test]
     fn labels_lose_only_what_they_all_share() {
         let labels: Vec<String> = ["pv-easy", "pv-easy:mode=checkpoint,cost=60", "pv-easy:mode=checkpoint,cost=120"]
