@@ -3,6 +3,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters::style::FontTransform;
 
 use crate::frame::{frame, linear_ticks, log_ticks, titled, with_legend, AxisSpec, Key};
 use crate::{
@@ -62,7 +63,15 @@ pub(crate) fn draw<DB: DrawingBackend>(
     // (the plot is about 85 % of the area's width).
     let slot_px = f64::from(plot.dim_in_pixel().0) * 0.85 * 0.95 / n as f64;
     let (x_tick, groups) = fit_labels(&c.groups, slot_px, look);
-    let lines = groups.iter().map(Vec::len).max().unwrap_or(1);
+    let turned = groups.iter().any(|g| g.is_empty());
+    let groups: Vec<Vec<String>> = if turned { c.groups.iter().map(|g| vec![clean_text(g)]).collect() } else { groups };
+    // Turned labels need the height of the longest, in lines of the axis.
+    let longest = groups.iter().flatten().map(|g| crate::text_width(g, x_tick)).fold(0.0, f64::max);
+    let lines = if turned {
+        ((longest / (x_tick * 1.2)).ceil() as usize).max(2)
+    } else {
+        groups.iter().map(Vec::len).max().unwrap_or(1)
+    };
     let group_label = |x: f64| groups.get(x.floor().max(0.0) as usize).map(|g| g.join(" ")).unwrap_or_default();
     let x = AxisSpec {
         lo: 0.0,
@@ -77,7 +86,14 @@ pub(crate) fn draw<DB: DrawingBackend>(
     let y_label: &dyn Fn(f64) -> String = if c.log_y { &log_label } else { &short_number };
     let y = AxisSpec { lo: y0, hi: y1, ticks, label: y_label, desc: c.y_label.clone(), lines: 1 };
     let mut chart = frame(&plot, x, y, look, x_tick, false)?;
-    if lines > 1 {
+    if turned {
+        // Names read upwards, each ending just under the axis.
+        let style = Look::font(x_tick).transform(FontTransform::Rotate270).pos(Pos::new(HPos::Right, VPos::Center));
+        let texts = groups.iter().enumerate().map(|(i, g)| {
+            EmptyElement::at((i as f64 + 0.5, y0)) + Text::new(g.join(" "), (0, (x_tick * 0.6) as i32), style.clone())
+        });
+        chart.draw_series(texts).map_err(draw_err)?;
+    } else if lines > 1 {
         // Wrapped group names, drawn line by line under the axis.
         let style = Look::font(x_tick).pos(Pos::new(HPos::Center, VPos::Top));
         let texts = groups.iter().enumerate().flat_map(|(i, g)| {
@@ -172,7 +188,9 @@ fn whiskers(intervals: Option<&[Option<(f64, f64)>]>, n: usize) -> Vec<Whisker> 
 /// Group labels that fit their slot of `width` pixels: a smaller font down
 /// to three quarters of the tick size (and never under [`MIN_FONT`]), then
 /// wrapped onto up to three lines at spaces and punctuation; a number such
-/// as "65-100" is never broken, and nothing is cut.
+/// as "65-100" is never broken, and nothing is cut. When a piece that may
+/// not break is wider than the slot (size ranges on a phone), the labels
+/// are to be turned a quarter, shown by no lines at all.
 fn fit_labels(groups: &[String], width: f64, look: Look) -> (f64, Vec<Vec<String>>) {
     let groups: Vec<String> = groups.iter().map(|g| clean_text(g)).collect();
     let widest = groups.iter().map(|g| g.chars().count()).max().unwrap_or(1).max(1) as f64;
@@ -184,6 +202,9 @@ fn fit_labels(groups: &[String], width: f64, look: Look) -> (f64, Vec<Vec<String
     // Never narrower than the longest piece that may not break: an
     // over-wide label is better than a number read in pieces.
     let whole = groups.iter().map(|g| crate::longest_piece(g)).max().unwrap_or(1);
+    if whole as f64 * size * 0.6 > width {
+        return (size, vec![Vec::new(); groups.len()]);
+    }
     let fit = ((width / (size * 0.6)) as usize).max(3).max(whole);
     (size, groups.iter().map(|g| crate::wrap(g, fit)).collect())
 }

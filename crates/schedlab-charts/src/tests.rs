@@ -303,11 +303,14 @@ pub(crate) fn assert_inside(svg: &str, w: u32, h: u32) {
     for p in all {
         let width = p.text.chars().count() as f64 * p.size * 0.55;
         if p.rotated {
-            // An axis description turned a quarter: its width runs along y.
-            let fits = p.x >= 0.0
-                && p.x <= f64::from(w)
-                && p.y - width / 2.0 >= -0.5
-                && p.y + width / 2.0 <= f64::from(h) + 0.5;
+            // Text turned a quarter (reading upwards): its width runs along
+            // y, down from its anchor when it ends there.
+            let (up, down) = match p.anchor.as_str() {
+                "end" => (0.0, width),
+                "start" => (width, 0.0),
+                _ => (width / 2.0, width / 2.0),
+            };
+            let fits = p.x >= 0.0 && p.x <= f64::from(w) && p.y - up >= -0.5 && p.y + down <= f64::from(h) + 0.5;
             assert!(fits, "`{}` (rotated) at ({}, {}) runs outside {w}×{h}", p.text, p.x, p.y);
             continue;
         }
@@ -646,12 +649,22 @@ fn no_text_is_under_11_px() {
 fn tick_labels_never_break_a_number() {
     let sizes = ["1", "2", "3-4", "5-8", "9-16", "17-32", "33-64", "65-100", "129-256"];
     let series = [("EASY", vec![Some(2.0); 9])];
-    for (w, h) in [(400, 300), (800, 500), (1200, 750)] {
-        let t = texts(&to_svg(&bars(&sizes, &series), w, h));
+    for (w, h) in [(330, 300), (400, 300), (800, 500), (1200, 750)] {
+        let svg = to_svg(&bars(&sizes, &series), w, h);
+        assert_inside(&svg, w, h);
+        let t = texts(&svg);
         for size in sizes {
             assert!(t.iter().any(|x| x == size), "{size} whole at {w}×{h}: {t:?}");
         }
     }
+    // Too narrow for "129-256" across its slot, the labels read upwards
+    // rather than overlap: every one is turned, none is drawn across.
+    let narrow = placed(&to_svg(&bars(&sizes, &series), 330, 300));
+    for size in sizes {
+        assert!(narrow.iter().any(|p| p.text == size && p.rotated), "{size} turned");
+    }
+    let wide = placed(&to_svg(&bars(&sizes, &series), 1200, 750));
+    assert!(wide.iter().filter(|p| sizes.contains(&p.text.as_str())).all(|p| !p.rotated));
     assert_eq!(wrap("EASY, virtual (error 40 %)", 16), ["EASY, virtual", "(error 40 %)"]);
     assert_eq!(wrap("sizes 65-100", 8), ["sizes", "65-100"]);
     assert_eq!(wrap("cost 120 s", 8), ["cost", "120 s"]);
