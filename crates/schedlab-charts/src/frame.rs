@@ -246,7 +246,9 @@ fn entry_width(name: &str, size: f64) -> f64 {
 pub(crate) fn legend_layout(names: &[String], w: u32, h: u32, look: Look) -> LegendLayout {
     let (w, h) = (f64::from(w), f64::from(h));
     let line = look.legend * 1.25;
-    let widest = names.iter().map(|n| entry_width(n, look.legend)).fold(0.0, f64::max);
+    // Beside the plot nothing follows a name but the canvas's edge: its
+    // width is the safe estimate.
+    let widest = names.iter().map(|n| look.legend * 2.6 + crate::text_width(n, look.legend)).fold(0.0, f64::max);
     let tall = names.len() as f64 * (line + look.legend * 0.45);
     if widest <= w * SIDE_SHARE && tall <= h * 0.8 {
         let top = look.tick * 0.8 + look.legend * 0.5;
@@ -287,12 +289,12 @@ fn rows_below(names: &[String], w: f64, size: f64) -> LegendLayout {
     let columns = ((room / widest) as usize).clamp(1, names.len().max(1));
     let packed = pack(&widths, room);
     // One packed row reads best; over several rows, a grid aligns them.
-    let rows: Vec<Vec<usize>> = if packed.len() > 1 && names.len().div_ceil(columns) <= packed.len() {
+    let grid = packed.len() > 1 && names.len().div_ceil(columns) <= packed.len();
+    let rows: Vec<Vec<usize>> = if grid {
         (0..names.len()).collect::<Vec<_>>().chunks(columns).map(<[usize]>::to_vec).collect()
     } else {
         packed
     };
-    let grid = rows.len() == names.len().div_ceil(columns);
     let mut entries = vec![(Vec::new(), (0.0, 0.0)); names.len()];
     let mut y = size * 0.3;
     for row in &rows {
