@@ -66,19 +66,28 @@ pub(crate) fn frame<'a, DB: DrawingBackend>(
     x_grid: bool,
 ) -> Result<Frame<'a, DB>, ChartError> {
     let margin = (look.tick * 0.4) as u32;
-    let areas = Areas { y: y_area(&y, look), x: x_area(&x, look, x_tick_size), top: margin, bottom: margin };
+    let right = right_margin(&x, x_tick_size);
+    let areas = Areas { y: y_area(&y, look), x: x_area(&x, look, x_tick_size), top: margin, bottom: margin, right };
     frame_in(root, x, y, look, x_tick_size, x_grid, areas)
 }
 
 /// Pixels left of and below the plot for the axes' labels, and the
 /// margins above and below it (none between panels stacked on one time
-/// axis).
+/// axis) and right of it.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Areas {
     pub y: u32,
     pub x: u32,
     pub top: u32,
     pub bottom: u32,
+    pub right: u32,
+}
+
+/// The margin right of a plot: room for half the last tick label when
+/// that tick is at the axis's end, where the label is centred on the
+/// plot's right edge (a time axis ending on "d12").
+pub(crate) fn right_margin(x: &AxisSpec<'_>, size: f64) -> u32 {
+    (size * 0.9).max(end_label_half(x, size)) as u32
 }
 
 /// Room for the y axis's tick labels (10 pixels from the axis, as
@@ -114,7 +123,7 @@ pub(crate) fn frame_in<'a, DB: DrawingBackend>(
         .margin_left((x_tick_size * 0.4) as u32)
         .margin_top(areas.top)
         .margin_bottom(areas.bottom)
-        .margin_right((x_tick_size * 0.9) as u32)
+        .margin_right(areas.right)
         .x_label_area_size(x_area)
         .y_label_area_size(y_area)
         .build_cartesian_2d(
@@ -186,6 +195,18 @@ fn clean_subtitle(text: &str) -> String {
     let mut cut: String = joined.chars().take(most - 1).collect();
     cut.push('…');
     cut
+}
+
+/// Half the width of the last tick label, with a few pixels to spare, when
+/// that tick is at the axis's end (a time axis ending on "d12"), where the
+/// label is centred on the plot's right edge; else 0.
+fn end_label_half(x: &AxisSpec<'_>, size: f64) -> f64 {
+    match x.ticks.last() {
+        Some(&t) if x.lines <= 1 && t >= x.hi - (x.hi - x.lo) * 0.02 => {
+            crate::text_width(&(x.label)(t), size) / 2.0 + 4.0
+        }
+        _ => 0.0,
+    }
 }
 
 /// How a legend entry shows its series.

@@ -15,7 +15,8 @@ use schedlab_workload::Job;
 use serde::{Deserialize, Serialize};
 
 use crate::frame::{
-    frame_in, linear_ticks, spaced_ticks, titled, with_legend, x_area, y_area, Areas, AxisSpec, Frame, Key,
+    frame_in, linear_ticks, right_margin, spaced_ticks, titled, with_legend, x_area, y_area, Areas, AxisSpec, Frame,
+    Key,
 };
 use crate::{clean_text, colour, draw_err, duration_label, no_data, short_number, ChartError, Look, MIN_FONT};
 
@@ -296,11 +297,13 @@ pub(crate) fn draw<DB: DrawingBackend>(
     let y_room = strip_axes.iter().map(|a| y_area(a, strip_look)).fold(y_area(&gantt_y, look), u32::max);
     let last = strips.len();
     let (gantt, mut rest) = main.split_vertically(heights.gantt + margin + if last == 0 { x_room + margin } else { 0 });
+    let right = right_margin(&time(true), look.tick);
     let areas = |labelled: bool, top: u32| Areas {
         y: y_room,
         x: if labelled { x_room } else { 0 },
         top,
         bottom: if labelled { margin } else { 0 },
+        right,
     };
     let mut chart = frame_in(&gantt, time(last == 0), gantt_y, look, look.tick, false, areas(last == 0, margin))?;
     draw_boxes(c, &mut chart, look)?;

@@ -801,4 +801,7 @@ fn strip_names_lie_outside_their_plots() {
     }
     let share = plot_share(&svg, 1600, 900);
     assert!(share >= 0.5, "the Gantt and strips take {:.0} %", share * 100.0);
+    // The panels share one time axis: their plots line up on both sides.
+    let (left, right) = (panels[0].0, panels[0].2);
+    assert!(panels.iter().all(|p| (p.0 - left).abs() <= 1.0 && (p.2 - right).abs() <= 1.0), "{panels:?}");
 }
