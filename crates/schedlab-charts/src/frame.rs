@@ -262,8 +262,9 @@ fn entry_width(name: &str, size: f64) -> f64 {
 }
 
 /// Places the legend of `names` for a body of `w` × `h` pixels: beside the
-/// plot when the widest entry takes at most [`SIDE_SHARE`] of the width
-/// and every entry fits the height on its line, else below it.
+/// plot when the widest entry takes at most [`SIDE_SHARE`] of the width,
+/// every entry fits the height on its line, and the strip takes a smaller
+/// share of the width than rows below would of the height; else below it.
 pub(crate) fn legend_layout(names: &[String], w: u32, h: u32, look: Look) -> LegendLayout {
     let (w, h) = (f64::from(w), f64::from(h));
     let line = look.legend * 1.25;
@@ -271,7 +272,9 @@ pub(crate) fn legend_layout(names: &[String], w: u32, h: u32, look: Look) -> Leg
     // width is the safe estimate.
     let widest = names.iter().map(|n| look.legend * 2.6 + crate::text_width(n, look.legend)).fold(0.0, f64::max);
     let tall = names.len() as f64 * (line + look.legend * 0.45);
-    if widest <= w * SIDE_SHARE && tall <= h * 0.8 {
+    // Beside the plot only when that costs the plot less than rows below.
+    let below = f64::from(rows_below(names, w, look.legend).extent) / h;
+    if widest <= w * SIDE_SHARE && tall <= h * 0.8 && widest / w < below {
         let top = look.tick * 0.8 + look.legend * 0.5;
         let entries =
             names.iter().enumerate().map(|(i, n)| (vec![n.clone()], (0.0, top + i as f64 * tall / names.len() as f64)));

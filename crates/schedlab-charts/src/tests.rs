@@ -370,7 +370,7 @@ fn a_log_axis_shows_bars_of_every_magnitude() {
         assert!(t.iter().any(|x| x == tick), "{tick} in {t:?}");
     }
     // The three bars (the legend's key, the other blue rectangle, lies
-    // outside the plot) rise from 1 in proportion to the logarithm of their
+    // outside the plot, beside or below it) rise from 1 in proportion to the logarithm of their
     // values: 1.4 is 4 % of the tallest bar, not the 0.04 % of a linear axis.
     let plot = plots(&svg)[0];
     let heights: Vec<f64> = svg
@@ -378,6 +378,7 @@ fn a_log_axis_shows_bars_of_every_magnitude() {
         .skip(1)
         .filter(|r| r.contains("fill=\"#0072B2\""))
         .filter(|r| attr(r, "x").and_then(|x| x.parse::<f64>().ok()).is_some_and(|x| x >= plot.0 && x <= plot.2))
+        .filter(|r| attr(r, "y").and_then(|y| y.parse::<f64>().ok()).is_some_and(|y| y >= plot.1 && y < plot.3))
         .filter_map(|r| attr(r, "height")?.parse::<f64>().ok())
         .collect();
     assert_eq!(heights.len(), 3, "{heights:?}");
