@@ -3,9 +3,12 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters::style::FontTransform;
 
-use crate::frame::{frame, legend, linear_ticks, log_ticks, titled, with_legend, AxisSpec, Key};
-use crate::{clean_text, colour, draw_err, finite, no_data, padded, short_number, BarChart, ChartError, Look};
+use crate::frame::{frame, linear_ticks, log_ticks, titled, with_legend, AxisSpec, Key};
+use crate::{
+    clean_text, colour, draw_err, finite, no_data, padded, short_number, BarChart, ChartError, Look, MIN_FONT,
+};
 
 /// Bars are labelled with their value when there are at most this many.
 const LABELLED_BARS: usize = 16;
@@ -52,12 +55,23 @@ pub(crate) fn draw<DB: DrawingBackend>(
         (if lo >= 0.0 { 0.0 } else { y0 }, y1)
     };
     let base = if c.log_y { y0 } else { 0.0 };
-    let names: Vec<String> = c.series.iter().map(|s| clean_text(&s.name)).collect();
+    let entries: Vec<(String, Key)> =
+        c.series.iter().enumerate().map(|(k, s)| (clean_text(&s.name), Key::Box(colour(k)))).collect();
     let body = titled(root, &c.title, &c.subtitle, look)?;
-    let (plot, side) = with_legend(&body, &names, look);
-    let slot_px = f64::from(plot.dim_in_pixel().0) * 0.8 / n as f64;
+    let plot = with_legend(&body, &entries, look)?;
+    // A group's label may take its whole width on the axis but a small gap
+    // (the plot is about 85 % of the area's width).
+    let slot_px = f64::from(plot.dim_in_pixel().0) * 0.85 * 0.95 / n as f64;
     let (x_tick, groups) = fit_labels(&c.groups, slot_px, look);
-    let lines = groups.iter().map(Vec::len).max().unwrap_or(1);
+    let turned = groups.iter().any(|g| g.is_empty());
+    let groups: Vec<Vec<String>> = if turned { c.groups.iter().map(|g| vec![clean_text(g)]).collect() } else { groups };
+    // Turned labels need the height of the longest, in lines of the axis.
+    let longest = groups.iter().flatten().map(|g| crate::text_width(g, x_tick)).fold(0.0, f64::max);
+    let lines = if turned {
+        ((longest / (x_tick * 1.2)).ceil() as usize).max(2)
+    } else {
+        groups.iter().map(Vec::len).max().unwrap_or(1)
+    };
     let group_label = |x: f64| groups.get(x.floor().max(0.0) as usize).map(|g| g.join(" ")).unwrap_or_default();
     let x = AxisSpec {
         lo: 0.0,
@@ -72,7 +86,14 @@ pub(crate) fn draw<DB: DrawingBackend>(
     let y_label: &dyn Fn(f64) -> String = if c.log_y { &log_label } else { &short_number };
     let y = AxisSpec { lo: y0, hi: y1, ticks, label: y_label, desc: c.y_label.clone(), lines: 1 };
     let mut chart = frame(&plot, x, y, look, x_tick, false)?;
-    if lines > 1 {
+    if turned {
+        // Names read upwards, each ending just under the axis.
+        let style = Look::font(x_tick).transform(FontTransform::Rotate270).pos(Pos::new(HPos::Right, VPos::Center));
+        let texts = groups.iter().enumerate().map(|(i, g)| {
+            EmptyElement::at((i as f64 + 0.5, y0)) + Text::new(g.join(" "), (0, (x_tick * 0.6) as i32), style.clone())
+        });
+        chart.draw_series(texts).map_err(draw_err)?;
+    } else if lines > 1 {
         // Wrapped group names, drawn line by line under the axis.
         let style = Look::font(x_tick).pos(Pos::new(HPos::Center, VPos::Top));
         let texts = groups.iter().enumerate().flat_map(|(i, g)| {
@@ -86,7 +107,7 @@ pub(crate) fn draw<DB: DrawingBackend>(
     }
     let slot = 0.8 / c.series.len().max(1) as f64;
     let left = |i: usize, k: usize| i as f64 + 0.1 + k as f64 * slot;
-    let value_size = (look.tick * 0.85).max(10.0);
+    let value_size = (look.tick * 0.85).max(MIN_FONT);
     // A label per bar when there are few and each fits above its bar.
     let widest = bars.iter().flatten().map(|b| short_number(b.1).chars().count()).max().unwrap_or(0) as f64;
     let bar_pixels = f64::from(plot.dim_in_pixel().0) * 0.85 * slot * 0.9 / n as f64;
@@ -102,16 +123,15 @@ pub(crate) fn draw<DB: DrawingBackend>(
                 Rectangle::new([(x0, base), (x0 + slot * 0.9, a)], col.filled())
             }))
             .map_err(draw_err)?;
-        let stroke = BLACK.stroke_width(look.line);
         for &(i, wlo, whi) in whiskers {
-            let (Some(wlo), Some(whi)) = (to_axis(wlo).or(Some(y0)), to_axis(whi)) else { continue };
-            let (mid, cap) = (left(i, k) + slot * 0.45, slot * 0.2);
-            let lines = [
-                vec![(mid, wlo), (mid, whi)],
-                vec![(mid - cap, wlo), (mid + cap, wlo)],
-                vec![(mid - cap, whi), (mid + cap, whi)],
-            ];
-            chart.draw_series(lines.into_iter().map(|l| PathElement::new(l, stroke))).map_err(draw_err)?;
+            crate::frame::whisker(
+                &mut chart,
+                (left(i, k) + slot * 0.45, slot * 0.2),
+                (to_axis(wlo), to_axis(whi)),
+                y0,
+                look,
+                BLACK,
+            )?;
         }
         if labelled {
             // Above a bar's end (or its whisker), below it for negative bars.
@@ -149,7 +169,7 @@ pub(crate) fn draw<DB: DrawingBackend>(
             chart.draw_series(texts).map_err(draw_err)?;
         }
     }
-    legend(&side, &names, Key::Box, look)
+    Ok(())
 }
 
 fn whiskers(intervals: Option<&[Option<(f64, f64)>]>, n: usize) -> Vec<Whisker> {
@@ -166,24 +186,25 @@ fn whiskers(intervals: Option<&[Option<(f64, f64)>]>, n: usize) -> Vec<Whisker> 
 }
 
 /// Group labels that fit their slot of `width` pixels: a smaller font down
-/// to three quarters of the tick size, then wrapped onto up to three lines
-/// (at most 60 % of the tick size); nothing is cut but a word longer than a
-/// whole slot.
+/// to three quarters of the tick size (and never under [`MIN_FONT`]), then
+/// wrapped onto up to three lines at spaces and punctuation; a number such
+/// as "65-100" is never broken, and nothing is cut. When a piece that may
+/// not break is wider than the slot (size ranges on a phone), the labels
+/// are to be turned a quarter, shown by no lines at all.
 fn fit_labels(groups: &[String], width: f64, look: Look) -> (f64, Vec<Vec<String>>) {
     let groups: Vec<String> = groups.iter().map(|g| clean_text(g)).collect();
     let widest = groups.iter().map(|g| g.chars().count()).max().unwrap_or(1).max(1) as f64;
-    let size = (width / (widest * 0.6)).clamp(look.tick * 0.75, look.tick);
+    let smallest = (look.tick * 0.75).max(MIN_FONT);
+    let size = (width / (widest * 0.6)).clamp(smallest, look.tick.max(smallest));
     if widest * size * 0.6 <= width {
         return (size, groups.into_iter().map(|g| vec![g]).collect());
     }
-    for lines in 2..=3 {
-        let fit = (widest / lines as f64).ceil() as usize + 2;
-        let size = (width / (fit as f64 * 0.6)).clamp(look.tick * 0.6, look.tick);
-        let fit = ((width / (size * 0.6)) as usize).max(3);
-        let wrapped: Vec<Vec<String>> = groups.iter().map(|g| crate::wrap(g, fit)).collect();
-        if wrapped.iter().all(|w| w.len() <= lines) || lines == 3 {
-            return (size, wrapped);
-        }
+    // Never narrower than the longest piece that may not break: an
+    // over-wide label is better than a number read in pieces.
+    let whole = groups.iter().map(|g| crate::longest_piece(g)).max().unwrap_or(1);
+    if whole as f64 * size * 0.6 > width {
+        return (size, vec![Vec::new(); groups.len()]);
     }
-    unreachable!("the loop returns at three lines")
+    let fit = ((width / (size * 0.6)) as usize).max(3).max(whole);
+    (size, groups.iter().map(|g| crate::wrap(g, fit)).collect())
 }

@@ -85,7 +85,9 @@ fn column_bars(
         1..=3 => columns.iter().map(|c| axis_label(c)).collect::<Vec<_>>().join(" / "),
         _ => "value".to_owned(),
     };
-    ChartSpec::Bars(BarChart { title, x_label: "run".into(), y_label, groups, series, log_y, ..BarChart::default() })
+    // The groups are runs named by their titles: the axis needs no
+    // description, and the plot keeps its height.
+    ChartSpec::Bars(BarChart { title, y_label, groups, series, log_y, ..BarChart::default() })
 }
 
 /// The figures of an experiment the page's form ran: MBS and MWBS per run,
@@ -229,12 +231,15 @@ fn sweep_chart(r: &ExperimentResult, metric: &str, param: &str, rep: bool) -> Ch
         }
     }
     let name = label_of(metric);
+    // The same rule as the bars of the same numbers, so that a metric
+    // drawn on a log axis per run stays on one against the parameter.
+    let log_y = wants_log(lines.iter().flat_map(|l| l.points.iter().map(|p| p.y)));
     ChartSpec::Sweep(SweepChart {
         title: format!("{name} vs {param}{}", if rep { " (95 % intervals)" } else { "" }),
         x_label: param.to_owned(),
         y_label: axis_label(metric),
         log_x: false,
-        log_y: false,
+        log_y,
         lines,
         ..SweepChart::default()
     })
@@ -441,6 +446,28 @@ mod tests {
         assert_eq!(s.lines[0].points[0].y, s.lines[0].points[1].y);
         assert!(s.lines[1].points[1].low.is_some(), "two repetitions: intervals");
         figs.iter().for_each(snapshot);
+    }
+
+    /// Bars on a log axis stay on one in a sweep: the metric drawn against
+    /// the swept parameter takes the bars' rule. Blocked single-processor
+    /// jobs wait hundreds of times longer under FCFS than under the
+    /// backfilling runs, so the blocked-by-size bars are on a log axis, and
+    /// so is that size class's MBS against the prediction error.
+    #[test]
+    fn a_sweep_keeps_the_log_axis_of_the_bars() {
+        let mut e = Experiment::of(["fcfs", "easy@virtual"].iter().map(|s| RunSpec::parse(s).unwrap()).collect());
+        let mut sweep = Sweep::parse("error=0,40").unwrap();
+        sweep.runs = Some(vec![1]);
+        e.sweep = Some(sweep);
+        let r = result(e);
+        let figs = figures(&r);
+        let blocked = figs.iter().find(|f| f.id == "chart-blocked").expect("the blocked-by-size bars");
+        let ChartSpec::Bars(b) = &blocked.spec else { panic!("bars") };
+        assert!(b.log_y, "{:?}", b.series);
+        let ChartSpec::Sweep(s) = sweep_chart(&r, "blocked_groups.2.mbs", "error", false) else { panic!("sweep") };
+        assert!(s.log_y, "{:?}", s.lines);
+        let ys = s.lines.iter().flat_map(|l| l.points.iter().map(|p| p.y));
+        assert_eq!(s.log_y, wants_log(ys));
     }
 
     #[test]

@@ -65,26 +65,44 @@ pub(crate) fn frame<'a, DB: DrawingBackend>(
     x_tick_size: f64,
     x_grid: bool,
 ) -> Result<Frame<'a, DB>, ChartError> {
-    let areas = Areas { y: y_area(&y, look), x: x_area(&x, look, x_tick_size) };
+    let margin = (look.tick * 0.4) as u32;
+    let right = right_margin(&x, x_tick_size);
+    let areas = Areas { y: y_area(&y, look), x: x_area(&x, look, x_tick_size), top: margin, bottom: margin, right };
     frame_in(root, x, y, look, x_tick_size, x_grid, areas)
 }
 
-/// Pixels left of and below the plot for the axes' labels.
+/// Pixels left of and below the plot for the axes' labels, and the
+/// margins above and below it (none between panels stacked on one time
+/// axis) and right of it.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Areas {
     pub y: u32,
     pub x: u32,
+    pub top: u32,
+    pub bottom: u32,
+    pub right: u32,
 }
 
-/// Room for the y axis's tick labels and description.
+/// The margin right of a plot: room for half the last tick label when
+/// that tick is at the axis's end, where the label is centred on the
+/// plot's right edge (a time axis ending on "d12").
+pub(crate) fn right_margin(x: &AxisSpec<'_>, size: f64) -> u32 {
+    (size * 0.9).max(end_label_half(x, size)) as u32
+}
+
+/// Room for the y axis's tick labels (10 pixels from the axis, as
+/// plotters puts them) and its description, if any.
 pub(crate) fn y_area(y: &AxisSpec<'_>, look: Look) -> u32 {
-    let widest_y = y.ticks.iter().map(|&t| (y.label)(t).chars().count()).max().unwrap_or(1).max(1);
-    (widest_y as f64 * look.tick * 0.62 + look.label * 1.6 + 8.0) as u32
+    let widest = y.ticks.iter().map(|&t| crate::text_width(&(y.label)(t), look.tick)).fold(0.0, f64::max);
+    let desc = if clean_text(&y.desc).is_empty() { 0.0 } else { look.label * 1.35 };
+    (widest + desc + 14.0) as u32
 }
 
-/// Room for the x axis's tick labels and description.
+/// Room for the x axis's tick labels (`lines` of them, 10 pixels from the
+/// axis) and its description, if any.
 pub(crate) fn x_area(x: &AxisSpec<'_>, look: Look, x_tick_size: f64) -> u32 {
-    (x_tick_size * (1.2 * x.lines.max(1) as f64 + 0.4) + look.label * 1.7 + 4.0) as u32
+    let desc = if clean_text(&x.desc).is_empty() { 0.0 } else { look.label * 1.25 };
+    (x_tick_size * 1.2 * x.lines.max(1) as f64 + desc + 12.0) as u32
 }
 
 /// [`frame`] with the label areas given, so that panels stacked on one
@@ -100,8 +118,12 @@ pub(crate) fn frame_in<'a, DB: DrawingBackend>(
 ) -> Result<Frame<'a, DB>, ChartError> {
     let (y_area, x_area) = (areas.y, areas.x);
     let mut chart = ChartBuilder::on(root)
-        .margin((look.tick * 0.8) as u32)
-        .margin_right((look.tick * 1.2) as u32)
+        // Side margins from the time axis's font, the same in every panel
+        // stacked on it, so that their plots line up.
+        .margin_left((x_tick_size * 0.4) as u32)
+        .margin_top(areas.top)
+        .margin_bottom(areas.bottom)
+        .margin_right(areas.right)
         .x_label_area_size(x_area)
         .y_label_area_size(y_area)
         .build_cartesian_2d(
@@ -129,17 +151,6 @@ pub(crate) fn frame_in<'a, DB: DrawingBackend>(
         .draw()
         .map_err(draw_err)?;
     Ok(chart)
-}
-
-/// How a legend entry shows its series.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Key {
-    /// A filled box (bars).
-    Box,
-    /// A line (ECDF curves).
-    Line,
-    /// A line with the series' marker (sweeps).
-    Marker,
 }
 
 /// The area below the title and the subtitle (the whole area when there
@@ -186,72 +197,260 @@ fn clean_subtitle(text: &str) -> String {
     cut
 }
 
-/// Splits `root` into the plot (left) and a legend strip (right) wide
-/// enough for the names, at most two fifths of the width (longer names
-/// wrap).
-pub(crate) fn with_legend<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    names: &[String],
-    look: Look,
-) -> (DrawingArea<DB, Shift>, DrawingArea<DB, Shift>) {
-    let (w, _) = root.dim_in_pixel();
-    let widest = names.iter().map(|n| crate::text_width(n, look.legend)).fold(0.0, f64::max);
-    // Rounded up, with a pixel to spare: `legend_layout` counts the
-    // characters that fit in the whole pixels, and the widest name must fit.
-    let want = (widest + look.legend * 2.6).ceil() + 1.0;
-    let width = want.min(f64::from(w) * 0.4) as u32;
-    root.split_horizontally(w.saturating_sub(width))
-}
-
-/// The legend's entries wrapped to the strip's width, at the largest font
-/// size (down to a floor) at which they all fit its height.
-pub(crate) fn legend_layout(names: &[String], w: u32, h: u32, top: f64, size: f64) -> (f64, Vec<Vec<String>>) {
-    let mut size = size;
-    loop {
-        let fit = ((f64::from(w) - size * 2.6) / (size * 0.6)).max(4.0) as usize;
-        let lines: Vec<Vec<String>> = names.iter().map(|n| crate::wrap(n, fit)).collect();
-        let rows: usize = lines.iter().map(Vec::len).sum();
-        let height = top + rows as f64 * size * 1.25 + names.len() as f64 * size * 0.35;
-        if height <= f64::from(h) || size <= 9.0 {
-            return (size, lines);
+/// Half the width of the last tick label, with a few pixels to spare, when
+/// that tick is at the axis's end (a time axis ending on "d12"), where the
+/// label is centred on the plot's right edge; else 0.
+fn end_label_half(x: &AxisSpec<'_>, size: f64) -> f64 {
+    match x.ticks.last() {
+        Some(&t) if x.lines <= 1 && t >= x.hi - (x.hi - x.lo) * 0.02 => {
+            crate::text_width(&(x.label)(t), size) / 2.0 + 4.0
         }
-        size = (size * 0.9).max(9.0);
+        _ => 0.0,
     }
 }
 
-/// Draws one entry per series in the legend strip: its key in the series
-/// colour and its name, wrapped onto as many lines as it needs.
-pub(crate) fn legend<DB: DrawingBackend>(
-    side: &DrawingArea<DB, Shift>,
-    names: &[String],
-    key: Key,
-    look: Look,
-) -> Result<(), ChartError> {
-    let (w, h) = side.dim_in_pixel();
-    let top = look.title * 1.6;
-    let (size, lines) = legend_layout(names, w, h, top, look.legend);
-    let k = (size * 0.45) as i32;
-    let style = Look::font(size).pos(Pos::new(HPos::Left, VPos::Center));
-    let mut y = top;
-    for (i, entry) in lines.iter().enumerate() {
-        let yi = y as i32;
-        let col = crate::colour(i);
-        let x = k;
-        match key {
-            Key::Box => side.draw(&Rectangle::new([(x, yi - k), (x + 2 * k, yi + k)], col.filled())),
-            Key::Line => side.draw(&PathElement::new(vec![(x, yi), (x + 2 * k, yi)], col.stroke_width(look.line + 1))),
-            Key::Marker => {
-                side.draw(&PathElement::new(vec![(x, yi), (x + 2 * k, yi)], col.stroke_width(look.line)))
-                    .map_err(draw_err)?;
-                side.draw(&(EmptyElement::at((x + k, yi)) + crate::sweep::marker(i, (k * 2 / 3).max(3), col)))
+/// How a legend entry shows its series.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Key {
+    /// A filled box (bars, the schedule's runs).
+    Box(RGBColor),
+    /// A filled box with a diagonal line (preempted runs, lost work hatched).
+    Hatched(RGBColor),
+    /// An empty box (the schedule's reservation outline).
+    Outline(RGBColor),
+    /// A line (ECDF curves).
+    Line(RGBColor),
+    /// A line with the marker of series `k` (sweeps).
+    Marker(usize, RGBColor),
+}
+
+/// Where the legend goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Place {
+    /// A strip right of the plot, one entry a line.
+    Side,
+    /// Rows under the plot, entries side by side.
+    Below,
+}
+
+/// A legend strip beside the plot takes at most this share of the width;
+/// wider names go below the plot, where they keep one line each.
+const SIDE_SHARE: f64 = 0.2;
+
+/// A legend below the plot takes at most this share of the height; more
+/// entries are drawn smaller, down to [`crate::MIN_FONT`].
+const BELOW_SHARE: f64 = 0.25;
+
+/// The legend's entries placed: font size, placement, and each entry's
+/// lines of text with the top-left corner of its key, relative to the
+/// legend's area.
+#[derive(Clone, Debug)]
+pub(crate) struct LegendLayout {
+    pub size: f64,
+    pub place: Place,
+    /// The legend's extent: width (beside) or height (below), pixels.
+    pub extent: u32,
+    pub entries: Vec<(Vec<String>, (f64, f64))>,
+}
+
+/// A legend entry's width on one line: key, gap, name, and room after it.
+/// The name is taken at 0.52 em a character, nearer the real width than
+/// [`crate::text_width`]'s safe 0.6 em, so that entries pack without wide
+/// holes; a wider name runs into the room after it, not into the next.
+fn entry_width(name: &str, size: f64) -> f64 {
+    size * 1.8 + name.chars().count() as f64 * size * 0.52 + size * 1.4
+}
+
+/// Places the legend of `names` for a body of `w` × `h` pixels: beside the
+/// plot when the widest entry takes at most [`SIDE_SHARE`] of the width,
+/// every entry fits the height on its line, and the strip takes a smaller
+/// share of the width than rows below would of the height; else below it.
+pub(crate) fn legend_layout(names: &[String], w: u32, h: u32, look: Look) -> LegendLayout {
+    let (w, h) = (f64::from(w), f64::from(h));
+    let line = look.legend * 1.25;
+    // Beside the plot nothing follows a name but the canvas's edge: its
+    // width is the safe estimate.
+    let widest = names.iter().map(|n| look.legend * 2.6 + crate::text_width(n, look.legend)).fold(0.0, f64::max);
+    let tall = names.len() as f64 * (line + look.legend * 0.45);
+    // Beside the plot only when that costs the plot less than rows below.
+    let below = f64::from(rows_below(names, w, look.legend).extent) / h;
+    if widest <= w * SIDE_SHARE && tall <= h * 0.8 && widest / w < below {
+        let top = look.tick * 0.8 + look.legend * 0.5;
+        let entries =
+            names.iter().enumerate().map(|(i, n)| (vec![n.clone()], (0.0, top + i as f64 * tall / names.len() as f64)));
+        return LegendLayout {
+            size: look.legend,
+            place: Place::Side,
+            extent: widest.ceil() as u32,
+            entries: entries.collect(),
+        };
+    }
+    // A slightly smaller font when it saves a row.
+    let sizes = [1.0, 0.9, 0.8].map(|f| (look.legend * f).max(crate::MIN_FONT));
+    let rows =
+        |l: &LegendLayout| l.entries.iter().map(|e| e.1 .1.to_bits()).collect::<std::collections::BTreeSet<_>>().len();
+    let mut size = sizes.into_iter().min_by_key(|&s| rows(&rows_below(names, w, s))).unwrap_or(look.legend);
+    loop {
+        let layout = rows_below(names, w, size);
+        if f64::from(layout.extent) <= h * BELOW_SHARE || size <= crate::MIN_FONT {
+            return layout;
+        }
+        size = (size * 0.9).max(crate::MIN_FONT);
+    }
+}
+
+/// Entries in rows under the plot at font `size`: entries packed by their
+/// own widths into centred rows, or, when they take more than one row and
+/// a grid of equal columns takes no more, that grid. A name wider than the whole
+/// row is wrapped to it.
+fn rows_below(names: &[String], w: f64, size: f64) -> LegendLayout {
+    let room = w - size;
+    let fit = ((room - size * 3.0) / (size * 0.6)).max(4.0) as usize;
+    let texts: Vec<Vec<String>> = names.iter().map(|n| crate::wrap(n, fit)).collect();
+    let widths: Vec<f64> =
+        texts.iter().map(|t| t.iter().map(|l| entry_width(l, size)).fold(0.0, f64::max).min(room)).collect();
+    let widest = widths.iter().copied().fold(1.0, f64::max);
+    let columns = ((room / widest) as usize).clamp(1, names.len().max(1));
+    let packed = pack(&widths, room);
+    // One packed row reads best; over several rows, a grid aligns them.
+    let grid = packed.len() > 1 && names.len().div_ceil(columns) <= packed.len();
+    let rows: Vec<Vec<usize>> = if grid {
+        (0..names.len()).collect::<Vec<_>>().chunks(columns).map(<[usize]>::to_vec).collect()
+    } else {
+        packed
+    };
+    let mut entries = vec![(Vec::new(), (0.0, 0.0)); names.len()];
+    let mut y = size * 0.3;
+    for row in &rows {
+        let cell = |i: usize| if grid { widest } else { widths[i] };
+        let mut x = ((w - row.iter().map(|&i| cell(i)).sum::<f64>()) / 2.0).max(0.0);
+        for &i in row {
+            entries[i] = (texts[i].clone(), (x, y));
+            x += cell(i);
+        }
+        let lines = row.iter().map(|&i| texts[i].len()).max().unwrap_or(1);
+        y += lines as f64 * size * 1.25 + size * 0.35;
+    }
+    LegendLayout { size, place: Place::Below, extent: (y + size * 0.2).ceil() as u32, entries }
+}
+
+/// Indices of entries `widths` wide packed left to right into rows of
+/// `room` pixels.
+fn pack(widths: &[f64], room: f64) -> Vec<Vec<usize>> {
+    let mut rows: Vec<Vec<usize>> = Vec::new();
+    let mut used = f64::INFINITY;
+    for (i, &wi) in widths.iter().enumerate() {
+        match rows.last_mut() {
+            Some(row) if used + wi <= room => row.push(i),
+            _ => {
+                rows.push(vec![i]);
+                used = 0.0;
             }
         }
-        .map_err(draw_err)?;
-        for line in entry {
-            side.draw(&Text::new(line.clone(), (x + 3 * k, y as i32), style.clone())).map_err(draw_err)?;
-            y += size * 1.25;
+        used += wi;
+    }
+    rows
+}
+
+/// Draws the legend of `entries` (a name and its key each) beside or below
+/// the plot, and returns the area left for the plot.
+pub(crate) fn with_legend<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    entries: &[(String, Key)],
+    look: Look,
+) -> Result<DrawingArea<DB, Shift>, ChartError> {
+    if entries.is_empty() {
+        return Ok(root.clone());
+    }
+    let (w, h) = root.dim_in_pixel();
+    let names: Vec<String> = entries.iter().map(|e| e.0.clone()).collect();
+    let layout = legend_layout(&names, w, h, look);
+    let (plot, side) = match layout.place {
+        Place::Side => root.split_horizontally(w.saturating_sub(layout.extent)),
+        Place::Below => root.split_vertically(h.saturating_sub(layout.extent)),
+    };
+    let keys: Vec<Key> = entries.iter().map(|e| e.1).collect();
+    draw_legend(&side, &layout, &keys, look)?;
+    Ok(plot)
+}
+
+/// Draws each entry's key and its lines of text where the layout put them.
+fn draw_legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    layout: &LegendLayout,
+    keys: &[Key],
+    look: Look,
+) -> Result<(), ChartError> {
+    let size = layout.size;
+    let k = (size * 0.45).round() as i32;
+    let style = Look::font(size).pos(Pos::new(HPos::Left, VPos::Center));
+    for ((lines, (x, y)), key) in layout.entries.iter().zip(keys) {
+        let (x, yc) = (*x as i32 + 2, (*y + size * 0.6) as i32);
+        draw_key(area, *key, (x, yc), k, look)?;
+        for (n, line) in lines.iter().enumerate() {
+            let at = (x + 2 * k + (size * 0.5) as i32, yc + (n as f64 * size * 1.25) as i32);
+            area.draw(&Text::new(line.clone(), at, style.clone())).map_err(draw_err)?;
         }
-        y += size * 0.35;
+    }
+    Ok(())
+}
+
+/// A key `2k` pixels wide, centred vertically on `y`, from `x`.
+fn draw_key<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    key: Key,
+    (x, y): (i32, i32),
+    k: i32,
+    look: Look,
+) -> Result<(), ChartError> {
+    let corners = [(x, y - k), (x + 2 * k, y + k)];
+    match key {
+        Key::Box(col) => area.draw(&Rectangle::new(corners, col.filled())),
+        Key::Hatched(col) => {
+            area.draw(&Rectangle::new(corners, col.filled())).map_err(draw_err)?;
+            area.draw(&PathElement::new(vec![(x, y + k), (x + 2 * k, y - k)], BLACK.stroke_width(1)))
+        }
+        Key::Outline(col) => area.draw(&Rectangle::new(corners, col.stroke_width(look.line))),
+        Key::Line(col) => area.draw(&PathElement::new(vec![(x, y), (x + 2 * k, y)], col.stroke_width(look.line + 1))),
+        Key::Marker(i, col) => {
+            area.draw(&PathElement::new(vec![(x, y), (x + 2 * k, y)], col.stroke_width(look.line)))
+                .map_err(draw_err)?;
+            area.draw(&(EmptyElement::at((x + k, y)) + crate::sweep::marker(i, (k * 2 / 3).max(3), col)))
+        }
+    }
+    .map_err(draw_err)
+}
+
+/// One whisker in colour `col` at `mid` with caps `cap` wide either side, from `low` to
+/// `high` in axis units. The axis range holds both ends (the caller made
+/// it so), except a low end that a log axis cannot show (≤ 0): that
+/// whisker runs to the axis's bottom `y0` and ends in an arrowhead pointing
+/// down, which reads as "continues below", instead of a cap that would
+/// claim an end.
+pub(crate) fn whisker<DB: DrawingBackend>(
+    chart: &mut Frame<'_, DB>,
+    (mid, cap): (f64, f64),
+    (low, high): (Option<f64>, Option<f64>),
+    y0: f64,
+    look: Look,
+    col: RGBColor,
+) -> Result<(), ChartError> {
+    let Some(high) = high else { return Ok(()) };
+    let stroke = col.stroke_width(look.line);
+    let bottom = low.unwrap_or(y0);
+    let mut lines = vec![vec![(mid, bottom), (mid, high)], vec![(mid - cap, high), (mid + cap, high)]];
+    if low.is_some() {
+        lines.push(vec![(mid - cap, bottom), (mid + cap, bottom)]);
+    }
+    chart.draw_series(lines.into_iter().map(|l| PathElement::new(l, stroke))).map_err(draw_err)?;
+    if low.is_none() {
+        // The plotting area draws in its own pixels, from its top left corner.
+        let (px, py) = chart.backend_coord(&(mid, y0));
+        let (bx, by) = chart.plotting_area().get_base_pixel();
+        let (x, y) = (px - bx, py - by);
+        let r = (look.line * 3) as i32;
+        let arrow = Polygon::new(vec![(x - r, y - 2 * r), (x + r, y - 2 * r), (x, y)], col.filled());
+        chart.plotting_area().strip_coord_spec().draw(&arrow).map_err(draw_err)?;
     }
     Ok(())
 }

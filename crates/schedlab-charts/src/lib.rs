@@ -19,11 +19,14 @@
 //! [`figures`] and [`preset_figures`] build the specifications of an
 //! experiment result's figures, so the page constructs none itself.
 //!
-//! No text is cut or drawn off the canvas: legend entries and bar-group
-//! labels wrap onto more lines (and shrink down to a floor) instead, and
-//! tick labels that would overlap are thinned. Widths are estimated at
-//! 0.6 em per character, wider than the average of the sans-serif fonts
-//! a browser or SVG viewer picks.
+//! The plot keeps most of the canvas: the legend sits beside it only when
+//! its names are short, else in rows under it. No text is cut or drawn off
+//! the canvas: legend entries and bar-group labels wrap onto more lines
+//! (and shrink down to [`MIN_FONT`], 11.3 px in an SVG) instead, never
+//! inside a number, and tick labels that would overlap are thinned. Widths
+//! are estimated at 0.6 em per character, wider than the average of the
+//! sans-serif fonts a browser or SVG viewer picks. Interval whiskers widen
+//! the value axis so that they are never clipped.
 //!
 //! Colours are the Okabe–Ito palette ([`PALETTE`]), safe for the common
 //! colour-vision deficiencies; lines also differ by marker shape. Fonts scale
@@ -259,24 +262,15 @@ pub(crate) fn text_width(text: &str, size: f64) -> f64 {
 }
 
 /// `text` broken into lines of at most `fit` characters, at spaces and
-/// after `,`, `:`, `@`, `=` and `-` (a range such as "65-100") where
-/// possible; a word longer than a line is split. Nothing is left out.
+/// after `,`, `:`, `@`, `=` and `-` where possible, but never inside a
+/// number or between a number and its unit: not after the `-` of a range
+/// such as "65-100", not at the space of "40 %" or "120 s". A word longer
+/// than a line is split. Nothing is left out.
 pub(crate) fn wrap(text: &str, fit: usize) -> Vec<String> {
     let fit = fit.max(1);
-    let mut pieces: Vec<String> = Vec::new();
-    let mut piece = String::new();
-    for c in text.chars() {
-        piece.push(c);
-        if matches!(c, ' ' | ',' | ':' | '@' | '=' | '-') {
-            pieces.push(std::mem::take(&mut piece));
-        }
-    }
-    if !piece.is_empty() {
-        pieces.push(piece);
-    }
     let mut lines: Vec<String> = Vec::new();
     let mut line = String::new();
-    for p in pieces {
+    for p in break_pieces(text) {
         if line.chars().count() + p.trim_end().chars().count() > fit && !line.is_empty() {
             lines.push(line.trim_end().to_owned());
             line.clear();
@@ -292,6 +286,40 @@ pub(crate) fn wrap(text: &str, fit: usize) -> Vec<String> {
         lines.push(line.trim_end().to_owned());
     }
     lines
+}
+
+/// Characters of the longest part of `text` that [`wrap`] keeps on one line
+/// when it can.
+pub(crate) fn longest_piece(text: &str) -> usize {
+    break_pieces(text).iter().map(|p| p.trim_end().chars().count()).max().unwrap_or(0)
+}
+
+/// `text` cut after each place a line may break (see [`wrap`]).
+fn break_pieces(text: &str) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut pieces: Vec<String> = Vec::new();
+    let mut piece = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        piece.push(c);
+        let before = i.checked_sub(1).map(|k| chars[k]);
+        let after = chars.get(i + 1).copied();
+        let digit = |c: Option<char>| c.is_some_and(|c| c.is_ascii_digit());
+        let breaks = match c {
+            ',' | ':' | '@' | '=' => true,
+            // "65-100" is one number range; "pv-easy" may break.
+            '-' => !(digit(before) && digit(after)),
+            // "40 %" and "120 s" keep their number with its unit.
+            ' ' => !digit(before) && after != Some('%'),
+            _ => false,
+        };
+        if breaks {
+            pieces.push(std::mem::take(&mut piece));
+        }
+    }
+    if !piece.is_empty() {
+        pieces.push(piece);
+    }
+    pieces
 }
 
 /// User text as it is drawn: control characters (which XML cannot hold)
@@ -317,6 +345,11 @@ pub fn clean_text(text: &str) -> String {
     out
 }
 
+/// The smallest font size drawn, in plotters' units: the SVG backend
+/// writes sizes divided by 1.24, so 14 is 11.3 px in an SVG at its own
+/// size (and 14 px on a canvas): readable at 1× in print and on screen.
+pub const MIN_FONT: f64 = 14.0;
+
 /// Font sizes and spacing for a chart of a given size.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Look {
@@ -328,19 +361,23 @@ pub(crate) struct Look {
 }
 
 impl Look {
+    /// Sizes that grow with the chart, so that a large chart read from
+    /// afar keeps its proportions, and never fall below [`MIN_FONT`]. The
+    /// title and the axis descriptions are only a little larger than the
+    /// tick labels, so that the plot keeps most of the canvas.
     pub fn for_size(w: u32, h: u32) -> Self {
         let base = f64::from(h).min(f64::from(w) * 0.75);
         Look {
-            title: (base / 16.0).clamp(18.0, 60.0),
-            label: (base / 22.0).clamp(15.0, 44.0),
-            tick: (base / 26.0).clamp(14.0, 38.0),
-            legend: (base / 25.0).clamp(14.0, 40.0),
+            title: (base / 22.0).clamp(MIN_FONT * 1.25, 50.0),
+            label: (base / 25.0).clamp(MIN_FONT, 40.0),
+            tick: (base / 27.0).clamp(MIN_FONT, 36.0),
+            legend: (base / 30.0).clamp(MIN_FONT, 32.0),
             line: ((base / 220.0).round() as u32).clamp(2, 6),
         }
     }
 
     pub fn font(size: f64) -> TextStyle<'static> {
-        ("sans-serif", size).into_font().color(&BLACK)
+        ("sans-serif", size.max(MIN_FONT)).into_font().color(&BLACK)
     }
 }
 
@@ -412,17 +449,35 @@ pub(crate) fn finite(x: f64) -> Option<f64> {
 }
 
 /// A readable number for tick labels: 3 significant digits, no exponent
-/// for everyday magnitudes.
+/// for everyday magnitudes, and "2.9 × 10⁹" (not "2.9e9") beyond them.
 pub(crate) fn short_number(v: f64) -> String {
     if v == 0.0 || !v.is_finite() {
         return "0".to_owned();
     }
     let a = v.abs();
     if !(1e-3..1e7).contains(&a) {
-        return format!("{v:.1e}");
+        return scientific(v);
     }
     let digits = (2 - a.log10().floor() as i32).clamp(0, 6) as usize;
-    let s = format!("{v:.digits$}");
+    trim_zeros(format!("{v:.digits$}"))
+}
+
+/// "2.9 × 10⁹": two significant digits and a power of ten in superscript.
+fn scientific(v: f64) -> String {
+    let text = format!("{v:.1e}");
+    let (mantissa, exponent) = text.split_once('e').unwrap_or((&text, "0"));
+    let superscript: String = exponent
+        .chars()
+        .map(|c| match c {
+            '-' => '⁻',
+            d => ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'][d.to_digit(10).unwrap_or(0) as usize],
+        })
+        .collect();
+    format!("{} × 10{superscript}", trim_zeros(mantissa.to_owned()))
+}
+
+/// "2.50" → "2.5", "3.0" → "3"; text without a decimal point is kept.
+fn trim_zeros(s: String) -> String {
     if s.contains('.') {
         s.trim_end_matches('0').trim_end_matches('.').to_owned()
     } else {

@@ -14,8 +14,11 @@ use schedlab_schedule::{Grid, JobClass, ScheduleError, ScheduleView};
 use schedlab_workload::Job;
 use serde::{Deserialize, Serialize};
 
-use crate::frame::{frame_in, linear_ticks, spaced_ticks, titled, x_area, y_area, Areas, AxisSpec, Frame};
-use crate::{clean_text, colour, draw_err, duration_label, no_data, short_number, ChartError, Look};
+use crate::frame::{
+    frame_in, linear_ticks, right_margin, spaced_ticks, titled, with_legend, x_area, y_area, Areas, AxisSpec, Frame,
+    Key,
+};
+use crate::{clean_text, colour, draw_err, duration_label, no_data, short_number, ChartError, Look, MIN_FONT};
 
 /// A Gantt chart of `[from, to)` on a machine of `procs` processors.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -79,8 +82,11 @@ pub enum BoxKind {
 pub enum StripUnit {
     /// A fraction, shown in percent.
     Fraction,
+    /// A number of jobs.
     Count,
     Seconds,
+    /// Processor-seconds (work).
+    ProcSeconds,
 }
 
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -168,6 +174,7 @@ pub fn schedule_chart(
     chart.strips = vec![
         SeriesStrip { name: "utilisation".into(), unit: StripUnit::Fraction, values: series.utilisation },
         SeriesStrip { name: "waiting jobs".into(), unit: StripUnit::Count, values: series.queue_jobs },
+        SeriesStrip { name: "queued work".into(), unit: StripUnit::ProcSeconds, values: series.queue_work },
         SeriesStrip { name: "first job's wait".into(), unit: StripUnit::Seconds, values: series.head_wait },
     ];
     Ok(chart)
@@ -235,6 +242,19 @@ pub fn schedule_legend() -> Vec<LegendEntry> {
         .collect()
 }
 
+/// The legend's entries with their keys, in [`LEGEND`]'s order.
+fn legend_entries() -> Vec<(String, Key)> {
+    let keys = [
+        Key::Box(kind_colour(BoxKind::InOrder)),
+        Key::Box(kind_colour(BoxKind::Backfilled)),
+        Key::Box(kind_colour(BoxKind::Ventured)),
+        Key::Hatched(kind_colour(BoxKind::Preempted)),
+        Key::Outline(colour(OUTLINE)),
+        Key::Box(colour(COLUMNS)),
+    ];
+    LEGEND.iter().zip(keys).map(|(name, key)| ((*name).to_owned(), key)).collect()
+}
+
 pub(crate) fn draw<DB: DrawingBackend>(
     c: &ScheduleChart,
     root: &DrawingArea<DB, Shift>,
@@ -244,11 +264,8 @@ pub(crate) fn draw<DB: DrawingBackend>(
         return no_data(root, &c.title, look);
     }
     let body = titled(root, &c.title, &c.subtitle, look)?;
-    let names: Vec<String> = LEGEND.iter().map(|s| s.to_string()).collect();
-    // The legend takes at most a quarter of the width: the time axis needs it more.
-    let (w, _) = body.dim_in_pixel();
-    let widest = names.iter().map(|n| crate::text_width(n, look.legend)).fold(0.0, f64::max);
-    let (main, side) = body.split_horizontally(w - ((widest + look.legend * 2.6).min(f64::from(w) * 0.25) as u32));
+    // The legend's names are long: it goes under the time axis, in rows.
+    let main = with_legend(&body, &legend_entries(), look)?;
     let (w, h) = main.dim_in_pixel();
     let ticks =
         spaced_ticks(&time_ticks(c.from, c.to), &clock_label, look.tick, f64::from(w) * 0.8 / (c.to - c.from) as f64);
@@ -269,42 +286,70 @@ pub(crate) fn draw<DB: DrawingBackend>(
         desc: "processors".into(),
         lines: 1,
     };
-    let strips: Vec<Strip> = c.strips.iter().map(Strip::new).collect();
-    let strip_axes: Vec<AxisSpec<'_>> = strips.iter().map(Strip::axis).collect();
-    let y_room = strip_axes.iter().map(|a| y_area(a, look)).fold(y_area(&gantt_y, look), u32::max);
     let x_room = x_area(&time(true), look, look.tick);
-    // The Gantt gets most of the height, each strip a band, the last one
-    // also the time axis's labels.
-    let plots = h.saturating_sub(x_room);
-    let strip_h = if strips.is_empty() { 0 } else { plots * 3 / 20 };
-    let gantt_h = plots - strip_h * strips.len() as u32;
-    let mut rest = main.clone();
+    // Only the Gantt's top and the last panel's bottom keep a margin: the
+    // panels between share the time axis.
+    let margin = (look.tick * 0.4) as u32;
+    let heights = Heights::new(h.saturating_sub(x_room + 2 * margin), c.strips.len(), look);
+    let strip_look = Look { tick: strip_font(look), ..look };
+    let strips: Vec<Strip> = c.strips.iter().map(|s| Strip::new(s, heights.strip, strip_look)).collect();
+    let strip_axes: Vec<AxisSpec<'_>> = strips.iter().map(Strip::axis).collect();
+    let y_room = strip_axes.iter().map(|a| y_area(a, strip_look)).fold(y_area(&gantt_y, look), u32::max);
     let last = strips.len();
-    let (gantt, below) = rest.split_vertically(gantt_h + if last == 0 { x_room } else { 0 });
-    rest = below;
-    let areas = |labelled: bool| Areas { y: y_room, x: if labelled { x_room } else { 0 } };
-    let mut chart = frame_in(&gantt, time(last == 0), gantt_y, look, look.tick, false, areas(last == 0))?;
+    let (gantt, mut rest) = main.split_vertically(heights.gantt + margin + if last == 0 { x_room + margin } else { 0 });
+    let right = right_margin(&time(true), look.tick);
+    let areas = |labelled: bool, top: u32| Areas {
+        y: y_room,
+        x: if labelled { x_room } else { 0 },
+        top,
+        bottom: if labelled { margin } else { 0 },
+        right,
+    };
+    let mut chart = frame_in(&gantt, time(last == 0), gantt_y, look, look.tick, false, areas(last == 0, margin))?;
     draw_boxes(c, &mut chart, look)?;
     for (k, (strip, axis)) in strips.iter().zip(strip_axes).enumerate() {
         let labelled = k + 1 == last;
-        let (panel, below) = rest.split_vertically(if labelled { strip_h + x_room } else { strip_h });
+        let (panel, below) =
+            rest.split_vertically(heights.caption + heights.strip + if labelled { x_room + margin } else { 0 });
         rest = below;
-        let mut chart = frame_in(&panel, time(labelled), axis, look, look.tick, false, areas(labelled))?;
+        // The strip's name on its own line above the plot, where no line of
+        // the series can run over it.
+        let (caption, panel) = panel.split_vertically(heights.caption);
+        let at = (y_room as i32 + (look.tick * 0.6) as i32, heights.caption as i32);
+        let style = Look::font(strip_look.tick).pos(Pos::new(HPos::Left, VPos::Bottom));
+        caption.draw(&Text::new(clean_text(&strip.spec.name), at, style)).map_err(draw_err)?;
+        let mut chart = frame_in(&panel, time(labelled), axis, strip_look, look.tick, false, areas(labelled, 0))?;
         strip.draw(c, &mut chart, look)?;
     }
-    legend(&side, &names, look)
+    Ok(())
 }
 
-/// The legend's font size: the chart's, made smaller (down to a floor)
-/// until the longest entry takes at most two lines of the legend's strip,
-/// so that no entry is broken into a word per line.
-fn legend_size(names: &[String], width: u32, look: Look) -> f64 {
-    let longest = names.iter().map(|n| n.chars().count()).max().unwrap_or(1) as f64;
-    let mut size = look.legend;
-    while size > 10.0 && longest * size * 0.6 > 2.0 * (f64::from(width) - size * 2.6) {
-        size = (size * 0.9).max(10.0);
+/// Heights of the Gantt, of each strip's plot and of the line of its name.
+struct Heights {
+    gantt: u32,
+    strip: u32,
+    caption: u32,
+}
+
+impl Heights {
+    /// The strips share up to 45 % of the height (each at most a sixth),
+    /// the Gantt keeps the rest.
+    fn new(plots: u32, strips: usize, look: Look) -> Self {
+        if strips == 0 {
+            return Heights { gantt: plots, strip: 0, caption: 0 };
+        }
+        let caption = (strip_font(look) * 1.15) as u32;
+        let share = (plots * 9 / 20 / strips as u32).min(plots / 6);
+        let strip = share.saturating_sub(caption).max(1);
+        let gantt = plots.saturating_sub((strip + caption) * strips as u32);
+        Heights { gantt, strip, caption }
     }
-    size
+}
+
+/// The font of the strips' names and ticks: smaller than the Gantt's, since
+/// a strip is low and its labels carry units.
+fn strip_font(look: Look) -> f64 {
+    (look.tick * 0.7).max(MIN_FONT)
 }
 
 fn no_label(_: f64) -> String {
@@ -357,41 +402,43 @@ fn draw_boxes<DB: DrawingBackend>(c: &ScheduleChart, chart: &mut Frame<'_, DB>, 
     Ok(())
 }
 
-/// A strip's values, cleaned, and its value axis: from 0 to a round top.
+/// A strip's values, cleaned, and its value axis: from 0 to twice a round
+/// step, with ticks at 0, the step and the top (or 0 and the top when the
+/// strip is too low for three labels), each in the strip's unit.
 struct Strip<'s> {
     spec: &'s SeriesStrip,
     values: Vec<f64>,
-    top: f64,
+    ticks: Vec<f64>,
     label: Box<dyn Fn(f64) -> String>,
 }
 
 impl<'s> Strip<'s> {
-    fn new(spec: &'s SeriesStrip) -> Self {
+    fn new(spec: &'s SeriesStrip, height: u32, look: Look) -> Self {
         let values: Vec<f64> = spec.values.iter().map(|v| if v.is_finite() { v.max(0.0) } else { 0.0 }).collect();
-        let top = match spec.unit {
-            StripUnit::Fraction => 1.0,
-            _ => round_up(values.iter().copied().fold(0.0, f64::max)),
+        let most = values.iter().copied().fold(0.0, f64::max);
+        let step = match spec.unit {
+            StripUnit::Fraction => 0.5,
+            StripUnit::Count => round_up(most / 2.0),
+            StripUnit::Seconds => duration_step(most / 2.0),
+            StripUnit::ProcSeconds => nice_step(most / 2.0),
         };
-        let label: Box<dyn Fn(f64) -> String> = match spec.unit {
-            StripUnit::Fraction => Box::new(|v: f64| format!("{:.0} %", v * 100.0)),
-            StripUnit::Count => Box::new(short_number),
-            StripUnit::Seconds => Box::new(duration_label),
-        };
-        Strip { spec, values, top, label }
+        let three = f64::from(height) >= look.tick * 3.3;
+        let ticks = if three { vec![0.0, step, 2.0 * step] } else { vec![0.0, 2.0 * step] };
+        Strip { spec, values, ticks, label: unit_label(spec.unit) }
     }
 
     fn axis(&self) -> AxisSpec<'_> {
         AxisSpec {
             lo: 0.0,
-            hi: self.top,
-            ticks: vec![0.0, self.top],
+            hi: self.ticks.last().copied().unwrap_or(1.0),
+            ticks: self.ticks.clone(),
             label: &*self.label,
             desc: String::new(),
             lines: 1,
         }
     }
 
-    /// The values as steps, and the strip's name inside its top left corner.
+    /// The values as steps.
     fn draw<DB: DrawingBackend>(
         &self,
         c: &ScheduleChart,
@@ -406,14 +453,43 @@ impl<'s> Strip<'s> {
             path.push((from + (to - from) * (k + 1) as f64 / n, v));
         }
         chart.draw_series([PathElement::new(path, colour(0).stroke_width(look.line))]).map_err(draw_err)?;
-        // The name on a white ground, so that a line running along the
-        // strip's top (utilisation near 1) never crosses it.
-        let name = clean_text(&self.spec.name);
-        let style = Look::font(look.tick).pos(Pos::new(HPos::Left, VPos::Top));
-        let area = chart.plotting_area().strip_coord_spec();
-        let ground = [(2, 1), ((crate::text_width(&name, look.tick) + 6.0) as i32, (look.tick * 1.25) as i32)];
-        area.draw(&Rectangle::new(ground, WHITE.mix(0.85).filled())).map_err(draw_err)?;
-        area.draw(&Text::new(name, (4, 2), style)).map_err(draw_err)
+        Ok(())
+    }
+}
+
+/// How a strip's ticks read: "50 %", "20 jobs", "12 h", "2 × 10⁹ proc·s".
+fn unit_label(unit: StripUnit) -> Box<dyn Fn(f64) -> String> {
+    match unit {
+        StripUnit::Fraction => Box::new(|v: f64| format!("{:.0} %", v * 100.0)),
+        StripUnit::Count => Box::new(|v: f64| match short_number(v).as_str() {
+            "1" => "1 job".to_owned(),
+            n => format!("{n} jobs"),
+        }),
+        StripUnit::Seconds => Box::new(|v: f64| if v == 0.0 { "0 s".to_owned() } else { duration_label(v) }),
+        StripUnit::ProcSeconds => Box::new(|v: f64| format!("{} proc·s", short_number(v))),
+    }
+}
+
+/// 1, 2 or 5 times a power of ten, at least `v` (any positive size).
+fn nice_step(v: f64) -> f64 {
+    if !(v.is_finite() && v > 0.0) {
+        return 1.0;
+    }
+    let mag = 10f64.powf(v.log10().floor());
+    [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * mag).find(|&s| s >= v).unwrap_or(10.0 * mag)
+}
+
+/// A step of whole seconds, minutes, hours or days, at least `v`, whose
+/// multiples read as round durations ("30 min", "12 h", "2 d").
+fn duration_step(v: f64) -> f64 {
+    const STEPS: [f64; 20] = [
+        1.0, 2.0, 5.0, 10.0, 20.0, 30.0, 60.0, 120.0, 300.0, 600.0, 900.0, 1800.0, 3600.0, 7200.0, 10_800.0, 21_600.0,
+        43_200.0, 86_400.0, 172_800.0, 432_000.0,
+    ];
+    match STEPS.iter().copied().find(|&s| s >= v) {
+        Some(s) => s,
+        // Beyond five days: whole days, 1, 2 or 5 times a power of ten.
+        None => 86_400.0 * nice_step(v / 86_400.0),
     }
 }
 
@@ -449,38 +525,5 @@ fn hatch<DB: DrawingBackend>(chart: &mut Frame<'_, DB>, a: f64, b: f64, lo: f64,
         x += gap.max(f64::MIN_POSITIVE);
     }
     chart.draw_series(lines).map_err(draw_err)?;
-    Ok(())
-}
-
-/// The legend: a box per kind (the preempted one hatched), an outline for
-/// the reservation, a box for the zoomed-out columns.
-fn legend<DB: DrawingBackend>(side: &DrawingArea<DB, Shift>, names: &[String], look: Look) -> Result<(), ChartError> {
-    let (w, h) = side.dim_in_pixel();
-    let top = look.title * 1.6;
-    let (size, lines) = crate::frame::legend_layout(names, w, h, top, legend_size(names, w, look));
-    let k = (size * 0.45) as i32;
-    let style = Look::font(size).pos(Pos::new(HPos::Left, VPos::Center));
-    let mut y = top;
-    for (i, entry) in lines.iter().enumerate() {
-        let yi = y as i32;
-        let corners = [(k, yi - k), (3 * k, yi + k)];
-        match i {
-            0..=3 => {
-                let kind = [BoxKind::InOrder, BoxKind::Backfilled, BoxKind::Ventured, BoxKind::Preempted][i];
-                side.draw(&Rectangle::new(corners, kind_colour(kind).filled())).map_err(draw_err)?;
-                if i == 3 {
-                    side.draw(&PathElement::new(vec![(k, yi + k), (3 * k, yi - k)], BLACK.stroke_width(1)))
-                        .map_err(draw_err)?;
-                }
-            }
-            4 => side.draw(&Rectangle::new(corners, colour(OUTLINE).stroke_width(look.line))).map_err(draw_err)?,
-            _ => side.draw(&Rectangle::new(corners, colour(COLUMNS).filled())).map_err(draw_err)?,
-        }
-        for line in entry {
-            side.draw(&Text::new(line.clone(), (4 * k, y as i32), style.clone())).map_err(draw_err)?;
-            y += size * 1.25;
-        }
-        y += size * 0.35;
-    }
     Ok(())
 }

@@ -4,7 +4,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::frame::{frame, legend, linear_ticks, log_ticks, titled, with_legend, AxisSpec, Key};
+use crate::frame::{frame, linear_ticks, log_ticks, titled, whisker, with_legend, AxisSpec, Key};
 use crate::{clean_text, colour, draw_err, no_data, padded, short_number, ChartError, Look, SweepChart};
 
 pub(crate) fn draw<DB: DrawingBackend>(
@@ -15,7 +15,7 @@ pub(crate) fn draw<DB: DrawingBackend>(
     // To drawing units: log10 on log axes, where values ≤ 0 cannot go.
     let tx = |v: f64| if c.log_x { (v > 0.0).then(|| v.log10()) } else { Some(v) }.filter(|v| v.is_finite());
     let ty = |v: f64| if c.log_y { (v > 0.0).then(|| v.log10()) } else { Some(v) }.filter(|v| v.is_finite());
-    type Point = ((f64, f64), Option<(f64, f64)>);
+    type Point = ((f64, f64), Option<(Option<f64>, f64)>);
     let lines: Vec<Vec<Point>> = c
         .lines
         .iter()
@@ -24,8 +24,10 @@ pub(crate) fn draw<DB: DrawingBackend>(
                 .iter()
                 .filter_map(|p| {
                     let xy = (tx(p.x)?, ty(p.y)?);
-                    let iv = match (p.low.and_then(ty), p.high.and_then(ty)) {
-                        (Some(a), Some(b)) => Some((a.min(b), a.max(b))),
+                    // A low end a log axis cannot show (≤ 0) is kept as
+                    // `None`: its whisker runs to the axis's bottom.
+                    let iv = match (p.low.filter(|v| v.is_finite()), p.high.and_then(ty)) {
+                        (Some(a), Some(b)) => Some((ty(a).map(|a| a.min(b)), b.max(ty(a).unwrap_or(b)))),
                         _ => None,
                     };
                     Some((xy, iv))
@@ -37,14 +39,18 @@ pub(crate) fn draw<DB: DrawingBackend>(
         return no_data(root, &c.title, look);
     }
     let xs = lines.iter().flatten().map(|p| p.0 .0);
-    let ys = lines.iter().flatten().flat_map(|p| [Some(p.0 .1), p.1.map(|i| i.0), p.1.map(|i| i.1)]).flatten();
+    let ys = lines.iter().flatten().flat_map(|p| [Some(p.0 .1), p.1.and_then(|i| i.0), p.1.map(|i| i.1)]).flatten();
     let (xlo, xhi) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
     let (ylo, yhi) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
     let (xlo, xhi) = padded(xlo, xhi, 0.0);
     let xpad = (xhi - xlo) * 0.04;
     let (xlo, xhi) = (xlo - xpad, xhi + xpad);
+    // Room above and below the extreme points and interval ends, so that
+    // no marker or cap is cut by the axis; a linear axis starts at 0 when
+    // that costs less than half its height.
     let (ylo, yhi) = padded(ylo, yhi, 0.08);
-    let ylo = if !c.log_y && ylo > 0.0 && ylo < (yhi - ylo) * 0.5 { 0.0 } else { ylo };
+    let ypad = (yhi - ylo) * 0.05;
+    let ylo = if !c.log_y && ylo > 0.0 && ylo < (yhi - ylo) * 0.5 { 0.0 } else { ylo - ypad };
     let value = |log: bool| move |v: f64| if log { short_number(10f64.powf(v)) } else { short_number(v) };
     let (xl, yl) = (value(c.log_x), value(c.log_y));
     let ticks = |lo: f64, hi: f64, log: bool| if log { log_ticks(lo, hi) } else { linear_ticks(lo, hi, 6) };
@@ -52,9 +58,10 @@ pub(crate) fn draw<DB: DrawingBackend>(
         AxisSpec { lo: xlo, hi: xhi, ticks: ticks(xlo, xhi, c.log_x), label: &xl, desc: c.x_label.clone(), lines: 1 };
     let y =
         AxisSpec { lo: ylo, hi: yhi, ticks: ticks(ylo, yhi, c.log_y), label: &yl, desc: c.y_label.clone(), lines: 1 };
-    let names: Vec<String> = c.lines.iter().map(|l| clean_text(&l.name)).collect();
+    let entries: Vec<(String, Key)> =
+        c.lines.iter().enumerate().map(|(k, l)| (clean_text(&l.name), Key::Marker(k, colour(k)))).collect();
     let body = titled(root, &c.title, &c.subtitle, look)?;
-    let (plot, side) = with_legend(&body, &names, look);
+    let plot = with_legend(&body, &entries, look)?;
     let mut chart = frame(&plot, x, y, look, look.tick, true)?;
     let r = (look.line * 3) as i32;
     let cap = (xhi - xlo) * 0.008;
@@ -67,12 +74,11 @@ pub(crate) fn draw<DB: DrawingBackend>(
         chart.draw_series(sorted.iter().map(|&p| EmptyElement::at(p) + marker(k, r, col))).map_err(draw_err)?;
         for &((x, _), iv) in points {
             if let Some((a, b)) = iv {
-                let lines = [vec![(x, a), (x, b)], vec![(x - cap, a), (x + cap, a)], vec![(x - cap, b), (x + cap, b)]];
-                chart.draw_series(lines.into_iter().map(|l| PathElement::new(l, stroke))).map_err(draw_err)?;
+                whisker(&mut chart, (x, cap), (a, Some(b)), ylo, look, col)?;
             }
         }
     }
-    legend(&side, &names, Key::Marker, look)
+    Ok(())
 }
 
 /// A marker that differs by line: circle, triangle, square, cross.

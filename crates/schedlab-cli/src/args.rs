@@ -178,7 +178,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE")]
     pub batsim_jobs: Option<PathBuf>,
     /// Write the schedule view (a Gantt chart of the processors, with
-    /// utilisation, queue length and the first job's wait below) as SVG to FILE.
+    /// utilisation, queue length, queued work and the first job's wait below)
+    /// as SVG to FILE.
     #[arg(long, value_name = "FILE.svg")]
     pub gantt: Option<PathBuf>,
     /// The time window of --gantt, FROM:TO in the trace's seconds, with an

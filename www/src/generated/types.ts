@@ -1030,7 +1030,7 @@ export type SourceInfo = { id: string, name: string, description: string, params
  */
 uses_seed: boolean, };
 
-export type StripUnit = "fraction" | "count" | "seconds";
+export type StripUnit = "fraction" | "count" | "seconds" | "proc_seconds";
 
 export type Summary = { identity: TraceIdentity, header: Header, 
 /**
