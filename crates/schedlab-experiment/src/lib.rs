@@ -39,7 +39,7 @@ pub use experiment::{
     format_value, Experiment, MetricSettings, ParamList, RunSpec, Sweep, SweepError, SweepValues, WorkloadOptions,
     MAX_REPEAT, MAX_RUNS, MAX_SWEEP_VALUES,
 };
-pub use json::{document_text, DocumentError, MetricValue, MetricsDocument, TraceDocument};
+pub use json::{document_text, write_document, DocumentError, MetricValue, MetricsDocument, TraceDocument};
 pub use merge::{merge, read_shard, MergeError, MAX_SHARD_BYTES};
 pub use output::{job_rows, schedule_comments, write_jobs_csv, write_schedule_swf, JobRow, JOB_COLUMNS};
 pub use plan::{GridError, Plan, Point, Shard};
