@@ -471,7 +471,7 @@ impl Observer {
 
     fn report(&mut self, phase: Phase, p: Progress) -> Control {
         let Some(callback) = &self.callback else { return Control::Continue };
-        let message = ProgressMessage { phase, completed: p.completed, jobs: p.jobs, events: p.events, now: p.now };
+        let message = ProgressMessage::new(phase, &p);
         let answer = encode(&message).map_err(JsValue::from).and_then(|m| callback.call1(&JsValue::NULL, &m));
         match answer {
             Ok(v) if v == JsValue::FALSE => Control::Cancel,

@@ -49,6 +49,7 @@ fn declarations() -> String {
         protocol::RunMessage::decl(),
         protocol::ParamText::decl(),
         protocol::ProgressMessage::decl(),
+        experiment::PlanGrowth::decl(),
         protocol::GenerateMessage::decl(),
         experiment::RunDocument::decl(),
         schedlab_policies::Calibration::decl(),

@@ -514,7 +514,26 @@ phase: Phase, completed: number, jobs: number, events: number,
 /**
  * Simulated time, seconds.
  */
-now: number, };
+now: number, 
+/**
+ * Reservation changes so far (the plan's work).
+ */
+reservation_changes: number, 
+/**
+ * Set once the plan outgrows the jobs (`plan_growth`): the count in
+ * words and one sentence saying why and pointing to the depth.
+ */
+plan: PlanGrowth | null, };
+
+export type PlanGrowth = { 
+/**
+ * "1.2 M plan changes so far".
+ */
+so_far: string, 
+/**
+ * One sentence: why, and what to try instead.
+ */
+why: string, };
 
 export type GenerateMessage = { procs?: number, jobs?: number, load?: number, seed?: number, estimate_factor?: number, };
 
