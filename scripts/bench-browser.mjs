@@ -9,7 +9,9 @@
 //                is drawn; the tab's memory meanwhile and after
 //   native       EASY (or --policy) run REPEAT times in the page against the
 //                native command line on TRACE, at --load-factor X if given
-//                (the page's load factor field and the CLI's flag)
+//                (the page's load factor field and the CLI's flag), with
+//                each --param K=V (the card's field #p0-K and the CLI's
+//                --param, e.g. --policy backfill --param order=wfp3)
 //   schedule     the schedule view: frame times (requestAnimationFrame
 //                intervals) while dragging the Gantt across TRACE's whole
 //                span and across a week of it (EASY alone), then the tab's
@@ -17,7 +19,7 @@
 //                their schedule view open
 //   [SCHEDLAB_TRACES=DIR] node scripts/bench-browser.mjs [TRACE] [--policy easy] [--repeat 3]
 //        [--only bundle|first-chart|native|schedule] [--gen PROCS,JOBS,LOAD,SEED] [--dist DIR]
-//        [--load-factor X]
+//        [--load-factor X] [--param K=V]...
 // --dist serves another build of the page (a copy of an older www/dist, for
 // before/after figures); the default is www/dist.
 // The page is driven through stable element ids (#file-input, #trace-msg,
@@ -44,6 +46,15 @@ const [genProcs, genJobs, genLoad, genSeed] = option("--gen", "256,250000,0.7,1"
 const dist = option("--dist", DIST);
 const loadFactor = option("--load-factor", null);
 const loadArgs = loadFactor === null ? [] : ["--load-factor", loadFactor];
+/** The policy's parameters, each `--param K=V` as [K, V]. */
+const params = [];
+for (let p = option("--param", null); p !== null; p = option("--param", null)) {
+  const at = p.indexOf("=");
+  if (at <= 0) throw new Error(`--param ${p}: write K=V`);
+  params.push([p.slice(0, at), p.slice(at + 1)]);
+}
+const paramArgs = params.flatMap(([k, v]) => ["--param", `${k}=${v}`]);
+const policyName = [policy, ...params.map(([k, v]) => `${k}=${v}`)].join(params.length > 0 ? " " : "");
 const trace = args[0] ?? join(process.env.SCHEDLAB_TRACES ?? join(ROOT, "..", "shared", "traces"), "HPC2N-2002-2.2-cln.swf.gz");
 const CLI = join(ROOT, "target", "release", "schedlab");
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -222,12 +233,14 @@ async function againstNative() {
   const nativeTotals = [];
   for (let i = 0; i < repeat; i++) {
     const t0 = process.hrtime.bigint();
-    doc = JSON.parse(execFileSync(CLI, ["run", trace, "--policy", policy, ...loadArgs, "--json", "-q"], { maxBuffer: 256 << 20 }).toString());
+    doc = JSON.parse(execFileSync(CLI, ["run", trace, "--policy", policy, ...paramArgs, ...loadArgs, "--json", "-q"], { maxBuffer: 256 << 20 }).toString());
     nativeTotals.push(Number(process.hrtime.bigint() - t0) / 1e6);
     nativeRuns.push(doc.elapsed_ms);
   }
   const nativeRss = (() => {
-    const r = spawnSync("/usr/bin/time", ["-f", "%M", CLI, "run", trace, "--policy", policy, ...loadArgs, "-q"], { stdio: ["ignore", "ignore", "pipe"] });
+    const r = spawnSync("/usr/bin/time", ["-f", "%M", CLI, "run", trace, "--policy", policy, ...paramArgs, ...loadArgs, "-q"], {
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     const m = /(\d+)\s*$/.exec(String(r.stderr ?? ""));
     return m ? Number(m[1]) : Number.NaN;
   })();
@@ -249,6 +262,10 @@ async function againstNative() {
     await page.dispatchEvent("#wl-load", "change");
   }
   await chooseOnly(page, policy);
+  for (const [k, v] of params) {
+    await page.fill(`#p0-${k}`, v);
+    await page.dispatchEvent(`#p0-${k}`, "change");
+  }
   // longest main-thread stall while the runs go on (the page must not freeze)
   await page.evaluate(() => {
     window.__maxGap = 0;
@@ -270,7 +287,7 @@ async function againstNative() {
     await page.waitForSelector("#runs li[data-status='done'], #runs li[data-status='error']", { timeout: 600_000 });
     await page.waitForSelector("#results[data-complete='1']", { timeout: 600_000 });
     walls.push(Date.now() - tRun);
-    li = await page.$eval("#runs li", (l) => ({ status: l.dataset.status, elapsed: Number(l.dataset.elapsed), text: l.textContent }));
+    li = await page.$eval("#runs li", (l) => ({ status: l.dataset.status, elapsed: Number(l.dataset.elapsed), text: l.textContent, label: l.dataset.label }));
     if (li.status !== "done") break;
     runs.push(li.elapsed);
   }
@@ -289,7 +306,8 @@ async function againstNative() {
   }
   const browserRun = median(runs);
   const nativeRun = median(nativeRuns);
-  console.log(`== ${policy} in the page against the native command line, median of ${repeat}`);
+  console.log(`== ${policyName} in the page against the native command line, median of ${repeat}`);
+  console.log(`the page ran ${li.label}; the command line ${JSON.stringify(doc.params)}`);
   console.log(`trace: ${basename(trace)}${loadFactor === null ? "" : ` at load factor ${loadFactor}`} (${(statSync(trace).size / 1048576).toFixed(1)} MiB on disk), ${doc.trace.jobs} jobs, ${doc.trace.procs} processors`);
   console.log(`page loaded the trace: ${secs(loadMs)} — ${loadMsg}`);
   console.log(`browser run (worker: engine + checker + metrics): ${(browserRun / 1000).toFixed(3)} s (${runs.map((x) => x.toFixed(0)).join(", ")} ms); click to results: ${secs(median(walls))}`);

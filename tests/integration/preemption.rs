@@ -269,3 +269,57 @@ fn a_backlog_of_100000_jobs_of_16_users_runs_under_learning_predictions() {
         assert!(overtaken > 1000, "{spec}: only {overtaken} jobs started before the job ahead of them");
     }
 }
+
+/// A test policy that re-plans one job a thousand times in its first pass
+/// (a plan's work between few events), then starts whatever fits.
+struct Replanner {
+    done: bool,
+}
+
+impl Policy for Replanner {
+    fn schedule(&mut self, sim: &mut Sim<'_>, _: &Happened) -> Result<(), EngineError> {
+        if !std::mem::replace(&mut self.done, true) {
+            for at in 1..=1000 {
+                sim.reserve(1, at);
+            }
+        }
+        while let Some(&head) = sim.waiting().first() {
+            if sim.job(head).size > sim.free() {
+                break;
+            }
+            sim.start(head)?;
+        }
+        Ok(())
+    }
+
+    fn guarantees(&self) -> Vec<Guarantee> {
+        Vec::new()
+    }
+
+    fn preemption(&self) -> Preemption {
+        Preemption::Kill
+    }
+}
+
+/// Progress comes every `progress_every` events or as many reservation
+/// changes, and says how many changes were made: two jobs on one processor
+/// make 4 events, but the first pass's 1,000 changes of job 1's
+/// reservation are reported at once (then once more at the end).
+#[test]
+fn progress_reports_a_plan_that_grows_between_events() {
+    let t = trace(1, &[(0, 10, 1, 10, 1), (0, 10, 1, 10, 2)]);
+    let config = RunConfig {
+        procs: 1,
+        source: RuntimeSource::Estimate,
+        overrun: Overrun::Estimate,
+        seed: 0,
+        progress_every: 100,
+    };
+    let mut reports = Vec::new();
+    schedlab::engine::run(&t.jobs, &config, &mut Replanner { done: false }, &mut |p| {
+        reports.push((p.events, p.reservation_changes));
+        Control::Continue
+    })
+    .expect("runs");
+    assert_eq!(reports, [(2, 1000), (4, 1000)]);
+}

@@ -6,7 +6,8 @@
 use proptest::prelude::*;
 use schedlab::engine::{JobIdx, RunRecord, Time};
 use schedlab::schedule::{
-    run_of, scatter, select, Band, Grid, JobClass, JobRef, Measure, ReservationHeld, RunId, ScatterRect, ScheduleView,
+    run_of, run_span, scatter, select, Band, Grid, JobClass, JobRef, Measure, ReservationHeld, RunId, ScatterRect,
+    ScheduleView, WindowSchedule,
 };
 use schedlab::workload::{read_swf, Job, Trace};
 use schedlab_synth::{generate_swf, LublinParams};
@@ -97,6 +98,44 @@ fn windows_list_the_runs_they_meet_in_start_order() {
     assert!(v.window(&t.jobs, 50, 50, 10).is_err());
     // 5 was backfilled and predicted to end (93) before the shadow (100).
     assert_eq!(v.class(4), JobClass::Backfilled);
+}
+
+/// A window drawn from the record (`WindowSchedule`, the command line's
+/// `--gantt`) keeps the bands of the runs meeting it, of the reservation's
+/// run and of what runs at once, not of the whole run. P = 10 under EASY:
+/// 200 jobs of 10 processors and 10 s, all submitted at 0, run one after
+/// another, job index k over [10k, 10k + 10).
+#[test]
+fn a_window_keeps_only_the_runs_it_meets() {
+    let rows: Vec<Row> = (1..=200).map(|id| (0, 10, 10, 10, id)).collect();
+    let t = trace(10, &rows);
+    let record = run(&t, "easy").record;
+    // [500, 530) meets indices 50, 51 and 52 (49 ends at 500, 53 starts at
+    // 530). At its middle, 515, index 51 runs and 52 is the first waiting
+    // job, its reservation made at 510 (when 51 started) for 520.
+    let grid = Grid { from: 500, to: 530, buckets: 3 };
+    let w = WindowSchedule::new(&t.jobs, &record, &grid, 1000, 515).expect("lays out");
+    assert!(w.window.complete);
+    assert_eq!(
+        w.window.rects.iter().map(|r| (r.job, r.start, r.end)).collect::<Vec<_>>(),
+        [(50, 500, 510), (51, 510, 520), (52, 520, 530)]
+    );
+    assert!(w.window.rects.iter().all(|r| r.bands == [band(0, 10)]));
+    let head = w.head_reservation.expect("52 waits with a reservation");
+    assert_eq!((head.job, head.made, head.start, head.bands), (52, 510, 520, vec![band(0, 10)]));
+    // One run holding processors, the window's three and the reservation's.
+    assert_eq!(w.bands_held, 5);
+    // The whole machine is busy; 200 − 51, 200 − 52 and 200 − 53 jobs wait
+    // in the three buckets; the first waiting job has waited up to the
+    // bucket's end.
+    assert_eq!(w.series.utilisation, [1.0, 1.0, 1.0]);
+    assert_eq!(w.series.queue_jobs, [149.0, 148.0, 147.0]);
+    assert_eq!(w.series.head_wait, [510.0, 520.0, 530.0]);
+    // Past the limit no runs are kept: the window is drawn by columns.
+    let crowded = WindowSchedule::new(&t.jobs, &record, &grid, 2, 515).expect("lays out");
+    assert!(!crowded.window.complete && crowded.window.rects.is_empty());
+    assert_eq!(crowded.bands_held, 1 + 2 + 1);
+    assert_eq!(run_span(&t.jobs, &record), Some((0, 2000)));
 }
 
 #[test]
@@ -310,6 +349,36 @@ fn brute_queue(jobs: &[Job], record: &RunRecord, t: Time) -> Vec<JobIdx> {
         .collect()
 }
 
+/// `WindowSchedule`, which keeps only a window's runs, gives the view's
+/// figures bit for bit: runs, columns, series and the reservation, for a
+/// window at `at` and for the whole span, with room for every run and for
+/// two.
+fn assert_window_schedule_is_the_views(
+    jobs: &[Job],
+    record: &RunRecord,
+    v: &ScheduleView,
+    at: Time,
+) -> Result<(), TestCaseError> {
+    prop_assert_eq!(run_span(jobs, record), v.span());
+    let mut grids = vec![Grid { from: at, to: at + 50, buckets: 7 }];
+    grids.extend(v.span().filter(|(a, b)| b > a).map(|(from, to)| Grid { from, to, buckets: 13 }));
+    for grid in grids {
+        for limit in [usize::MAX, 2] {
+            let middle = grid.from + (grid.to - grid.from) / 2;
+            let w = WindowSchedule::new(jobs, record, &grid, limit, middle).unwrap();
+            let want = v.window(jobs, grid.from, grid.to, limit).unwrap();
+            prop_assert_eq!(w.window.complete, want.complete);
+            if want.complete {
+                prop_assert_eq!(&w.window.rects, &want.rects);
+            }
+            prop_assert_eq!(&w.utilisation, &v.utilisation(&grid).unwrap());
+            prop_assert_eq!(&w.series, &v.series(jobs, &grid).unwrap());
+            prop_assert_eq!(&w.head_reservation, &v.head_reservation(jobs, middle));
+        }
+    }
+    Ok(())
+}
+
 const SPECS: &[&str] = &["fcfs", "easy", "cbf", "pv-easy", "pv-easy:mode=checkpoint,cost=5", "slack", "dbf"];
 
 proptest! {
@@ -330,6 +399,7 @@ proptest! {
                 let run = run_of(record, r);
                 prop_assert_eq!((rect.job, rect.start, rect.end), (run.job, run.start, run.end));
             }
+            assert_window_schedule_is_the_views(&t.jobs, record, &v, at)?;
             let state = v.replay(&t.jobs, at, usize::MAX);
             prop_assert_eq!(state.queue.iter().map(|q| q.job).collect::<Vec<_>>(), brute_queue(&t.jobs, record, at));
             prop_assert_eq!(state.queue_length as usize, state.queue.len());

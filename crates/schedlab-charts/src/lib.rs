@@ -52,8 +52,8 @@ mod sweep;
 
 pub use figures::{figures, preset_figures, short_labels, wants_log, Figure, LOG_RATIO};
 pub use schedule::{
-    schedule_chart, schedule_legend, BoxKind, GanttBox, LegendEntry, ScheduleChart, ScheduleChartOptions, SeriesStrip,
-    StripUnit, MAX_CHART_BOXES,
+    schedule_chart, schedule_legend, window_chart, BoxKind, GanttBox, LegendEntry, ScheduleChart, ScheduleChartOptions,
+    SeriesStrip, StripUnit, MAX_CHART_BOXES,
 };
 
 use plotters::coord::Shift;

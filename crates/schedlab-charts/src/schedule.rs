@@ -10,7 +10,10 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use schedlab_schedule::{Grid, JobClass, ScheduleError, ScheduleView};
+use schedlab_engine::RunRecord;
+use schedlab_schedule::{
+    Grid, HeadReservation, JobClass, JobRect, ScheduleError, ScheduleView, SeriesData, WindowJobs, WindowSchedule,
+};
 use schedlab_workload::Job;
 use serde::{Deserialize, Serialize};
 
@@ -135,34 +138,61 @@ pub fn schedule_chart(
     jobs: &[Job],
     options: &ScheduleChartOptions,
 ) -> Result<ScheduleChart, ScheduleError> {
-    let (from, to) = (options.from, options.to);
-    let grid = Grid { from, to, buckets: options.columns };
-    let window = view.window(jobs, from, to, options.max_boxes)?;
-    let mut chart =
-        ScheduleChart { title: options.title.clone(), procs: view.record().procs, from, to, ..Default::default() };
+    let grid = grid_of(options);
+    let window = view.window(jobs, options.from, options.to, options.max_boxes)?;
+    let columns = if window.complete { Vec::new() } else { view.utilisation(&grid)? };
+    let head = view.head_reservation(jobs, middle(options));
+    let series = view.series(jobs, &grid)?;
+    Ok(assemble(options, view.record().procs, &window, columns, head, series))
+}
+
+/// The same chart as [`schedule_chart`] from the run record alone, keeping
+/// only what the window shows (`WindowSchedule`): a command that draws one
+/// window of a run of millions of jobs needs memory for the window, not for
+/// the whole run's view.
+pub fn window_chart(
+    jobs: &[Job],
+    record: &RunRecord,
+    options: &ScheduleChartOptions,
+) -> Result<ScheduleChart, ScheduleError> {
+    let parts = WindowSchedule::new(jobs, record, &grid_of(options), options.max_boxes, middle(options))?;
+    let columns = if parts.window.complete { Vec::new() } else { parts.utilisation };
+    Ok(assemble(options, record.procs, &parts.window, columns, parts.head_reservation, parts.series))
+}
+
+/// The grid of the zoomed-out columns and of the strips.
+fn grid_of(options: &ScheduleChartOptions) -> Grid {
+    Grid { from: options.from, to: options.to, buckets: options.columns }
+}
+
+/// The instant whose reservation is outlined: the window's middle.
+fn middle(options: &ScheduleChartOptions) -> i64 {
+    options.from + (options.to - options.from) / 2
+}
+
+/// The chart from its parts: the window's runs as boxes when they are
+/// complete (else the columns given), the reservation as an outline and
+/// the series as strips.
+fn assemble(
+    options: &ScheduleChartOptions,
+    procs: u32,
+    window: &WindowJobs,
+    columns: Vec<f64>,
+    head: Option<HeadReservation>,
+    series: SeriesData,
+) -> ScheduleChart {
+    let mut chart = ScheduleChart {
+        title: options.title.clone(),
+        procs,
+        from: options.from,
+        to: options.to,
+        columns,
+        ..Default::default()
+    };
     if window.complete {
-        for rect in &window.rects {
-            let kind = match (rect.preempted, rect.class) {
-                (true, _) => BoxKind::Preempted,
-                (false, JobClass::InOrder) => BoxKind::InOrder,
-                (false, JobClass::Backfilled) => BoxKind::Backfilled,
-                (false, JobClass::Ventured) => BoxKind::Ventured,
-            };
-            let boxes = rect.bands.iter().map(|b| GanttBox {
-                start: rect.start,
-                end: rect.end,
-                lo: b.lo,
-                hi: b.hi,
-                kind,
-                lost: rect.lost,
-            });
-            chart.boxes.extend(boxes);
-        }
-    } else {
-        chart.columns = view.utilisation(&grid)?;
+        chart.boxes = window.rects.iter().flat_map(rect_boxes).collect();
     }
-    // The reservation in force at the middle of the window.
-    if let Some(head) = view.head_reservation(jobs, from + (to - from) / 2) {
+    if let Some(head) = head {
         let end = head.start.saturating_add(head.length);
         chart.outline = head
             .bands
@@ -170,14 +200,31 @@ pub fn schedule_chart(
             .map(|b| GanttBox { start: head.start, end, lo: b.lo, hi: b.hi, kind: BoxKind::InOrder, lost: 0 })
             .collect();
     }
-    let series = view.series(jobs, &grid)?;
     chart.strips = vec![
         SeriesStrip { name: "utilisation".into(), unit: StripUnit::Fraction, values: series.utilisation },
         SeriesStrip { name: "waiting jobs".into(), unit: StripUnit::Count, values: series.queue_jobs },
         SeriesStrip { name: "queued work".into(), unit: StripUnit::ProcSeconds, values: series.queue_work },
         SeriesStrip { name: "first job's wait".into(), unit: StripUnit::Seconds, values: series.head_wait },
     ];
-    Ok(chart)
+    chart
+}
+
+/// One box per processor band of a run.
+fn rect_boxes(rect: &JobRect) -> impl Iterator<Item = GanttBox> + '_ {
+    let kind = match (rect.preempted, rect.class) {
+        (true, _) => BoxKind::Preempted,
+        (false, JobClass::InOrder) => BoxKind::InOrder,
+        (false, JobClass::Backfilled) => BoxKind::Backfilled,
+        (false, JobClass::Ventured) => BoxKind::Ventured,
+    };
+    rect.bands.iter().map(move |b| GanttBox {
+        start: rect.start,
+        end: rect.end,
+        lo: b.lo,
+        hi: b.hi,
+        kind,
+        lost: rect.lost,
+    })
 }
 
 /// Time ticks: steps of whole minutes, hours or days, at most eight.

@@ -405,7 +405,7 @@ mod schedule {
     use schedlab_workload::{Job, SwfExtra, Trace};
 
     use super::{assert_inside, texts, well_formed, HOSTILE};
-    use crate::{schedule_chart, to_svg, ChartSpec, ScheduleChart, ScheduleChartOptions};
+    use crate::{schedule_chart, to_svg, window_chart, ChartSpec, ScheduleChart, ScheduleChartOptions};
 
     /// P = 10 under PV-EASY (kill): 1 (8 procs, 100 s) from 0; 2 (10, 50 s)
     /// waits for it, reservation 100; 3 (2, 500 s) ventures on the 2 idle
@@ -478,6 +478,18 @@ mod schedule {
         assert_eq!((c.outline[0].start, c.outline[0].end, c.outline[0].lo, c.outline[0].hi), (100, 150, 0, 10));
         // After 150 nobody waits.
         assert!(chart(200, 400, 1000, "").outline.is_empty());
+    }
+
+    /// The chart drawn from the record alone (`--gantt`) is the view's:
+    /// boxes, columns, outline and strips, zoomed in and out.
+    #[test]
+    fn the_chart_from_the_record_is_the_views() {
+        let (t, v) = view();
+        for (from, to, max_boxes) in [(0, 700, 1000), (0, 700, 2), (0, 100, 1000), (90, 160, 1000), (200, 400, 3)] {
+            let options = ScheduleChartOptions { title: "t".into(), from, to, columns: 200, max_boxes };
+            let want = schedule_chart(&v, &t.jobs, &options).unwrap();
+            assert_eq!(window_chart(&t.jobs, v.record(), &options).unwrap(), want, "{from}..{to}");
+        }
     }
 
     #[test]

@@ -321,12 +321,10 @@ pub fn emit(
     }
 }
 
-/// Pretty JSON and a newline, for [`emit`].
+/// Pretty JSON and a newline, for [`emit`], written as it is made (the
+/// writers `emit` passes are buffered).
 pub fn json<T: serde::Serialize + ?Sized>(value: &T) -> impl FnOnce(&mut dyn Write) -> io::Result<()> + '_ {
-    move |out| {
-        let text = schedlab_experiment::document_text(value, "result").map_err(io::Error::other)?;
-        out.write_all(text.as_bytes())
-    }
+    move |out| schedlab_experiment::write_document(out, value, "result").map_err(io::Error::other)
 }
 
 #[cfg(test)]

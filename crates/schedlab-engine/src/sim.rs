@@ -19,17 +19,21 @@ pub struct RunConfig {
     pub overrun: Overrun,
     /// Seeds every random draw of the run (the virtual predictor's).
     pub seed: u64,
-    /// Call the observer after about this many events (0: never).
+    /// Call the observer after about this many events, or as many reservation changes (0: never).
     pub progress_every: u64,
 }
 
-/// Reported to the observer every `progress_every` events.
+/// Reported to the observer every `progress_every` events or reservation changes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Progress {
     pub now: Time,
     pub completed: u64,
     pub jobs: u64,
     pub events: u64,
+    /// Reservation changes recorded so far (the run record's log): the
+    /// work of a policy that keeps a plan, which on a backlog can grow
+    /// faster than the jobs.
+    pub reservation_changes: u64,
 }
 
 /// The observer's answer: go on, or stop the run at once.
@@ -337,16 +341,20 @@ pub fn run(
     observer: &mut dyn FnMut(Progress) -> Control,
 ) -> Result<RunRecord, EngineError> {
     let mut replay = Replay::new(jobs, config, policy.preemption())?;
-    let mut next_report = config.progress_every;
+    // A report every `progress_every` events, or as many reservation
+    // changes: a backlog re-planned at every early end does its work in
+    // the plan, between few events.
+    let (mut next_report, mut next_changes) = (config.progress_every, config.progress_every);
     while replay.begin_pass() {
         let (sim, happened) = replay.pass();
         policy.schedule(sim, happened)?;
         replay.end_pass()?;
         let sim = replay.sim();
-        if config.progress_every > 0 && sim.events >= next_report {
+        let changes = sim.reservations.len() as u64;
+        if config.progress_every > 0 && (sim.events >= next_report || changes >= next_changes) {
             next_report = sim.events + config.progress_every;
-            let p = Progress { now: sim.now, completed: sim.completed, jobs: jobs.len() as u64, events: sim.events };
-            if observer(p) == Control::Cancel {
+            next_changes = changes + config.progress_every;
+            if observer(progress(sim, jobs.len())) == Control::Cancel {
                 return Err(EngineError::Cancelled { time: sim.now });
             }
         }
@@ -355,10 +363,20 @@ pub fn run(
         // A last report, so a progress bar reaches its end; the run is over,
         // so a request to cancel changes nothing.
         let sim = replay.sim();
-        let _ =
-            observer(Progress { now: sim.now, completed: sim.completed, jobs: jobs.len() as u64, events: sim.events });
+        let _ = observer(progress(sim, jobs.len()));
     }
     Ok(replay.finish())
+}
+
+/// What the observer is told of a run of `jobs` jobs.
+fn progress(sim: &Sim<'_>, jobs: usize) -> Progress {
+    Progress {
+        now: sim.now,
+        completed: sim.completed,
+        jobs: jobs as u64,
+        events: sim.events,
+        reservation_changes: sim.reservations.len() as u64,
+    }
 }
 
 /// A run its caller drives one pass at a time. [`run`] calls a policy

@@ -23,6 +23,7 @@ pub mod link;
 mod merge;
 mod output;
 mod plan;
+mod plan_growth;
 mod presets;
 mod regular;
 mod repeat;
@@ -39,10 +40,13 @@ pub use experiment::{
     format_value, Experiment, MetricSettings, ParamList, RunSpec, Sweep, SweepError, SweepValues, WorkloadOptions,
     MAX_REPEAT, MAX_RUNS, MAX_SWEEP_VALUES,
 };
-pub use json::{document_text, DocumentError, MetricValue, MetricsDocument, TraceDocument};
+pub use json::{document_text, write_document, DocumentError, MetricValue, MetricsDocument, TraceDocument};
 pub use merge::{merge, read_shard, MergeError, MAX_SHARD_BYTES};
 pub use output::{job_rows, schedule_comments, write_jobs_csv, write_schedule_swf, JobRow, JOB_COLUMNS};
 pub use plan::{GridError, Plan, Point, Shard};
+pub use plan_growth::{
+    plan_growth, short_count, PlanGrowth, PLAN_GROWTH_WHY, PLAN_NOTE_CHANGES_PER_JOB, PLAN_NOTE_MIN_CHANGES,
+};
 pub use presets::{preset, Preset, PresetFigure, Reproduction, Section, SectionResult, PRESETS};
 pub use regular::{regular_comparison, RegularComparison, RunWaits, SubsetMeans};
 pub use repeat::{overflowing_metric, summarise, t975, RepeatSummary};

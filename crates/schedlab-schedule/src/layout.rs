@@ -55,37 +55,13 @@ impl Layout {
     /// was not checked).
     pub fn new(jobs: &[Job], record: &RunRecord) -> Result<Layout, ScheduleError> {
         let runs = record.jobs.len() + record.segments.len();
-        let mut by_start: Vec<RunId> = (0..runs as RunId).collect();
-        by_start.sort_by_key(|&r| {
-            let run = run_of(record, r);
-            (run.start, run.end > run.start, run.job, r)
-        });
-        let mut by_end: Vec<RunId> =
-            by_start.iter().copied().filter(|&r| run_of(record, r).end > run_of(record, r).start).collect();
-        by_end.sort_by_key(|&r| (run_of(record, r).end, r));
-        let mut machine = Machine::new(record.procs);
         // Bands in start order first, then moved to run-id order.
         let mut placed: Vec<(u32, u32)> = vec![(0, 0); runs];
         let mut bands: Vec<Band> = Vec::with_capacity(runs + runs / 8);
-        let mut ended = 0;
-        for &r in &by_start {
-            let run = run_of(record, r);
-            while let Some(&e) = by_end.get(ended).filter(|&&e| run_of(record, e).end <= run.start) {
-                let (at, len) = placed[e as usize];
-                machine.release(&bands[at as usize..(at + len) as usize]);
-                ended += 1;
-            }
-            let size = jobs[run.job as usize].size;
-            let at = bands.len();
-            machine
-                .take(size, &mut bands)
-                .ok_or(ScheduleError::Overcommitted { time: run.start, job: jobs[run.job as usize].id })?;
-            bands[at..].sort_unstable();
-            placed[r as usize] = (at as u32, (bands.len() - at) as u32);
-            if run.end <= run.start {
-                machine.release(&bands[at..]);
-            }
-        }
+        replay(jobs, record, &ReplayOrder::new(record), |r, taken| {
+            placed[r as usize] = (bands.len() as u32, taken.len() as u32);
+            bands.extend_from_slice(taken);
+        })?;
         Ok(Layout::in_run_order(&placed, &bands))
     }
 
@@ -113,6 +89,69 @@ impl Layout {
     pub fn heap_bytes(&self) -> usize {
         self.first.capacity() * 4 + self.bands.capacity() * std::mem::size_of::<Band>()
     }
+}
+
+/// The order the layout replays runs in: starts by (start, whether the
+/// run has a length, job, run), so that runs of no length come first in
+/// their second; ends (of runs with a length) by (end, run).
+pub(crate) struct ReplayOrder {
+    pub by_start: Vec<RunId>,
+    pub by_end: Vec<RunId>,
+}
+
+impl ReplayOrder {
+    pub fn new(record: &RunRecord) -> ReplayOrder {
+        let runs = record.jobs.len() + record.segments.len();
+        let mut by_start: Vec<RunId> = (0..runs as RunId).collect();
+        by_start.sort_by_key(|&r| {
+            let run = run_of(record, r);
+            (run.start, run.end > run.start, run.job, r)
+        });
+        let mut by_end: Vec<RunId> =
+            by_start.iter().copied().filter(|&r| run_of(record, r).end > run_of(record, r).start).collect();
+        by_end.sort_by_key(|&r| (run_of(record, r).end, r));
+        ReplayOrder { by_start, by_end }
+    }
+}
+
+/// Replays the layout in `order`, calling `placed` with each run and its
+/// bands (lowest indices first) as it starts. Only the bands of the runs
+/// holding processors are kept, so a caller that keeps a few runs' bands
+/// (one window's) needs memory for those and for what runs at once, not
+/// for the whole run. Returns the most runs that held processors at once.
+pub(crate) fn replay(
+    jobs: &[Job],
+    record: &RunRecord,
+    order: &ReplayOrder,
+    mut placed: impl FnMut(RunId, &[Band]),
+) -> Result<usize, ScheduleError> {
+    let mut machine = Machine::new(record.procs);
+    let mut holding: BTreeMap<RunId, Vec<Band>> = BTreeMap::new();
+    let mut most = 0;
+    let mut ended = 0;
+    for &r in &order.by_start {
+        let run = run_of(record, r);
+        while let Some(&e) = order.by_end.get(ended).filter(|&&e| run_of(record, e).end <= run.start) {
+            if let Some(bands) = holding.remove(&e) {
+                machine.release(&bands);
+            }
+            ended += 1;
+        }
+        let size = jobs[run.job as usize].size;
+        let mut bands = Vec::with_capacity(1);
+        machine
+            .take(size, &mut bands)
+            .ok_or(ScheduleError::Overcommitted { time: run.start, job: jobs[run.job as usize].id })?;
+        bands.sort_unstable();
+        placed(r, &bands);
+        if run.end <= run.start {
+            machine.release(&bands);
+        } else {
+            holding.insert(r, bands);
+            most = most.max(holding.len());
+        }
+    }
+    Ok(most)
 }
 
 /// The free processor intervals of the machine.

@@ -16,6 +16,9 @@
 //! - [`compare::scatter`], [`compare::select`]: per-job measures of two
 //!   runs of the same trace, and the jobs inside a rectangle of that plane.
 //!
+//! [`WindowSchedule`] computes what a drawing of one window needs without
+//! the view, keeping only that window's runs: the command line's `--gantt`.
+//!
 //! [`write_batsim_jobs`] writes a run as Batsim's `jobs.csv`, its
 //! `allocated_resources` from the same processor layout.
 //!
@@ -31,6 +34,7 @@ mod replay;
 mod runs;
 pub mod series;
 mod window;
+mod window_schedule;
 
 use schedlab_engine::{JobIdx, RunRecord, Time};
 use schedlab_metrics::{fairness_audit, DelayedJob};
@@ -47,6 +51,7 @@ pub use replay::{HeadReservation, QueuedJob, ReplayState};
 pub use runs::{run_of, Run, RunId};
 pub use series::{Grid, SeriesData, MAX_BUCKETS};
 pub use window::{parse_window, WindowError};
+pub use window_schedule::{run_span, WindowSchedule};
 
 use inspect::ReservationIndex;
 
@@ -78,6 +83,15 @@ pub enum JobClass {
     /// Backfilled and predicted to end after the reservation of the first
     /// waiting job (`JobRecord::ventured`).
     Ventured,
+}
+
+/// How the job of `rec` started.
+fn class_of(rec: &schedlab_engine::JobRecord) -> JobClass {
+    match (rec.backfilled, rec.ventured) {
+        (true, true) => JobClass::Ventured,
+        (true, false) => JobClass::Backfilled,
+        _ => JobClass::InOrder,
+    }
 }
 
 /// One run of a job as the schedule view draws it.
@@ -236,12 +250,7 @@ impl ScheduleView {
     }
 
     pub fn class(&self, j: JobIdx) -> JobClass {
-        let rec = &self.record.jobs[j as usize];
-        match (rec.backfilled, rec.ventured) {
-            (true, true) => JobClass::Ventured,
-            (true, false) => JobClass::Backfilled,
-            _ => JobClass::InOrder,
-        }
+        class_of(&self.record.jobs[j as usize])
     }
 
     /// Mean fraction of the machine busy per bucket: the zoomed-out view.

@@ -454,7 +454,7 @@ impl Observer {
 
     fn report(&mut self, phase: Phase, p: Progress) -> Control {
         let Some(callback) = &self.callback else { return Control::Continue };
-        let message = ProgressMessage { phase, completed: p.completed, jobs: p.jobs, events: p.events, now: p.now };
+        let message = ProgressMessage::new(phase, &p);
         match callback.call(&message) {
             Ok(v) if v == JsValue::FALSE => Control::Cancel,
             Ok(_) => Control::Continue,

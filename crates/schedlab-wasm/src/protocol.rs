@@ -5,8 +5,10 @@
 
 use std::collections::BTreeMap;
 
-use schedlab_engine::{SourceInfo, Time, SOURCES};
-use schedlab_experiment::{Phase, RunRequest, TraceIdentity, ECDF_PIXELS, PROGRESS_EVERY, SCHEMA};
+use schedlab_engine::{Progress, SourceInfo, Time, SOURCES};
+use schedlab_experiment::{
+    plan_growth, Phase, PlanGrowth, RunRequest, TraceIdentity, ECDF_PIXELS, PROGRESS_EVERY, SCHEMA,
+};
 use schedlab_metrics::{CategoryLimits, Column, MetricsOptions};
 use schedlab_policies::{PolicyInfo, REGISTRY};
 use schedlab_synth::LublinParams;
@@ -237,7 +239,7 @@ impl RunMessage {
 }
 
 /// Reported to `on_progress` every `progress_every` events.
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 pub struct ProgressMessage {
     /// What the run is doing: a CBF reference run first for some policies
@@ -248,6 +250,25 @@ pub struct ProgressMessage {
     pub events: u64,
     /// Simulated time, seconds.
     pub now: Time,
+    /// Reservation changes so far (the plan's work).
+    pub reservation_changes: u64,
+    /// Set once the plan outgrows the jobs (`plan_growth`): the count in
+    /// words and one sentence saying why and pointing to the depth.
+    pub plan: Option<PlanGrowth>,
+}
+
+impl ProgressMessage {
+    pub fn new(phase: Phase, p: &Progress) -> Self {
+        ProgressMessage {
+            phase,
+            completed: p.completed,
+            jobs: p.jobs,
+            events: p.events,
+            now: p.now,
+            reservation_changes: p.reservation_changes,
+            plan: plan_growth(p),
+        }
+    }
 }
 
 /// `generate_lublin(params)`: a synthetic trace. Absent fields take the

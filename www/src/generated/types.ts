@@ -529,6 +529,16 @@ title: string,
  */
 label: string, };
 
+export type PlanGrowth = { 
+/**
+ * "1.2 M plan changes so far".
+ */
+so_far: string, 
+/**
+ * One sentence: why, and what to try instead.
+ */
+why: string, };
+
 export type PlanView = { labels: Array<string>, 
 /**
  * The runs' titles for people (`Plan::titles`).
@@ -662,7 +672,16 @@ phase: Phase, completed: number, jobs: number, events: number,
 /**
  * Simulated time, seconds.
  */
-now: number, };
+now: number, 
+/**
+ * Reservation changes so far (the plan's work).
+ */
+reservation_changes: number, 
+/**
+ * Set once the plan outgrows the jobs (`plan_growth`): the count in
+ * words and one sentence saying why and pointing to the depth.
+ */
+plan: PlanGrowth | null, };
 
 export type QueuedJob = { job: number, id: number, size: number, estimate: number, submit: number, };
 

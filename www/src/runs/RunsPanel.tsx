@@ -1,6 +1,7 @@
 // Section 3: every point of the experiment (a run, a sweep value, a
-// repetition) with its phase and progress, a cancel button while it waits
-// or runs, and its per-job CSV, simulated SWF and Batsim jobs.csv once done.
+// repetition) with its phase and progress (and, when its plan grows, the
+// core's sentence saying why), a cancel button while it waits or runs, and
+// its per-job CSV, simulated SWF and Batsim jobs.csv once done.
 import { errorMessage } from "../core";
 import { experimentRun, formNote, pool, useTick } from "../store";
 import { download, Panel } from "../ui";
@@ -46,6 +47,8 @@ function RunItem(props: { job: PointJob; label: string; title: string; rep: numb
   // Running out of memory is the core's whole sentence (what happened and what is kept), not a "failed:" detail.
   const failed = j.failure === "memory" ? (j.error ?? "") : `failed: ${j.error ?? ""}`;
   const status = j.status === "running" ? progressText(j) : j.status === "error" ? failed : STATUS[j.status];
+  // The core's sentence on why the plan grows, while the run goes on.
+  const planNote = j.status === "running" ? j.progress?.plan?.why : undefined;
   const timing = j.done
     ? ` in ${(j.done.elapsedMs / 1000).toFixed(2)} s${j.done.parseMs > 0 ? ` (+ ${(j.done.parseMs / 1000).toFixed(2)} s reading the trace)` : ""}`
     : "";
@@ -96,6 +99,11 @@ function RunItem(props: { job: PointJob; label: string; title: string; rep: numb
           </>
         ) : null}
       </span>
+      {planNote ? (
+        <p class="plan-note" role="note">
+          {planNote}
+        </p>
+      ) : null}
     </li>
   );
 }

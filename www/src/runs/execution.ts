@@ -67,10 +67,13 @@ export class Execution {
   }
 }
 
-/** "step 1 of 2: calibration (CBF reference run), 43 %" or "43 %". */
+/** "step 1 of 2: calibration (CBF reference run), 43 %" or "run, 43 %", and the core's "1.2 M plan changes so far" once the plan grows. */
 export function progressText(job: PointJob): string {
   const p = job.progress;
   if (!p) return "starting";
   const pct = `${Math.round((100 * p.completed) / Math.max(1, p.jobs))} %`;
-  return p.phase.steps > 1 ? `step ${p.phase.step} of ${p.phase.steps}: ${p.phase.label}, ${pct}` : `${p.phase.label}, ${pct}`;
+  const plan = p.plan ? `, ${p.plan.so_far}` : "";
+  return p.phase.steps > 1
+    ? `step ${p.phase.step} of ${p.phase.steps}: ${p.phase.label}, ${pct}${plan}`
+    : `${p.phase.label}, ${pct}${plan}`;
 }

@@ -7,14 +7,14 @@ use std::time::Instant;
 
 use anyhow::Result;
 use indicatif::ProgressBar;
-use schedlab_charts::{schedule_chart, ChartSpec, ScheduleChartOptions, MAX_CHART_BOXES};
+use schedlab_charts::{window_chart, ChartSpec, ScheduleChartOptions, MAX_CHART_BOXES};
 use schedlab_engine::{Control, Progress, RunRecord};
 use schedlab_experiment::{
     resolve, schedule_comments, write_jobs_csv, write_schedule_swf, RepeatSummary, RunDocument, RunOutcome, RunRequest,
     RunSettings, TraceIdentity,
 };
 use schedlab_metrics::{format_mean, CategoryLimits, MetricsOptions, PredictionMetrics};
-use schedlab_schedule::{parse_window, write_batsim_jobs, Layout, ScheduleView};
+use schedlab_schedule::{parse_window, run_span, write_batsim_jobs, Layout};
 use schedlab_workload::{Loaded, Trace};
 
 use crate::args::{split_params, MetricArgs, RunArgs, WorkloadArgs};
@@ -67,9 +67,7 @@ pub fn main(args: &RunArgs) -> Result<ExitCode> {
     }
     let doc = RunDocument::new(&settings, identity.clone(), &outcome, Some(elapsed_ms));
     if let Some(gantt) = gantt {
-        // The view takes the record itself: a copy of it was the Gantt's
-        // largest cost on a large trace, and nothing reads it afterwards.
-        let svg = gantt_svg(&loaded.trace, outcome.record, &settings, &identity, window)?;
+        let svg = gantt_svg(&loaded.trace, &outcome.record, &settings, &identity, window)?;
         staged.push(outputs.stage(gantt, |out| out.write_all(svg.as_bytes()))?);
     }
     // The files first, then the report: a report on stdout is only
@@ -87,16 +85,19 @@ pub fn main(args: &RunArgs) -> Result<ExitCode> {
 /// day's jobs.
 const GANTT_SIZE: (u32, u32) = (1600, 900);
 
-/// The schedule view of a run over `window` (default: the whole run) as SVG.
+/// The schedule view of a run over `window` (default: the whole run) as
+/// SVG. It is drawn from the record (`window_chart`), not from the page's
+/// `ScheduleView`: the view lays out and indexes the whole run for queries
+/// to come, which on 10 M jobs cost more than the run itself, while a file
+/// shows one window.
 fn gantt_svg(
     trace: &Trace,
-    record: RunRecord,
+    record: &RunRecord,
     settings: &RunSettings,
     identity: &TraceIdentity,
     window: Option<(i64, i64)>,
 ) -> Result<String> {
-    let view = ScheduleView::new(&trace.jobs, record, settings.metrics.bsd_threshold)?;
-    let (from, to) = match window.or_else(|| view.span()) {
+    let (from, to) = match window.or_else(|| run_span(&trace.jobs, record)) {
         Some((from, to)) if to > from => (from, to),
         Some((from, _)) => (from, from + 1),
         None => (0, 1),
@@ -108,7 +109,7 @@ fn gantt_svg(
         columns: GANTT_SIZE.0,
         max_boxes: MAX_CHART_BOXES,
     };
-    let chart = schedule_chart(&view, &trace.jobs, &options)?;
+    let chart = window_chart(&trace.jobs, record, &options)?;
     Ok(schedlab_charts::try_to_svg(&ChartSpec::Schedule(chart), GANTT_SIZE.0, GANTT_SIZE.1)?)
 }
 
