@@ -9,7 +9,7 @@ use schedlab_experiment::{
 use schedlab_metrics::{column, MetricKey, CATEGORY_NAMES};
 use serde::Serialize;
 
-use crate::{BarChart, BarSeries, ChartSpec, EcdfChart, EcdfCurve, SweepChart, SweepLine, SweepPoint};
+use crate::{BarChart, BarSeries, ChartSpec, EcdfChart, EcdfCurve, SweepChart, SweepLine, SweepPoint, WordTick};
 
 /// A figure: a stable id (for the page's element and file names), a title
 /// and the chart.
@@ -130,8 +130,10 @@ pub fn figures(r: &ExperimentResult) -> Vec<Figure> {
         out.push(Figure { id: "chart-blocked".into(), title: chart_title(&spec), spec });
     }
     if let Some(s) = &r.experiment.sweep {
+        let names: Vec<String> =
+            (0..r.labels.len()).map(|run| r.titles.get(run).unwrap_or(&r.labels[run]).clone()).collect();
         for metric in ["mbs", "mwbs"] {
-            let spec = sweep_chart(r, metric, &s.param, rep);
+            let spec = sweep_chart(r, metric, &s.param, rep, &names);
             out.push(Figure { id: format!("chart-sweep-{metric}"), title: chart_title(&spec), spec });
         }
     }
@@ -209,12 +211,19 @@ fn blocked_bars(rows: &[&SummaryRow], names: &[String], metric: &str, rep: bool)
 }
 
 /// `metric` against the swept parameter: a line per swept run, a flat line
-/// for each run the sweep does not apply to.
-fn sweep_chart(r: &ExperimentResult, metric: &str, param: &str, rep: bool) -> ChartSpec {
+/// for each run the sweep does not apply to, named by `names` (one per
+/// run). A swept value that is a word
+/// (depth `all`) goes past the numbers, one step further each: a doubling
+/// on a log axis, the mean gap on a linear one.
+fn sweep_chart(r: &ExperimentResult, metric: &str, param: &str, rep: bool, names: &[String]) -> ChartSpec {
     let xs: Vec<f64> = r.summary.iter().filter_map(|row| row.value.as_deref()?.parse::<f64>().ok()).collect();
     let (lo, hi) = xs.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| (a.min(x), b.max(x)));
+    let log_x = lo > 0.0 && hi / lo >= LOG_X_RATIO;
+    let words = word_ticks(r, &xs, log_x);
+    let x_of = |value: &str| value.parse::<f64>().ok().or_else(|| words.iter().find(|w| w.word == value).map(|w| w.x));
+    let right = words.last().map_or(hi, |w| w.x);
     let mut lines = Vec::new();
-    for run in 0..r.labels.len() {
+    for (run, name) in names.iter().enumerate() {
         let rows: Vec<&SummaryRow> = r.summary.iter().filter(|row| row.run == run).collect();
         let point = |row: &SummaryRow, x: f64| {
             let y = number(&row.mean, metric)?;
@@ -222,11 +231,12 @@ fn sweep_chart(r: &ExperimentResult, metric: &str, param: &str, rep: bool) -> Ch
             Some(SweepPoint { x, y, low: iv.map(|i| i.0), high: iv.map(|i| i.1) })
         };
         let points: Vec<SweepPoint> = match rows.as_slice() {
-            [row] if row.value.is_none() && lo.is_finite() => [lo, hi].iter().filter_map(|&x| point(row, x)).collect(),
-            _ => rows.iter().filter_map(|row| point(row, row.value.as_deref()?.parse().ok()?)).collect(),
+            [row] if row.value.is_none() && lo.is_finite() => {
+                [lo, right].iter().filter_map(|&x| point(row, x)).collect()
+            }
+            _ => rows.iter().filter_map(|row| point(row, x_of(row.value.as_deref()?)?)).collect(),
         };
         if !points.is_empty() {
-            let name = r.titles.get(run).unwrap_or(&r.labels[run]);
             lines.push(SweepLine { name: name.clone(), points });
         }
     }
@@ -238,11 +248,37 @@ fn sweep_chart(r: &ExperimentResult, metric: &str, param: &str, rep: bool) -> Ch
         title: format!("{name} vs {param}{}", if rep { " (95 % intervals)" } else { "" }),
         x_label: param.to_owned(),
         y_label: axis_label(metric),
-        log_x: false,
+        log_x,
         log_y,
         lines,
+        words,
         ..SweepChart::default()
     })
+}
+
+/// A swept parameter's x axis is logarithmic when its values are positive
+/// and span this factor or more (depths 1 to 64 do; error 0 to 40 % cannot).
+const LOG_X_RATIO: f64 = 16.0;
+
+/// The swept values that are words, in the order the sweep gives them,
+/// placed past the largest of the numeric values `xs`.
+fn word_ticks(r: &ExperimentResult, xs: &[f64], log_x: bool) -> Vec<WordTick> {
+    let mut words: Vec<String> = Vec::new();
+    for value in r.summary.iter().filter_map(|row| row.value.as_deref()) {
+        if value.parse::<f64>().is_err() && !words.iter().any(|w| w == value) {
+            words.push(value.to_owned());
+        }
+    }
+    let mut distinct = xs.to_vec();
+    distinct.sort_by(f64::total_cmp);
+    distinct.dedup();
+    let (lo, hi) = match (distinct.first(), distinct.last()) {
+        (Some(&lo), Some(&hi)) => (lo, hi),
+        _ => (0.0, 0.0),
+    };
+    let gap = if distinct.len() > 1 { (hi - lo) / (distinct.len() - 1) as f64 } else { 1.0 };
+    let at = |k: usize| if log_x { hi * 2f64.powi(k as i32 + 1) } else { hi + gap * (k + 1) as f64 };
+    words.into_iter().enumerate().map(|(k, word)| WordTick { x: at(k), word }).collect()
 }
 
 /// Run labels short enough for an axis: `KEY=VALUE` parts every
@@ -285,15 +321,7 @@ pub fn preset_figures(preset: &Preset, section: usize, r: &ExperimentResult) -> 
             PresetFigure::Bars { columns } => specs.extend(bars_by_magnitude(&rows, &names, columns, rep)),
             PresetFigure::Curves { columns } => {
                 let param = r.experiment.sweep.as_ref().map_or("value", |s| s.param.as_str());
-                for c in columns {
-                    let mut spec = sweep_chart(r, c, param, rep);
-                    if let ChartSpec::Sweep(s) = &mut spec {
-                        s.lines.iter_mut().for_each(|l| {
-                            l.name = short[r.labels.iter().position(|x| *x == l.name).unwrap_or(0)].clone()
-                        });
-                    }
-                    specs.push(spec);
-                }
+                specs.extend(columns.iter().map(|c| sweep_chart(r, c, param, rep, &short)));
             }
             PresetFigure::Categories { metric } => specs.extend(category_change(&rows, &names, metric)),
             PresetFigure::BlockedGroups { metric } => specs.extend(blocked_bars(&rows, &names, metric, rep)),
@@ -464,7 +492,9 @@ mod tests {
         let blocked = figs.iter().find(|f| f.id == "chart-blocked").expect("the blocked-by-size bars");
         let ChartSpec::Bars(b) = &blocked.spec else { panic!("bars") };
         assert!(b.log_y, "{:?}", b.series);
-        let ChartSpec::Sweep(s) = sweep_chart(&r, "blocked_groups.2.mbs", "error", false) else { panic!("sweep") };
+        let ChartSpec::Sweep(s) = sweep_chart(&r, "blocked_groups.2.mbs", "error", false, &r.labels) else {
+            panic!("sweep")
+        };
         assert!(s.log_y, "{:?}", s.lines);
         let ys = s.lines.iter().flat_map(|l| l.points.iter().map(|p| p.y));
         assert_eq!(s.log_y, wants_log(ys));

@@ -179,6 +179,20 @@ pub struct SweepChart {
     #[cfg_attr(feature = "ts", ts(as = "Option<bool>", optional))]
     pub log_y: bool,
     pub lines: Vec<SweepLine>,
+    /// Swept values that are words (depth `all`): each is drawn at its
+    /// position past the numbers, its tick labelled with the word.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<WordTick>>", optional))]
+    pub words: Vec<WordTick>,
+}
+
+/// A swept value that is a word, and where the x axis puts it.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WordTick {
+    pub x: f64,
+    pub word: String,
 }
 
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]

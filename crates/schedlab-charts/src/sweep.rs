@@ -52,10 +52,23 @@ pub(crate) fn draw<DB: DrawingBackend>(
     let ypad = (yhi - ylo) * 0.05;
     let ylo = if !c.log_y && ylo > 0.0 && ylo < (yhi - ylo) * 0.5 { 0.0 } else { ylo - ypad };
     let value = |log: bool| move |v: f64| if log { short_number(10f64.powf(v)) } else { short_number(v) };
-    let (xl, yl) = (value(c.log_x), value(c.log_y));
+    let yl = value(c.log_y);
     let ticks = |lo: f64, hi: f64, log: bool| if log { log_ticks(lo, hi) } else { linear_ticks(lo, hi, 6) };
-    let x =
-        AxisSpec { lo: xlo, hi: xhi, ticks: ticks(xlo, xhi, c.log_x), label: &xl, desc: c.x_label.clone(), lines: 1 };
+    // Words (depth `all`) label their own ticks, past the numbers' ticks.
+    let words: Vec<(f64, String)> = c.words.iter().filter_map(|w| Some((tx(w.x)?, clean_text(&w.word)))).collect();
+    // The numbers' ticks stop halfway between the last number and the
+    // first word, so that no number is printed beside a word.
+    let numbers_end = words.first().map_or(xhi, |w| {
+        let last = lines.iter().flatten().map(|p| p.0 .0).filter(|&x| x < w.0).fold(xlo, f64::max);
+        (last + w.0) / 2.0
+    });
+    let mut x_ticks: Vec<f64> = ticks(xlo, xhi, c.log_x).into_iter().filter(|&t| t < numbers_end).collect();
+    x_ticks.extend(words.iter().map(|w| w.0));
+    let xl = move |v: f64| match words.iter().find(|w| (w.0 - v).abs() < 1e-9) {
+        Some(w) => w.1.clone(),
+        None => value(c.log_x)(v),
+    };
+    let x = AxisSpec { lo: xlo, hi: xhi, ticks: x_ticks, label: &xl, desc: c.x_label.clone(), lines: 1 };
     let y =
         AxisSpec { lo: ylo, hi: yhi, ticks: ticks(ylo, yhi, c.log_y), label: &yl, desc: c.y_label.clone(), lines: 1 };
     let entries: Vec<(String, Key)> =

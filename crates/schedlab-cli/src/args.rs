@@ -299,8 +299,9 @@ pub struct MergeArgs {
 
 #[derive(Debug, Args)]
 pub struct ReproduceArgs {
-    /// pv-easy-vs-easy, fairness-audit, prediction-error, checkpoint-cost,
-    /// suspend-cost, slack-factor, selective or dbf.
+    /// A preset's id, e.g. pv-easy-vs-easy or reservation-depth (an
+    /// unknown id is answered with the list; `schedlab policies --json`
+    /// gives it too).
     pub preset: String,
     /// SWF trace, plain or gzip-compressed.
     pub trace: PathBuf,

@@ -307,9 +307,9 @@ pub const PRESETS: &[Preset] = &[
         figures: &[PresetFigure::Curves { columns: &["mbs", "mwbs", "reservation_changes"] }],
         paper_traces: &[],
         sections: &[Section {
-            // The figure's axis is numeric, so depth `all` is in the table
-            // only; EASY is drawn flat across the depths, and depth 1 in
-            // FCFS order gives its schedule.
+            // The figure draws depth `all` past 64 with its own tick; EASY
+            // is drawn flat across the depths, and depth 1 in FCFS order
+            // gives its schedule.
             title:
                 "backfill in FCFS order at depth 1 (EASY's schedule) to all (every waiting job planned at each pass)",
             runs: &["backfill", "easy"],

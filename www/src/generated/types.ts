@@ -1107,7 +1107,12 @@ export type SweepChart = { title: string,
  * A second line under the title: what the numbers are of (the
  * trace, its machine size and workload options).
  */
-subtitle?: string, x_label?: string, y_label?: string, log_x?: boolean, log_y?: boolean, lines: Array<SweepLine>, };
+subtitle?: string, x_label?: string, y_label?: string, log_x?: boolean, log_y?: boolean, lines: Array<SweepLine>, 
+/**
+ * Swept values that are words (depth `all`): each is drawn at its
+ * position past the numbers, its tick labelled with the word.
+ */
+words?: Array<WordTick>, };
 
 export type SweepLine = { name: string, points: Array<SweepPoint>, };
 
@@ -1270,6 +1275,8 @@ export type WindowJobs = { rects: Array<JobRect>,
  * page should draw the window from buckets instead.
  */
 complete: boolean, };
+
+export type WordTick = { x: number, word: string, };
 
 export type WorkloadOptions = { max_bytes?: number, 
 /**
