@@ -78,12 +78,15 @@ async function checkTables(page, id) {
     const cells = await page.$$eval(`#preset-table-${si} tbody tr`, (rows) =>
       rows.map((r) => ({
         label: r.dataset.label,
+        title: r.querySelector("th")?.textContent,
         cells: [...r.querySelectorAll("td[data-path]")].map((td) => ({ path: td.dataset.path, text: td.textContent, mean: td.dataset.mean })),
       })),
     );
     assert.equal(cells.length, result.summary.length, `${id} section ${si}: one row per run`);
     for (const [i, row] of result.summary.entries()) {
       assert.equal(cells[i].label, row.label);
+      // The row reads as the run's title for people, as the results table does.
+      assert.equal(cells[i].title, result.titles[row.run]);
       assert.equal(cells[i].cells.length, section.columns.length);
       // A column is a metric path, labelled by the core's column catalogue.
       for (const [k, path] of section.columns.entries()) {

@@ -130,8 +130,7 @@ pub fn figures(r: &ExperimentResult) -> Vec<Figure> {
         out.push(Figure { id: "chart-blocked".into(), title: chart_title(&spec), spec });
     }
     if let Some(s) = &r.experiment.sweep {
-        let names: Vec<String> =
-            (0..r.labels.len()).map(|run| r.titles.get(run).unwrap_or(&r.labels[run]).clone()).collect();
+        let names = run_titles(r);
         for metric in ["mbs", "mwbs"] {
             let spec = sweep_chart(r, metric, &s.param, rep, &names);
             out.push(Figure { id: format!("chart-sweep-{metric}"), title: chart_title(&spec), spec });
@@ -281,32 +280,16 @@ fn word_ticks(r: &ExperimentResult, xs: &[f64], log_x: bool) -> Vec<WordTick> {
     words.into_iter().enumerate().map(|(k, word)| WordTick { x: at(k), word }).collect()
 }
 
-/// Run labels short enough for an axis: `KEY=VALUE` parts every
-/// parameterised label shares (`mode=checkpoint`) left out
-/// (`pv-easy:mode=checkpoint,cost=60` → `pv-easy cost=60`).
-pub fn short_labels(labels: &[String]) -> Vec<String> {
-    let parts: Vec<Vec<&str>> =
-        labels.iter().map(|l| l.split([':', ',']).filter(|p| !p.is_empty()).collect()).collect();
-    let with_params: Vec<&Vec<&str>> = parts.iter().filter(|p| p.len() > 1).collect();
-    let shared = |t: &str| t.contains('=') && with_params.len() >= 2 && with_params.iter().all(|p| p.contains(&t));
-    parts
-        .iter()
-        .zip(labels)
-        .map(|(p, full)| {
-            let kept: Vec<&str> = p.iter().take(1).chain(p.iter().skip(1).filter(|t| !shared(t))).copied().collect();
-            if kept.is_empty() {
-                full.clone()
-            } else {
-                kept.join(" ")
-            }
-        })
-        .collect()
+/// Each run's title for people (its spec label where a result has none),
+/// the name its bars and lines go by in every chart.
+fn run_titles(r: &ExperimentResult) -> Vec<String> {
+    (0..r.labels.len()).map(|run| r.titles.get(run).unwrap_or(&r.labels[run]).clone()).collect()
 }
 
 /// The figures of a preset section, the way the paper draws them.
 pub fn preset_figures(preset: &Preset, section: usize, r: &ExperimentResult) -> Vec<Figure> {
     let rep = repeated(r);
-    let short = short_labels(&r.labels);
+    let short = run_titles(r);
     let rows: Vec<&SummaryRow> = r.summary.iter().collect();
     let names: Vec<String> = rows
         .iter()
@@ -436,7 +419,8 @@ mod tests {
         let first = r.summary[0].mean.value(MetricKey::BlockedGroup(2, GroupField::Mbs)).number();
         assert_eq!(blocked.series[0].values[0], first);
         let ChartSpec::Bars(bars) = &figs[0].spec else { panic!("bars") };
-        assert_eq!(bars.groups, ["easy", "easy@last", "pv-easy"]);
+        // Each bar goes by its run's title, as the table and the results do.
+        assert_eq!(bars.groups, ["EASY", "EASY, last", "PV-EASY"]);
         assert_eq!(bars.y_label, "MBS / MWBS");
         figs.iter().for_each(snapshot);
     }
@@ -498,14 +482,5 @@ mod tests {
         assert!(s.log_y, "{:?}", s.lines);
         let ys = s.lines.iter().flat_map(|l| l.points.iter().map(|p| p.y));
         assert_eq!(s.log_y, wants_log(ys));
-    }
-
-    #[test]
-    fn labels_lose_only_what_they_all_share() {
-        let labels: Vec<String> = ["pv-easy", "pv-easy:mode=checkpoint,cost=60", "pv-easy:mode=checkpoint,cost=120"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-        assert_eq!(short_labels(&labels), ["pv-easy", "pv-easy cost=60", "pv-easy cost=120"]);
     }
 }

@@ -50,7 +50,7 @@ mod frame;
 mod schedule;
 mod sweep;
 
-pub use figures::{figures, preset_figures, short_labels, wants_log, Figure, LOG_RATIO};
+pub use figures::{figures, preset_figures, wants_log, Figure, LOG_RATIO};
 pub use schedule::{
     schedule_chart, schedule_legend, window_chart, BoxKind, GanttBox, LegendEntry, ScheduleChart, ScheduleChartOptions,
     SeriesStrip, StripUnit, MAX_CHART_BOXES,

@@ -39,6 +39,6 @@ fn easy_meets_the_depth_curves_at_depth_one() {
         let svg = to_svg(&figure.spec, 1200, 750);
         assert!(svg.contains(">\nall\n</text>"), "{}: the tick of depth all is labelled", figure.id);
         let names: Vec<&str> = chart.lines.iter().map(|l| l.name.as_str()).collect();
-        assert_eq!(names, ["backfill", "easy"], "{}: each line named by its own run", figure.id);
+        assert_eq!(names, ["Composable backfilling", "EASY"], "{}: each line named by its own run's title", figure.id);
     }
 }

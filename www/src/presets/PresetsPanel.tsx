@@ -92,9 +92,9 @@ function SectionView(props: { run: PresetRun; s: SectionRun; index: number }) {
             </thead>
             <tbody>
               {s.table.rows.map((r) => (
-                <tr key={`${r.run}/${r.value}`} data-label={r.label}>
-                  <th class="lbl" scope="row">
-                    {r.label}
+                <tr key={`${r.run}/${r.value}`} data-label={r.label} data-title={r.title}>
+                  <th class="lbl" scope="row" title={r.label}>
+                    {r.title}
                   </th>
                   {s.table?.sweep ? <td>{r.value ?? "–"}</td> : null}
                   {r.cells.map((c, k) => (
