@@ -73,9 +73,10 @@ pub struct SeriesData {
     pub head_wait: Vec<f64>,
 }
 
-/// A change of the step functions, and their integrals up to it.
+/// A change of the step functions, and their integrals up to it (also the
+/// window schedule's running levels, computed the same way).
 #[derive(Clone, Copy, Debug, Default)]
-struct Point {
+pub(crate) struct Point {
     t: Time,
     used: u32,
     queued: u32,
@@ -83,6 +84,31 @@ struct Point {
     used_area: f64,
     queued_area: f64,
     work_area: f64,
+}
+
+impl Point {
+    /// The levels `used`, `queued` and `work` from `t` on, after `last`.
+    pub(crate) fn after(last: Option<&Point>, t: Time, used: u32, queued: u32, work: f64) -> Point {
+        let mut p = Point { t, used, queued, work, ..Point::default() };
+        if let Some(last) = last {
+            let dt = (t - last.t) as f64;
+            p.used_area = last.used_area + f64::from(last.used) * dt;
+            p.queued_area = last.queued_area + f64::from(last.queued) * dt;
+            p.work_area = last.work_area + last.work * dt;
+        }
+        p
+    }
+
+    /// Each measure's integral from the first change to `t`, which no
+    /// later change precedes.
+    pub(crate) fn areas_to(&self, t: f64) -> (f64, f64, f64) {
+        let dt = t - self.t as f64;
+        (
+            self.used_area + f64::from(self.used) * dt,
+            self.queued_area + f64::from(self.queued) * dt,
+            self.work_area + self.work * dt,
+        )
+    }
 }
 
 /// No job waits.
@@ -120,9 +146,7 @@ impl Series {
     /// Each measure's integral from the first change to `t`.
     fn areas(&self, t: f64) -> (f64, f64, f64) {
         let k = self.points.partition_point(|p| p.t as f64 <= t);
-        let Some(p) = k.checked_sub(1).map(|k| self.points[k]) else { return (0.0, 0.0, 0.0) };
-        let dt = t - p.t as f64;
-        (p.used_area + f64::from(p.used) * dt, p.queued_area + f64::from(p.queued) * dt, p.work_area + p.work * dt)
+        k.checked_sub(1).map_or((0.0, 0.0, 0.0), |k| self.points[k].areas_to(t))
     }
 
     /// Busy processors and waiting jobs at `t`, after everything that happened at `t`.
@@ -210,14 +234,7 @@ fn integrate(deltas: &[Delta]) -> Vec<Point> {
             queued += d.2;
             work += d.3;
         }
-        let mut p = Point { t, used: used as u32, queued: queued as u32, work: work as f64, ..Point::default() };
-        if let Some(last) = points.last() {
-            let dt = (t - last.t) as f64;
-            p.used_area = last.used_area + f64::from(last.used) * dt;
-            p.queued_area = last.queued_area + f64::from(last.queued) * dt;
-            p.work_area = last.work_area + last.work * dt;
-        }
-        points.push(p);
+        points.push(Point::after(points.last(), t, used as u32, queued as u32, work as f64));
     }
     points
 }

@@ -22,7 +22,7 @@ use schedlab_workload::Job;
 use crate::inspect::lost_work;
 use crate::layout::{replay, ReplayOrder};
 use crate::runs::{run_of, RunId};
-use crate::series::{Grid, SeriesData};
+use crate::series::{Grid, Point, SeriesData};
 use crate::{class_of, Band, HeadReservation, JobRect, ScheduleError, WindowJobs};
 
 /// One window of a run, as [`WindowSchedule::new`] computes it.
@@ -142,28 +142,6 @@ enum Event {
     Ends(RunId),
 }
 
-/// The step functions' levels after a change, and their integrals up to it
-/// (the view's `series::Point`, computed the same way).
-#[derive(Clone, Copy, Default)]
-struct Level {
-    t: Time,
-    used: u32,
-    queued: u32,
-    work: f64,
-    used_area: f64,
-    queued_area: f64,
-    work_area: f64,
-}
-
-impl Level {
-    /// Each measure's integral from the first change to `e`, which no later change precedes.
-    fn areas(level: Option<&Level>, e: f64) -> Areas {
-        let Some(p) = level else { return (0.0, 0.0, 0.0) };
-        let dt = e - p.t as f64;
-        (p.used_area + f64::from(p.used) * dt, p.queued_area + f64::from(p.queued) * dt, p.work_area + p.work * dt)
-    }
-}
-
 /// The integrals of busy processors, waiting jobs and waiting work up to an instant.
 type Areas = (f64, f64, f64);
 
@@ -187,7 +165,7 @@ struct SweepState<'a> {
     used: i64,
     queued: i64,
     work: i128,
-    last: Option<Level>,
+    last: Option<Point>,
     /// The integrals at the bucket edges reached so far.
     edges: Vec<Areas>,
     /// Waiting jobs, each with its count of open waits (settled per instant).
@@ -273,15 +251,7 @@ impl<'a> SweepState<'a> {
     /// waiting job take effect.
     fn settle(&mut self, t: Time, waits_changed: bool) {
         self.reach_edges(Some(t));
-        let mut level =
-            Level { t, used: self.used as u32, queued: self.queued as u32, work: self.work as f64, ..Level::default() };
-        if let Some(last) = self.last {
-            let dt = (t - last.t) as f64;
-            level.used_area = last.used_area + f64::from(last.used) * dt;
-            level.queued_area = last.queued_area + f64::from(last.queued) * dt;
-            level.work_area = last.work_area + last.work * dt;
-        }
-        self.last = Some(level);
+        self.last = Some(Point::after(self.last.as_ref(), t, self.used as u32, self.queued as u32, self.work as f64));
         if waits_changed {
             let head = self.queue.first_key_value().map_or(NO_HEAD, |(&j, _)| j);
             if self.head.map(|h| h.1) != Some(head) {
@@ -302,7 +272,7 @@ impl<'a> SweepState<'a> {
             if until.is_some_and(|t| e >= t as f64) {
                 break;
             }
-            self.edges.push(Level::areas(self.last.as_ref(), e));
+            self.edges.push(self.last.map_or((0.0, 0.0, 0.0), |p| p.areas_to(e)));
         }
     }
 
