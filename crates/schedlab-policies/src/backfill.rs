@@ -30,8 +30,10 @@
 //! - the pass: each job started and each of the d reservations costs one
 //!   step of the order (O(log q)) and a profile search and change
 //!   (O(log p) each; `Profile`); with fixed scores the jobs after the d-th
-//!   reservation are found by a walk of the score order pruned by least
-//!   size and least prediction (`score_order`), never by a scan of the
+//!   reservation are found in the score order of each size, pruned exactly
+//!   by the least prediction against how long that size stays free
+//!   (`score_order`): O(log q) per size that holds a better answer and
+//!   O(1) per other size up to the idle processors, never a scan of the
 //!   queue; the reservations are taken out of the profile at the end of
 //!   the pass (d more changes). Depth `all` costs a step and a search per
 //!   waiting job at every pass.
@@ -193,7 +195,8 @@ impl Backfill {
     fn indexed_pass(&mut self, sim: &mut Sim<'_>, happened: &Happened) -> Result<(), EngineError> {
         let mut queue = self.queue.take().unwrap_or_else(|| ScoreOrder::new(sim.jobs().len(), self.live));
         for &j in &happened.arrived {
-            queue.insert(sim, j, self.score(sim, j)?);
+            let key = self.score(sim, j)?;
+            queue.insert(j, key, sim.job(j).size, sim.prediction(j));
         }
         let mut after = None;
         while self.plan.len() < self.depth {
@@ -204,9 +207,10 @@ impl Backfill {
             }
         }
         while sim.free() > 0 {
-            let (book, free) = (&self.book, sim.free());
-            let fits = |size: u32, prediction: Time| size <= free && book.free_for(sim, size) >= prediction.max(1);
-            let Some(key) = queue.next_fitting(sim, after, &fits) else { break };
+            let book = &self.book;
+            let mut horizon = |size: u32| book.free_for(sim, size);
+            let current = |j: JobIdx| sim.prediction(j);
+            let Some(key) = queue.next_fitting(after, sim.free(), &mut horizon, &current) else { break };
             queue.remove(key.1);
             self.book.start_now(sim, key.1)?;
             after = Some(key);
