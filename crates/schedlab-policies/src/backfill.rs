@@ -48,6 +48,7 @@ use schedlab_engine::{EngineError, Guarantee, Happened, JobIdx, Policy, Sim, Tim
 use schedlab_priority::{find_preset, Formula, Var, Vars};
 
 use crate::book::Book;
+use crate::common::shadow;
 use crate::{PolicyInfo, PolicySettings};
 use score_order::{score_key, Key, ScoreOrder};
 
@@ -118,9 +119,14 @@ struct Backfill {
     keeps_first_reservation: bool,
     /// Runtimes never fall short, so the plan's durations bound the jobs'.
     upper_bound: bool,
+    /// Plans in a profile (depth 2 and more); at depth 0 and 1 a pass
+    /// needs only the running jobs (see [`Shadow`]).
+    by_book: bool,
     /// Running jobs until their expected ends, and, during a pass, its
-    /// reservations.
+    /// reservations (kept only `by_book`).
     book: Book,
+    /// Without the book: the pass's reservation, once made.
+    shadow: Option<Shadow>,
     /// The waiting jobs in score order, when scores are fixed at arrival
     /// (made at the first pass).
     queue: Option<ScoreOrder>,
@@ -134,17 +140,40 @@ struct Backfill {
     plan: Vec<(JobIdx, Time, Time)>,
 }
 
+/// A pass at depth 0 or 1 holds at most one reservation, made when its
+/// first blocked job is met, and only running jobs come before it. A
+/// profile of the running jobs only gains processors over time, so the
+/// reservation is the shadow time of EASY (`common::shadow`), and after it
+/// a job of `size` processors fits now iff it fits in the idle processors
+/// and either ends by the reservation's start or `size` is within the
+/// extra processors left then. That is what the profile would answer, at
+/// the cost of EASY's walk of the running jobs instead of a profile kept
+/// through every start and end (the tests compare the two).
+#[derive(Clone, Copy, Debug)]
+struct Shadow {
+    /// The reservation's start.
+    start: Time,
+    /// Processors free at `start` beyond the reserved job's and those of
+    /// the backfilled jobs still running then.
+    extra: u32,
+}
+
 impl Policy for Backfill {
     fn schedule(&mut self, sim: &mut Sim<'_>, happened: &Happened) -> Result<(), EngineError> {
-        self.book.begin(sim, happened);
         self.plan.clear();
+        self.shadow = None;
+        if self.by_book {
+            self.book.begin(sim, happened);
+        }
         if self.rescored {
             self.rescored_pass(sim)?;
         } else {
             self.indexed_pass(sim, happened)?;
         }
-        for &(j, _, _) in &self.plan {
-            self.book.unplace(sim, j);
+        if self.by_book {
+            for &(j, _, _) in &self.plan {
+                self.book.unplace(sim, j);
+            }
         }
         Ok(())
     }
@@ -180,7 +209,9 @@ impl Backfill {
             keeps_first_reservation: s.source.is_upper_bound() && depth == 1 && fcfs,
             upper_bound: s.source.is_upper_bound(),
             formula,
+            by_book: depth > 1,
             book: Book::default(),
+            shadow: None,
             queue: None,
             keys: Vec::new(),
             stack: Vec::new(),
@@ -207,12 +238,12 @@ impl Backfill {
             }
         }
         while sim.free() > 0 {
-            let book = &self.book;
-            let mut horizon = |size: u32| book.free_for(sim, size);
+            let this = &*self;
+            let mut horizon = |size: u32| this.free_for(sim, size);
             let current = |j: JobIdx| sim.prediction(j);
             let Some(key) = queue.next_fitting(after, sim.free(), &mut horizon, &current) else { break };
             queue.remove(key.1);
-            self.book.start_now(sim, key.1)?;
+            self.start_now(sim, key.1)?;
             after = Some(key);
         }
         self.queue = Some(queue);
@@ -240,8 +271,8 @@ impl Backfill {
         rest.sort_unstable_by_key(|&Reverse(key)| key);
         for &Reverse((_, j)) in &rest {
             let size = sim.job(j).size;
-            if size <= sim.free() && self.book.free_for(sim, size) >= sim.prediction(j).max(1) {
-                self.book.start_now(sim, j)?;
+            if size <= sim.free() && self.free_for(sim, size) >= sim.prediction(j).max(1) {
+                self.start_now(sim, j)?;
             }
         }
         self.keys = rest;
@@ -251,14 +282,16 @@ impl Backfill {
     /// Starts `j` if it fits now without delaying a reservation made so far
     /// (true), or gives it its earliest slot in the profile as it stands.
     fn start_or_reserve(&mut self, sim: &mut Sim<'_>, j: JobIdx) -> Result<bool, EngineError> {
-        if self.book.fits_now(sim, j) {
-            self.book.start_now(sim, j)?;
+        if self.fits_now(sim, j) {
+            self.start_now(sim, j)?;
             return Ok(true);
         }
         // The last reservation of a pass on a full machine constrains no
         // later job, so it is found without being put into the profile.
         let last = self.plan.len() + 1 == self.depth && sim.free() == 0;
-        let start = if last {
+        let start = if !self.by_book {
+            self.reserve_by_shadow(sim, j)
+        } else if last {
             self.book.earliest(sim.now(), sim.prediction(j), sim.job(j).size)
         } else {
             self.book.place(sim, j, sim.now())
@@ -266,6 +299,58 @@ impl Backfill {
         sim.reserve(j, start);
         self.plan.push((j, start, sim.prediction(j)));
         Ok(false)
+    }
+
+    /// Whether waiting job `j` can start now without delaying a reservation
+    /// made so far. Without the book none is made yet (the pass stops at
+    /// its first), and the running jobs only give processors back, so a job
+    /// fits iff it fits in the idle processors.
+    fn fits_now(&self, sim: &Sim<'_>, j: JobIdx) -> bool {
+        if self.by_book {
+            self.book.fits_now(sim, j)
+        } else {
+            sim.job(j).size <= sim.free()
+        }
+    }
+
+    /// How long from now `size` processors stay free without delaying the
+    /// pass's reservations (0 if they are not free now).
+    fn free_for(&self, sim: &Sim<'_>, size: u32) -> Time {
+        if self.by_book {
+            return self.book.free_for(sim, size);
+        }
+        match self.shadow {
+            _ if size > sim.free() => 0,
+            Some(s) if size > s.extra => s.start.saturating_sub(sim.now()),
+            _ => Time::MAX,
+        }
+    }
+
+    /// Starts waiting job `j` now for its prediction (the caller checked
+    /// that it fits): in the book; or, when it will still run at the
+    /// reservation's start, out of the extra processors it then fits in.
+    fn start_now(&mut self, sim: &mut Sim<'_>, j: JobIdx) -> Result<(), EngineError> {
+        if self.by_book {
+            return self.book.start_now(sim, j);
+        }
+        let prediction = sim.prediction(j);
+        if let Some(s) = self.shadow.as_mut() {
+            if prediction > s.start.saturating_sub(sim.now()) {
+                s.extra = s.extra.saturating_sub(sim.job(j).size);
+            }
+        }
+        sim.start_predicted(j, prediction)
+    }
+
+    /// The reservation of blocked job `j` from the running jobs alone (at
+    /// depth 0 or 1 it is the pass's only one): the earliest time enough of
+    /// them have ended, as a profile of them would give it.
+    fn reserve_by_shadow(&mut self, sim: &Sim<'_>, j: JobIdx) -> Time {
+        // Predictions are at least one second, so the reservation holds
+        // its processors at its start, as it would in a profile.
+        let (start, extra) = shadow(sim, sim.job(j).size);
+        self.shadow = Some(Shadow { start, extra });
+        start
     }
 
     /// The order key of waiting job `j` now; a NaN score stops the run.
