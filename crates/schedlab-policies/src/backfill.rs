@@ -361,7 +361,11 @@ impl Backfill {
             .set(Var::Submit, job.submit as f64)
             .set(Var::Now, sim.now() as f64)
             .set(Var::Requested, job.estimate as f64)
-            .set(Var::Predicted, sim.prediction(j) as f64)
+            // A prediction costs a look at the user's history under a
+            // learning source and is the dearest variable; a formula that
+            // does not read it (WFP3, scored for every waiting job at every
+            // pass) need not pay for it.
+            .set(Var::Predicted, if self.formula.reads(Var::Predicted) { sim.prediction(j) as f64 } else { 0.0 })
             .set(Var::Procs, f64::from(job.size))
             .set(Var::User, f64::from(job.user))
             .set(Var::Group, f64::from(job.group))
