@@ -45,7 +45,7 @@ use std::collections::BinaryHeap;
 
 use schedlab_engine::params::{IntOr, ParamSet};
 use schedlab_engine::{EngineError, Guarantee, Happened, JobIdx, Policy, Sim, Time};
-use schedlab_priority::{find_preset, Formula, Var, Vars};
+use schedlab_priority::{find_preset, Columns, Formula, Var, Vars};
 
 use crate::book::Book;
 use crate::common::shadow;
@@ -136,6 +136,9 @@ struct Backfill {
     live: bool,
     /// Scratch stack of the formula's code.
     stack: Vec<f64>,
+    /// Scratch columns and scores of the waiting jobs, when scores change.
+    columns: Columns,
+    scores: Vec<f64>,
     /// The reservations of the last pass: (job, start, duration).
     plan: Vec<(JobIdx, Time, Time)>,
 }
@@ -215,6 +218,8 @@ impl Backfill {
             queue: None,
             keys: Vec::new(),
             stack: Vec::new(),
+            columns: Columns::default(),
+            scores: Vec::new(),
             plan: Vec::new(),
             live: s.source.learns(),
         }
@@ -257,9 +262,7 @@ impl Backfill {
     fn rescored_pass(&mut self, sim: &mut Sim<'_>) -> Result<(), EngineError> {
         let mut keys = std::mem::take(&mut self.keys);
         keys.clear();
-        for &j in sim.waiting() {
-            keys.push(Reverse((self.score(sim, j)?, j)));
-        }
+        self.score_all(sim, &mut keys)?;
         let mut heap = BinaryHeap::from(keys);
         while self.plan.len() < self.depth {
             let Some(Reverse((_, j))) = heap.pop() else { break };
@@ -353,33 +356,66 @@ impl Backfill {
         start
     }
 
+    /// The order keys of every waiting job now, in the queue's order, into
+    /// `keys`; a NaN score stops the run at the first job that has one.
+    /// The formula runs column-wise over the waiting jobs
+    /// (`Formula::eval_all`, the same bits as one job at a time), and only
+    /// the variables it reads are gathered: a prediction under a learning
+    /// source costs a look at the user's history.
+    fn score_all(&mut self, sim: &Sim<'_>, keys: &mut Vec<Reverse<Key>>) -> Result<(), EngineError> {
+        let waiting = sim.waiting();
+        self.columns.clear();
+        for var in Var::ALL.into_iter().filter(|&v| self.formula.reads(v)) {
+            self.columns.column(var).extend(waiting.iter().map(|&j| var_value(sim, j, var)));
+        }
+        let mut scores = std::mem::take(&mut self.scores);
+        self.formula.eval_all(&mut self.columns, waiting.len(), &mut scores);
+        let result = waiting.iter().zip(&scores).try_for_each(|(&j, &score)| {
+            keys.push(Reverse((self.key(sim, j, score)?, j)));
+            Ok(())
+        });
+        self.scores = scores;
+        result
+    }
+
     /// The order key of waiting job `j` now; a NaN score stops the run.
     fn score(&mut self, sim: &Sim<'_>, j: JobIdx) -> Result<u64, EngineError> {
-        let job = sim.job(j);
         let mut vars = Vars::default();
-        vars.set(Var::Wait, (sim.now() - job.submit) as f64)
-            .set(Var::Submit, job.submit as f64)
-            .set(Var::Now, sim.now() as f64)
-            .set(Var::Requested, job.estimate as f64)
-            // A prediction costs a look at the user's history under a
-            // learning source and is the dearest variable; a formula that
-            // does not read it (WFP3, scored for every waiting job at every
-            // pass) need not pay for it.
-            .set(Var::Predicted, if self.formula.reads(Var::Predicted) { sim.prediction(j) as f64 } else { 0.0 })
-            .set(Var::Procs, f64::from(job.size))
-            .set(Var::User, f64::from(job.user))
-            .set(Var::Group, f64::from(job.group))
-            .set(Var::Queue, f64::from(job.queue))
-            .set(Var::Partition, f64::from(job.partition))
-            .set(Var::Machine, f64::from(sim.procs()))
-            .set(Var::Free, f64::from(sim.free()))
-            .set(Var::Queued, sim.waiting().len() as f64);
+        for var in Var::ALL.into_iter().filter(|&v| self.formula.reads(v)) {
+            vars.set(var, var_value(sim, j, var));
+        }
         let score = self.formula.eval(&vars, &mut self.stack);
+        self.key(sim, j, score)
+    }
+
+    /// The order key of a score of waiting job `j`; NaN stops the run.
+    fn key(&self, sim: &Sim<'_>, j: JobIdx, score: f64) -> Result<u64, EngineError> {
+        let job = sim.job(j);
         if score.is_nan() {
             let formula = self.formula.source().to_string();
             return Err(EngineError::NanScore { time: sim.now(), job: job.id, formula });
         }
         Ok(score_key(if self.highest { -score } else { score }))
+    }
+}
+
+/// The value of `var` for waiting job `j` now.
+fn var_value(sim: &Sim<'_>, j: JobIdx, var: Var) -> f64 {
+    let job = sim.job(j);
+    match var {
+        Var::Wait => (sim.now() - job.submit) as f64,
+        Var::Submit => job.submit as f64,
+        Var::Now => sim.now() as f64,
+        Var::Requested => job.estimate as f64,
+        Var::Predicted => sim.prediction(j) as f64,
+        Var::Procs => f64::from(job.size),
+        Var::User => f64::from(job.user),
+        Var::Group => f64::from(job.group),
+        Var::Queue => f64::from(job.queue),
+        Var::Partition => f64::from(job.partition),
+        Var::Machine => f64::from(sim.procs()),
+        Var::Free => f64::from(sim.free()),
+        Var::Queued => sim.waiting().len() as f64,
     }
 }
 
