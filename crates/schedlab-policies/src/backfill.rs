@@ -136,7 +136,9 @@ struct Backfill {
     live: bool,
     /// Scratch stack of the formula's code.
     stack: Vec<f64>,
-    /// Scratch columns and scores of the waiting jobs, when scores change.
+    /// Scratch list, columns and scores of the waiting jobs, when scores
+    /// change.
+    waiting: Vec<JobIdx>,
     columns: Columns,
     scores: Vec<f64>,
     /// The reservations of the last pass: (job, start, duration).
@@ -218,6 +220,7 @@ impl Backfill {
             queue: None,
             keys: Vec::new(),
             stack: Vec::new(),
+            waiting: Vec::new(),
             columns: Columns::default(),
             scores: Vec::new(),
             plan: Vec::new(),
@@ -363,10 +366,14 @@ impl Backfill {
     /// the variables it reads are gathered: a prediction under a learning
     /// source costs a look at the user's history.
     fn score_all(&mut self, sim: &Sim<'_>, keys: &mut Vec<Reverse<Key>>) -> Result<(), EngineError> {
-        let waiting = sim.waiting();
+        // The queue is read once into a list: a walk of its ordered set
+        // per variable cost more than the formula.
+        let mut waiting = std::mem::take(&mut self.waiting);
+        waiting.clear();
+        waiting.extend(sim.waiting());
         self.columns.clear();
         for var in Var::ALL.into_iter().filter(|&v| self.formula.reads(v)) {
-            self.columns.column(var).extend(waiting.iter().map(|&j| var_value(sim, j, var)));
+            gather(sim, &waiting, var, self.columns.column(var));
         }
         let mut scores = std::mem::take(&mut self.scores);
         self.formula.eval_all(&mut self.columns, waiting.len(), &mut scores);
@@ -375,6 +382,7 @@ impl Backfill {
             Ok(())
         });
         self.scores = scores;
+        self.waiting = waiting;
         result
     }
 
@@ -399,7 +407,35 @@ impl Backfill {
     }
 }
 
+/// The values of `var` for the waiting `jobs` now, appended to `out`: one
+/// loop per variable, so that the choice of variable is made once.
+fn gather(sim: &Sim<'_>, jobs: &[JobIdx], var: Var, out: &mut Vec<f64>) {
+    // Each arm is its own loop with the variable fixed, so the choice
+    // folds away inside it.
+    match var {
+        Var::Wait => extend_with(out, jobs, |j| var_value(sim, j, Var::Wait)),
+        Var::Submit => extend_with(out, jobs, |j| var_value(sim, j, Var::Submit)),
+        Var::Now => extend_with(out, jobs, |j| var_value(sim, j, Var::Now)),
+        Var::Requested => extend_with(out, jobs, |j| var_value(sim, j, Var::Requested)),
+        Var::Predicted => extend_with(out, jobs, |j| var_value(sim, j, Var::Predicted)),
+        Var::Procs => extend_with(out, jobs, |j| var_value(sim, j, Var::Procs)),
+        Var::User => extend_with(out, jobs, |j| var_value(sim, j, Var::User)),
+        Var::Group => extend_with(out, jobs, |j| var_value(sim, j, Var::Group)),
+        Var::Queue => extend_with(out, jobs, |j| var_value(sim, j, Var::Queue)),
+        Var::Partition => extend_with(out, jobs, |j| var_value(sim, j, Var::Partition)),
+        Var::Machine => extend_with(out, jobs, |j| var_value(sim, j, Var::Machine)),
+        Var::Free => extend_with(out, jobs, |j| var_value(sim, j, Var::Free)),
+        Var::Queued => extend_with(out, jobs, |j| var_value(sim, j, Var::Queued)),
+    }
+}
+
+/// Appends `value(j)` of each of `jobs` to `out` (one copy per `value`).
+fn extend_with(out: &mut Vec<f64>, jobs: &[JobIdx], value: impl Fn(JobIdx) -> f64) {
+    out.extend(jobs.iter().map(|&j| value(j)));
+}
+
 /// The value of `var` for waiting job `j` now.
+#[inline(always)]
 fn var_value(sim: &Sim<'_>, j: JobIdx, var: Var) -> f64 {
     let job = sim.job(j);
     match var {
