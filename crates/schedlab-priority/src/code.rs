@@ -215,6 +215,10 @@ impl Formula {
     }
 }
 
+// The helpers of `eval_all` run once per instruction, each over every job;
+// the operations they apply are inlined into their loops (`#[inline]`
+// above), so the choice of operation is the only work per job besides it.
+
 /// Pushes a column of `n` values `value(i)` onto the column stack.
 fn push_with(stack: &mut [Vec<f64>], depth: &mut usize, n: usize, value: impl Fn(usize) -> f64) {
     let column = &mut stack[*depth];
@@ -345,6 +349,7 @@ fn whole_exponent(e: &Expr) -> Option<i32> {
 /// cheaper than `libm::pow`, which scoring WFP3 at every pass spent half
 /// its time in. It can differ from the correctly rounded power in the last
 /// bits.
+#[inline]
 fn power(x: f64, n: i32) -> f64 {
     let (mut base, mut left, mut result) = (x, n.unsigned_abs(), 1.0);
     while left > 0 {
@@ -362,12 +367,14 @@ fn power(x: f64, n: i32) -> f64 {
 }
 
 /// A condition holds when it is not zero.
+#[inline]
 fn is_true(x: f64) -> bool {
     x != 0.0
 }
 
 /// 1 or 0 for a truth value, or NaN when any operand is NaN: a comparison
 /// or a logical operator never hides a NaN.
+#[inline]
 fn truth(b: bool, operands: &[f64]) -> f64 {
     if operands.iter().any(|x| x.is_nan()) {
         f64::NAN
@@ -378,6 +385,7 @@ fn truth(b: bool, operands: &[f64]) -> f64 {
     }
 }
 
+#[inline]
 fn binary(op: BinOp, a: f64, b: f64) -> f64 {
     match op {
         BinOp::Add => a + b,
@@ -397,6 +405,7 @@ fn binary(op: BinOp, a: f64, b: f64) -> f64 {
 }
 
 /// `min` and `max` that propagate NaN (the standard ones drop it).
+#[inline]
 fn pair(f: Func, a: f64, b: f64) -> f64 {
     if a.is_nan() || b.is_nan() {
         return f64::NAN;
