@@ -35,8 +35,10 @@
 //! - the pass: each job started and each of the d reservations costs one
 //!   step of the order (O(log q)) and a profile search and change
 //!   (O(log p) each; `Profile`); with fixed scores the jobs after the d-th
-//!   reservation are found by a walk of the score order pruned by least
-//!   size and least prediction (`score_order`), never by a scan of the
+//!   reservation are found in the score order of each size, pruned exactly
+//!   by the least prediction against how long that size stays free
+//!   (`score_order`): O(log q) per size that holds a better answer and
+//!   O(1) per other size up to the idle processors, never a scan of the
 //!   queue; the reservations are taken out of the profile at the end of
 //!   the pass (d more changes). Depth `all` costs a step and a search per
 //!   waiting job at every pass.
@@ -48,9 +50,10 @@ use std::collections::BinaryHeap;
 
 use schedlab_engine::params::{IntOr, ParamSet};
 use schedlab_engine::{EngineError, Guarantee, Happened, JobIdx, Policy, Sim, Time};
-use schedlab_priority::{find_preset, Formula, Var, Vars};
+use schedlab_priority::{find_preset, Columns, Formula, Var, Vars};
 
 use crate::book::Book;
+use crate::common::shadow;
 use crate::{PolicyInfo, PolicySettings};
 use score_order::{score_key, Key, ScoreOrder};
 
@@ -142,9 +145,14 @@ struct Backfill {
     keeps_first_reservation: bool,
     /// Runtimes never fall short, so the plan's durations bound the jobs'.
     upper_bound: bool,
+    /// Plans in a profile (depth 2 and more); at depth 0 and 1 a pass
+    /// needs only the running jobs (see [`Shadow`]).
+    by_book: bool,
     /// Running jobs until their expected ends, and, during a pass, its
-    /// reservations.
+    /// reservations (kept only `by_book`).
     book: Book,
+    /// Without the book: the pass's reservation, once made.
+    shadow: Option<Shadow>,
     /// The waiting jobs in score order, when scores are fixed at arrival
     /// (made at the first pass).
     queue: Option<ScoreOrder>,
@@ -154,14 +162,40 @@ struct Backfill {
     live: bool,
     /// Scratch stack of the formula's code.
     stack: Vec<f64>,
+    /// Scratch list, columns and scores of the waiting jobs, when scores
+    /// change.
+    waiting: Vec<JobIdx>,
+    columns: Columns,
+    scores: Vec<f64>,
     /// The reservations of the last pass: (job, start, duration).
     plan: Vec<(JobIdx, Time, Time)>,
 }
 
+/// A pass at depth 0 or 1 holds at most one reservation, made when its
+/// first blocked job is met, and only running jobs come before it. A
+/// profile of the running jobs only gains processors over time, so the
+/// reservation is the shadow time of EASY (`common::shadow`), and after it
+/// a job of `size` processors fits now iff it fits in the idle processors
+/// and either ends by the reservation's start or `size` is within the
+/// extra processors left then. That is what the profile would answer, at
+/// the cost of EASY's walk of the running jobs instead of a profile kept
+/// through every start and end (the tests compare the two).
+#[derive(Clone, Copy, Debug)]
+struct Shadow {
+    /// The reservation's start.
+    start: Time,
+    /// Processors free at `start` beyond the reserved job's and those of
+    /// the backfilled jobs still running then.
+    extra: u32,
+}
+
 impl Policy for Backfill {
     fn schedule(&mut self, sim: &mut Sim<'_>, happened: &Happened) -> Result<(), EngineError> {
-        self.book.begin(sim, happened);
         self.plan.clear();
+        self.shadow = None;
+        if self.by_book {
+            self.book.begin(sim, happened);
+        }
         if self.strict {
             self.strict_pass(sim, happened)?;
         } else if self.rescored {
@@ -169,8 +203,10 @@ impl Policy for Backfill {
         } else {
             self.indexed_pass(sim, happened)?;
         }
-        for &(j, _, _) in &self.plan {
-            self.book.unplace(sim, j);
+        if self.by_book {
+            for &(j, _, _) in &self.plan {
+                self.book.unplace(sim, j);
+            }
         }
         Ok(())
     }
@@ -212,10 +248,15 @@ impl Backfill {
             keeps_first_reservation: s.source.is_upper_bound() && depth == 1 && fcfs,
             upper_bound: s.source.is_upper_bound(),
             formula,
+            by_book: depth > 1,
             book: Book::default(),
+            shadow: None,
             queue: None,
             keys: Vec::new(),
             stack: Vec::new(),
+            waiting: Vec::new(),
+            columns: Columns::default(),
+            scores: Vec::new(),
             plan: Vec::new(),
             live: s.source.learns(),
         }
@@ -235,11 +276,12 @@ impl Backfill {
             }
         }
         while sim.free() > 0 {
-            let (book, free) = (&self.book, sim.free());
-            let fits = |size: u32, prediction: Time| size <= free && book.free_for(sim, size) >= prediction.max(1);
-            let Some(key) = queue.next_fitting(sim, after, &fits) else { break };
+            let this = &*self;
+            let mut horizon = |size: u32| this.free_for(sim, size);
+            let current = |j: JobIdx| sim.prediction(j);
+            let Some(key) = queue.next_fitting(after, sim.free(), &mut horizon, &current) else { break };
             queue.remove(key.1);
-            self.book.start_now(sim, key.1)?;
+            self.start_now(sim, key.1)?;
             after = Some(key);
         }
         self.queue = Some(queue);
@@ -313,8 +355,8 @@ impl Backfill {
         rest.sort_unstable_by_key(|&Reverse(key)| key);
         for &Reverse((_, j)) in &rest {
             let size = sim.job(j).size;
-            if size <= sim.free() && self.book.free_for(sim, size) >= sim.prediction(j).max(1) {
-                self.book.start_now(sim, j)?;
+            if size <= sim.free() && self.free_for(sim, size) >= sim.prediction(j).max(1) {
+                self.start_now(sim, j)?;
             }
         }
         self.keys = rest;
@@ -325,7 +367,8 @@ impl Backfill {
     fn filed_arrivals(&mut self, sim: &Sim<'_>, happened: &Happened) -> Result<ScoreOrder, EngineError> {
         let mut queue = self.queue.take().unwrap_or_else(|| ScoreOrder::new(sim.jobs().len(), self.live));
         for &j in &happened.arrived {
-            queue.insert(sim, j, self.score(sim, j)?);
+            let key = self.score(sim, j)?;
+            queue.insert(j, key, sim.job(j).size, sim.prediction(j));
         }
         Ok(queue)
     }
@@ -335,23 +378,23 @@ impl Backfill {
     fn waiting_by_score(&mut self, sim: &Sim<'_>) -> Result<BinaryHeap<Reverse<Key>>, EngineError> {
         let mut keys = std::mem::take(&mut self.keys);
         keys.clear();
-        for &j in sim.waiting() {
-            keys.push(Reverse((self.score(sim, j)?, j)));
-        }
+        self.score_all(sim, &mut keys)?;
         Ok(BinaryHeap::from(keys))
     }
 
     /// Starts `j` if it fits now without delaying a reservation made so far
     /// (true), or gives it its earliest slot in the profile as it stands.
     fn start_or_reserve(&mut self, sim: &mut Sim<'_>, j: JobIdx) -> Result<bool, EngineError> {
-        if self.book.fits_now(sim, j) {
-            self.book.start_now(sim, j)?;
+        if self.fits_now(sim, j) {
+            self.start_now(sim, j)?;
             return Ok(true);
         }
         // The last reservation of a pass on a full machine constrains no
         // later job, so it is found without being put into the profile.
         let last = self.plan.len() + 1 == self.depth && sim.free() == 0;
-        let start = if last {
+        let start = if !self.by_book {
+            self.reserve_by_shadow(sim, j)
+        } else if last {
             self.book.earliest(sim.now(), sim.prediction(j), sim.job(j).size)
         } else {
             self.book.place(sim, j, sim.now())
@@ -361,29 +404,151 @@ impl Backfill {
         Ok(false)
     }
 
+    /// Whether waiting job `j` can start now without delaying a reservation
+    /// made so far. Without the book none is made yet (the pass stops at
+    /// its first), and the running jobs only give processors back, so a job
+    /// fits iff it fits in the idle processors.
+    fn fits_now(&self, sim: &Sim<'_>, j: JobIdx) -> bool {
+        if self.by_book {
+            self.book.fits_now(sim, j)
+        } else {
+            sim.job(j).size <= sim.free()
+        }
+    }
+
+    /// How long from now `size` processors stay free without delaying the
+    /// pass's reservations (0 if they are not free now).
+    fn free_for(&self, sim: &Sim<'_>, size: u32) -> Time {
+        if self.by_book {
+            return self.book.free_for(sim, size);
+        }
+        match self.shadow {
+            _ if size > sim.free() => 0,
+            Some(s) if size > s.extra => s.start.saturating_sub(sim.now()),
+            _ => Time::MAX,
+        }
+    }
+
+    /// Starts waiting job `j` now for its prediction (the caller checked
+    /// that it fits): in the book; or, when it will still run at the
+    /// reservation's start, out of the extra processors it then fits in.
+    fn start_now(&mut self, sim: &mut Sim<'_>, j: JobIdx) -> Result<(), EngineError> {
+        if self.by_book {
+            return self.book.start_now(sim, j);
+        }
+        let prediction = sim.prediction(j);
+        if let Some(s) = self.shadow.as_mut() {
+            if prediction > s.start.saturating_sub(sim.now()) {
+                s.extra = s.extra.saturating_sub(sim.job(j).size);
+            }
+        }
+        sim.start_predicted(j, prediction)
+    }
+
+    /// The reservation of blocked job `j` from the running jobs alone (at
+    /// depth 0 or 1 it is the pass's only one): the earliest time enough of
+    /// them have ended, as a profile of them would give it.
+    fn reserve_by_shadow(&mut self, sim: &Sim<'_>, j: JobIdx) -> Time {
+        // Predictions are at least one second, so the reservation holds
+        // its processors at its start, as it would in a profile.
+        let (start, extra) = shadow(sim, sim.job(j).size);
+        self.shadow = Some(Shadow { start, extra });
+        start
+    }
+
+    /// The order keys of every waiting job now, in the queue's order, into
+    /// `keys`; a NaN score stops the run at the first job that has one.
+    /// The formula runs column-wise over the waiting jobs
+    /// (`Formula::eval_all`, the same bits as one job at a time), and only
+    /// the variables it reads are gathered: a prediction under a learning
+    /// source costs a look at the user's history.
+    fn score_all(&mut self, sim: &Sim<'_>, keys: &mut Vec<Reverse<Key>>) -> Result<(), EngineError> {
+        // The queue is read once into a list: a walk of its ordered set
+        // per variable cost more than the formula.
+        let mut waiting = std::mem::take(&mut self.waiting);
+        waiting.clear();
+        waiting.extend(sim.waiting());
+        self.columns.clear();
+        for var in Var::ALL.into_iter().filter(|&v| self.formula.reads(v)) {
+            gather(sim, &waiting, var, self.columns.column(var));
+        }
+        let mut scores = std::mem::take(&mut self.scores);
+        self.formula.eval_all(&mut self.columns, waiting.len(), &mut scores);
+        let result = waiting.iter().zip(&scores).try_for_each(|(&j, &score)| {
+            keys.push(Reverse((self.key(sim, j, score)?, j)));
+            Ok(())
+        });
+        self.scores = scores;
+        self.waiting = waiting;
+        result
+    }
+
     /// The order key of waiting job `j` now; a NaN score stops the run.
     fn score(&mut self, sim: &Sim<'_>, j: JobIdx) -> Result<u64, EngineError> {
-        let job = sim.job(j);
         let mut vars = Vars::default();
-        vars.set(Var::Wait, (sim.now() - job.submit) as f64)
-            .set(Var::Submit, job.submit as f64)
-            .set(Var::Now, sim.now() as f64)
-            .set(Var::Requested, job.estimate as f64)
-            .set(Var::Predicted, sim.prediction(j) as f64)
-            .set(Var::Procs, f64::from(job.size))
-            .set(Var::User, f64::from(job.user))
-            .set(Var::Group, f64::from(job.group))
-            .set(Var::Queue, f64::from(job.queue))
-            .set(Var::Partition, f64::from(job.partition))
-            .set(Var::Machine, f64::from(sim.procs()))
-            .set(Var::Free, f64::from(sim.free()))
-            .set(Var::Queued, sim.waiting().len() as f64);
+        for var in Var::ALL.into_iter().filter(|&v| self.formula.reads(v)) {
+            vars.set(var, var_value(sim, j, var));
+        }
         let score = self.formula.eval(&vars, &mut self.stack);
+        self.key(sim, j, score)
+    }
+
+    /// The order key of a score of waiting job `j`; NaN stops the run.
+    fn key(&self, sim: &Sim<'_>, j: JobIdx, score: f64) -> Result<u64, EngineError> {
+        let job = sim.job(j);
         if score.is_nan() {
             let formula = self.formula.source().to_string();
             return Err(EngineError::NanScore { time: sim.now(), job: job.id, formula });
         }
         Ok(score_key(if self.highest { -score } else { score }))
+    }
+}
+
+/// The values of `var` for the waiting `jobs` now, appended to `out`: one
+/// loop per variable, so that the choice of variable is made once.
+fn gather(sim: &Sim<'_>, jobs: &[JobIdx], var: Var, out: &mut Vec<f64>) {
+    // Each arm is its own loop with the variable fixed, so the choice
+    // folds away inside it.
+    match var {
+        Var::Wait => extend_with(out, jobs, |j| var_value(sim, j, Var::Wait)),
+        Var::Submit => extend_with(out, jobs, |j| var_value(sim, j, Var::Submit)),
+        Var::Now => extend_with(out, jobs, |j| var_value(sim, j, Var::Now)),
+        Var::Requested => extend_with(out, jobs, |j| var_value(sim, j, Var::Requested)),
+        Var::Predicted => extend_with(out, jobs, |j| var_value(sim, j, Var::Predicted)),
+        Var::Procs => extend_with(out, jobs, |j| var_value(sim, j, Var::Procs)),
+        Var::User => extend_with(out, jobs, |j| var_value(sim, j, Var::User)),
+        Var::Group => extend_with(out, jobs, |j| var_value(sim, j, Var::Group)),
+        Var::Queue => extend_with(out, jobs, |j| var_value(sim, j, Var::Queue)),
+        Var::Partition => extend_with(out, jobs, |j| var_value(sim, j, Var::Partition)),
+        Var::Machine => extend_with(out, jobs, |j| var_value(sim, j, Var::Machine)),
+        Var::Free => extend_with(out, jobs, |j| var_value(sim, j, Var::Free)),
+        Var::Queued => extend_with(out, jobs, |j| var_value(sim, j, Var::Queued)),
+    }
+}
+
+/// Appends `value(j)` of each of `jobs` to `out` (one copy per `value`).
+fn extend_with(out: &mut Vec<f64>, jobs: &[JobIdx], value: impl Fn(JobIdx) -> f64) {
+    out.extend(jobs.iter().map(|&j| value(j)));
+}
+
+/// The value of `var` for waiting job `j` now.
+#[inline(always)]
+fn var_value(sim: &Sim<'_>, j: JobIdx, var: Var) -> f64 {
+    let job = sim.job(j);
+    match var {
+        Var::Wait => (sim.now() - job.submit) as f64,
+        Var::Submit => job.submit as f64,
+        Var::Now => sim.now() as f64,
+        Var::Requested => job.estimate as f64,
+        Var::Predicted => sim.prediction(j) as f64,
+        Var::Procs => f64::from(job.size),
+        Var::User => f64::from(job.user),
+        Var::Group => f64::from(job.group),
+        Var::Queue => f64::from(job.queue),
+        Var::Partition => f64::from(job.partition),
+        Var::Machine => f64::from(sim.procs()),
+        Var::Free => f64::from(sim.free()),
+        Var::Queued => sim.waiting().len() as f64,
     }
 }
 

@@ -135,6 +135,141 @@ impl Formula {
     }
 }
 
+/// The values of the variables for many jobs at once, one column per
+/// variable, and the scratch columns of [`Formula::eval_all`]; kept by the
+/// caller and reused from pass to pass.
+#[derive(Clone, Debug, Default)]
+pub struct Columns {
+    vars: [Vec<f64>; 13],
+    stack: Vec<Vec<f64>>,
+}
+
+impl Columns {
+    /// Empties every variable's column (the memory is kept).
+    pub fn clear(&mut self) {
+        for column in &mut self.vars {
+            column.clear();
+        }
+    }
+
+    /// The column of `var`, to which the caller appends one value per job.
+    pub fn column(&mut self, var: Var) -> &mut Vec<f64> {
+        &mut self.vars[var as usize]
+    }
+}
+
+impl Formula {
+    /// The scores of `n` jobs at once into `out` (after clearing it): each
+    /// variable the formula reads must have `n` values in `columns` (a
+    /// column too short reads as NaN). The code runs one instruction at a
+    /// time over all the jobs, so its dispatch and stack are paid once per
+    /// instruction rather than once per job; each job's score comes from
+    /// the same IEEE operations in the same order as [`Formula::eval`]'s,
+    /// so the two agree bit for bit.
+    pub fn eval_all(&self, columns: &mut Columns, n: usize, out: &mut Vec<f64>) {
+        let Columns { vars, stack } = columns;
+        if stack.len() < self.max_stack {
+            stack.resize(self.max_stack, Vec::new());
+        }
+        let mut depth = 0;
+        for op in &self.code {
+            match *op {
+                Op::Num(x) => push_with(stack, &mut depth, n, |_| x),
+                Op::Var(v) => {
+                    let column = &vars[v as usize];
+                    push_with(stack, &mut depth, n, |i| column.get(i).copied().unwrap_or(f64::NAN));
+                }
+                Op::Neg => map_top(stack, depth, |x| -x),
+                Op::Not => map_top(stack, depth, |x| truth(!is_true(x), &[x])),
+                Op::Apply(f) => map_top(stack, depth, |x| apply(f, x)),
+                Op::PowInt(k) => map_top(stack, depth, |x| power(x, k)),
+                Op::Bin(op) => join_top(stack, &mut depth, |a, b| binary(op, a, b)),
+                Op::Pair(f) => join_top(stack, &mut depth, |a, b| pair(f, a, b)),
+                Op::Clamp => {
+                    let clamp = |x, lo, hi| pair(Func::Min, pair(Func::Max, x, lo), hi);
+                    if !join_three(stack, &mut depth, clamp) {
+                        return fill_nan(out, n);
+                    }
+                }
+                Op::Select => {
+                    let select = |c: f64, a, b| {
+                        if c.is_nan() {
+                            c
+                        } else if is_true(c) {
+                            a
+                        } else {
+                            b
+                        }
+                    };
+                    if !join_three(stack, &mut depth, select) {
+                        return fill_nan(out, n);
+                    }
+                }
+            }
+        }
+        out.clear();
+        match depth.checked_sub(1).and_then(|top| stack.get(top)) {
+            Some(top) => out.extend_from_slice(&top[..n]),
+            None => fill_nan(out, n),
+        }
+    }
+}
+
+// The helpers of `eval_all` run once per instruction, each over every job;
+// the operations they apply are inlined into their loops (`#[inline]`
+// above), so the choice of operation is the only work per job besides it.
+
+/// Pushes a column of `n` values `value(i)` onto the column stack.
+fn push_with(stack: &mut [Vec<f64>], depth: &mut usize, n: usize, value: impl Fn(usize) -> f64) {
+    let column = &mut stack[*depth];
+    column.clear();
+    column.extend((0..n).map(value));
+    *depth += 1;
+}
+
+/// Replaces each value of the top column by `f` of it.
+fn map_top(stack: &mut [Vec<f64>], depth: usize, f: impl Fn(f64) -> f64) {
+    if let Some(top) = depth.checked_sub(1).map(|d| &mut stack[d]) {
+        for x in top.iter_mut() {
+            *x = f(*x);
+        }
+    }
+}
+
+/// Pops the top column b and replaces each value a of the one below by
+/// `f(a, b)`.
+fn join_top(stack: &mut [Vec<f64>], depth: &mut usize, f: impl Fn(f64, f64) -> f64) {
+    if *depth < 2 {
+        return;
+    }
+    let (low, high) = stack.split_at_mut(*depth - 1);
+    let (a, b) = (&mut low[*depth - 2], &high[0]);
+    for (x, &y) in a.iter_mut().zip(b.iter()) {
+        *x = f(*x, y);
+    }
+    *depth -= 1;
+}
+
+/// Pops the top two columns (z on top of y) and replaces each value x of
+/// the one below by `f(x, y, z)`; false if the stack is too shallow.
+fn join_three(stack: &mut [Vec<f64>], depth: &mut usize, f: impl Fn(f64, f64, f64) -> f64) -> bool {
+    if *depth < 3 {
+        return false;
+    }
+    let (low, high) = stack.split_at_mut(*depth - 2);
+    let x = &mut low[*depth - 3];
+    for (i, v) in x.iter_mut().enumerate() {
+        *v = f(*v, high[0][i], high[1][i]);
+    }
+    *depth -= 2;
+    true
+}
+
+fn fill_nan(out: &mut Vec<f64>, n: usize) {
+    out.clear();
+    out.resize(n, f64::NAN);
+}
+
 /// The code compiled from a checked tree never pops an empty stack; NaN
 /// keeps an impossible underflow visible rather than panicking.
 fn pop(stack: &mut Vec<f64>) -> f64 {
@@ -214,6 +349,7 @@ fn whole_exponent(e: &Expr) -> Option<i32> {
 /// cheaper than `libm::pow`, which scoring WFP3 at every pass spent half
 /// its time in. It can differ from the correctly rounded power in the last
 /// bits.
+#[inline]
 fn power(x: f64, n: i32) -> f64 {
     let (mut base, mut left, mut result) = (x, n.unsigned_abs(), 1.0);
     while left > 0 {
@@ -231,12 +367,14 @@ fn power(x: f64, n: i32) -> f64 {
 }
 
 /// A condition holds when it is not zero.
+#[inline]
 fn is_true(x: f64) -> bool {
     x != 0.0
 }
 
 /// 1 or 0 for a truth value, or NaN when any operand is NaN: a comparison
 /// or a logical operator never hides a NaN.
+#[inline]
 fn truth(b: bool, operands: &[f64]) -> f64 {
     if operands.iter().any(|x| x.is_nan()) {
         f64::NAN
@@ -247,6 +385,7 @@ fn truth(b: bool, operands: &[f64]) -> f64 {
     }
 }
 
+#[inline]
 fn binary(op: BinOp, a: f64, b: f64) -> f64 {
     match op {
         BinOp::Add => a + b,
@@ -266,6 +405,7 @@ fn binary(op: BinOp, a: f64, b: f64) -> f64 {
 }
 
 /// `min` and `max` that propagate NaN (the standard ones drop it).
+#[inline]
 fn pair(f: Func, a: f64, b: f64) -> f64 {
     if a.is_nan() || b.is_nan() {
         return f64::NAN;

@@ -31,7 +31,7 @@ mod lex;
 mod parse;
 mod presets;
 
-pub use code::Formula;
+pub use code::{Columns, Formula};
 pub use parse::{BinOp, Expr, ExprKind};
 pub use presets::{find_preset, Preset, PRESETS};
 

@@ -286,7 +286,19 @@ impl<K: Ord + Copy, V: Copy, S: Summary<V>> Treap<K, V, S> {
     /// `before` summarises every entry of the map before the subtree;
     /// `search.accept(before, key, value)` decides for one entry.
     pub fn first_after(&self, after: Option<&K>, search: &impl Search<K, V, S>) -> Option<(K, V)> {
-        self.first_in(self.root, S::EMPTY, after, search)
+        self.first_in(self.root, S::EMPTY, after, None, search)
+    }
+
+    /// [`Treap::first_after`] among the keys before `before` too (every key
+    /// if `None`): a query that already holds an answer from elsewhere asks
+    /// only for a better one, and walks no entry past it.
+    pub fn first_between(
+        &self,
+        after: Option<&K>,
+        before: Option<&K>,
+        search: &impl Search<K, V, S>,
+    ) -> Option<(K, V)> {
+        self.first_in(self.root, S::EMPTY, after, before, search)
     }
 
     /// The last entry with a key before `before` that `search` accepts
@@ -295,22 +307,35 @@ impl<K: Ord + Copy, V: Copy, S: Summary<V>> Treap<K, V, S> {
         self.last_in(self.root, S::EMPTY, Some(before), search)
     }
 
-    fn first_in(&self, i: u32, acc: S, after: Option<&K>, search: &impl Search<K, V, S>) -> Option<(K, V)> {
+    /// `after = None`: no lower bound on the keys; `before = None`: no
+    /// upper bound.
+    fn first_in(
+        &self,
+        i: u32,
+        acc: S,
+        after: Option<&K>,
+        before: Option<&K>,
+        search: &impl Search<K, V, S>,
+    ) -> Option<(K, V)> {
         if i == NIL || !search.enter(&acc, &self.nodes[i as usize].summary) {
             return None;
         }
         let n = &self.nodes[i as usize];
         let through = acc.join(&self.sum(n.left));
         if after.is_some_and(|a| n.key <= *a) {
-            return self.first_in(n.right, through.join(&S::of(&n.value)), after, search);
+            return self.first_in(n.right, through.join(&S::of(&n.value)), after, before, search);
         }
-        if let Some(found) = self.first_in(n.left, acc, after, search) {
+        if before.is_some_and(|b| n.key >= *b) {
+            return self.first_in(n.left, acc, after, before, search);
+        }
+        // Every key of the left subtree is before this one, so before `before`.
+        if let Some(found) = self.first_in(n.left, acc, after, None, search) {
             return Some(found);
         }
         if search.accept(&through, &n.key, &n.value) {
             return Some((n.key, n.value));
         }
-        self.first_in(n.right, through.join(&S::of(&n.value)), None, search)
+        self.first_in(n.right, through.join(&S::of(&n.value)), None, before, search)
     }
 
     /// `before = None`: every key of the subtree qualifies.

@@ -1,6 +1,8 @@
-//! The waiting queue in score order, with the least size and the least
-//! prediction of every subtree (a treap, `schedlab_profile::treap`, with the entries and summaries of the queue index), so that a pass
-//! finds the next job that can backfill without reading the whole queue.
+//! The waiting queue in score order, twice: every job in one treap
+//! (`schedlab_profile::treap`), for the jobs in turn; and the jobs of each
+//! size in a treap of their own whose subtrees know their least
+//! prediction, so that a pass finds the next job that can backfill without
+//! reading the queue.
 //!
 //! A job is filed under (score key, job index): the key orders scores as
 //! numbers, lowest first (±∞ at the ends), and ties fall to the job index,
@@ -8,9 +10,24 @@
 //! (`last`, `tsafrir`) a waiting job's prediction can change while it
 //! waits, so it is filed with the least possible prediction (one second)
 //! and every job the walk reaches is tested with its current one.
+//!
+//! Why by size: after the pass's reservations, a job of `size` processors
+//! may start now iff its prediction is at most how long `size` processors
+//! stay free, a horizon that shrinks as the size grows and that has a
+//! step at every reservation. One treap pruned by the least size and the
+//! least prediction of a subtree cannot answer that: those two least values
+//! come from different jobs (a short wide job and a long narrow one), so on
+//! a long queue the walk entered nearly every subtree and tested the jobs
+//! one by one (half of a depth-100 backlog's time, growing with the queue).
+//! Within one size the horizon is one number, so a subtree whose least
+//! prediction is within it holds an answer and the walk is exact: O(log q)
+//! per size that has an answer better than the best found so far, plus
+//! O(1) per size with waiting jobs up to the idle processors.
 
-use schedlab_engine::{JobIdx, Sim, Time};
-use schedlab_profile::treap::{Search, Treap};
+use std::collections::BTreeMap;
+
+use schedlab_engine::{JobIdx, Time};
+use schedlab_profile::treap::{Search, Summary, Treap};
 
 use crate::queue_index::{Entry, Least};
 
@@ -28,70 +45,243 @@ pub(crate) fn score_key(score: f64) -> u64 {
 
 pub(crate) type Key = (u64, JobIdx);
 
-/// A walk's test: `fits(size, prediction)` must be false for every job too
-/// large or too long and must only grow harder with size and prediction, so
-/// that a subtree whose least size and least prediction fail holds no job
-/// that passes.
-struct Fitting<'a, 'b> {
-    fits: &'a dyn Fn(u32, Time) -> bool,
-    live: Option<&'a Sim<'b>>,
-}
+/// Every entry.
+struct Any;
 
-impl Search<Key, Entry, Least> for Fitting<'_, '_> {
-    fn enter(&self, _: &Least, s: &Least) -> bool {
-        (self.fits)(s.size, s.prediction)
+impl Search<Key, Entry, Least> for Any {
+    fn enter(&self, _: &Least, _: &Least) -> bool {
+        true
     }
 
-    fn accept(&self, _: &Least, key: &Key, e: &Entry) -> bool {
-        let prediction = self.live.map_or(e.prediction, |sim| sim.prediction(key.1));
-        (self.fits)(e.size, prediction)
+    fn accept(&self, _: &Least, _: &Key, _: &Entry) -> bool {
+        true
+    }
+}
+
+/// The least prediction of a run of jobs of one size.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LeastPrediction(Time);
+
+impl Summary<Time> for LeastPrediction {
+    const EMPTY: Self = LeastPrediction(Time::MAX);
+
+    fn of(prediction: &Time) -> Self {
+        LeastPrediction(*prediction)
+    }
+
+    fn join(&self, right: &Self) -> Self {
+        LeastPrediction(self.0.min(right.0))
+    }
+}
+
+/// A job of one size whose prediction (at least one second) is within
+/// `horizon`; with `live`, its current prediction.
+struct Within<'a> {
+    horizon: Time,
+    live: Option<&'a dyn Fn(JobIdx) -> Time>,
+}
+
+impl Search<Key, Time, LeastPrediction> for Within<'_> {
+    fn enter(&self, _: &LeastPrediction, s: &LeastPrediction) -> bool {
+        s.0.max(1) <= self.horizon
+    }
+
+    fn accept(&self, _: &LeastPrediction, key: &Key, filed: &Time) -> bool {
+        let prediction = self.live.map_or(*filed, |current| current(key.1));
+        prediction.max(1) <= self.horizon
     }
 }
 
 #[derive(Debug, Default)]
 pub(crate) struct ScoreOrder {
     tree: Treap<Key, Entry, Least>,
-    /// Each filed job's key.
-    keys: Vec<Option<u64>>,
+    /// Per size with waiting jobs, those jobs by key with their filed
+    /// predictions.
+    by_size: BTreeMap<u32, Treap<Key, Time, LeastPrediction>>,
+    /// Each filed job's key and size.
+    keys: Vec<Option<(u64, u32)>>,
     /// Predictions change while jobs wait.
     live: bool,
 }
 
 impl ScoreOrder {
     pub fn new(jobs: usize, live: bool) -> Self {
-        Self { tree: Treap::default(), keys: vec![None; jobs], live }
+        Self { tree: Treap::default(), by_size: BTreeMap::new(), keys: vec![None; jobs], live }
     }
 
-    pub fn insert(&mut self, sim: &Sim<'_>, j: JobIdx, key: u64) {
+    /// Files waiting job `j` (again) under `key`, with its size and
+    /// prediction (one second, the least, when live).
+    pub fn insert(&mut self, j: JobIdx, key: u64, size: u32, prediction: Time) {
         self.remove(j);
-        let prediction = if self.live { 1 } else { sim.prediction(j) };
-        self.tree.insert((key, j), Entry { size: sim.job(j).size, prediction });
-        self.keys[j as usize] = Some(key);
+        let prediction = if self.live { 1 } else { prediction };
+        self.tree.insert((key, j), Entry { size, prediction });
+        self.by_size.entry(size).or_default().insert((key, j), prediction);
+        self.keys[j as usize] = Some((key, size));
     }
 
     pub fn remove(&mut self, j: JobIdx) {
-        if let Some(key) = self.keys[j as usize].take() {
-            self.tree.remove(&(key, j));
+        let Some((key, size)) = self.keys[j as usize].take() else { return };
+        self.tree.remove(&(key, j));
+        if let Some(jobs) = self.by_size.get_mut(&size) {
+            jobs.remove(&(key, j));
+            if jobs.is_empty() {
+                self.by_size.remove(&size);
+            }
         }
     }
 
     /// The next job after `after` in score order.
     pub fn next(&self, after: Option<Key>) -> Option<Key> {
-        let any = |_: u32, _: Time| true;
-        self.tree.first_after(after.as_ref(), &Fitting { fits: &any, live: None }).map(|(k, _)| k)
+        self.tree.first_after(after.as_ref(), &Any).map(|(k, _)| k)
     }
 
-    /// The next job after `after` in score order for which `fits(size,
-    /// prediction)` holds (see [`Fitting`] for what `fits` must satisfy).
-    pub fn next_fitting(&self, sim: &Sim<'_>, after: Option<Key>, fits: &dyn Fn(u32, Time) -> bool) -> Option<Key> {
-        let live = self.live.then_some(sim);
-        self.tree.first_after(after.as_ref(), &Fitting { fits, live }).map(|(k, _)| k)
+    /// The next job after `after` in score order that needs at most `free`
+    /// processors and whose prediction (at least one second) is at most
+    /// `horizon(size)`, which must not grow with the size (how long that
+    /// many processors stay free). Sizes are read from the smallest up, so
+    /// a size whose least prediction exceeds the last horizon computed is
+    /// passed without computing its own, and the search stops at the first
+    /// horizon under a second. When live, `current` gives a job's
+    /// prediction now.
+    pub fn next_fitting(
+        &self,
+        after: Option<Key>,
+        free: u32,
+        horizon: &mut dyn FnMut(u32) -> Time,
+        current: &dyn Fn(JobIdx) -> Time,
+    ) -> Option<Key> {
+        let live = self.live.then_some(current);
+        let mut best: Option<Key> = None;
+        let mut bound = Time::MAX;
+        for (&size, jobs) in self.by_size.range(..=free) {
+            let least = jobs.summary().0.max(1);
+            if least > bound {
+                continue;
+            }
+            bound = horizon(size);
+            if bound < 1 {
+                break;
+            }
+            if least > bound {
+                continue;
+            }
+            let within = Within { horizon: bound, live };
+            if let Some((key, _)) = jobs.first_between(after.as_ref(), best.as_ref(), &within) {
+                best = Some(key);
+            }
+        }
+        best
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::score_key;
+    use std::collections::BTreeMap;
+
+    use proptest::prelude::*;
+
+    use super::{score_key, Key, ScoreOrder};
+    use schedlab_engine::{JobIdx, Time};
+
+    #[derive(Clone, Debug)]
+    enum Op {
+        Insert {
+            j: JobIdx,
+            key: u64,
+            size: u32,
+            prediction: Time,
+        },
+        Remove(JobIdx),
+        /// A live job's prediction changes while it waits.
+        Predict(JobIdx, Time),
+        /// `after` picks a filed key by position (or none); the horizons
+        /// per size 1..=8 are made non-increasing by a running minimum.
+        Query {
+            after: Option<usize>,
+            free: u32,
+            horizons: Vec<Time>,
+        },
+    }
+
+    fn ops() -> impl Strategy<Value = Vec<Op>> {
+        let op = prop_oneof![
+            5 => (0u32..48, 0u64..12, 1u32..=8, 0i64..40)
+                .prop_map(|(j, key, size, prediction)| Op::Insert { j, key, size, prediction }),
+            2 => (0u32..48).prop_map(Op::Remove),
+            1 => (0u32..48, 0i64..40).prop_map(|(j, p)| Op::Predict(j, p)),
+            4 => (proptest::option::of(0usize..64), 0u32..=9, prop::collection::vec(0i64..45, 8))
+                .prop_map(|(after, free, horizons)| Op::Query { after, free, horizons }),
+        ];
+        prop::collection::vec(op, 1..150)
+    }
+
+    /// The first filed job after `after`, read in key order, that needs at
+    /// most `free` processors and whose prediction (the filed one, or the
+    /// current one when live; at least one second) is within the horizon
+    /// of its size.
+    fn naive(
+        filed: &BTreeMap<Key, (u32, Time)>,
+        current: &[Time],
+        live: bool,
+        after: Option<Key>,
+        free: u32,
+        horizon: &[Time],
+    ) -> Option<Key> {
+        let fits = |(&key, &(size, filed)): (&Key, &(u32, Time))| {
+            let prediction = if live { current[key.1 as usize] } else { filed };
+            size <= free && prediction.max(1) <= horizon[size as usize - 1]
+        };
+        filed.iter().filter(|e| after.is_none_or(|a| *e.0 > a)).find(|&e| fits(e)).map(|e| *e.0)
+    }
+
+    fn run(ops: &[Op], live: bool) -> Result<(), TestCaseError> {
+        let mut order = ScoreOrder::new(48, live);
+        let mut filed: BTreeMap<Key, (u32, Time)> = BTreeMap::new();
+        let mut current = vec![1; 48];
+        for op in ops {
+            match op {
+                Op::Insert { j, key, size, prediction } => {
+                    order.insert(*j, *key, *size, *prediction);
+                    filed.retain(|k, _| k.1 != *j);
+                    filed.insert((*key, *j), (*size, *prediction));
+                    current[*j as usize] = *prediction;
+                }
+                Op::Remove(j) => {
+                    order.remove(*j);
+                    filed.retain(|k, _| k.1 != *j);
+                }
+                Op::Predict(j, p) => current[*j as usize] = *p,
+                Op::Query { after, free, horizons } => {
+                    let mut least = Time::MAX;
+                    let horizon: Vec<Time> = horizons
+                        .iter()
+                        .map(|&h| {
+                            least = least.min(h);
+                            least
+                        })
+                        .collect();
+                    let after = after.and_then(|i| filed.keys().nth(i).copied());
+                    let got = order
+                        .next_fitting(after, *free, &mut |size| horizon[size as usize - 1], &|j| current[j as usize]);
+                    prop_assert_eq!(got, naive(&filed, &current, live, after, *free, &horizon));
+                    let next = filed.keys().find(|&&k| after.is_none_or(|a| k > a)).copied();
+                    prop_assert_eq!(order.next(after), next);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 500, ..ProptestConfig::default() })]
+
+        /// The index by size answers as a scan of the queue in key order,
+        /// with predictions fixed and with predictions that change.
+        #[test]
+        fn next_fitting_agrees_with_a_scan_in_key_order(ops in ops(), live in any::<bool>()) {
+            run(&ops, live)?;
+        }
+    }
 
     #[test]
     fn keys_order_scores_as_numbers() {

@@ -225,3 +225,49 @@ fn hold_keeps_the_blocked_job_first_until_it_starts() {
         assert_eq!(starts(4, &rows, &hold).unwrap(), vec![0, 100, 150], "{order}");
     }
 }
+
+const OVERRUNS: [Overrun; 3] = [Overrun::Estimate, Overrun::Stale, Overrun::Double];
+const ALL_SOURCES: [RuntimeSource; 5] = [
+    RuntimeSource::Estimate,
+    RuntimeSource::Exact,
+    RuntimeSource::Last,
+    RuntimeSource::Tsafrir,
+    RuntimeSource::Virtual { error_pct: 40.0 },
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// At depth 0 and 1 a pass plans from the running jobs alone (the
+    /// shadow time and the extra processors); the same pass through a
+    /// profile of every running job and reservation (the book, as at
+    /// depth 2 and more) must give the same run record, reservations
+    /// included, whatever the order, runtime source, overrun rule and fill
+    /// (strict order plans at depth 1), with
+    /// zero-length jobs and jobs that outlive their predictions among them.
+    #[test]
+    fn depth_one_without_a_profile_is_depth_one_with_one(
+        rows in prop::collection::vec((0i64..40, 0i64..60, 1u32..=8, 0i64..60), 1..40),
+        order in 0..ORDERS.len(),
+        depth in 0..2usize,
+        source in 0..ALL_SOURCES.len(),
+        overrun in 0..OVERRUNS.len(),
+        fill in 0..3usize,
+    ) {
+        let mut rows = rows;
+        rows.sort_by_key(|r| r.0);
+        let jobs = jobs(&rows);
+        let source = ALL_SOURCES[source];
+        let mut config = config(8, source);
+        config.overrun = OVERRUNS[overrun];
+        let fill = ["backfill", "none", "hold"][fill];
+        let params = [("order", ORDERS[order]), ("depth", DEPTHS[depth]), ("fill", fill)];
+        let mut fast = backfill(&params, source);
+        prop_assert!(!fast.by_book);
+        let mut profiled = backfill(&params, source);
+        profiled.by_book = true;
+        let a = run(&jobs, &config, &mut fast, &mut |_| Control::Continue);
+        let b = run(&jobs, &config, &mut profiled, &mut |_| Control::Continue);
+        prop_assert_eq!(a, b);
+    }
+}

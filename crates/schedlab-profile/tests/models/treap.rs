@@ -63,6 +63,7 @@ enum Op {
     Remove(u32),
     Drain(u32),
     AtMost(Option<u32>, i64),
+    Between(Option<u32>, Option<u32>, i64),
     LastAtMost(u32, i64),
     Sum(u32, i64),
 }
@@ -73,6 +74,8 @@ fn ops() -> impl Strategy<Value = Vec<Op>> {
         2 => (0u32..200).prop_map(Op::Remove),
         1 => (0u32..60).prop_map(Op::Drain),
         3 => (proptest::option::of(0u32..200), 1i64..50).prop_map(|(a, m)| Op::AtMost(a, m)),
+        3 => (proptest::option::of(0u32..200), proptest::option::of(0u32..210), 1i64..50)
+            .prop_map(|(a, b, m)| Op::Between(a, b, m)),
         2 => (0u32..210, 1i64..50).prop_map(|(b, m)| Op::LastAtMost(b, m)),
         2 => (0u32..200, 1i64..2000).prop_map(|(a, l)| Op::Sum(a, l)),
     ];
@@ -115,6 +118,16 @@ fn check(treap: &mut Treap<u32, i64, SumMin>, model: &mut BTreeMap<u32, i64>, op
         }
         Op::AtMost(after, most) => {
             prop_assert_eq!(treap.first_after(after.as_ref(), &AtMost(most)), first_at_most(model, after, most));
+        }
+        Op::Between(after, before, most) => {
+            let from = after.map_or(0, |a| a + 1);
+            let naive = match before {
+                Some(b) if b <= from => None,
+                Some(b) => model.range(from..b).find(|e| *e.1 <= most),
+                None => model.range(from..).find(|e| *e.1 <= most),
+            };
+            let naive = naive.map(|(&k, &v)| (k, v));
+            prop_assert_eq!(treap.first_between(after.as_ref(), before.as_ref(), &AtMost(most)), naive);
         }
         Op::LastAtMost(before, most) => {
             let naive = model.range(..before).rev().find(|e| *e.1 <= most).map(|(&k, &v)| (k, v));
