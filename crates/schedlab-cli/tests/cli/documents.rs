@@ -219,7 +219,8 @@ fn policies_lists_every_policy_and_parameter() {
     assert_eq!(ids, ["fcfs", "easy", "cbf", "pv-easy", "slack", "selective", "dbf", "backfill"]);
     let backfill = &v["policies"][7];
     let kinds: Vec<&str> = backfill["params"].as_array().unwrap().iter().map(|p| p["type"].as_str().unwrap()).collect();
-    assert_eq!(kinds, ["intor", "text", "choice"]);
+    // depth, order, direction, fill.
+    assert_eq!(kinds, ["intor", "text", "choice", "choice"]);
     let orders: Vec<&str> = v["orders"].as_array().unwrap().iter().map(|o| o["name"].as_str().unwrap()).collect();
     assert_eq!(orders, ["fcfs", "sjf", "ljf", "smallest", "largest", "saf", "wfp3", "unicep", "f1", "f2", "f3", "f4"]);
     let easy = &v["policies"][1];
