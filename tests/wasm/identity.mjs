@@ -85,6 +85,10 @@ try {
   check("gzip: same sha256 and jobs", plain.sha256 === packed.sha256 && plain.jobs === packed.jobs);
   check("gzip: same run", gz.run(request("easy")) === session.run(request("easy")));
   gz.free();
+  // Options given as null, or left out, are the defaults.
+  const nulled = new core.Session(bytes, "kth-sp2-first3000.swf", null);
+  check("options null: the defaults' identity", JSON.stringify(nulled.summary().identity) === JSON.stringify(plain));
+  nulled.free();
   // The experiment pipeline through the wasm gives the command line's result.
   const strip = (r) => JSON.stringify({ ...r, points: r.points.map(({ elapsed_ms, ...p }) => p) });
   const viaWasm = (experiment) => {

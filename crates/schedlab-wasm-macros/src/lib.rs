@@ -141,9 +141,9 @@ impl Crossing {
 /// `Callback<T>`, possibly optional; `None` for the types wasm-bindgen
 /// types by itself (numbers, strings, byte arrays, …).
 fn crossing(ty: &Type) -> syn::Result<Option<Crossing>> {
-    let ty = match generic(ty, "Option").as_deref() {
-        Some([inner]) => *inner,
-        _ => ty,
+    let (ty, optional) = match generic(ty, "Option").as_deref() {
+        Some([inner]) => (*inner, true),
+        _ => (ty, false),
     };
     let (inner, callback) = match (generic(ty, VALUE).as_deref(), generic(ty, CALLBACK).as_deref()) {
         (Some([inner]), _) => (*inner, false),
@@ -152,7 +152,10 @@ fn crossing(ty: &Type) -> syn::Result<Option<Crossing>> {
     };
     let name = ts_name(inner)?;
     // A callback's answer: `false` cancels, anything else (or nothing) goes on.
-    let ts = if callback { format!("(p: {name}) => boolean | void") } else { name.clone() };
+    let ts = if callback { format!("((p: {name}) => boolean | void)") } else { name.clone() };
+    // wasm-bindgen drops an optional argument's `?` once its type is given,
+    // so the type itself says what the binding takes for "none".
+    let ts = if optional { format!("{ts} | null | undefined") } else { ts };
     Ok(Some(Crossing { inner: inner.clone(), name, ts }))
 }
 
@@ -256,7 +259,11 @@ mod tests {
         assert_eq!((value.name.as_str(), value.ts.as_str()), ("PlanView", "PlanView"));
         let callback = crossing(&ty("Option<Callback<ProgressMessage>>")).unwrap().unwrap();
         assert_eq!(callback.name, "ProgressMessage");
-        assert_eq!(callback.ts, "(p: ProgressMessage) => boolean | void");
+        assert_eq!(callback.ts, "((p: ProgressMessage) => boolean | void) | null | undefined");
+        let options = crossing(&ty("Option<Js<WorkloadOptions>>")).unwrap().unwrap();
+        assert_eq!(options.ts, "WorkloadOptions | null | undefined");
+        let plain = crossing(&ty("Callback<ProgressMessage>")).unwrap().unwrap();
+        assert_eq!(plain.ts, "((p: ProgressMessage) => boolean | void)");
         for plain in ["String", "Result<String, JsValue>", "Option<Object>", "Vec<u8>", "f64"] {
             assert!(crossing(ok_type(&ty(plain))).unwrap().is_none(), "{plain}");
         }

@@ -11,7 +11,7 @@ use std::marker::PhantomData;
 use js_sys::Function;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
-use wasm_bindgen::convert::{FromWasmAbi, IntoWasmAbi, OptionFromWasmAbi};
+use wasm_bindgen::convert::{FromWasmAbi, IntoWasmAbi, OptionFromWasmAbi, RefFromWasmAbi};
 use wasm_bindgen::describe::WasmDescribe;
 use wasm_bindgen::{JsError, JsValue};
 
@@ -78,6 +78,18 @@ impl<T: ?Sized> IntoWasmAbi for Js<T> {
 
     fn into_abi(self) -> Self::Abi {
         self.value.into_abi()
+    }
+}
+
+/// An optional argument: `undefined` and `null` are both absent, as the
+/// page writes either for "no value".
+impl<T: ?Sized> OptionFromWasmAbi for Js<T> {
+    fn is_none(abi: &Self::Abi) -> bool {
+        // SAFETY: `abi` is a live `JsValue` handle the glue passed for this
+        // call; it is only looked at, and `null` and `undefined` are fixed
+        // handles that nothing owns, so leaving them unread leaks nothing.
+        let value = unsafe { JsValue::ref_from_abi(*abi) };
+        value.is_undefined() || value.is_null()
     }
 }
 

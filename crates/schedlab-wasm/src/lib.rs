@@ -35,7 +35,7 @@ pub mod session;
 #[cfg(test)]
 mod types;
 
-use js_sys::{Object, Uint8Array};
+use js_sys::Uint8Array;
 use schedlab_charts::plotters::prelude::IntoDrawingArea;
 use schedlab_charts::{ChartSpec, Figure};
 use schedlab_engine::{Control, Progress};
@@ -50,7 +50,7 @@ use schedlab_wasm_macros::export;
 
 pub use crate::boundary::{Callback, Js};
 use crate::experiments::PlanView;
-use crate::protocol::{GenerateMessage, ProgressMessage, Registry, RunMessage, Summary, TraceOptions};
+use crate::protocol::{GenerateMessage, ProgressMessage, Registry, RunMessage, Summary};
 
 /// The generated TypeScript declarations, also in the wasm-bindgen `.d.ts`
 /// so that the exports' return types below resolve.
@@ -165,10 +165,10 @@ pub struct Session {
 impl Session {
     /// Reads `bytes` (SWF text, plain or gzip) under the name `name`.
     #[wasm_bindgen(constructor)]
-    pub fn new(bytes: Uint8Array, name: String, options: Option<Object>) -> Result<Session, JsError> {
-        let options: TraceOptions = match options {
-            Some(o) => decode(o.into(), "options")?,
-            None => TraceOptions::default(),
+    pub fn new(bytes: Uint8Array, name: String, options: Option<Js<WorkloadOptions>>) -> Result<Session, JsError> {
+        let options = match options {
+            Some(o) => o.decode("options")?,
+            None => WorkloadOptions::default(),
         };
         Ok(Session { inner: session::Session::open(JsBytes::new(bytes), name, options)? })
     }

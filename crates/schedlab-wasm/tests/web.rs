@@ -7,9 +7,10 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::{Function, Object, Reflect, Uint8Array, JSON};
+use schedlab_experiment::WorkloadOptions;
 use schedlab_wasm::{
     decode_link, encode_link, experiment_result, figures, generate_lublin, plan, preset_experiment, preset_figures,
-    presets, registry, Session,
+    presets, registry, Js, Session,
 };
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
@@ -54,7 +55,7 @@ fn message(e: impl Into<JsValue>) -> String {
     Reflect::get(&e, &"message".into()).ok().and_then(|m| m.as_string()).unwrap_or_else(|| format!("{e:?}"))
 }
 
-fn options(value: Value) -> Option<Object> {
+fn options(value: Value) -> Option<Js<WorkloadOptions>> {
     Some(js(value))
 }
 
