@@ -594,6 +594,9 @@ describe("playground", () => {
     await page.fill("#knob-cost", "30");
     await page.dispatchEvent("#knob-cost", "change");
     await page.selectOption("#sweep-param", "cost");
+    // The first range is the core's: zero to twice the default of 60 s, in four steps.
+    const range = await Promise.all(["#sweep-from", "#sweep-to", "#sweep-step"].map((id) => page.inputValue(id)));
+    assert.deepEqual(range, ["0", "120", "30"]);
     assert.equal(await page.textContent("#run-why"), "Checkpoint / resume cost is swept and also set in its global knob: clear the Checkpoint / resume cost knob, or stop sweeping it.");
     await page.selectOption("#sweep-param", "");
     await page.fill("#knob-cost", "");

@@ -53,7 +53,7 @@ pub use repeat::{overflowing_metric, summarise, t975, RepeatSummary};
 pub use result::{
     point_result, run_point, ExperimentResult, PointError, PointResult, SummaryRow, ECDF_PIXELS, EXPERIMENT_SCHEMA,
 };
-pub use scope::{scope, Ignored, ParamState, RunScope, Scope, SharedScope, ValueFrom, KNOBS};
+pub use scope::{scope, Ignored, ParamState, RunScope, Scope, SharedScope, Sweepable, ValueFrom, KNOBS};
 pub use settings::{resolve, ConfigError, RunRequest, RunSettings, RUN_PARAMS};
 pub use spec::{split_param, PolicySpec, SpecError};
 pub use table::{summary_cell, summary_table, SummaryTable, TableCell, TableRow};

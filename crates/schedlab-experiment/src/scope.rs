@@ -6,7 +6,7 @@
 //! and the runs that ignore it. The page's forms and global knobs read this
 //! instead of deciding it themselves.
 
-use schedlab_engine::params::ParamSpec;
+use schedlab_engine::params::{ParamKind, ParamSpec};
 use serde::Serialize;
 
 use crate::{Experiment, RunSpec, SweepValues};
@@ -97,17 +97,63 @@ pub struct Scope {
     pub runs: Vec<RunScope>,
     /// The global knobs ([`KNOBS`]), then every other key the experiment shares.
     pub shared: Vec<SharedScope>,
+    /// The numeric parameters some run takes, in the order runs list them.
+    pub sweepable: Vec<Sweepable>,
+}
+
+/// A parameter a sweep can vary, with the range a form offers first.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct Sweepable {
+    pub spec: &'static ParamSpec,
+    pub values: SweepValues,
 }
 
 /// Which parameters reach which runs of `e`. Needs no valid experiment: an
 /// unknown policy simply takes nothing, a bad value is shown as it is.
 pub fn scope(e: &Experiment) -> Scope {
-    let runs = (0..e.runs.len())
+    let runs: Vec<RunScope> = (0..e.runs.len())
         .map(|r| RunScope { label: e.runs[r].label(), title: title(e, r), params: run_params(e, r) })
         .collect();
     let mut keys: Vec<&str> = KNOBS.to_vec();
     keys.extend(e.params.iter().map(|(k, _)| k).filter(|k| !KNOBS.contains(k)));
-    Scope { runs, shared: keys.into_iter().map(|k| shared(e, k)).collect() }
+    Scope { sweepable: sweepable(&runs), runs, shared: keys.into_iter().map(|k| shared(e, k)).collect() }
+}
+
+/// The numeric parameters of `runs`, each once.
+fn sweepable(runs: &[RunScope]) -> Vec<Sweepable> {
+    let mut out: Vec<Sweepable> = Vec::new();
+    for state in runs.iter().flat_map(|r| &r.params) {
+        if out.iter().any(|s| s.spec.key == state.spec.key) {
+            continue;
+        }
+        if let Some((from, to, step)) = first_range(&state.spec.kind) {
+            out.push(Sweepable { spec: state.spec, values: SweepValues::Range { from, to, step } });
+        }
+    }
+    out
+}
+
+/// The range a sweep of a parameter starts from: zero to twice the
+/// default in four steps (whole steps for whole numbers), so that the
+/// default is among the values and the step is on the default's scale; a
+/// range that starts above zero starts at the step's first multiple in it.
+/// A default of zero (or a word) says nothing of the scale, so then the
+/// parameter's whole range, in four steps. `None`: not a number.
+fn first_range(kind: &ParamKind) -> Option<(f64, f64, f64)> {
+    let (min, max, default, whole) = match *kind {
+        ParamKind::Int { min, max, default } => (min as f64, max as f64, default as f64, true),
+        ParamKind::Float { min, max, default } => (min, max, default, false),
+        ParamKind::IntOr { min, max, default, .. } => (min as f64, max as f64, default.parse().unwrap_or(0.0), true),
+        ParamKind::Choice { .. } | ParamKind::Text { .. } => return None,
+    };
+    let whole_step = |x: f64| if whole { x.floor().max(1.0) } else { x };
+    if default <= 0.0 {
+        return Some((min, max, whole_step((max - min) / 4.0)));
+    }
+    let step = whole_step(default / 2.0);
+    let from = ((min.max(0.0) / step).ceil() * step).min(default);
+    Some((from, (2.0 * default).min(max), step))
 }
 
 /// Run `run`'s title without a sweep value, or its label while a value of
@@ -288,6 +334,36 @@ mod tests {
         let fair = shared_of(&s, "fair_slowdown");
         assert_eq!(fair.reaches, [0, 1]);
         assert_eq!(s.shared.last().unwrap().key, "fair_slowdown");
+    }
+
+    #[test]
+    fn a_sweep_starts_on_the_defaults_scale() {
+        let range = |kind: ParamKind| first_range(&kind).unwrap();
+        // The checkpoint cost: 0, 30, 60, 90, 120 s around its default of 60.
+        assert_eq!(range(ParamKind::Int { min: 0, max: 86_400, default: 60 }), (0.0, 120.0, 30.0));
+        // The checkpoint interval starts at 1 s: its first multiple of 1,800.
+        assert_eq!(range(ParamKind::Int { min: 1, max: 10_000_000, default: 3600 }), (1800.0, 7200.0, 1800.0));
+        // Whole numbers take whole steps: k = 5 sweeps 0, 2, 4, 6, 8, 10.
+        assert_eq!(range(ParamKind::Int { min: 0, max: 1_000_000, default: 5 }), (0.0, 10.0, 2.0));
+        // A weight of 1 in [0, 1] stops at the range's end.
+        assert_eq!(range(ParamKind::Float { min: 0.0, max: 1.0, default: 1.0 }), (0.0, 1.0, 0.5));
+        assert_eq!(range(ParamKind::Float { min: 0.0, max: 1.0, default: 0.2 }), (0.0, 0.4, 0.1));
+        // A depth of 1: 0, 1, 2; a default of zero or a word: the whole range.
+        let depth = |default| ParamKind::IntOr { min: 0, max: 1_000_000, word: "all", default };
+        assert_eq!(range(depth("1")), (0.0, 2.0, 1.0));
+        assert_eq!(range(depth("all")), (0.0, 1_000_000.0, 250_000.0));
+        assert_eq!(range(ParamKind::Float { min: 0.0, max: 1e9, default: 0.0 }), (0.0, 1e9, 2.5e8));
+        assert_eq!(first_range(&ParamKind::Choice { options: &["a"], default: "a" }), None);
+    }
+
+    #[test]
+    fn every_numeric_parameter_of_the_runs_is_sweepable_once() {
+        let s = scope(&Experiment::of(vec![run("pv-easy:mode=checkpoint"), run("pv-easy"), run("easy")]));
+        let keys: Vec<&str> = s.sweepable.iter().map(|x| x.spec.key).collect();
+        let numeric = |p: &&ParamState| !matches!(p.spec.kind, ParamKind::Choice { .. } | ParamKind::Text { .. });
+        let want: Vec<&str> = s.runs[0].params.iter().filter(numeric).map(|p| p.spec.key).collect();
+        assert_eq!(keys, want);
+        assert!(keys.contains(&"cost") && !keys.contains(&"mode"));
     }
 
     #[test]

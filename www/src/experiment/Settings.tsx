@@ -1,7 +1,7 @@
 // The workload options, repetitions and the sweep of the form's
 // experiment. Values go to the core as typed; it names a bad one (shown
 // next to Run).
-import type { ParamSpec, SweepValues } from "../generated/types";
+import type { SweepValues } from "../generated/types";
 import { form, scope, trace } from "../store";
 import { Field } from "../ui";
 import { numberOrUnset, setRepeat, setSweep, setWorkload } from "./form";
@@ -118,26 +118,13 @@ function Repetitions() {
   );
 }
 
-type NumericSpec = Extract<ParamSpec, { type: "int" | "float" | "intor" }>;
-
-/** The numeric parameters some run takes: what a sweep can vary. */
-function sweepable(): NumericSpec[] {
-  const seen = new Map<string, NumericSpec>();
-  for (const r of scope.value?.runs ?? []) {
-    for (const p of r.params) {
-      const spec = p.spec;
-      if ((spec.type === "int" || spec.type === "float" || spec.type === "intor") && !seen.has(spec.key)) seen.set(spec.key, spec);
-    }
-  }
-  return [...seen.values()];
-}
-
 function Sweep() {
   const f = form.value;
   if (!f) return null;
   const s = f.sweep;
   const range: { from: number; to: number; step: number } = s && !Array.isArray(s.values) ? s.values : { from: 0, to: 0, step: 1 };
-  const params = sweepable();
+  // The numeric parameters some run takes, with the core's first range for each.
+  const params = scope.value?.sweepable ?? [];
   const set = (param: string, values: SweepValues) => setSweep(param ? { param, values } : undefined);
   const edit = (k: "from" | "to" | "step") => (e: { currentTarget: HTMLInputElement }) =>
     s && set(s.param, { ...range, [k]: Number(e.currentTarget.value) });
@@ -149,14 +136,14 @@ function Sweep() {
           value={s?.param ?? ""}
           onChange={(e) => {
             const key = e.currentTarget.value;
-            const spec = params.find((p) => p.key === key);
-            set(key, spec ? { from: spec.min, to: spec.max, step: (spec.max - spec.min) / 4 || 1 } : range);
+            const offered = params.find((p) => p.spec.key === key);
+            set(key, offered ? offered.values : range);
           }}
         >
           <option value="">no sweep</option>
-          {params.map((p) => (
-            <option key={p.key} value={p.key}>
-              {p.name}
+          {params.map(({ spec }) => (
+            <option key={spec.key} value={spec.key}>
+              {spec.name}
             </option>
           ))}
         </select>

@@ -896,7 +896,11 @@ export type Scope = { runs: Array<RunScope>,
 /**
  * The global knobs ([`KNOBS`]), then every other key the experiment shares.
  */
-shared: Array<SharedScope>, };
+shared: Array<SharedScope>, 
+/**
+ * The numeric parameters some run takes, in the order runs list them.
+ */
+sweepable: Array<Sweepable>, };
 
 export type Section = { title: string, runs: Array<string>, 
 /**
@@ -1119,6 +1123,8 @@ export type SweepLine = { name: string, points: Array<SweepPoint>, };
 export type SweepPoint = { x: number, y: number, low?: number | null, high?: number | null, };
 
 export type SweepValues = { from: number, to: number, step: number, } | Array<string>;
+
+export type Sweepable = { spec: ParamSpec, values: SweepValues, };
 
 export type TableCell = { 
 /**
