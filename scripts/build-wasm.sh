@@ -14,7 +14,7 @@ bash scripts/setup-wasm.sh
 # The wasm-release profile (Cargo.toml): fat LTO and one codegen unit, the
 # module the page ships. It is not the test build's profile (scripts/test.sh
 # turns LTO off for the release profile), so the core is compiled once more
-# for it; that costs CI about two minutes and makes formula runs in the page
+# for it; that costs CI two to three minutes and makes formula runs in the page
 # faster (BENCHMARKS.md, "In the browser"; docs/decisions.md).
 cargo build --profile wasm-release --target wasm32-unknown-unknown -p schedlab-wasm
 wasm=target/wasm32-unknown-unknown/wasm-release/schedlab_wasm.wasm
