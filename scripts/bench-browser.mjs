@@ -11,7 +11,21 @@
 //                native command line on TRACE, at --load-factor X if given
 //                (the page's load factor field and the CLI's flag), with
 //                each --param K=V (the card's field #p0-K and the CLI's
-//                --param, e.g. --policy backfill --param order=wfp3)
+//                --param, e.g. --policy backfill --param order=wfp3).
+//                What each side times: the page's figure (#runs li's
+//                data-elapsed) is the run worker's `run_point` call: the
+//                engine, the run checker, the metrics, the point's result
+//                with its wait-time ECDF and that result as JSON text (plus
+//                a progress message at most every 100 ms). The native one
+//                is `schedlab run`'s elapsed_ms: the engine, the run checker
+//                and the metrics. Neither includes reading the trace (both
+//                read it once before). The ECDF and the JSON text are the
+//                page's only extra work: under Node they cost 2 % of an
+//                HPC2N formula run, so the ratio is, if anything, against
+//                the page. `schedlab sweep --wait-ecdf` times the same work
+//                as the page but is not the reference: its point runs on a
+//                fresh thread, which natively made it 40-60 % slower than
+//                `run` on SDSC-SP2 (measured with and without the ECDF).
 //   schedule     the schedule view: frame times (requestAnimationFrame
 //                intervals) while dragging the Gantt across TRACE's whole
 //                span and across a week of it (EASY alone), then the tab's
@@ -310,9 +324,13 @@ async function againstNative() {
   console.log(`the page ran ${li.label}; the command line ${JSON.stringify(doc.params)}`);
   console.log(`trace: ${basename(trace)}${loadFactor === null ? "" : ` at load factor ${loadFactor}`} (${(statSync(trace).size / 1048576).toFixed(1)} MiB on disk), ${doc.trace.jobs} jobs, ${doc.trace.procs} processors`);
   console.log(`page loaded the trace: ${secs(loadMs)} — ${loadMsg}`);
-  console.log(`browser run (worker: engine + checker + metrics): ${(browserRun / 1000).toFixed(3)} s (${runs.map((x) => x.toFixed(0)).join(", ")} ms); click to results: ${secs(median(walls))}`);
-  console.log(`native run (elapsed_ms of schedlab run): ${(nativeRun / 1000).toFixed(3)} s (${nativeRuns.map((x) => x.toFixed(0)).join(", ")} ms); whole command incl. reading: ${secs(median(nativeTotals))}`);
-  console.log(`browser / native: ${(browserRun / nativeRun).toFixed(2)}x (target: within 2x)`);
+  console.log(
+    `browser run (worker's run_point: engine + checker + metrics + result with ECDF + JSON text): ${(browserRun / 1000).toFixed(3)} s (${runs.map((x) => x.toFixed(0)).join(", ")} ms); click to results: ${secs(median(walls))}`,
+  );
+  console.log(
+    `native run (elapsed_ms of schedlab run: engine + checker + metrics): ${(nativeRun / 1000).toFixed(3)} s (${nativeRuns.map((x) => x.toFixed(0)).join(", ")} ms); whole command incl. reading: ${secs(median(nativeTotals))}`,
+  );
+  console.log(`browser / native: ${(browserRun / nativeRun).toFixed(2)}x (target: within 1.6x for formula runs, 2x otherwise)`);
   console.log(`same result: MBS page ${mbsPage} vs native ${doc.metrics.mbs} -> ${mbsPage === doc.metrics.mbs ? "identical" : "DIFFERENT"}`);
   console.log(`longest page-thread frame gap during the runs: ${maxGap.toFixed(0)} ms`);
   console.log(`tab memory (PSS): busiest renderer peak ${mib(peakTab)} MiB; all renderers idle ${mib(idleAll)} MiB, peak ${mib(peakAll)} MiB; page JS heap peak ${(peakHeap / 1048576).toFixed(1)} MiB`);
