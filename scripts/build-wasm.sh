@@ -11,13 +11,10 @@ cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 bash scripts/setup-wasm.sh
 
-# The wasm-release profile (Cargo.toml): fat LTO and one codegen unit, the
-# module the page ships. It is not the test build's profile (scripts/test.sh
-# turns LTO off for the release profile), so the core is compiled once more
-# for it; that costs CI two to three minutes and makes formula runs in the page
-# faster (BENCHMARKS.md, "In the browser"; docs/decisions.md).
-cargo build --profile wasm-release --target wasm32-unknown-unknown -p schedlab-wasm
-wasm=target/wasm32-unknown-unknown/wasm-release/schedlab_wasm.wasm
+# The release profile, as the tests build it: a profile of its own with fat
+# LTO was tried and not kept (docs/decisions.md, "Speed in WebAssembly").
+cargo build --release --target wasm32-unknown-unknown -p schedlab-wasm
+wasm=target/wasm32-unknown-unknown/release/schedlab_wasm.wasm
 wasm-bindgen --target web --out-dir www/src/wasm "$wasm"
 wasm-bindgen --target nodejs --out-dir target/wasm-node "$wasm"
 
