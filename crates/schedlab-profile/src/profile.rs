@@ -358,19 +358,27 @@ impl FitHints {
 
     /// No window for (size, duration) fits before `answer`: a bound for
     /// every class whose sizes and durations are all at least these.
+    ///
+    /// Within a duration class the bounds never decrease with the size
+    /// class (a search raises every larger class with its own, a release
+    /// lowers every size class to one time), so the raise stops at the
+    /// first size class already at `answer` or later: in a backlog most
+    /// searches prove what larger classes already hold.
     fn found(&self, size: u32, duration: Time, answer: Time) {
         let used = self.durations.get().max(floor_log2(duration as u64) + 1);
         self.durations.set(used);
-        for k in ceil_log2(u64::from(size))..self.sizes {
-            for m in ceil_log2(duration as u64)..used {
-                let h = &self.highest[m];
-                h.set(h.get().max(answer));
+        for m in ceil_log2(duration as u64)..used {
+            let h = &self.highest[m];
+            h.set(h.get().max(answer));
+            for k in ceil_log2(u64::from(size))..self.sizes {
                 let c = self.cell(k, m);
-                if c.get() < answer {
-                    c.set(answer);
+                if c.get() >= answer {
+                    break;
                 }
+                c.set(answer);
             }
         }
+        debug_assert!(self.sizes_ordered());
     }
 
     /// Processors came free from `start` on (never before `origin`).
@@ -382,13 +390,23 @@ impl FitHints {
                 continue;
             }
             self.highest[m].set(earliest);
-            for k in 0..self.sizes {
+            // From the largest size class down, while bounds are later
+            // (they never increase as the size class falls; see `found`).
+            for k in (0..self.sizes).rev() {
                 let c = self.cell(k, m);
-                if c.get() > earliest {
-                    c.set(earliest);
+                if c.get() <= earliest {
+                    break;
                 }
+                c.set(earliest);
             }
         }
+        debug_assert!(self.sizes_ordered());
+    }
+
+    /// Whether, in every duration class, no bound is later than the bound
+    /// of a larger size class: what `found` and `released` stop early on.
+    fn sizes_ordered(&self) -> bool {
+        (0..DURATION_CLASSES).all(|m| (1..self.sizes).all(|k| self.cell(k - 1, m).get() <= self.cell(k, m).get()))
     }
 }
 
