@@ -426,6 +426,48 @@ fn ceil_log2(x: u64) -> usize {
 mod tests {
     use super::*;
 
+    /// The order the early stops rely on holds under any mix of raises and
+    /// releases, and the bounds are those of raising and lowering every
+    /// dominated class without stopping.
+    #[test]
+    fn fit_hints_stay_ordered_by_size_and_match_the_full_update() {
+        let hints = FitHints::new(256);
+        let mut full = vec![Time::MIN; hints.sizes * DURATION_CLASSES];
+        let mut used = 0;
+        // A fixed linear congruential sequence: many mixes, the same each run.
+        let mut x: u64 = 12_345;
+        let mut next = |n: u64| {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (x >> 33) % n
+        };
+        for _ in 0..20_000 {
+            let (size, duration, t) = (1 + next(256) as u32, 1 + next(5_000) as Time, next(100_000) as Time);
+            if next(3) == 0 {
+                hints.released(t, 0);
+                for m in 0..used {
+                    // The earliest start of a window of class m that reaches t.
+                    let earliest = (t - ((1i64 << (m + 1)) - 1) + 1).max(0);
+                    for k in 0..hints.sizes {
+                        let c = &mut full[k * DURATION_CLASSES + m];
+                        *c = (*c).min(earliest);
+                    }
+                }
+            } else {
+                hints.found(size, duration, t);
+                used = used.max(floor_log2(duration as u64) + 1);
+                for k in ceil_log2(u64::from(size))..hints.sizes {
+                    for m in ceil_log2(duration as u64)..used {
+                        let c = &mut full[k * DURATION_CLASSES + m];
+                        *c = (*c).max(t);
+                    }
+                }
+            }
+            assert!(hints.sizes_ordered());
+        }
+        let bounds: Vec<Time> = hints.bounds.iter().map(Cell::get).collect();
+        assert_eq!(bounds, full);
+    }
+
     #[test]
     fn allocation_and_release_round_trip() {
         let mut p = Profile::new(0, 10);
