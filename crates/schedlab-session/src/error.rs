@@ -87,16 +87,53 @@ impl fmt::Display for ErrorKind {
     }
 }
 
+/// Which limit refused a trace, and where: hosts word it in their own
+/// terms (the flag that raises it, the memory a tab has left).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refused {
+    /// More jobs than `limit`, found at line `line`.
+    Jobs { limit: u64, line: u64 },
+    /// More uncompressed bytes than `limit`, passed at line `line`.
+    Bytes { limit: u64, line: u64 },
+}
+
+/// What a host may word in its own terms, beside the message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Detail {
+    Refused(Refused),
+    /// The key of a parameter both swept and set.
+    SweptAndSet(String),
+}
+
 /// An error of a session call: what kind, and the message a user reads.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SessionError {
     kind: ErrorKind,
     message: String,
+    detail: Option<Detail>,
 }
 
 impl SessionError {
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
-        SessionError { kind, message: message.into() }
+        SessionError { kind, message: message.into(), detail: None }
+    }
+
+    /// The limit that refused the trace, for an error of kind
+    /// [`ErrorKind::Limit`] from the reader.
+    pub fn refused(&self) -> Option<Refused> {
+        match self.detail {
+            Some(Detail::Refused(r)) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// The parameter an experiment both sweeps and sets, for a form that
+    /// names the field where it is set.
+    pub fn swept_and_set(&self) -> Option<&str> {
+        match &self.detail {
+            Some(Detail::SweptAndSet(key)) => Some(key),
+            _ => None,
+        }
     }
 
     pub fn kind(&self) -> ErrorKind {
@@ -140,11 +177,13 @@ of_kind!(Export: std::io::Error);
 
 impl From<SwfError> for SessionError {
     fn from(e: SwfError) -> Self {
-        let kind = match e {
-            SwfError::TooManyJobs { .. } | SwfError::TooLarge { .. } => ErrorKind::Limit,
-            _ => ErrorKind::Trace,
+        let refused = match e {
+            SwfError::TooManyJobs { limit, line } => Some(Refused::Jobs { limit, line }),
+            SwfError::TooLarge { limit, line, .. } => Some(Refused::Bytes { limit, line }),
+            _ => None,
         };
-        SessionError::new(kind, e.to_string())
+        let kind = if refused.is_some() { ErrorKind::Limit } else { ErrorKind::Trace };
+        SessionError { kind, message: e.to_string(), detail: refused.map(Detail::Refused) }
     }
 }
 
@@ -168,7 +207,11 @@ impl From<GridError> for SessionError {
             GridError::ShardShape(_) | GridError::Shard { .. } => ErrorKind::Option,
             _ => ErrorKind::Experiment,
         };
-        SessionError::new(kind, e.to_string())
+        let detail = match &e {
+            GridError::SweepConflict { param, .. } => Some(Detail::SweptAndSet(param.clone())),
+            _ => None,
+        };
+        SessionError { kind, message: e.to_string(), detail }
     }
 }
 

@@ -18,8 +18,9 @@ mod tests;
 
 use std::io::Read;
 
-pub use error::{ErrorKind, SessionError};
+pub use error::{ErrorKind, Refused, SessionError};
 pub use export::{Export, GANTT_SIZE};
+pub use plan::{experiment_result, plan};
 pub use schedlab_experiment::Phase;
 
 use schedlab_engine::{Control, Progress};
@@ -119,13 +120,18 @@ impl Session {
     /// One run as a user asked for it: resolved (every bad value an error
     /// naming it), replayed, checked unless told not to, with its metrics.
     pub fn run(&self, request: &RunRequest, observer: &mut Observer<'_>) -> Result<Run, SessionError> {
-        let settings = resolve(request)?;
+        self.run_resolved(resolve(request)?, observer)
+    }
+
+    /// A run of settings already resolved (a host that checks the request
+    /// before it reads the trace, so that a typo costs no reading).
+    pub fn run_resolved(&self, settings: RunSettings, observer: &mut Observer<'_>) -> Result<Run, SessionError> {
         let title = run_title(&settings, None, self.workload.load());
         self.run_settings(settings, title, observer)
     }
 
     /// A run of checked settings, titled `title`.
-    pub fn run_settings(
+    pub(crate) fn run_settings(
         &self,
         settings: RunSettings,
         title: String,

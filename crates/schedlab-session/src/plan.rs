@@ -2,10 +2,27 @@
 //! guard that the experiment reads the trace as the session did), points
 //! run one at a time or all, and the summary.
 
-use schedlab_engine::Control;
+use schedlab_engine::{Control, Progress};
 use schedlab_experiment::{point_result, Experiment, ExperimentResult, Phase, Plan, Point, PointResult, Shard};
 
 use crate::{ErrorKind, Observer, Run, Session, SessionError};
+
+/// An experiment checked without a trace (`Plan::new`): for a form that
+/// lists its points before a trace is loaded, and for the summary of
+/// points that ran elsewhere (in the page's workers, in shards).
+pub fn plan(experiment: Experiment) -> Result<Plan, SessionError> {
+    Ok(Plan::new(experiment)?)
+}
+
+/// The result of `experiment` from points that ran elsewhere, on the trace
+/// `trace` identifies.
+pub fn experiment_result(
+    experiment: Experiment,
+    trace: schedlab_experiment::TraceDocument,
+    points: Vec<PointResult>,
+) -> Result<ExperimentResult, SessionError> {
+    Ok(ExperimentResult::new(&plan(experiment)?, trace, None, points))
+}
 
 /// The workload options without the host's job limit, which never changes
 /// a result and so never makes two readings of a trace differ.
@@ -25,7 +42,7 @@ impl Session {
                  load the trace with the experiment's options",
             ));
         }
-        Ok(Plan::new(experiment)?)
+        plan(experiment)
     }
 
     /// Point `index` of `plan`, or the error that says how many it has.
@@ -58,19 +75,25 @@ impl Session {
     }
 
     /// Every point of `plan` in `shard` (all without one), one after the
-    /// other, and their summary. `observer` is told the point's index with
-    /// each report; the first failed point fails the whole, its message
-    /// prefixed with the point's label.
+    /// other, and their summary. `observer` is told each point's index as
+    /// it starts (without a report: a host's chance to cancel between
+    /// points, since a short run may make no report at all) and with each
+    /// of its progress reports; the first failed point fails the whole,
+    /// its message prefixed with the point's label.
     pub fn run_experiment(
         &self,
         plan: &Plan,
         shard: Option<Shard>,
-        observer: &mut dyn FnMut(u64, Phase, schedlab_engine::Progress) -> Control,
+        observer: &mut dyn FnMut(u64, Option<(Phase, Progress)>) -> Control,
     ) -> Result<ExperimentResult, SessionError> {
         let mut points = Vec::new();
         for point in plan.points(shard) {
+            if observer(point.index, None) == Control::Cancel {
+                let message = format!("the experiment was cancelled before point {}", point.index);
+                return Err(SessionError::new(ErrorKind::Cancelled, message));
+            }
             let run = self
-                .run_point(plan, &point, &mut |phase, p| observer(point.index, phase, p))
+                .run_point(plan, &point, &mut |phase, p| observer(point.index, Some((phase, p))))
                 .map_err(|e| e.context(plan.label(point.run)))?;
             points.push(self.point_result(plan, &point, &run)?);
         }

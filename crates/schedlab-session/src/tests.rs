@@ -66,17 +66,21 @@ fn an_experiment_runs_every_point_once_planned() {
     let plan = s.plan(e).unwrap();
     let mut seen = Vec::new();
     let result = s
-        .run_experiment(&plan, None, &mut |i, _, _| {
-            seen.push(i);
+        .run_experiment(&plan, None, &mut |i, report| {
+            seen.push((i, report.is_some()));
             Control::Continue
         })
         .unwrap();
+    // Each point is announced (no report) before its run's reports.
+    assert_eq!(seen, [(0, false), (0, true), (1, false), (1, true)]);
     assert_eq!(result.points.len(), 2);
     assert_eq!(result.summary.len(), 2);
     // Mean wait: FCFS (0 + 90 + 180) / 3 = 90 s; EASY (0 + 90 + 0) / 3 = 30 s.
     let wait = |run: usize| result.summary[run].mean.value(MetricKey::Fixed(Metric::MeanWait)).number();
     assert_eq!((wait(0), wait(1)), (Some(90.0), Some(30.0)));
     assert_eq!(s.point(&plan, 2).unwrap_err().kind(), ErrorKind::State);
+    let cancelled = s.run_experiment(&plan, None, &mut |i, _| if i == 1 { Control::Cancel } else { Control::Continue });
+    assert_eq!(cancelled.unwrap_err().kind(), ErrorKind::Cancelled);
 }
 
 #[test]
@@ -98,7 +102,9 @@ fn errors_say_what_kind_of_input_was_wrong() {
     assert_eq!(bad_trace.err().map(|e| e.kind()), Some(ErrorKind::Trace));
     let limited = WorkloadOptions { max_jobs: Some(2), ..WorkloadOptions::default() };
     let too_many = Session::load(TRACE.as_bytes(), "three.swf", limited);
-    assert_eq!(too_many.err().map(|e| e.kind()), Some(ErrorKind::Limit));
+    let too_many = too_many.err().unwrap();
+    assert_eq!(too_many.kind(), ErrorKind::Limit);
+    assert_eq!(too_many.refused(), Some(crate::Refused::Jobs { limit: 2, line: 4 }));
     let s = session();
     let run = |policy: &str, params: &[(&str, &str)]| {
         let params = params.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
