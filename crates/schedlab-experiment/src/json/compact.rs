@@ -107,7 +107,7 @@ impl Leaves {
     }
 
     fn push_leaf(&mut self, tag: Tag, bits: u64) {
-        if self.len % CHUNK == 0 {
+        if self.len.is_multiple_of(CHUNK) {
             self.bits.push(Vec::with_capacity(CHUNK));
             self.tags.push(Vec::with_capacity(CHUNK));
         }
