@@ -290,7 +290,7 @@ pub struct MergeArgs {
     #[arg(long)]
     pub json: bool,
     /// Refuse to hold more than this memory for the points of all the
-    /// files together (bytes; suffix K, M or G allowed) [default: 2G].
+    /// files together (bytes; suffix K, M or G allowed) [default: 4G].
     #[arg(long, value_name = "BYTES", allow_hyphen_values = true)]
     pub max_bytes: Option<String>,
     #[command(flatten)]

@@ -30,9 +30,9 @@ use crate::{
     EXPERIMENT_SCHEMA,
 };
 
-/// The memory a merge holds by default, bytes (2 GiB): the points of
-/// three shards of 1 GB each take about 0.8 GB.
-pub const MAX_MERGE_MEMORY: u64 = 1 << 31;
+/// The memory a merge holds by default, bytes (4 GiB): the points of
+/// three shards of 1 GB each take about 1.8 GB (BENCHMARKS.md).
+pub const MAX_MERGE_MEMORY: u64 = 1 << 32;
 
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
 pub enum MergeError {
