@@ -45,6 +45,9 @@ pub const SPECS: &[&str] = &[
     "selective",
     "selective:variant=sel-d",
     "dbf",
+    "backfill:depth=8,order=wfp3",
+    "backfill:order=unicep,direction=highest",
+    "backfill:depth=2,order=now/requested",
 ];
 
 /// The seed of every pinned run (it matters for `virtual` and `dbf`).

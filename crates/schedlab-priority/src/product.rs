@@ -133,6 +133,12 @@ impl Collect {
     /// product form.
     fn of(&mut self, e: &Expr, exponent: i64) -> Option<(u64, bool)> {
         let kind = reads(e);
+        if let (Reads::Clock, ExprKind::Neg(inner)) = (kind, &e.kind) {
+            // A clock factor's sign is taken out (negation is exact), so
+            // that `-(wait + 1e-15)` counts as a positive clock part: a
+            // pass merges only the seconds whose clock part is positive.
+            return self.of(inner, exponent).map(|(r, neg)| (r, !neg));
+        }
         if kind != Reads::Both {
             let mut code = Vec::new();
             emit(e, &mut code);
