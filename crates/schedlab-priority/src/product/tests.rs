@@ -41,7 +41,8 @@ fn sums_functions_and_conditions_over_both_kinds_of_variable_are_not() {
 
 /// A negated clock factor (UNICEP's `-(wait + 1e-15)`) gives its sign to
 /// the form, so its clock part is positive whenever the wait is: a pass
-/// merges only the seconds whose clock part is.
+/// merges only the seconds whose clock part is. The job part is the
+/// denominator's inverse.
 #[test]
 fn a_negated_clock_factor_gives_its_sign_to_the_form() {
     let f = form(find_preset("unicep").expect("a preset").source).expect("product form");
@@ -50,7 +51,7 @@ fn a_negated_clock_factor_gives_its_sign_to_the_form() {
     assert_eq!(f.sign(), -1.0);
     // 64 + 1e-15 rounds to 64.
     assert_eq!(f.clock_part(&vars, &mut Vec::new()).map(|p| p.value), Some(64.0));
-    assert_eq!(f.job_part(&vars, &mut Vec::new()).map(|p| p.value), Some(libm::log2(4.0 + 1e-15) * 10.0));
+    assert_eq!(f.job_part(&vars, &mut Vec::new()).map(|p| p.value), Some(1.0 / (libm::log2(4.0 + 1e-15) * 10.0)));
 }
 
 /// `x^0` is 1 whatever `x` is, so a product raised to it drops out.
