@@ -44,9 +44,9 @@ use crate::bench_one::Measurement;
 use crate::output::{self, fixed, grouped, Table};
 
 /// The registry's policies with their defaults, composable backfilling at
-/// three depths, and one dynamic formula (WFP3 reads `wait`, so it is
-/// re-scored at every pass).
-const DEFAULT_POLICIES: [&str; 11] = [
+/// three depths, and the two time-dependent presets (WFP3 and UNICEP read
+/// `wait`: their order is merged by submission second, `clock_order`).
+const DEFAULT_POLICIES: [&str; 12] = [
     "fcfs",
     "easy",
     "pv-easy",
@@ -58,6 +58,7 @@ const DEFAULT_POLICIES: [&str; 11] = [
     "backfill:depth=100",
     "backfill:depth=all",
     "backfill:depth=8,order=wfp3",
+    "backfill:depth=8,order=unicep",
 ];
 const DEFAULT_BACKLOGS: [u32; 3] = [10_000, 100_000, 1_000_000];
 const DEFAULT_LOAD_FACTORS: [f64; 5] = [1.0, 1.3, 1.6, 2.0, 3.0];

@@ -27,11 +27,17 @@
 //! Costs, for q waiting jobs and p breakpoints of the profile:
 //! - scores: a formula that reads only what is fixed while a job waits is
 //!   computed once per job, at its arrival (O(log q) to file it); one that
-//!   reads `wait`, `now`, `free` or `queued`, or `predicted` under a source
-//!   that learns (`last`, `tsafrir`), is computed again for every waiting
-//!   job at every pass, into a heap: q evaluations of its code and O(q)
-//!   per pass, then O(log q) per job taken from the heap, and the c jobs
-//!   left that could fit in the idle processors sorted, O(c log c);
+//!   reads `wait`, `now`, `free` or `queued` through a product of factors
+//!   (`schedlab_priority::ProductForm`: WFP3, UNICEP) is merged by
+//!   submission second (`clock_order`): O(log q) per job filed, O(log s)
+//!   per second with waiting jobs at each pass, and O(log q) per job the
+//!   pass reaches, scored exactly; any other that changes while jobs wait
+//!   (or `predicted` under a source that learns: `last`, `tsafrir`), and
+//!   the product forms when the seconds are more than a quarter of the
+//!   jobs, is computed again for every waiting job at every pass, into a
+//!   heap: q evaluations of its code and O(q) per pass, then O(log q) per
+//!   job taken from the heap, and the c jobs left that could fit in the
+//!   idle processors sorted, O(c log c);
 //! - the pass: each job started and each of the d reservations costs one
 //!   step of the order (O(log q)) and a profile search and change
 //!   (O(log p) each; `Profile`); with fixed scores the jobs after the d-th
