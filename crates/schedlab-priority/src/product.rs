@@ -266,11 +266,11 @@ impl ProductForm {
     }
 
     /// A number no greater than `direction × score` for any job whose job
-    /// part is `job`, scored at a pass where its second's clock part is
-    /// `clock` (`direction` is 1 or −1). For a fixed positive clock part
-    /// it does not decrease as `direction × sign × job` grows.
-    pub fn lower_bound(&self, direction: f64, clock: Part, job: Part) -> f64 {
-        let x = direction * self.sign() * (clock.value * job.value);
+    /// part has the value `job`, scored at a pass where its second's clock
+    /// part is `clock` (`direction` is 1 or −1). For a fixed positive
+    /// clock part it does not decrease as `direction × sign × job` grows.
+    pub fn lower_bound(&self, direction: f64, clock: Part, job: f64) -> f64 {
+        let x = direction * self.sign() * (clock.value * job);
         // Twice the tolerance covers the rounding of these two operations.
         x - x.abs() * (2.0 * self.tolerance())
     }

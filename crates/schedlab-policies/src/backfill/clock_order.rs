@@ -72,8 +72,8 @@ pub(crate) struct ClockOrder {
     /// 1 when the lowest score goes first, −1 when the highest does.
     direction: f64,
     queue: ScoreOrder<Filing>,
-    /// Each filed job's job part, if it has one.
-    parts: Vec<Option<Part>>,
+    /// Each filed job's job part, NaN when it has none.
+    parts: Vec<f64>,
     /// Waiting jobs per second.
     seconds: BTreeMap<Time, u32>,
     stack: Vec<f64>,
@@ -112,7 +112,7 @@ impl ClockOrder {
             form,
             direction,
             queue: ScoreOrder::new(jobs, live),
-            parts: vec![None; jobs],
+            parts: vec![f64::NAN; jobs],
             seconds: BTreeMap::new(),
             stack: Vec::new(),
         })
@@ -133,7 +133,7 @@ impl ClockOrder {
             Some(p) => (sim.job(j).submit, score_key(self.direction * self.form.sign() * p.value)),
             None => (EXACT, EXACT_KEY),
         };
-        self.parts[j as usize] = part;
+        self.parts[j as usize] = part.map_or(f64::NAN, |p| p.value);
         self.queue.insert(j, filing, sim.job(j).size, sim.prediction(j));
         *self.seconds.entry(filing.0).or_default() += 1;
     }
@@ -259,12 +259,14 @@ impl ClockOrder {
 
     /// Files second `slot` in the pass under the bound of its job `next`.
     fn push_bound(&self, pass: &mut ClockPass, slot: u32, next: Filed) {
-        let Some(part) = self.parts[next.1 as usize] else { return };
         let clock = pass.cursors[slot as usize].clock;
-        let bound = self.form.lower_bound(self.direction, clock, part);
-        // Job 0 ties below every job: the bound's key is at most the key
-        // of every job left in the second.
-        pass.heap.push(Reverse(((score_key(bound), 0), slot)));
+        let bound = self.form.lower_bound(self.direction, clock, self.parts[next.1 as usize]);
+        // Job 0 ties below every job, so the candidate's key is at most the
+        // key of every job left in the second. A job of a merged second
+        // has a job part; were it missing (a NaN bound), key 0 would
+        // still precede every score.
+        let key = if bound.is_nan() { 0 } else { score_key(bound) };
+        pass.heap.push(Reverse(((key, 0), slot)));
     }
 
     /// Job `j`'s score at the pass, as the naive order computes it.

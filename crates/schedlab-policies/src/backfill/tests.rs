@@ -301,7 +301,9 @@ fn clustered_rows() -> impl Strategy<Value = Vec<(Time, Time, u32, Time)>> {
         1u32..=8,
         prop::sample::select(vec![1, 1, 2, 3, 10]),
     )
-        .prop_map(|(submit, runtime, size, ratio): (Time, Time, u32, Time)| (submit, runtime, size, (runtime * ratio).max(1)));
+        .prop_map(|(submit, runtime, size, ratio): (Time, Time, u32, Time)| {
+            (submit, runtime, size, (runtime * ratio).max(1))
+        });
     prop::collection::vec(row, 1..60).prop_map(|mut rows| {
         rows.sort_by_key(|r| r.0);
         rows

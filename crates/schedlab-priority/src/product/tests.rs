@@ -164,7 +164,7 @@ proptest! {
         for vars in [a, b] {
             let Some(job) = form.job_part(&vars, &mut stack) else { continue };
             let score = formula.eval(&vars, &mut stack);
-            let bound = form.lower_bound(direction, clock, job);
+            let bound = form.lower_bound(direction, clock, job.value);
             prop_assert!(bound <= direction * score, "{source}: bound {bound} above {}", direction * score);
             bounds.push((direction * form.sign() * job.value, bound));
         }
