@@ -45,6 +45,9 @@ pub(crate) fn score_key(score: f64) -> u64 {
 
 pub(crate) type Key = (u64, JobIdx);
 
+/// The positions strictly between which a query looks, either end open.
+pub(crate) type Between<F> = (Option<(F, JobIdx)>, Option<(F, JobIdx)>);
+
 /// Every entry.
 struct Any;
 
@@ -157,7 +160,7 @@ impl<F: Ord + Copy> ScoreOrder<F> {
     /// prediction now. With `before`, only jobs filed before it count.
     pub fn next_fitting(
         &self,
-        (after, before): (Option<(F, JobIdx)>, Option<(F, JobIdx)>),
+        (after, before): Between<F>,
         free: u32,
         horizon: &mut dyn FnMut(u32) -> Time,
         current: &dyn Fn(JobIdx) -> Time,

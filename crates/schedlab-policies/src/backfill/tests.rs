@@ -319,7 +319,7 @@ fn clocked_record(
     clocked: bool,
 ) -> Result<schedlab_engine::RunRecord, EngineError> {
     let jobs = jobs(rows);
-    let mut policy = backfill(params, source.clone());
+    let mut policy = backfill(params, source);
     assert!(policy.clocked, "{params:?} is of product form");
     policy.clocked = clocked;
     let record = run(&jobs, &config(8, source), &mut policy, &mut |_| Control::Continue)?;
@@ -346,7 +346,7 @@ proptest! {
     ) {
         let params = [("order", order), ("direction", direction), ("depth", depth), ("fill", fill)];
         let source = if learns { RuntimeSource::Last } else { RuntimeSource::Estimate };
-        let naive = clocked_record(&rows, &params, source.clone(), false);
+        let naive = clocked_record(&rows, &params, source, false);
         let merged = clocked_record(&rows, &params, source, true);
         prop_assert_eq!(merged, naive);
     }
