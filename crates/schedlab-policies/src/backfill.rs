@@ -153,6 +153,8 @@ struct Backfill {
     clocked: bool,
     /// That merge's order of the waiting jobs (made at the first pass).
     clock: Option<ClockOrder>,
+    /// When a merge is too dear to repeat at once (`clock_order::DEAR`).
+    dear: usize,
     /// FCFS order at depth 1 with runtimes that never fall short: EASY,
     /// whose blocked job never starts later than its first reservation.
     keeps_first_reservation: bool,
@@ -264,6 +266,7 @@ impl Backfill {
             rescored,
             clocked,
             clock: None,
+            dear: clock_order::DEAR,
             keeps_first_reservation: s.source.is_upper_bound() && depth == 1 && fcfs,
             upper_bound: s.source.is_upper_bound(),
             formula,
@@ -397,7 +400,7 @@ impl Backfill {
     /// at the first pass.
     fn file_clocked(&mut self, sim: &Sim<'_>, happened: &Happened) {
         if self.clocked && self.clock.is_none() {
-            self.clock = ClockOrder::new(&self.formula, self.highest, sim.jobs().len(), self.live);
+            self.clock = ClockOrder::new(&self.formula, self.highest, sim.jobs().len(), self.live, self.dear);
             self.clocked = self.clock.is_some();
         }
         if let Some(order) = &mut self.clock {

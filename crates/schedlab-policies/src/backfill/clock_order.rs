@@ -30,7 +30,12 @@
 //! than a quarter of the jobs (a real trace's queue, whose jobs mostly
 //! arrive in seconds of their own), a merge would cost about what scoring
 //! every job costs, so the policy scores them all for that pass instead
-//! (the order is the same).
+//! (the order is the same). So it does when the last merged pass scored
+//! more than a sixteenth of the waiting jobs one by one (scores that tie
+//! exactly, as `-log(wait) * procs` gives every job of a size, are all
+//! scored before the first of them is taken), for a number of passes that
+//! doubles, up to [`MOST_PASSES_UNMERGED`], while merges stay that dear:
+//! a job scored alone costs about as much as sixteen scored column-wise.
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
@@ -56,6 +61,14 @@ const EXACT_KEY: u64 = u64::MAX;
 /// The heap's mark of a scored job; other candidates name a second.
 const SCORED: u32 = u32::MAX;
 
+/// A merged pass that scores more than one waiting job in this many did
+/// not pay.
+pub(crate) const DEAR: usize = 16;
+
+/// The most passes scored in full between two merged passes that did not
+/// pay.
+const MOST_PASSES_UNMERGED: u32 = 1024;
+
 /// A position before every job of `second`: no score's key is 0
 /// (`score_key` gives 0 to one NaN only), nor is [`EXACT_KEY`].
 fn start_of(second: Time) -> Filed {
@@ -77,6 +90,16 @@ pub(crate) struct ClockOrder {
     /// Waiting jobs per second.
     seconds: BTreeMap<Time, u32>,
     stack: Vec<f64>,
+    /// Jobs scored one by one in the last merged pass, and the jobs then
+    /// waiting (see the module's documentation).
+    scored: usize,
+    waited: usize,
+    /// Passes to score in full before the next merge, and how many the
+    /// next merge that does not pay will add.
+    unmerged: u32,
+    backoff: u32,
+    /// [`DEAR`], or 0 to merge whatever a merge costs (tests).
+    dear: usize,
 }
 
 /// A second's place in a pass: its clock part and its last job scored.
@@ -105,7 +128,7 @@ pub(crate) struct Fit<'a> {
 
 impl ClockOrder {
     /// The order of `formula` if it is of product form.
-    pub fn new(formula: &Formula, highest: bool, jobs: usize, live: bool) -> Option<Self> {
+    pub fn new(formula: &Formula, highest: bool, jobs: usize, live: bool, dear: usize) -> Option<Self> {
         let form = ProductForm::of(formula)?;
         let direction = if highest { -1.0 } else { 1.0 };
         Some(ClockOrder {
@@ -115,6 +138,11 @@ impl ClockOrder {
             parts: vec![f64::NAN; jobs],
             seconds: BTreeMap::new(),
             stack: Vec::new(),
+            scored: 0,
+            waited: 0,
+            unmerged: 0,
+            backoff: 1,
+            dear,
         })
     }
 
@@ -156,9 +184,11 @@ impl ClockOrder {
     /// NaN stops the run before the pass decides anything.
     pub fn begin(&mut self, sim: &Sim<'_>, formula: &Formula) -> Result<Option<ClockPass>, EngineError> {
         let waiting = sim.waiting().len();
-        if self.seconds.len().saturating_mul(4) > waiting || self.len() != waiting {
+        if !self.merge_pays() || self.seconds.len().saturating_mul(4) > waiting || self.len() != waiting {
             return Ok(None);
         }
+        self.scored = 0;
+        self.waited = waiting;
         let mut common = Vars::default();
         common
             .set(Var::Now, sim.now() as f64)
@@ -187,6 +217,23 @@ impl ClockOrder {
             Some(j) => Err(nan_error(sim, formula, j)),
             None => Ok(Some(pass)),
         }
+    }
+
+    /// Whether to merge this pass, from what the last merge cost.
+    fn merge_pays(&mut self) -> bool {
+        if self.scored.saturating_mul(self.dear) > self.waited.max(self.dear) {
+            self.unmerged = self.backoff;
+            self.backoff = (self.backoff * 2).min(MOST_PASSES_UNMERGED);
+        } else if self.waited > 0 {
+            self.backoff = 1;
+        }
+        self.scored = 0;
+        self.waited = 0;
+        if self.unmerged > 0 {
+            self.unmerged -= 1;
+            return false;
+        }
+        true
     }
 
     /// Scores every job of `second` into the pass; the first job with a
@@ -230,6 +277,7 @@ impl ClockOrder {
             let cursor = pass.cursors[slot as usize];
             let Some(filed) = self.following(sim, cursor, cursor.after, fit.as_mut()) else { continue };
             let score = self.score(sim, formula, &pass.common, filed.1);
+            self.scored += 1;
             if score.is_nan() {
                 // A job with both parts cannot score NaN; kept as an error
                 // rather than a panic should that ever be wrong.

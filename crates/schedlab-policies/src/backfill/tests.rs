@@ -310,18 +310,22 @@ fn clustered_rows() -> impl Strategy<Value = Vec<(Time, Time, u32, Time)>> {
     })
 }
 
-/// The run record of `params` on `rows`, with the merge by second or with
-/// every waiting job scored at every pass.
+/// The run record of `params` on `rows`, with the merge by second
+/// (`always`: at every pass, however dear) or with every waiting job scored
+/// at every pass.
 fn clocked_record(
     rows: &[(Time, Time, u32, Time)],
     params: &[(&str, &str)],
     source: RuntimeSource,
-    clocked: bool,
+    (clocked, always): (bool, bool),
 ) -> Result<schedlab_engine::RunRecord, EngineError> {
     let jobs = jobs(rows);
     let mut policy = backfill(params, source);
     assert!(policy.clocked, "{params:?} is of product form");
     policy.clocked = clocked;
+    if always {
+        policy.dear = 0;
+    }
     let record = run(&jobs, &config(8, source), &mut policy, &mut |_| Control::Continue)?;
     assert_eq!(policy.clock.is_some(), clocked);
     check(&jobs, &record, &policy.guarantees()).unwrap_or_else(|e| panic!("{e}"));
@@ -334,7 +338,8 @@ proptest! {
     /// The merge by second gives exactly the runs of the naive order
     /// (every waiting job scored at every pass): the same starts, the same
     /// reservations, the same NaN errors, for every order of product form,
-    /// direction, depth and fill, under a fixed and a learning source.
+    /// direction, depth and fill, under a fixed and a learning source,
+    /// merging at every pass or only while merges pay.
     #[test]
     fn the_merge_by_second_decides_as_scoring_every_job(
         rows in clustered_rows(),
@@ -343,11 +348,12 @@ proptest! {
         depth in prop::sample::select(vec!["0", "1", "2", "8", "all"]),
         fill in prop::sample::select(vec!["backfill", "backfill", "none", "hold"]),
         learns in any::<bool>(),
+        always in any::<bool>(),
     ) {
         let params = [("order", order), ("direction", direction), ("depth", depth), ("fill", fill)];
         let source = if learns { RuntimeSource::Last } else { RuntimeSource::Estimate };
-        let naive = clocked_record(&rows, &params, source, false);
-        let merged = clocked_record(&rows, &params, source, true);
+        let naive = clocked_record(&rows, &params, source, (false, false));
+        let merged = clocked_record(&rows, &params, source, (true, always));
         prop_assert_eq!(merged, naive);
     }
 }
@@ -374,6 +380,7 @@ fn a_long_backlog_is_merged_as_scoring_every_job_orders_it() {
             let jobs = jobs(&rows);
             let mut policy = backfill(&params, RuntimeSource::Estimate);
             policy.clocked = clocked;
+            policy.dear = 0;
             let config = config(64, RuntimeSource::Estimate);
             run(&jobs, &config, &mut policy, &mut |_| Control::Continue).expect("no NaN")
         };
