@@ -4,26 +4,12 @@
 
 use pyo3::prelude::*;
 use schedlab::experiment::link;
-use schedlab::experiment::{run_point, Experiment, ExperimentResult, MetricValue, Plan, RunSpec, Sweep, TraceDocument};
+use schedlab::experiment::{Experiment, ExperimentResult, MetricValue, RunSpec, Sweep};
 use schedlab::metrics::columns as catalogue;
 
 use crate::observer::Observer;
 use crate::trace::Trace;
-use crate::{core_error, decode, pretty};
-
-/// Refuses an experiment whose workload options are not those the trace
-/// was read with (they decide the jobs every run replays).
-pub fn check_workload(experiment: &Experiment, trace: &Trace) -> PyResult<()> {
-    if experiment.workload == trace.workload {
-        return Ok(());
-    }
-    let given = serde_json::to_string(&experiment.workload).map_err(core_error)?;
-    let read = serde_json::to_string(&trace.workload).map_err(core_error)?;
-    Err(core_error(format!(
-        "the experiment reads the trace with the workload options {given}, and this trace was read with {read}: \
-         load it with the experiment's options"
-    )))
-}
+use crate::{core_error, decode, pretty, session_error};
 
 /// An experiment's result, as the core summarised it.
 #[pyclass(module = "schedlab._core", frozen)]
@@ -43,23 +29,22 @@ pub fn run_experiment(
     progress: Option<Py<PyAny>>,
 ) -> PyResult<ExperimentRun> {
     let experiment: Experiment = decode(experiment_json, "experiment")?;
-    let t = trace.get();
-    check_workload(&experiment, t)?;
-    let plan = Plan::new(experiment).map_err(core_error)?;
+    let session = &trace.get().session;
+    let plan = session.plan(experiment).map_err(session_error)?;
     let mut observer = Observer::new(progress, plan.len());
-    let mut points = Vec::new();
-    for point in plan.points(None) {
-        observer.point = point.index;
-        observer.check_signals()?;
-        let result = py.detach(|| run_point(&t.loaded.trace, &plan, &point, &mut |phase, p| observer.report(phase, p)));
-        if let Some(e) = observer.take_error() {
-            return Err(e);
-        }
-        let result = result.map_err(|e| core_error(format!("{}: {e}", plan.label(point.run))))?;
-        points.push(result);
+    let result = py.detach(|| {
+        session.run_experiment(&plan, None, &mut |index, report| {
+            observer.point = index;
+            match report {
+                Some((phase, p)) => observer.report(phase, p),
+                None => observer.between_points(),
+            }
+        })
+    });
+    if let Some(e) = observer.take_error() {
+        return Err(e);
     }
-    let identity = TraceDocument::of(&t.identity).map_err(core_error)?;
-    Ok(ExperimentRun { result: ExperimentResult::new(&plan, identity, None, points) })
+    Ok(ExperimentRun { result: result.map_err(session_error)? })
 }
 
 /// One row of a tidy summary: run index, label, sweep value, metric key,

@@ -59,7 +59,7 @@ impl Episode {
         backfill: &str,
         observation: Bound<'_, PyByteArray>,
     ) -> PyResult<Self> {
-        let t = &trace.get().loaded.trace;
+        let t = trace.get().session.trace();
         let backfill = match backfill {
             "easy" => Backfill::Easy,
             "none" => Backfill::None,

@@ -35,6 +35,12 @@ fn core_error(e: impl std::fmt::Display) -> PyErr {
     SchedlabError::new_err(e.to_string())
 }
 
+/// A session's error as a Python exception: the one place its kind
+/// (`SessionError::kind`, a stable name) would choose the class.
+fn session_error(e: schedlab_session::SessionError) -> PyErr {
+    SchedlabError::new_err(e.to_string())
+}
+
 /// Decodes the JSON text of a request, naming the field where it failed
 /// ("experiment.runs.0.params: …") and leaving out the position in a text
 /// the user never wrote.

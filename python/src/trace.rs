@@ -9,40 +9,38 @@ use std::path::PathBuf;
 use pyo3::exceptions::{PyFileNotFoundError, PyIsADirectoryError, PyOSError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes};
-use schedlab::experiment::{TraceIdentity, WorkloadOptions};
-use schedlab::workload::{read_swf, Loaded};
+use schedlab::experiment::WorkloadOptions;
+use schedlab_session::Session;
 
-use crate::{core_error, decode};
+use crate::{core_error, decode, session_error};
 
 /// A trace read and cleaned by the core, with its identity (name, SHA-256,
-/// jobs, machine size, options, cleaning report, statistics, warnings).
+/// jobs, machine size, options, cleaning report, statistics, warnings):
+/// the session every run and experiment on it goes through.
 #[pyclass(module = "schedlab._core", frozen)]
 pub struct Trace {
-    pub(crate) loaded: Loaded,
-    pub(crate) identity: TraceIdentity,
-    /// The options it was read with, as an experiment records them.
-    pub(crate) workload: WorkloadOptions,
+    pub(crate) session: Session,
 }
 
 #[pymethods]
 impl Trace {
     /// The identity as JSON text, exactly as result documents record it.
     fn identity_json(&self) -> PyResult<String> {
-        serde_json::to_string(&self.identity).map_err(core_error)
+        serde_json::to_string(self.session.identity()).map_err(core_error)
     }
 
     /// The workload options it was read with, as JSON text.
     fn workload_json(&self) -> PyResult<String> {
-        serde_json::to_string(&self.workload).map_err(core_error)
+        serde_json::to_string(self.session.workload()).map_err(core_error)
     }
 
     /// The header's key/value pairs as JSON text.
     fn header_json(&self) -> PyResult<String> {
-        serde_json::to_string(&self.loaded.header).map_err(core_error)
+        serde_json::to_string(&self.session.loaded().header).map_err(core_error)
     }
 
     fn __len__(&self) -> usize {
-        self.loaded.trace.jobs.len()
+        self.session.trace().jobs.len()
     }
 }
 
@@ -77,24 +75,23 @@ pub fn open_trace(
         )));
     };
     let workload: WorkloadOptions = decode(workload_json, "load() options")?;
-    let options = workload.read_options();
     let name = name.unwrap_or_else(|| match &source {
         Source::Bytes(_) => "trace.swf".to_owned(),
         Source::Path(p) => p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned()),
     });
-    let loaded = py.detach(|| match &source {
-        Source::Bytes(b) => read_swf(b.as_slice(), &options).map_err(|e| Err(e.to_string())),
+    let session = py.detach(|| match &source {
+        Source::Bytes(b) => Session::load(b.as_slice(), name, workload).map_err(Err),
         Source::Path(p) => {
             let file = File::open(p).map_err(|e| Ok((p.clone(), e)))?;
             if file.metadata().is_ok_and(|m| m.is_dir()) {
                 return Err(Ok((p.clone(), std::io::Error::other("is a directory, not a trace file"))));
             }
-            read_swf(BufReader::with_capacity(1 << 16, file), &options)
-                .map_err(|e| Err(format!("{}: {e}", p.display())))
+            Session::load(BufReader::with_capacity(1 << 16, file), name, workload)
+                .map_err(|e| Err(e.context(p.display())))
         }
     });
-    let loaded = loaded.map_err(|e| match e {
-        Err(message) => core_error(message),
+    let session = session.map_err(|e| match e {
+        Err(e) => session_error(e),
         Ok((path, io)) => {
             let message = format!("cannot open {}: {io}", path.display());
             match io.kind() {
@@ -104,8 +101,7 @@ pub fn open_trace(
             }
         }
     })?;
-    let identity = TraceIdentity::new(name, &loaded, &options);
-    Ok(Trace { loaded, identity, workload })
+    Ok(Trace { session })
 }
 
 /// The page's bundled samples, by the ids share links use, with the file

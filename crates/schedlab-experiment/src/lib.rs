@@ -41,7 +41,7 @@ pub use experiment::{
     MAX_REPEAT, MAX_RUNS, MAX_SWEEP_VALUES,
 };
 pub use json::{document_text, write_document, DocumentError, MetricValue, MetricsDocument, TraceDocument};
-pub use merge::{merge, read_shard, MergeError, MAX_SHARD_BYTES};
+pub use merge::{merge, MergeError, Merged, Merger, MAX_MERGE_MEMORY};
 pub use output::{job_rows, schedule_comments, write_jobs_csv, write_schedule_swf, JobRow, JOB_COLUMNS};
 pub use plan::{GridError, Plan, Point, Shard};
 pub use plan_growth::{
