@@ -221,8 +221,10 @@ impl RunSpec {
 }
 
 /// The values a sweep takes: an inclusive range `from, from + step, …, to`
-/// or a list, as text.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// or a list, as text. Read by hand (`SweepValuesVisitor`), so that a bound
+/// that is no finite number (NaN from the page, `null` in JSON) is named
+/// rather than reported as "did not match any variant".
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(untagged)]
 pub enum SweepValues {
@@ -659,6 +661,25 @@ mod tests {
         {
             assert_eq!(format_value(x), text);
         }
+    }
+
+    /// A range bound that is no finite number is named (a NaN from the
+    /// page was "data did not match any variant of untagged enum").
+    #[test]
+    fn a_range_bound_that_is_no_number_is_named() {
+        let read = |json: &str| serde_json::from_str::<SweepValues>(json).map_err(|e| e.to_string());
+        assert_eq!(
+            read(r#"{"from": 0, "to": 2, "step": 1}"#),
+            Ok(SweepValues::Range { from: 0.0, to: 2.0, step: 1.0 })
+        );
+        assert_eq!(read(r#"["a", "b"]"#), Ok(SweepValues::List(vec!["a".into(), "b".into()])));
+        let err = read(r#"{"from": null, "to": 2, "step": 1}"#).unwrap_err();
+        assert!(err.starts_with("sweep range: `from` must be a finite number (not NaN, an infinity or null)"), "{err}");
+        let err = read(r#"{"from": 0, "to": "x", "step": 1}"#).unwrap_err();
+        assert!(err.starts_with("sweep range: `to` must be a finite number"), "{err}");
+        assert!(read(r#"{"from": 0, "to": 2}"#).unwrap_err().starts_with("sweep range: `step` is missing"));
+        assert!(read(r#"{"from": 0, "to": 2, "stp": 1}"#).unwrap_err().contains("unknown field `stp`"));
+        assert!(read("3").unwrap_err().contains("a range {from, to, step} of finite numbers, or a list"));
     }
 
     /// Values that would reach their runs as one text are refused: the

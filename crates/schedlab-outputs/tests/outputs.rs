@@ -303,3 +303,21 @@ fn eighty_interrupts_around_commit_time_never_leave_a_mix() {
     }
     eprintln!("80 interrupts: {} all old, {} all new", seen[0], seen[1]);
 }
+
+/// Temporary names taken by files a killed process left are skipped; when
+/// every name tried is taken, the message names one ("File exists (os
+/// error 17)" named none).
+#[test]
+fn taken_temporary_names_are_skipped_and_named() {
+    let dir = scratch("taken");
+    let pid = std::process::id();
+    // More names than this test binary ever numbers.
+    for n in 0..5_000 {
+        fs::write(dir.join(format!(".{pid}-{n}.schedlab-tmp")), "").expect("leftover");
+    }
+    let err = Outputs::new([]).declare("--jobs-csv", &dir.join("out.csv")).expect_err("every name taken");
+    let message = err.to_string();
+    assert!(message.contains("temporary names beside the target are taken"), "{message}");
+    assert!(message.contains(&format!("{}/.{pid}-", dir.display())) && message.contains(".schedlab-tmp"), "{message}");
+    fs::remove_dir_all(&dir).ok();
+}
