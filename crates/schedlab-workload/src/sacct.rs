@@ -259,7 +259,8 @@ impl<'a> SacctIngest<'a> {
         // A job still running when the dump was taken (its End `Unknown`, or
         // its State says so where there is no End) has no run time yet:
         // its ElapsedRaw is the time so far, not the time it took.
-        let ended = !(cols.has(Col::End) && end.is_none()) && !still_going(state);
+        let end_unknown = cols.has(Col::End) && end.is_none();
+        let ended = !(end_unknown || still_going(state));
         let runtime = match (start, elapsed, end) {
             (Some(_), Some(e), _) if ended => e,
             // A difference past i64 (a year-0 Start and an End of 2^63 − 1)
