@@ -190,7 +190,7 @@ impl OutputWriter {
         self.out.flush().map_err(cannot)?;
         let temp = self.temp.take();
         if let Some((temp, target)) = temp {
-            temp.finish(self.out.get_ref(), &target).map_err(cannot)?;
+            self.out.get_ref().sync_all().map_err(cannot)?;
             return Ok(Staged { temp: Some((temp, target)) });
         }
         Ok(Staged { temp: None })

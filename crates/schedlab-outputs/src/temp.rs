@@ -88,11 +88,6 @@ impl Temp {
         Ok((temp, file))
     }
 
-    /// Syncs the written content to disk.
-    pub(crate) fn finish(&self, file: &File, _target: &Path) -> io::Result<()> {
-        file.sync_all()
-    }
-
     /// Hands the file over to a commit's journal: it is no longer this
     /// value's to remove. Called under the registry's lock.
     pub(crate) fn release(&mut self, registry: &mut Registry) -> PathBuf {

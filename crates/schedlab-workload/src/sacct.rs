@@ -229,16 +229,17 @@ impl<'a> SacctIngest<'a> {
     /// Counts a record's jobs and keeps those the rules keep; the tasks of
     /// an array record count against the job limit before they are made.
     fn take(&mut self, r: Record) -> Result<(), Stop> {
-        self.report.job_lines += r.tasks;
+        // A task count may be saturated (2^64 tasks): the sums saturate too.
+        self.report.job_lines = self.report.job_lines.saturating_add(r.tasks);
         if r.array {
-            self.slurm.array_tasks += r.tasks;
+            self.slurm.array_tasks = self.slurm.array_tasks.saturating_add(r.tasks);
         }
         if r.cancelled_before_start {
-            self.slurm.cancelled_before_start += r.tasks;
+            self.slurm.cancelled_before_start = self.slurm.cancelled_before_start.saturating_add(r.tasks);
             return Ok(());
         }
         if r.no_time_limit {
-            self.slurm.no_time_limit += r.tasks;
+            self.slurm.no_time_limit = self.slurm.no_time_limit.saturating_add(r.tasks);
         }
         keep(self.opts, &mut self.report, &mut self.rows, r.job, r.extra, r.tasks)
     }
@@ -259,8 +260,7 @@ impl<'a> SacctIngest<'a> {
         // A job still running when the dump was taken (its End `Unknown`, or
         // its State says so where there is no End) has no run time yet:
         // its ElapsedRaw is the time so far, not the time it took.
-        let end_unknown = cols.has(Col::End) && end.is_none();
-        let ended = !(end_unknown || still_going(state));
+        let ended = if cols.has(Col::End) { end.is_some() } else { !still_going(state) };
         let runtime = match (start, elapsed, end) {
             (Some(_), Some(e), _) if ended => e,
             // A difference past i64 (a year-0 Start and an End of 2^63 − 1)
