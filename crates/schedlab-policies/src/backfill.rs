@@ -92,7 +92,12 @@ pub fn order_formula(text: &str) -> Result<Formula, String> {
     let text = text.trim();
     match find_preset(text) {
         Some(p) => Formula::compile(p.source),
-        None => Formula::compile(text),
+        None => Formula::compile(text).map_err(|mut e| {
+            if let Some(hint) = schedlab_priority::preset_hint(text) {
+                e.hint = Some(hint);
+            }
+            e
+        }),
     }
     .map_err(|e| e.to_string())
 }

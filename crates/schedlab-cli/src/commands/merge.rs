@@ -10,11 +10,11 @@ use schedlab_experiment::{Merger, MAX_MERGE_MEMORY};
 
 use crate::args::MergeArgs;
 use crate::fail::short_text;
-use crate::outputs::{self, Outputs};
+use crate::outputs;
 use crate::trace_input::byte_size;
 
 pub fn main(args: &MergeArgs) -> Result<ExitCode> {
-    let (outputs, report) = Outputs::for_report(args.files.iter().map(PathBuf::as_path), &args.output)?;
+    let (outputs, report) = outputs::for_report(args.files.iter().map(PathBuf::as_path), &args.output)?;
     let limit = match args.max_bytes.as_deref() {
         Some(text) => byte_size(text).with_context(|| format!("--max-bytes `{}`", short_text(text)))?,
         None => MAX_MERGE_MEMORY,

@@ -21,7 +21,7 @@ pub fn main(args: &SweepArgs) -> Result<ExitCode> {
     e.wait_ecdf = args.wait_ecdf;
     let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
     let plan = schedlab_session::plan(e)?;
-    let (outputs, report) = Outputs::for_report([args.trace.as_path()], &args.output)?;
+    let (outputs, report) = outputs::for_report([args.trace.as_path()], &args.output)?;
     let session = super::experiment::session(&args.trace, plan.experiment(), &args.workload)?;
     let result = super::experiment::run_plan(&session, &plan, shard, args.metrics.quiet)?;
     print(&result, args.json, &outputs, report)

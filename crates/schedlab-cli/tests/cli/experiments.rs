@@ -256,6 +256,14 @@ fn composable_backfilling_runs_presets_formulas_and_depth_sweeps() {
     assert!(!bad.status.success());
     let message = crate::stderr(&bad);
     assert!(message.contains("unknown variable `wiat` at column 2; did you mean `wait`?"), "{message}");
+    let upper = crate::schedlab(&["run", &sample, "--policy", "backfill", "--param", "order=WFP3"]);
+    let message = crate::stderr(&upper);
+    assert!(
+        message.contains(
+            "unknown variable `WFP3` at column 1; preset names are lower case: did you mean the preset `wfp3`?"
+        ),
+        "{message}"
+    );
     let policies = crate::ok(&["policies"]);
     for line in ["backfill  Composable backfilling", "wfp3      -(wait / requested)^3 * procs", "wait      seconds"] {
         assert!(policies.contains(line), "`schedlab policies` lacks {line:?}");
