@@ -3,13 +3,13 @@
 //! links; the column catalogue.
 
 use pyo3::prelude::*;
-use schedlab::experiment::link;
+use schedlab::experiment::{link, merge, read_shard, Shard};
 use schedlab::experiment::{run_point, Experiment, ExperimentResult, MetricValue, Plan, RunSpec, Sweep, TraceDocument};
 use schedlab::metrics::columns as catalogue;
 
 use crate::observer::Observer;
 use crate::trace::Trace;
-use crate::{core_error, decode, pretty};
+use crate::{core_error, decode, error, plan_error, pretty, Kind};
 
 /// Refuses an experiment whose workload options are not those the trace
 /// was read with (they decide the jobs every run replays).
@@ -19,10 +19,13 @@ pub fn check_workload(experiment: &Experiment, trace: &Trace) -> PyResult<()> {
     }
     let given = serde_json::to_string(&experiment.workload).map_err(core_error)?;
     let read = serde_json::to_string(&trace.workload).map_err(core_error)?;
-    Err(core_error(format!(
-        "the experiment reads the trace with the workload options {given}, and this trace was read with {read}: \
+    Err(error(
+        Kind::Trace,
+        format!(
+            "the experiment reads the trace with the workload options {given}, and this trace was read with {read}: \
          load it with the experiment's options"
-    )))
+        ),
+    ))
 }
 
 /// An experiment's result, as the core summarised it.
@@ -31,35 +34,58 @@ pub struct ExperimentRun {
     result: ExperimentResult,
 }
 
-/// `run_experiment(trace, experiment_json, progress)`: every point of the
-/// experiment, in order, summarised by `ExperimentResult` (mean and 95 %
-/// interval of each run and sweep value).
+/// `run_experiment(trace, experiment_json, progress, shard)`: every point
+/// of the experiment (or of its shard `"I/N"`, as `--shard`), in order,
+/// summarised by `ExperimentResult` (mean and 95 % interval of each run
+/// and sweep value).
 #[pyfunction]
-#[pyo3(signature = (trace, experiment_json, progress=None))]
+#[pyo3(signature = (trace, experiment_json, progress=None, shard=None))]
 pub fn run_experiment(
     py: Python<'_>,
     trace: &Bound<'_, Trace>,
     experiment_json: &str,
     progress: Option<Py<PyAny>>,
+    shard: Option<&str>,
 ) -> PyResult<ExperimentRun> {
     let experiment: Experiment = decode(experiment_json, "experiment")?;
     let t = trace.get();
     check_workload(&experiment, t)?;
-    let plan = Plan::new(experiment).map_err(core_error)?;
-    let mut observer = Observer::new(progress, plan.len());
+    let plan = Plan::new(experiment).map_err(plan_error)?;
+    let shard = shard.map(Shard::parse).transpose().map_err(plan_error)?;
+    let mut observer = Observer::new(progress, plan.shard_len(shard));
     let mut points = Vec::new();
-    for point in plan.points(None) {
+    for point in plan.points(shard) {
         observer.point = point.index;
         observer.check_signals()?;
         let result = py.detach(|| run_point(&t.loaded.trace, &plan, &point, &mut |phase, p| observer.report(phase, p)));
         if let Some(e) = observer.take_error() {
             return Err(e);
         }
-        let result = result.map_err(|e| core_error(format!("{}: {e}", plan.label(point.run))))?;
+        let result = result.map_err(|e| error(Kind::Run, format!("{}: {e}", plan.label(point.run))))?;
         points.push(result);
     }
     let identity = TraceDocument::of(&t.identity).map_err(core_error)?;
-    Ok(ExperimentRun { result: ExperimentResult::new(&plan, identity, None, points) })
+    Ok(ExperimentRun { result: ExperimentResult::new(&plan, identity, shard, points) })
+}
+
+/// `merge_shards(texts)`: the result of the whole experiment from the
+/// results of its shards (their `to_json()` texts, in any order), as
+/// `schedlab merge` joins shard files.
+#[pyfunction]
+pub fn merge_shards(py: Python<'_>, texts: Vec<String>) -> PyResult<ExperimentRun> {
+    let result = py.detach(|| {
+        let parts = texts.iter().enumerate().map(|(i, t)| read_shard(t, i + 1)).collect::<Result<Vec<_>, _>>()?;
+        merge(parts)
+    });
+    Ok(ExperimentRun { result: result.map_err(|e| error(Kind::Merge, e))? })
+}
+
+/// `count_points(experiment_json) -> int`: how many points the experiment
+/// has, once the core has checked that it can plan it.
+#[pyfunction]
+pub fn count_points(experiment_json: &str) -> PyResult<u64> {
+    let experiment: Experiment = decode(experiment_json, "experiment")?;
+    Ok(Plan::new(experiment).map_err(plan_error)?.len())
 }
 
 /// One row of a tidy summary: run index, label, sweep value, metric key,
@@ -99,7 +125,7 @@ impl ExperimentRun {
 pub fn decode_link(url: &str) -> PyResult<String> {
     // A whole URL or just its fragment.
     let fragment = url.rsplit_once('#').map_or(url, |(_, f)| f);
-    let l = link::decode(fragment).map_err(core_error)?;
+    let l = link::decode(fragment).map_err(|e| error(Kind::Link, e))?;
     serde_json::to_string(&l).map_err(core_error)
 }
 
@@ -117,7 +143,7 @@ pub fn columns() -> PyResult<String> {
 #[pyfunction]
 #[pyo3(signature = (text, predictor=None))]
 pub fn run_spec(text: &str, predictor: Option<&str>) -> PyResult<String> {
-    let spec = RunSpec::parse(text).map_err(core_error)?.with_default_predictor(predictor);
+    let spec = RunSpec::parse(text).map_err(|e| error(Kind::Policy, e))?.with_default_predictor(predictor);
     serde_json::to_string(&spec).map_err(core_error)
 }
 
@@ -125,5 +151,5 @@ pub fn run_spec(text: &str, predictor: Option<&str>) -> PyResult<String> {
 /// as the experiment's JSON of a sweep.
 #[pyfunction]
 pub fn parse_sweep(text: &str) -> PyResult<String> {
-    serde_json::to_string(&Sweep::parse(text).map_err(core_error)?).map_err(core_error)
+    serde_json::to_string(&Sweep::parse(text).map_err(|e| error(Kind::Experiment, e))?).map_err(core_error)
 }

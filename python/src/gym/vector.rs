@@ -1,0 +1,192 @@
+//! `Episodes`: the N episodes of a `VectorSchedulingEnv`, stepped in one
+//! call with one action each, writing every observation, reward and flag
+//! into buffers the Python side reads as numpy arrays. No process or
+//! thread per episode: the cost of a step is the engine's, not Python's.
+
+use std::sync::Mutex;
+
+use pyo3::prelude::*;
+use pyo3::types::PyByteArray;
+
+use super::{error, metrics_json, run_error, try_state, Kind, Reward, Setup, Slot, ROW};
+use crate::core_error;
+use crate::trace::Trace;
+
+/// The buffers the Python side reads: per episode, its observation rows,
+/// reward (`f64`), whether it terminated, how many jobs are offered
+/// (`i64`), whether a job runs, whether the action was invalid (bytes 0/1).
+struct Buffers {
+    observation: Py<PyByteArray>,
+    reward: Py<PyByteArray>,
+    terminated: Py<PyByteArray>,
+    offered: Py<PyByteArray>,
+    running: Py<PyByteArray>,
+    invalid: Py<PyByteArray>,
+}
+
+/// The episodes and how many rows of each one's observation hold a job.
+struct Batch {
+    slots: Vec<Option<Slot>>,
+    written: Vec<usize>,
+    buffers: Buffers,
+}
+
+/// N episodes of one trace, all made and answered alike.
+#[pyclass(module = "schedlab._core", frozen)]
+pub struct Episodes {
+    trace: Py<Trace>,
+    setup: Setup,
+    reward: Reward,
+    batch: Mutex<Batch>,
+}
+
+/// The bytes of one buffer, checked to be `len` long.
+///
+/// SAFETY (for every caller): the GIL is held for as long as the slice
+/// lives and nothing then runs Python code, so no one else reads or
+/// resizes the bytearray while it is written.
+unsafe fn bytes<'a>(buffer: &'a Bound<'_, PyByteArray>, len: usize, what: &str) -> PyResult<&'a mut [u8]> {
+    if buffer.len() != len {
+        return Err(core_error(format!("the {what} buffer holds {} bytes, not {len}", buffer.len())));
+    }
+    Ok(buffer.as_bytes_mut())
+}
+
+/// The little-endian `i64`s of `raw`, `n` of them.
+fn integers(raw: &[u8], n: usize, what: &str) -> PyResult<Vec<i64>> {
+    if raw.len() != n * 8 {
+        return Err(core_error(format!("{what}: {} bytes, not the {n} × 8 of the environments", raw.len())));
+    }
+    Ok(raw.chunks_exact(8).map(|c| i64::from_le_bytes(c.try_into().expect("chunks of 8"))).collect())
+}
+
+#[pymethods]
+impl Episodes {
+    /// `n` episodes of `count` jobs of `trace`, each offering its first
+    /// `window` waiting jobs; none is running until `reset`.
+    #[new]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        trace: Py<Trace>,
+        n: usize,
+        count: usize,
+        window: usize,
+        backfill: &str,
+        mode: &str,
+        reward: &str,
+        buffers: [Bound<'_, PyByteArray>; 6],
+    ) -> PyResult<Self> {
+        let jobs = trace.get().loaded.trace.jobs.len();
+        let setup = Setup::new(jobs, count, window, backfill, mode)?;
+        let reward = match reward {
+            "mbs" => Reward::Mbs,
+            "mwbs" => Reward::Mwbs,
+            "mean_wait" => Reward::MeanWait,
+            "utilization" => Reward::Utilization,
+            other => return Err(error(Kind::Option, format!("unknown reward {other:?}"))),
+        };
+        let [observation, rewards, terminated, offered, running, invalid] = buffers;
+        let lengths = [n * window * ROW, n * 8, n, n * 8, n, n];
+        for (buffer, len) in
+            [&observation, &rewards, &terminated, &offered, &running, &invalid].into_iter().zip(lengths)
+        {
+            if buffer.len() != len {
+                return Err(core_error(format!("a buffer holds {} bytes, not {len}", buffer.len())));
+            }
+        }
+        let buffers = Buffers {
+            observation: observation.unbind(),
+            reward: rewards.unbind(),
+            terminated: terminated.unbind(),
+            offered: offered.unbind(),
+            running: running.unbind(),
+            invalid: invalid.unbind(),
+        };
+        let batch = Batch { slots: (0..n).map(|_| None).collect(), written: vec![window; n], buffers };
+        Ok(Episodes { trace, setup, reward, batch: Mutex::new(batch) })
+    }
+
+    /// Starts every episode anew, episode `i` from job `starts[i]`
+    /// (`i64`s), and writes the first decisions.
+    fn reset(&self, py: Python<'_>, starts: &[u8]) -> PyResult<()> {
+        let mut batch = try_state(&self.batch)?;
+        let n = batch.slots.len();
+        self.step_all(py, &mut batch, &vec![0; n], &integers(starts, n, "starts")?).map(drop)
+    }
+
+    /// Takes one action per episode (`i64`s; see `schedlab.gym`), except
+    /// that an episode with a start in `starts` (`i64`s, -1 for none; or
+    /// empty: none) starts anew from that job instead, as Gymnasium's
+    /// next-step autoreset does. Returns `(i, metrics JSON)` for every
+    /// episode that ended.
+    fn step(&self, py: Python<'_>, actions: &[u8], starts: &[u8]) -> PyResult<Vec<(usize, String)>> {
+        let mut batch = try_state(&self.batch)?;
+        let n = batch.slots.len();
+        let actions = integers(actions, n, "actions")?;
+        let starts = if starts.is_empty() { vec![-1; n] } else { integers(starts, n, "starts")? };
+        self.step_all(py, &mut batch, &actions, &starts)
+    }
+}
+
+impl Episodes {
+    fn step_all(
+        &self,
+        py: Python<'_>,
+        batch: &mut Batch,
+        actions: &[i64],
+        starts: &[i64],
+    ) -> PyResult<Vec<(usize, String)>> {
+        let trace = &self.trace.get().loaded.trace;
+        let n = batch.slots.len();
+        let rows = self.setup.window * ROW;
+        let b = &batch.buffers;
+        let (observation, reward, terminated, offered, running, invalid) = (
+            b.observation.bind(py),
+            b.reward.bind(py),
+            b.terminated.bind(py),
+            b.offered.bind(py),
+            b.running.bind(py),
+            b.invalid.bind(py),
+        );
+        // SAFETY: see `bytes`; the six buffers are distinct objects.
+        let (observation, reward, terminated, offered, running, invalid) = unsafe {
+            (
+                bytes(observation, n * rows, "observation")?,
+                bytes(reward, n * 8, "reward")?,
+                bytes(terminated, n, "terminated")?,
+                bytes(offered, n * 8, "offered")?,
+                bytes(running, n, "running")?,
+                bytes(invalid, n, "invalid")?,
+            )
+        };
+        let mut ended = Vec::new();
+        for i in 0..n {
+            let (mut r, mut done, mut bad) = (0.0, false, false);
+            if let Ok(start) = usize::try_from(starts[i]) {
+                batch.slots[i] = Some(Slot::new(trace, start, &self.setup).map_err(run_error)?);
+            } else {
+                let slot = batch.slots[i]
+                    .as_mut()
+                    .filter(|s| !s.ended)
+                    .ok_or_else(|| core_error(format!("episode {i} has ended or not begun: reset it")))?;
+                let (goes_on, was_invalid) = slot.act(self.setup.mode, actions[i]).map_err(run_error)?;
+                bad = was_invalid;
+                if !goes_on {
+                    let steps = slot.steps.take().expect("an ended slot keeps its steps until finished");
+                    let (metrics, _) = Slot::finish(steps, &slot.jobs, false).map_err(run_error)?;
+                    r = self.reward.of(&metrics);
+                    done = true;
+                    ended.push((i, metrics_json(&metrics)?));
+                }
+            }
+            let slot = batch.slots[i].as_ref().expect("every episode was made above");
+            slot.observe(&mut observation[i * rows..(i + 1) * rows], &mut batch.written[i]);
+            reward[i * 8..i * 8 + 8].copy_from_slice(&r.to_le_bytes());
+            terminated[i] = u8::from(done);
+            offered[i * 8..i * 8 + 8].copy_from_slice(&(slot.offered as i64).to_le_bytes());
+            running[i] = u8::from(slot.running);
+            invalid[i] = u8::from(bad);
+        }
+        Ok(ended)
+    }
+}
