@@ -31,8 +31,9 @@ import base64
 import json
 import os
 from collections.abc import Mapping
+from datetime import datetime
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, TypedDict, Union
 
 from . import _args, _core
 from ._core import (
@@ -53,6 +54,7 @@ __version__ = _core.VERSION
 __all__ = [
     "Experiment",
     "ExperimentError",
+    "JobRow",
     "ExperimentResult",
     "LinkError",
     "MergeError",
@@ -63,6 +65,7 @@ __all__ = [
     "Run",
     "RunError",
     "SchedlabError",
+    "SummaryRow",
     "Trace",
     "TraceError",
     "columns",
@@ -74,6 +77,47 @@ __all__ = [
 
 Source = Union[str, "os.PathLike[str]", bytes, bytearray]
 ParamValue = Union[str, int, float]
+
+
+class JobRow(TypedDict, total=False):
+    """One row of :attr:`Run.jobs`: its columns and their types (``int``
+    is ``int64``, ``Optional[int]`` the nullable ``Int64``, ``datetime`` a
+    UTC ``datetime64``; the ``*_time`` columns only when the trace's header
+    gives ``UnixStartTime``)."""
+
+    job: int
+    user: int
+    size: int
+    submit: int
+    start: int
+    end: int
+    wait: int
+    runtime: int
+    estimate: int
+    prediction: int
+    bsd: float
+    preempted: int
+    backfilled: bool
+    blocked: bool
+    fair_start: Optional[int]
+    reservation: Optional[int]
+    submit_time: datetime
+    start_time: datetime
+    end_time: datetime
+
+
+class SummaryRow(TypedDict, total=False):
+    """One row of :attr:`ExperimentResult.summary` (and of what
+    :func:`compare`, without ``value``, and :func:`sweep` return)."""
+
+    run: int
+    label: str
+    value: Optional[str]
+    metric: str
+    mean: float
+    ci95: float
+    repetitions: int
+    unit: Optional[str]
 
 
 # ---------------------------------------------------------------- traces
@@ -220,6 +264,9 @@ def _catalogue() -> List[Dict[str, Any]]:
 
 _CATALOGUE = _catalogue()
 _UNITS = {c["key"]: c["unit"] for c in _CATALOGUE}
+# A count is what the catalogue shows as a whole number with no unit (jobs,
+# violations, culprits); its value is an int.
+_COUNTS = frozenset(c["key"] for c in _CATALOGUE if c["unit"] is None and c["digits"] == 0)
 
 
 def columns() -> "Any":
@@ -237,15 +284,19 @@ class Metrics(Mapping):
     over no job). ``metrics.table()`` gives them with their labels, units
     and explanations. The whole metrics document, with its tables
     (categories, blocked-job groups, fair-slowdown rows), is
-    ``run.document["metrics"]``.
+    ``run.document["metrics"]``. Counts (the catalogue's whole numbers
+    without a unit: ``jobs``, ``backfilled``, ``blocked``, violations …)
+    are ints, every other value a float.
 
     The keys, with their units (from the catalogue):
     """
 
     def __init__(self, values: Sequence[Tuple[str, Optional[float]]]) -> None:
-        self._values = dict(values)
+        self._values: Dict[str, Union[int, float, None]] = {
+            k: int(v) if k in _COUNTS and v is not None else v for k, v in values
+        }
 
-    def __getitem__(self, key: str) -> Optional[float]:
+    def __getitem__(self, key: str) -> Union[int, float, None]:
         try:
             return self._values[key]
         except KeyError:
@@ -317,9 +368,12 @@ class Run:
         (end − submit − runtime), ``runtime``, ``estimate``, ``prediction``
         (all in seconds), ``bsd`` (bounded slowdown), ``preempted`` (times),
         ``backfilled``, ``blocked`` (bool), ``fair_start`` and
-        ``reservation`` (seconds, nullable ``Int64``: ``<NA>`` for none)."""
+        ``reservation`` (seconds, nullable ``Int64``: ``<NA>`` for none);
+        and, when the trace's header gives ``UnixStartTime``,
+        ``submit_time``, ``start_time`` and ``end_time`` as UTC datetimes.
+        Times and counts are ``int64``, ``bsd`` ``float64``."""
         if self._jobs is None:
-            self._jobs = _jobs_frame(self._core.jobs_columns())
+            self._jobs = _jobs_frame(self._core.jobs_columns(), self.trace.header.get("unix_start_time"))
         return self._jobs
 
     def jobs_csv(self, path: Optional[Union[str, "os.PathLike[str]"]] = None) -> Optional[str]:
@@ -356,8 +410,10 @@ def _text_out(text: str, path: Optional[Union[str, "os.PathLike[str]"]]) -> Opti
     return None
 
 
-def _jobs_frame(columns: Sequence[Tuple[str, str, bytes, Optional[bytes]]]) -> "Any":
-    """The DataFrame of the core's per-job columns (little-endian bytes)."""
+def _jobs_frame(columns: Sequence[Tuple[str, str, bytes, Optional[bytes]]], unix_start: Optional[int]) -> "Any":
+    """The DataFrame of the core's per-job columns (little-endian bytes),
+    with the instants as UTC datetimes when the trace says when its second
+    0 was (``UnixStartTime``)."""
     import numpy as np
     import pandas as pd
 
@@ -370,6 +426,10 @@ def _jobs_frame(columns: Sequence[Tuple[str, str, bytes, Optional[bytes]]]) -> "
             data[name] = np.frombuffer(raw, dtype=np.bool_)
         else:
             data[name] = np.frombuffer(raw, dtype="<" + kind)
+    if unix_start is not None:
+        origin = pd.Timestamp(unix_start, unit="s", tz="UTC")
+        for name in ("submit", "start", "end"):
+            data[f"{name}_time"] = origin + pd.to_timedelta(data[name], unit="s")
     return pd.DataFrame(data)
 
 

@@ -283,20 +283,20 @@ class VectorSchedulingEnv(VectorEnv):
         self.single_action_space = spaces.Discrete(window if mode == "pick" else 2)
         self.observation_space = batch_space(self.single_observation_space, n)
         self.action_space = batch_space(self.single_action_space, n)
-        self._pick = mode == "pick"
-        buffers = [bytearray(size) for size in (n * window * _core.FEATURES * 4, n * 8, n, n * 8, n, n)]
+        actions = self.single_action_space.n
+        buffers = [bytearray(size) for size in (n * window * _core.FEATURES * 4, n * 8, n, n * actions, n)]
         self._core = _core.Episodes(trace._core, n, episode_jobs, window, backfill, mode, reward, buffers)
         self._observation = np.frombuffer(buffers[0], dtype="<f4").reshape(n, window, _core.FEATURES)
         self._reward = np.frombuffer(buffers[1], dtype="<f8")
         self._terminated = np.frombuffer(buffers[2], dtype=np.bool_)
-        self._offered = np.frombuffer(buffers[3], dtype="<i8")
-        self._running = np.frombuffer(buffers[4], dtype=np.bool_)
-        self._invalid = np.frombuffer(buffers[5], dtype=np.bool_)
+        self._mask = np.frombuffer(buffers[3], dtype=np.bool_).reshape(n, actions)
+        self._invalid = np.frombuffer(buffers[4], dtype=np.bool_)
         self._truncated = np.zeros(n, dtype=np.bool_)
-        self._generators: List[np.random.Generator] = []
-        self._ended = np.zeros(n, dtype=np.bool_)
-        self._starts = np.full(n, -1, dtype="<i8")
         self._everyone = np.ones(n, dtype=np.bool_)
+        self._generators: List[np.random.Generator] = []
+        # The episodes that ended at the last step, which the next one resets.
+        self._ended: List[int] = []
+        self._starts = np.full(n, -1, dtype="<i8")
         self._last_start = len(trace) - episode_jobs + 1
 
     def reset(
@@ -312,38 +312,40 @@ class VectorSchedulingEnv(VectorEnv):
             self._generators = [seeding.np_random(s)[0] for s in seeds]
         starts = np.array([g.integers(0, self._last_start) for g in self._generators], dtype="<i8")
         self._core.reset(starts.tobytes())
-        self._ended[:] = False
-        infos = {"action_mask": self._masks(), "_action_mask": self._everyone.copy(), "first_job": starts.astype(np.int64), "_first_job": self._everyone.copy()}
+        self._ended = []
+        infos = {
+            "action_mask": self._mask.copy(),
+            "_action_mask": self._everyone.copy(),
+            "first_job": starts.astype(np.int64),
+            "_first_job": self._everyone.copy(),
+        }
         return self._out(self._observation), infos
 
     def step(self, actions: Any) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
         if not self._generators:
             raise RuntimeError("VectorSchedulingEnv.step(): call reset() first")
-        a = np.asarray(actions)
-        if a.dtype.kind not in "iu":
-            raise TypeError(f"VectorSchedulingEnv.step(): actions must be ints, not {a.dtype} values")
-        if a.shape != (self.num_envs,):
-            raise ValueError(f"VectorSchedulingEnv.step(): actions must have shape ({self.num_envs},), not {a.shape}")
-        if a.dtype.kind == "u":
-            # Past 2^63 is as invalid as any other action that is not offered.
-            a = np.minimum(a, 2**63 - 1)
+        raw = self._actions(actions)
         resets = self._ended
-        if resets.any():
+        if resets:
             self._starts.fill(-1)
-            for i in np.flatnonzero(resets):
+            for i in resets:
                 self._starts[i] = self._generators[i].integers(0, self._last_start)
-            ended = self._core.step(a.astype("<i8", copy=False).tobytes(), self._starts.tobytes())
+            ended = self._core.step(raw, self._starts.tobytes())
         else:
-            ended = self._core.step(a.astype("<i8", copy=False).tobytes(), b"")
-        infos: Dict[str, Any] = {"action_mask": self._masks(), "_action_mask": self._everyone.copy()}
-        stepped = ~resets
-        infos["invalid_action"], infos["_invalid_action"] = self._invalid & stepped, stepped
-        if resets.any():
-            infos["first_job"] = np.where(resets, self._starts, 0).astype(np.int64)
-            infos["_first_job"] = resets.copy()
+            ended = self._core.step(raw, b"")
+        infos: Dict[str, Any] = {"action_mask": self._mask.copy(), "_action_mask": self._everyone.copy()}
+        # The core leaves an episode it reset marked valid.
+        infos["invalid_action"] = self._invalid.copy()
+        if resets:
+            reset = self._starts >= 0
+            infos["_invalid_action"] = ~reset
+            infos["first_job"] = np.where(reset, self._starts, 0).astype(np.int64)
+            infos["_first_job"] = reset
+        else:
+            infos["_invalid_action"] = self._everyone.copy()
         for i, metrics in ended:
             self._add_info(infos, {"metrics": json.loads(metrics)}, i)
-        self._ended = self._terminated.copy()
+        self._ended = [i for i, _ in ended]
         return (
             self._out(self._observation),
             self._reward.copy(),
@@ -352,12 +354,21 @@ class VectorSchedulingEnv(VectorEnv):
             infos,
         )
 
+    def _actions(self, actions: Any) -> bytes:
+        """The actions as the core reads them (little-endian int64s)."""
+        a = actions if isinstance(actions, np.ndarray) else np.asarray(actions)
+        if a.dtype.kind not in "iu":
+            raise TypeError(f"VectorSchedulingEnv.step(): actions must be ints, not {a.dtype} values")
+        if a.shape != (self.num_envs,):
+            raise ValueError(f"VectorSchedulingEnv.step(): actions must have shape ({self.num_envs},), not {a.shape}")
+        if a.dtype.kind == "u":
+            # Past 2^63 is as invalid as any other action that is not offered.
+            a = np.minimum(a, 2**63 - 1)
+        return a.astype("<i8", copy=False).tobytes()
+
     def action_masks(self) -> np.ndarray:
         """The valid actions of every environment's current decision."""
-        return self._masks()
-
-    def _masks(self) -> np.ndarray:
-        return _mask(self._pick, self.window, self._offered, self._running)
+        return self._mask.copy()
 
     def _out(self, array: np.ndarray) -> np.ndarray:
         return array.copy() if self.copy else array

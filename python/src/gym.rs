@@ -103,6 +103,14 @@ impl Setup {
         }
         Ok(Setup { count, window, backfill, mode })
     }
+
+    /// How many actions there are: the window's rows, or accept and reject.
+    fn actions(&self) -> usize {
+        match self.mode {
+            Mode::Pick => self.window,
+            Mode::Inspect => 2,
+        }
+    }
 }
 
 /// One episode's run.
@@ -223,6 +231,27 @@ impl Slot {
             rows[count * ROW..*written * ROW].fill(0);
         }
         *written = count;
+    }
+
+    /// Writes the valid actions of the waiting decision into `row` (a byte
+    /// per action); `masked` is how many "pick" actions the previous
+    /// decision allowed, so that only the bytes between the two change.
+    fn mask(&self, mode: Mode, row: &mut [u8], masked: &mut usize) {
+        match mode {
+            Mode::Pick => {
+                let now = self.offered;
+                if now > *masked {
+                    row[*masked..now].fill(1);
+                } else {
+                    row[now..*masked].fill(0);
+                }
+                *masked = now;
+            }
+            Mode::Inspect => {
+                row[0] = u8::from(self.offered > 0);
+                row[1] = u8::from(self.offered > 0 && self.running);
+            }
+        }
     }
 
     /// Checks the ended run and computes its metrics, and its per-job table

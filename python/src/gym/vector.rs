@@ -13,21 +13,22 @@ use crate::core_error;
 use crate::trace::Trace;
 
 /// The buffers the Python side reads: per episode, its observation rows,
-/// reward (`f64`), whether it terminated, how many jobs are offered
-/// (`i64`), whether a job runs, whether the action was invalid (bytes 0/1).
+/// reward (`f64`), whether it terminated, its action mask (a byte per
+/// action) and whether its action was invalid (bytes 0/1).
 struct Buffers {
     observation: Py<PyByteArray>,
     reward: Py<PyByteArray>,
     terminated: Py<PyByteArray>,
-    offered: Py<PyByteArray>,
-    running: Py<PyByteArray>,
+    mask: Py<PyByteArray>,
     invalid: Py<PyByteArray>,
 }
 
-/// The episodes and how many rows of each one's observation hold a job.
+/// The episodes, how many rows of each one's observation hold a job, and
+/// how many jobs each one's mask allows (the only parts that can change).
 struct Batch {
     slots: Vec<Option<Slot>>,
     written: Vec<usize>,
+    masked: Vec<usize>,
     buffers: Buffers,
 }
 
@@ -74,7 +75,7 @@ impl Episodes {
         backfill: &str,
         mode: &str,
         reward: &str,
-        buffers: [Bound<'_, PyByteArray>; 6],
+        buffers: [Bound<'_, PyByteArray>; 5],
     ) -> PyResult<Self> {
         let jobs = trace.get().loaded.trace.jobs.len();
         let setup = Setup::new(jobs, count, window, backfill, mode)?;
@@ -85,11 +86,9 @@ impl Episodes {
             "utilization" => Reward::Utilization,
             other => return Err(error(Kind::Option, format!("unknown reward {other:?}"))),
         };
-        let [observation, rewards, terminated, offered, running, invalid] = buffers;
-        let lengths = [n * window * ROW, n * 8, n, n * 8, n, n];
-        for (buffer, len) in
-            [&observation, &rewards, &terminated, &offered, &running, &invalid].into_iter().zip(lengths)
-        {
+        let [observation, rewards, terminated, mask, invalid] = buffers;
+        let lengths = [n * window * ROW, n * 8, n, n * setup.actions(), n];
+        for (buffer, len) in [&observation, &rewards, &terminated, &mask, &invalid].into_iter().zip(lengths) {
             if buffer.len() != len {
                 return Err(core_error(format!("a buffer holds {} bytes, not {len}", buffer.len())));
             }
@@ -98,11 +97,11 @@ impl Episodes {
             observation: observation.unbind(),
             reward: rewards.unbind(),
             terminated: terminated.unbind(),
-            offered: offered.unbind(),
-            running: running.unbind(),
+            mask: mask.unbind(),
             invalid: invalid.unbind(),
         };
-        let batch = Batch { slots: (0..n).map(|_| None).collect(), written: vec![window; n], buffers };
+        let (written, masked) = (vec![window; n], vec![setup.actions(); n]);
+        let batch = Batch { slots: (0..n).map(|_| None).collect(), written, masked, buffers };
         Ok(Episodes { trace, setup, reward, batch: Mutex::new(batch) })
     }
 
@@ -138,24 +137,17 @@ impl Episodes {
     ) -> PyResult<Vec<(usize, String)>> {
         let trace = &self.trace.get().loaded.trace;
         let n = batch.slots.len();
-        let rows = self.setup.window * ROW;
+        let (rows, actions_of) = (self.setup.window * ROW, self.setup.actions());
         let b = &batch.buffers;
-        let (observation, reward, terminated, offered, running, invalid) = (
-            b.observation.bind(py),
-            b.reward.bind(py),
-            b.terminated.bind(py),
-            b.offered.bind(py),
-            b.running.bind(py),
-            b.invalid.bind(py),
-        );
-        // SAFETY: see `bytes`; the six buffers are distinct objects.
-        let (observation, reward, terminated, offered, running, invalid) = unsafe {
+        let (observation, reward, terminated, mask, invalid) =
+            (b.observation.bind(py), b.reward.bind(py), b.terminated.bind(py), b.mask.bind(py), b.invalid.bind(py));
+        // SAFETY: see `bytes`; the five buffers are distinct objects.
+        let (observation, reward, terminated, mask, invalid) = unsafe {
             (
                 bytes(observation, n * rows, "observation")?,
                 bytes(reward, n * 8, "reward")?,
                 bytes(terminated, n, "terminated")?,
-                bytes(offered, n * 8, "offered")?,
-                bytes(running, n, "running")?,
+                bytes(mask, n * actions_of, "mask")?,
                 bytes(invalid, n, "invalid")?,
             )
         };
@@ -172,19 +164,18 @@ impl Episodes {
                 let (goes_on, was_invalid) = slot.act(self.setup.mode, actions[i]).map_err(run_error)?;
                 bad = was_invalid;
                 if !goes_on {
-                    let steps = slot.steps.take().expect("an ended slot keeps its steps until finished");
+                    let steps = slot.steps.take().ok_or_else(|| core_error("the episode was already finished"))?;
                     let (metrics, _) = Slot::finish(steps, &slot.jobs, false).map_err(run_error)?;
                     r = self.reward.of(&metrics);
                     done = true;
                     ended.push((i, metrics_json(&metrics)?));
                 }
             }
-            let slot = batch.slots[i].as_ref().expect("every episode was made above");
+            let slot = batch.slots[i].as_ref().ok_or_else(|| core_error(format!("episode {i} was not made")))?;
             slot.observe(&mut observation[i * rows..(i + 1) * rows], &mut batch.written[i]);
+            slot.mask(self.setup.mode, &mut mask[i * actions_of..(i + 1) * actions_of], &mut batch.masked[i]);
             reward[i * 8..i * 8 + 8].copy_from_slice(&r.to_le_bytes());
             terminated[i] = u8::from(done);
-            offered[i * 8..i * 8 + 8].copy_from_slice(&(slot.offered as i64).to_le_bytes());
-            running[i] = u8::from(slot.running);
             invalid[i] = u8::from(bad);
         }
         Ok(ended)
