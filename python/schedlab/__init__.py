@@ -13,10 +13,11 @@ comes back into Python objects and DataFrames. Nothing is computed here.
     >>> schedlab.compare(trace, ["fcfs", "easy", "cbf"])
 
 Errors of the core raise :class:`SchedlabError` (a ``ValueError``) or one
-of its subclasses, one for each kind of error: :class:`TraceError`,
-:class:`OptionError`, :class:`PolicyError`, :class:`ExperimentError`,
-:class:`LinkError`, :class:`MergeError`, :class:`RunError` and
-:class:`OutputError`, each with the core's message; they pickle, so an
+of its subclasses, one for each kind of error the core tells apart:
+:class:`TraceError`, :class:`LimitError`, :class:`OptionError`,
+:class:`PolicyError`, :class:`ExperimentError`, :class:`LinkError`,
+:class:`MergeError`, :class:`RunError`, :class:`CancelledError`,
+:class:`ExportError` and :class:`StateError`, each with the core's message; they pickle, so an
 error in a worker process reaches its parent as itself. Arguments of the
 wrong Python type raise ``TypeError`` naming them. Ctrl-C cancels a run or
 a read. Long calls show a progress bar when tqdm is installed
@@ -37,14 +38,17 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, TypedDi
 
 from . import _args, _core
 from ._core import (
+    CancelledError,
     ExperimentError,
+    ExportError,
+    LimitError,
     LinkError,
     MergeError,
     OptionError,
-    OutputError,
     PolicyError,
     RunError,
     SchedlabError,
+    StateError,
     TraceError,
 )
 from ._progress import Progress, progress_observer
@@ -52,19 +56,21 @@ from ._progress import Progress, progress_observer
 __version__ = _core.VERSION
 
 __all__ = [
+    "CancelledError",
     "Experiment",
     "ExperimentError",
+    "ExportError",
     "JobRow",
     "ExperimentResult",
     "LinkError",
     "MergeError",
     "Metrics",
     "OptionError",
-    "OutputError",
     "PolicyError",
     "Run",
     "RunError",
     "SchedlabError",
+    "StateError",
     "SummaryRow",
     "Trace",
     "TraceError",

@@ -9,7 +9,7 @@ use schedlab::metrics::columns as catalogue;
 
 use crate::observer::Observer;
 use crate::trace::Trace;
-use crate::{core_error, decode, error, plan_error, pretty, Kind};
+use crate::{core_error, decode, error, pretty, session_error, ErrorKind};
 
 /// Refuses an experiment whose workload options are not those the trace
 /// was read with (they decide the jobs every run replays).
@@ -20,7 +20,7 @@ pub fn check_workload(experiment: &Experiment, trace: &Trace) -> PyResult<()> {
     let given = serde_json::to_string(&experiment.workload).map_err(core_error)?;
     let read = serde_json::to_string(&trace.workload).map_err(core_error)?;
     Err(error(
-        Kind::Trace,
+        ErrorKind::Trace,
         format!(
             "the experiment reads the trace with the workload options {given}, and this trace was read with {read}: \
          load it with the experiment's options"
@@ -50,8 +50,8 @@ pub fn run_experiment(
     let experiment: Experiment = decode(experiment_json, "experiment")?;
     let t = trace.get();
     check_workload(&experiment, t)?;
-    let plan = Plan::new(experiment).map_err(plan_error)?;
-    let shard = shard.map(Shard::parse).transpose().map_err(plan_error)?;
+    let plan = Plan::new(experiment).map_err(session_error)?;
+    let shard = shard.map(Shard::parse).transpose().map_err(session_error)?;
     let mut observer = Observer::new(progress, plan.shard_len(shard));
     let mut points = Vec::new();
     for point in plan.points(shard) {
@@ -61,7 +61,7 @@ pub fn run_experiment(
         if let Some(e) = observer.take_error() {
             return Err(e);
         }
-        let result = result.map_err(|e| error(Kind::Run, format!("{}: {e}", plan.label(point.run))))?;
+        let result = result.map_err(|e| error(ErrorKind::Run, format!("{}: {e}", plan.label(point.run))))?;
         points.push(result);
     }
     let identity = TraceDocument::of(&t.identity).map_err(core_error)?;
@@ -77,7 +77,7 @@ pub fn merge_shards(py: Python<'_>, texts: Vec<String>) -> PyResult<ExperimentRu
         let parts = texts.iter().enumerate().map(|(i, t)| read_shard(t, i + 1)).collect::<Result<Vec<_>, _>>()?;
         merge(parts)
     });
-    Ok(ExperimentRun { result: result.map_err(|e| error(Kind::Merge, e))? })
+    Ok(ExperimentRun { result: result.map_err(|e| error(ErrorKind::Merge, e))? })
 }
 
 /// `count_points(experiment_json) -> int`: how many points the experiment
@@ -85,7 +85,7 @@ pub fn merge_shards(py: Python<'_>, texts: Vec<String>) -> PyResult<ExperimentRu
 #[pyfunction]
 pub fn count_points(experiment_json: &str) -> PyResult<u64> {
     let experiment: Experiment = decode(experiment_json, "experiment")?;
-    Ok(Plan::new(experiment).map_err(plan_error)?.len())
+    Ok(Plan::new(experiment).map_err(session_error)?.len())
 }
 
 /// One row of a tidy summary: run index, label, sweep value, metric key,
@@ -125,7 +125,7 @@ impl ExperimentRun {
 pub fn decode_link(url: &str) -> PyResult<String> {
     // A whole URL or just its fragment.
     let fragment = url.rsplit_once('#').map_or(url, |(_, f)| f);
-    let l = link::decode(fragment).map_err(|e| error(Kind::Link, e))?;
+    let l = link::decode(fragment).map_err(|e| error(ErrorKind::Link, e))?;
     serde_json::to_string(&l).map_err(core_error)
 }
 
@@ -143,7 +143,7 @@ pub fn columns() -> PyResult<String> {
 #[pyfunction]
 #[pyo3(signature = (text, predictor=None))]
 pub fn run_spec(text: &str, predictor: Option<&str>) -> PyResult<String> {
-    let spec = RunSpec::parse(text).map_err(|e| error(Kind::Policy, e))?.with_default_predictor(predictor);
+    let spec = RunSpec::parse(text).map_err(|e| error(ErrorKind::Policy, e))?.with_default_predictor(predictor);
     serde_json::to_string(&spec).map_err(core_error)
 }
 
@@ -151,5 +151,5 @@ pub fn run_spec(text: &str, predictor: Option<&str>) -> PyResult<String> {
 /// as the experiment's JSON of a sweep.
 #[pyfunction]
 pub fn parse_sweep(text: &str) -> PyResult<String> {
-    serde_json::to_string(&Sweep::parse(text).map_err(|e| error(Kind::Experiment, e))?).map_err(core_error)
+    serde_json::to_string(&Sweep::parse(text).map_err(|e| error(ErrorKind::Experiment, e))?).map_err(core_error)
 }

@@ -26,7 +26,7 @@ use schedlab::policies::directed::{Backfill, Decision, Steps};
 use schedlab::workload::{Job, Trace as Jobs};
 
 use crate::trace::Trace;
-use crate::{core_error, error, Kind};
+use crate::{core_error, error, session_error, ErrorKind, SessionError};
 
 /// Features of an offered job, in order: wait (s), requested time (s),
 /// processors, user, free processors of the machine.
@@ -85,19 +85,23 @@ impl Setup {
         let backfill = match backfill {
             "easy" => Backfill::Easy,
             "none" => Backfill::None,
-            other => return Err(error(Kind::Option, format!("backfill must be \"easy\" or \"none\", not {other:?}"))),
+            other => {
+                return Err(error(ErrorKind::Option, format!("backfill must be \"easy\" or \"none\", not {other:?}")))
+            }
         };
         let mode = match mode {
             "pick" => Mode::Pick,
             "inspect" => Mode::Inspect,
-            other => return Err(error(Kind::Option, format!("mode must be \"pick\" or \"inspect\", not {other:?}"))),
+            other => {
+                return Err(error(ErrorKind::Option, format!("mode must be \"pick\" or \"inspect\", not {other:?}")))
+            }
         };
         if !(1..=MAX_WINDOW).contains(&window) {
-            return Err(error(Kind::Option, format!("the window must hold 1 to {MAX_WINDOW} jobs, not {window}")));
+            return Err(error(ErrorKind::Option, format!("the window must hold 1 to {MAX_WINDOW} jobs, not {window}")));
         }
         if count == 0 || count > jobs {
             return Err(error(
-                Kind::Option,
+                ErrorKind::Option,
                 format!("an episode must hold 1 to {jobs} jobs (the trace's), not {count}"),
             ));
         }
@@ -135,9 +139,14 @@ struct Slot {
 impl Slot {
     /// The episode of `setup.count` jobs of `trace` from job `start` (in
     /// priority order), run to its first decision.
-    fn new(trace: &Jobs, start: usize, setup: &Setup) -> Result<Slot, String> {
+    fn new(trace: &Jobs, start: usize, setup: &Setup) -> Result<Slot, SessionError> {
         let end = start.checked_add(setup.count).filter(|&e| e <= trace.jobs.len()).ok_or_else(|| {
-            format!("an episode of {} jobs from job {start} does not fit in {} jobs", setup.count, trace.jobs.len())
+            let message = format!(
+                "an episode of {} jobs from job {start} does not fit in {} jobs",
+                setup.count,
+                trace.jobs.len()
+            );
+            SessionError::new(ErrorKind::Option, message)
         })?;
         let jobs = Arc::new(Jobs {
             procs: trace.procs,
@@ -156,32 +165,32 @@ impl Slot {
         // it, so dropped first) can reach it; moving the slot moves only
         // the `Arc`'s pointer.
         let slice: &'static [Job] = unsafe { &*(jobs.jobs.as_slice() as *const [Job]) };
-        let replay = Replay::new(slice, &config, Preemption::Kill).map_err(|e| e.to_string())?;
+        let replay = Replay::new(slice, &config, Preemption::Kill).map_err(failed)?;
         let steps = Steps::new(replay, setup.window, setup.backfill, config.source);
         let mut slot =
             Slot { steps: Some(steps), jobs, start, answers: Vec::new(), offered: 0, running: false, ended: false };
         if !slot.advance(None)? {
-            return Err("the episode ended before its first decision".to_owned());
+            return Err(SessionError::new(ErrorKind::Run, "the episode ended before its first decision"));
         }
         Ok(slot)
     }
 
-    fn steps(&mut self) -> Result<&mut Steps<'static>, String> {
+    fn steps(&mut self) -> Result<&mut Steps<'static>, SessionError> {
         match &mut self.steps {
             Some(steps) if !self.ended => Ok(steps),
-            _ => Err("the episode has already ended".to_owned()),
+            _ => Err(SessionError::new(ErrorKind::State, "the episode has already ended")),
         }
     }
 
     /// Answers the waiting decision (`None`: runs to the first one); `false`
     /// once the episode has ended (then [`Slot::finish`]).
-    fn advance(&mut self, answer: Option<i64>) -> Result<bool, String> {
+    fn advance(&mut self, answer: Option<i64>) -> Result<bool, SessionError> {
         let steps = self.steps()?;
         let waiting = match answer {
             None => steps.advance(),
             Some(a) => steps.decide(usize::try_from(a).map_or(Decision::Wait, Decision::Start)),
         }
-        .map_err(|e| e.to_string())?;
+        .map_err(failed)?;
         let decision = if waiting { (steps.offered().len(), steps.sim().running_count() > 0) } else { (0, false) };
         (self.offered, self.running) = decision;
         self.answers.extend(answer);
@@ -191,7 +200,7 @@ impl Slot {
 
     /// Takes `action` in `mode`: an invalid one is taken as action 0.
     /// Returns whether the episode goes on and whether the action was invalid.
-    fn act(&mut self, mode: Mode, action: i64) -> Result<(bool, bool), String> {
+    fn act(&mut self, mode: Mode, action: i64) -> Result<(bool, bool), SessionError> {
         let (offered, running) = (self.offered as i64, self.running);
         let (answer, invalid) = match mode {
             Mode::Pick => {
@@ -256,17 +265,17 @@ impl Slot {
 
     /// Checks the ended run and computes its metrics, and its per-job table
     /// (`run --jobs-csv`'s) if asked.
-    fn finish(steps: Steps<'static>, jobs: &Jobs, csv: bool) -> Result<(Metrics, Option<String>), String> {
+    fn finish(steps: Steps<'static>, jobs: &Jobs, csv: bool) -> Result<(Metrics, Option<String>), SessionError> {
         let record = steps.finish();
         // No guarantee, as the directed policy declares: an agent may pass
         // over a job it reserved for.
-        engine::check(&jobs.jobs, &record, &[]).map_err(|e| e.to_string())?;
+        engine::check(&jobs.jobs, &record, &[]).map_err(failed)?;
         let options = MetricsOptions::default();
         let metrics = schedlab::metrics::compute(&jobs.jobs, &record, &options);
         let table = if csv {
             let mut out = Vec::new();
-            write_jobs_csv(&mut out, jobs, &record, options.bsd_threshold).map_err(|e| e.to_string())?;
-            Some(String::from_utf8(out).map_err(|e| e.to_string())?)
+            write_jobs_csv(&mut out, jobs, &record, options.bsd_threshold).map_err(SessionError::from)?;
+            Some(String::from_utf8_lossy(&out).into_owned())
         } else {
             None
         };
@@ -286,8 +295,9 @@ fn try_state<T>(state: &Mutex<T>) -> PyResult<MutexGuard<'_, T>> {
     })
 }
 
-fn run_error(e: String) -> PyErr {
-    error(Kind::Run, e)
+/// An episode's run that failed: the engine or the run checker refused it.
+fn failed(e: impl std::fmt::Display) -> SessionError {
+    SessionError::new(ErrorKind::Run, e.to_string())
 }
 
 fn metrics_json(metrics: &Metrics) -> PyResult<String> {
@@ -337,10 +347,10 @@ impl Episode {
                 observation.len()
             )));
         }
-        let mut slot = Slot::new(t, start, &setup).map_err(run_error)?;
+        let mut slot = Slot::new(t, start, &setup).map_err(session_error)?;
         for &a in &answers {
-            if !slot.advance(Some(a)).map_err(run_error)? {
-                return Err(core_error("the answers go past the end of the episode"));
+            if !slot.advance(Some(a)).map_err(session_error)? {
+                return Err(error(ErrorKind::State, "the answers go past the end of the episode"));
             }
         }
         let mut live = Live { slot: Some(slot), observation: observation.unbind(), written: window };
@@ -360,8 +370,9 @@ impl Episode {
     /// decision as `decision()` gives it.
     fn step(&self, py: Python<'_>, action: i64) -> PyResult<(Option<(usize, bool)>, bool)> {
         let mut live = try_state(&self.live)?;
-        let slot = live.slot.as_mut().ok_or_else(|| core_error("the episode's result was already taken"))?;
-        let (goes_on, invalid) = slot.act(self.setup.mode, action).map_err(run_error)?;
+        let slot =
+            live.slot.as_mut().ok_or_else(|| error(ErrorKind::State, "the episode's result was already taken"))?;
+        let (goes_on, invalid) = slot.act(self.setup.mode, action).map_err(session_error)?;
         let decision = goes_on.then_some((slot.offered, slot.running));
         live.observe(py);
         Ok((decision, invalid))
@@ -371,7 +382,8 @@ impl Episode {
     /// replays the episode.
     fn answers(&self) -> PyResult<(usize, Vec<i64>)> {
         let live = try_state(&self.live)?;
-        let slot = live.slot.as_ref().ok_or_else(|| core_error("the episode's result was already taken"))?;
+        let slot =
+            live.slot.as_ref().ok_or_else(|| error(ErrorKind::State, "the episode's result was already taken"))?;
         Ok((slot.start, slot.answers.clone()))
     }
 
@@ -386,14 +398,15 @@ impl Episode {
                 Some(slot) if slot.ended => slot,
                 Some(slot) => {
                     live.slot = Some(slot);
-                    return Err(core_error("the episode has not ended"));
+                    return Err(error(ErrorKind::State, "the episode has not ended"));
                 }
-                None => return Err(core_error("the episode's result was already taken")),
+                None => return Err(error(ErrorKind::State, "the episode's result was already taken")),
             }
         };
-        let steps = slot.steps.take().ok_or_else(|| core_error("the episode's result was already taken"))?;
+        let steps =
+            slot.steps.take().ok_or_else(|| error(ErrorKind::State, "the episode's result was already taken"))?;
         let jobs = Arc::clone(&slot.jobs);
-        let (metrics, csv) = py.detach(move || Slot::finish(steps, &jobs, true)).map_err(run_error)?;
+        let (metrics, csv) = py.detach(move || Slot::finish(steps, &jobs, true)).map_err(session_error)?;
         Ok((metrics_json(&metrics)?, csv.unwrap_or_default()))
     }
 }

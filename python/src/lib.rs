@@ -9,7 +9,7 @@
 //! documents (as JSON text, through the same serialisers as the command
 //! line and the page) or per-job columns (as little-endian bytes that numpy
 //! reads without a copy). Errors are `SchedlabError` (a `ValueError`) or one
-//! of its subclasses, one for each kind of the core's errors (`error`
+//! of its subclasses, one for each of the session's error kinds (`error`
 //! below is the one place that chooses), carrying the core's message; Ctrl-C and an exception raised by the
 //! progress callback stop a run at its next progress report, and a read at
 //! its next mebibyte.
@@ -23,80 +23,100 @@ mod trace;
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use schedlab::experiment::{ConfigError, GridError};
+pub use schedlab_session::{ErrorKind, SessionError};
 use serde::de::DeserializeOwned;
 
 // The classes live in the module `schedlab` (their `__module__`), where the
 // package re-exports them, so that pickle finds them by name: an error
-// raised in a worker process reaches its parent as itself.
+// raised in a worker process reaches its parent as itself. One class for
+// each of the session's error kinds, named after the kind.
 create_exception!(
     schedlab,
     SchedlabError,
     PyValueError,
-    "An error of the Schedlab core (a bad trace, option, policy, experiment, link, shard, run or output), with its \
-     message. Each kind is a subclass."
+    "An error of the Schedlab core, with its message. Each kind of error (`ErrorKind` of the session) is a \
+     subclass: TraceError, LimitError, OptionError, PolicyError, ExperimentError, LinkError, MergeError, RunError, \
+     CancelledError, ExportError, StateError."
 );
 create_exception!(
     schedlab,
     TraceError,
     SchedlabError,
-    "A trace that cannot be read, or the wrong trace for a request."
+    "The trace cannot be read or cleaned: its format, content or compression, or a workload option that does not \
+     fit it."
+);
+create_exception!(
+    schedlab,
+    LimitError,
+    SchedlabError,
+    "A limit refused the input or the work asked for: the job or byte limit, the size of a plan."
 );
 create_exception!(
     schedlab,
     OptionError,
     SchedlabError,
-    "An option or parameter whose value the core refuses (unknown key, value out of range, malformed request)."
+    "A run option is wrong: an unknown key, a value out of range, a formula that does not compile, a malformed \
+     request."
 );
 create_exception!(
     schedlab,
     PolicyError,
     SchedlabError,
-    "An unknown policy or predictor, or a run spec (`ID[:KEY=VALUE,...][@PREDICTOR]`) that cannot be read."
+    "The policy or runtime predictor named does not exist, or the predictor does not apply to the policy."
 );
 create_exception!(
     schedlab,
     ExperimentError,
     SchedlabError,
-    "An experiment that cannot be planned (runs, repetitions, seeds, sweep)."
+    "The experiment cannot be planned: no run, a swept or shared parameter no run takes, conflicting settings, or \
+     another trace reading."
 );
-create_exception!(schedlab, LinkError, SchedlabError, "A share link that cannot be opened.");
-create_exception!(schedlab, MergeError, SchedlabError, "Shard results that cannot be merged.");
-create_exception!(schedlab, RunError, SchedlabError, "A run that failed (the engine or the run checker refused it).");
+create_exception!(schedlab, LinkError, SchedlabError, "A share link cannot be opened.");
+create_exception!(schedlab, MergeError, SchedlabError, "Shard results cannot be merged.");
 create_exception!(
     schedlab,
-    OutputError,
+    RunError,
     SchedlabError,
-    "An output that cannot be written (nothing was changed on disk)."
+    "A run failed: the engine stopped or the run checker found a broken rule."
+);
+create_exception!(schedlab, CancelledError, SchedlabError, "The run was cancelled.");
+create_exception!(
+    schedlab,
+    ExportError,
+    SchedlabError,
+    "An output cannot be made or written (a file that would replace the trace, a full disk); nothing was changed \
+     on disk."
+);
+create_exception!(
+    schedlab,
+    StateError,
+    SchedlabError,
+    "A call out of order: an episode's result before its end, or twice."
 );
 
-/// What went wrong, as far as the Python caller is concerned: each kind is
-/// one exception class.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    Trace,
-    Option,
-    Policy,
-    Experiment,
-    Link,
-    Merge,
-    Run,
-    Output,
-}
-
-/// The one place that turns a core error into a Python exception.
-pub fn error(kind: Kind, message: impl std::fmt::Display) -> PyErr {
+/// The one place that turns an error of the core into a Python exception:
+/// the class of its kind, with its message.
+pub fn error(kind: ErrorKind, message: impl std::fmt::Display) -> PyErr {
     let message = message.to_string();
     match kind {
-        Kind::Trace => TraceError::new_err(message),
-        Kind::Option => OptionError::new_err(message),
-        Kind::Policy => PolicyError::new_err(message),
-        Kind::Experiment => ExperimentError::new_err(message),
-        Kind::Link => LinkError::new_err(message),
-        Kind::Merge => MergeError::new_err(message),
-        Kind::Run => RunError::new_err(message),
-        Kind::Output => OutputError::new_err(message),
+        ErrorKind::Trace => TraceError::new_err(message),
+        ErrorKind::Limit => LimitError::new_err(message),
+        ErrorKind::Option => OptionError::new_err(message),
+        ErrorKind::Policy => PolicyError::new_err(message),
+        ErrorKind::Experiment => ExperimentError::new_err(message),
+        ErrorKind::Link => LinkError::new_err(message),
+        ErrorKind::Merge => MergeError::new_err(message),
+        ErrorKind::Run => RunError::new_err(message),
+        ErrorKind::Cancelled => CancelledError::new_err(message),
+        ErrorKind::Export => ExportError::new_err(message),
+        ErrorKind::State => StateError::new_err(message),
     }
+}
+
+/// A core error of a type the session knows the kind of.
+pub fn session_error(e: impl Into<SessionError>) -> PyErr {
+    let e = e.into();
+    error(e.kind(), e.message())
 }
 
 /// An error with no more specific kind (a document that cannot be
@@ -105,33 +125,31 @@ pub fn core_error(message: impl std::fmt::Display) -> PyErr {
     SchedlabError::new_err(message.to_string())
 }
 
-/// The kind of an experiment's planning error: what the user got wrong.
-pub fn plan_error(e: GridError) -> PyErr {
-    let kind = match &e {
-        GridError::Spec(_)
-        | GridError::Config(
-            ConfigError::UnknownPolicy { .. }
-            | ConfigError::UnknownPredictor { .. }
-            | ConfigError::PredictorNotUsed { .. },
-        ) => Kind::Policy,
-        GridError::Config(_) | GridError::ParamUnknown(_) => Kind::Option,
-        _ => Kind::Experiment,
-    };
-    error(kind, e)
-}
-
 /// Adds the exception classes to the module.
 fn register_errors(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("SchedlabError", py.get_type::<SchedlabError>())?;
-    m.add("TraceError", py.get_type::<TraceError>())?;
-    m.add("OptionError", py.get_type::<OptionError>())?;
-    m.add("PolicyError", py.get_type::<PolicyError>())?;
-    m.add("ExperimentError", py.get_type::<ExperimentError>())?;
-    m.add("LinkError", py.get_type::<LinkError>())?;
-    m.add("MergeError", py.get_type::<MergeError>())?;
-    m.add("RunError", py.get_type::<RunError>())?;
-    m.add("OutputError", py.get_type::<OutputError>())?;
+    let classes = [
+        py.get_type::<TraceError>(),
+        py.get_type::<LimitError>(),
+        py.get_type::<OptionError>(),
+        py.get_type::<PolicyError>(),
+        py.get_type::<ExperimentError>(),
+        py.get_type::<LinkError>(),
+        py.get_type::<MergeError>(),
+        py.get_type::<RunError>(),
+        py.get_type::<CancelledError>(),
+        py.get_type::<ExportError>(),
+        py.get_type::<StateError>(),
+    ];
+    // Each kind's class, by the kind's stable name, so that the package
+    // can check that every kind has one.
+    let by_kind = pyo3::types::PyDict::new(py);
+    for (kind, class) in ErrorKind::ALL.into_iter().zip(classes) {
+        m.add(class.name()?, &class)?;
+        by_kind.set_item(kind.name(), class)?;
+    }
+    m.add("ERROR_KINDS", by_kind)?;
     Ok(())
 }
 
@@ -146,8 +164,8 @@ fn decode<T: DeserializeOwned>(text: &str, what: &str) -> PyResult<T> {
         let message = e.inner().to_string();
         let message = message.split(" at line ").next().unwrap_or(&message).to_owned();
         match e.path().to_string().as_str() {
-            "." => error(Kind::Option, format!("{what}: {message}")),
-            path => error(Kind::Option, format!("{what}.{path}: {message}")),
+            "." => error(ErrorKind::Option, format!("{what}: {message}")),
+            path => error(ErrorKind::Option, format!("{what}.{path}: {message}")),
         }
     })
 }

@@ -11,7 +11,7 @@ use schedlab::schedule::{write_batsim_jobs, Layout};
 
 use crate::observer::Observer;
 use crate::trace::Trace;
-use crate::{core_error, decode, error, plan_error, pretty, Kind};
+use crate::{core_error, decode, error, pretty, session_error, ErrorKind};
 
 /// A finished, checked run of a trace.
 #[pyclass(module = "schedlab._core", frozen)]
@@ -31,18 +31,18 @@ pub fn run(py: Python<'_>, trace: Py<Trace>, experiment_json: &str, progress: Op
     let experiment: Experiment = decode(experiment_json, "run()")?;
     let t = trace.get();
     crate::experiment::check_workload(&experiment, t)?;
-    let plan = Plan::new(experiment).map_err(plan_error)?;
+    let plan = Plan::new(experiment).map_err(session_error)?;
     let point = match plan.len() {
         1 => plan.point(0).expect("a plan of one point has point 0"),
-        n => return Err(error(Kind::Experiment, format!("run() runs one point, and this experiment has {n}"))),
+        n => return Err(error(ErrorKind::Experiment, format!("run() runs one point, and this experiment has {n}"))),
     };
-    let settings = plan.settings(&point).map_err(plan_error)?;
+    let settings = plan.settings(&point).map_err(session_error)?;
     let mut observer = Observer::new(progress, 1);
     let outcome = py.detach(|| run_phased(&t.loaded.trace, &settings, &mut |phase, p| observer.report(phase, p)));
     if let Some(e) = observer.take_error() {
         return Err(e);
     }
-    let outcome = outcome.map_err(|e| error(Kind::Run, e))?;
+    let outcome = outcome.map_err(|e| error(ErrorKind::Run, e))?;
     Ok(Run { trace, settings, outcome })
 }
 

@@ -12,9 +12,10 @@ use pyo3::exceptions::{PyFileNotFoundError, PyIsADirectoryError, PyOSError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes};
 use schedlab::experiment::{TraceIdentity, WorkloadOptions};
-use schedlab::workload::{read_swf, Loaded, SwfError};
+use schedlab::workload::{read_swf, Loaded};
+use schedlab_session::SessionError;
 
-use crate::{core_error, decode, error, Kind};
+use crate::{core_error, decode, error, session_error, ErrorKind};
 
 /// A trace read and cleaned by the core, with its identity (name, SHA-256,
 /// jobs, machine size, options, cleaning report, statistics, warnings).
@@ -86,8 +87,9 @@ pub fn open_trace(
     });
     let mut interrupt = None;
     let loaded = py.detach(|| match &source {
-        Source::Bytes(b) => read_swf(Interruptible::new(b.as_slice(), &mut interrupt), &options)
-            .map_err(|e| Err((read_kind(&e), e.to_string()))),
+        Source::Bytes(b) => {
+            read_swf(Interruptible::new(b.as_slice(), &mut interrupt), &options).map_err(|e| Err(SessionError::from(e)))
+        }
         Source::Path(p) => {
             let file = File::open(p).map_err(|e| Ok((p.clone(), e)))?;
             if file.metadata().is_ok_and(|m| m.is_dir()) {
@@ -95,7 +97,7 @@ pub fn open_trace(
             }
             let file = Interruptible::new(file, &mut interrupt);
             read_swf(BufReader::with_capacity(1 << 16, file), &options)
-                .map_err(|e| Err((read_kind(&e), format!("{}: {e}", p.display()))))
+                .map_err(|e| Err(SessionError::from(e).context(p.display())))
         }
     });
     // A Ctrl-C during the read wins over what the read made of it; one that
@@ -108,7 +110,7 @@ pub fn open_trace(
         py.check_signals()?;
     }
     let loaded = loaded.map_err(|e| match e {
-        Err((kind, message)) => error(kind, message),
+        Err(e) => session_error(e),
         Ok((path, io)) => {
             let message = format!("cannot open {}: {io}", path.display());
             match io.kind() {
@@ -120,14 +122,6 @@ pub fn open_trace(
     })?;
     let identity = TraceIdentity::new(name, &loaded, &options);
     Ok(Trace { loaded, identity, workload })
-}
-
-/// A bad option is the caller's option; anything else is the trace's fault.
-fn read_kind(e: &SwfError) -> Kind {
-    match e {
-        SwfError::Options(_) => Kind::Option,
-        _ => Kind::Trace,
-    }
 }
 
 /// Bytes read between two looks at Python's signals.
@@ -183,7 +177,7 @@ const SAMPLES: &[(&str, &str, &[u8])] = &[
 pub fn sample<'py>(py: Python<'py>, id: &str) -> PyResult<(&'static str, Bound<'py, PyBytes>)> {
     let (_, name, bytes) = SAMPLES.iter().find(|(i, _, _)| *i == id).ok_or_else(|| {
         let known: Vec<&str> = SAMPLES.iter().map(|s| s.0).collect();
-        error(Kind::Link, format!("there is no sample `{id}` (known: {})", known.join(", ")))
+        error(ErrorKind::Link, format!("there is no sample `{id}` (known: {})", known.join(", ")))
     })?;
     Ok((name, PyBytes::new(py, bytes)))
 }
@@ -209,6 +203,6 @@ pub fn generate_lublin<'py>(
         seed: seed.unwrap_or(d.seed),
         estimate_factor: estimate_factor.unwrap_or(d.estimate_factor),
     };
-    let bytes = py.detach(|| schedlab_synth::generate_swf(&params)).map_err(|e| error(Kind::Option, e))?;
+    let bytes = py.detach(|| schedlab_synth::generate_swf(&params)).map_err(session_error)?;
     Ok(PyBytes::new(py, &bytes))
 }

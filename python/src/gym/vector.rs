@@ -8,7 +8,7 @@ use std::sync::Mutex;
 use pyo3::prelude::*;
 use pyo3::types::PyByteArray;
 
-use super::{error, metrics_json, run_error, try_state, Kind, Reward, Setup, Slot, ROW};
+use super::{error, metrics_json, session_error, try_state, ErrorKind, Reward, Setup, Slot, ROW};
 use crate::core_error;
 use crate::trace::Trace;
 
@@ -84,7 +84,7 @@ impl Episodes {
             "mwbs" => Reward::Mwbs,
             "mean_wait" => Reward::MeanWait,
             "utilization" => Reward::Utilization,
-            other => return Err(error(Kind::Option, format!("unknown reward {other:?}"))),
+            other => return Err(error(ErrorKind::Option, format!("unknown reward {other:?}"))),
         };
         let [observation, rewards, terminated, mask, invalid] = buffers;
         let lengths = [n * window * ROW, n * 8, n, n * setup.actions(), n];
@@ -155,17 +155,17 @@ impl Episodes {
         for i in 0..n {
             let (mut r, mut done, mut bad) = (0.0, false, false);
             if let Ok(start) = usize::try_from(starts[i]) {
-                batch.slots[i] = Some(Slot::new(trace, start, &self.setup).map_err(run_error)?);
+                batch.slots[i] = Some(Slot::new(trace, start, &self.setup).map_err(session_error)?);
             } else {
                 let slot = batch.slots[i]
                     .as_mut()
                     .filter(|s| !s.ended)
-                    .ok_or_else(|| core_error(format!("episode {i} has ended or not begun: reset it")))?;
-                let (goes_on, was_invalid) = slot.act(self.setup.mode, actions[i]).map_err(run_error)?;
+                    .ok_or_else(|| error(ErrorKind::State, format!("episode {i} has ended or not begun: reset it")))?;
+                let (goes_on, was_invalid) = slot.act(self.setup.mode, actions[i]).map_err(session_error)?;
                 bad = was_invalid;
                 if !goes_on {
                     let steps = slot.steps.take().ok_or_else(|| core_error("the episode was already finished"))?;
-                    let (metrics, _) = Slot::finish(steps, &slot.jobs, false).map_err(run_error)?;
+                    let (metrics, _) = Slot::finish(steps, &slot.jobs, false).map_err(session_error)?;
                     r = self.reward.of(&metrics);
                     done = true;
                     ended.push((i, metrics_json(&metrics)?));
