@@ -108,7 +108,7 @@ def engine_steps(trace, steps):
     as env.step does but without its Python around the call."""
     from schedlab import _core
 
-    episode = _core.Episode(trace._core, 0, len(trace), 128, "easy", "pick", bytearray(128 * _core.FEATURES * 4))
+    episode = _core.Episode(trace._core, 0, len(trace), 128, "easy", "pick", "mbs", bytearray(128 * _core.FEATURES * 4))
     for _ in range(steps):
         if episode.step(0)[0] is None:
             raise RuntimeError(f"the trace has fewer than {steps} decisions")

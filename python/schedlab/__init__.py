@@ -59,9 +59,10 @@ __all__ = [
     "CancelledError",
     "Experiment",
     "ExperimentError",
+    "ExperimentResult",
     "ExportError",
     "JobRow",
-    "ExperimentResult",
+    "LimitError",
     "LinkError",
     "MergeError",
     "Metrics",
@@ -87,7 +88,7 @@ ParamValue = Union[str, int, float]
 
 class JobRow(TypedDict, total=False):
     """One row of :attr:`Run.jobs`: its columns and their types (``int``
-    is ``int64``, ``Optional[int]`` the nullable ``Int64``, ``datetime`` a
+    is ``int64``, but ``job``, the trace's job number, is ``uint64``; ``Optional[int]`` the nullable ``Int64``, ``datetime`` a
     UTC ``datetime64``; the ``*_time`` columns only when the trace's header
     gives ``UnixStartTime``)."""
 

@@ -72,7 +72,7 @@ from gymnasium.vector.utils import batch_space
 from . import Trace, _args, _core, load
 
 FEATURES = ("wait", "requested_time", "processors", "user", "free_processors")
-REWARDS = {"mbs": -1.0, "mwbs": -1.0, "mean_wait": -1.0, "utilization": 1.0}
+REWARDS = ("mbs", "mwbs", "mean_wait", "utilization")
 MAX_WINDOW: int = _core.MAX_WINDOW
 """The largest window the core takes (65,536 offered jobs)."""
 
@@ -82,7 +82,8 @@ def _settings(where: str, trace: Any, mode: Any, window: Any, backfill: Any, epi
     the episode's length."""
     if not isinstance(trace, Trace):
         trace = load(trace)
-    for name, value, allowed in (("mode", mode, ("pick", "inspect")), ("backfill", backfill, ("easy", "none")), ("reward", reward, tuple(REWARDS))):
+    choices = (("mode", mode, ("pick", "inspect")), ("backfill", backfill, ("easy", "none")), ("reward", reward, REWARDS))
+    for name, value, allowed in choices:
         _args.text(where, name, value)
         if value not in allowed:
             raise ValueError(f"{where}: {name} must be one of {', '.join(map(repr, allowed))}, not {value!r}")
@@ -169,7 +170,15 @@ class SchedulingEnv(gymnasium.Env):
 
     def _begin(self, start: int, answers: Sequence[int] = ()) -> None:
         self._episode = _core.Episode(
-            self.trace._core, start, self.episode_jobs, self.window, self.backfill, self.mode, self._buffer, list(answers)
+            self.trace._core,
+            start,
+            self.episode_jobs,
+            self.window,
+            self.backfill,
+            self.mode,
+            self.reward_metric,
+            self._buffer,
+            list(answers),
         )
         self._start = start
         self._done = False
@@ -193,11 +202,10 @@ class SchedulingEnv(gymnasium.Env):
         if decision is not None:
             self._set_decision(decision)
             return self._view.copy(), 0.0, False, False, {"action_mask": self._mask.copy(), "invalid_action": invalid}
-        metrics_json, self._jobs_csv = episode.result()
+        reward, metrics_json, self._jobs_csv = episode.result()
         metrics = json.loads(metrics_json)
         self._done = True
         self._set_decision((0, False))
-        reward = REWARDS[self.reward_metric] * float(metrics[self.reward_metric])
         info = {"action_mask": self._mask.copy(), "invalid_action": invalid, "metrics": metrics}
         return self._view.copy(), reward, True, False, info
 

@@ -143,7 +143,7 @@ pub fn columns() -> PyResult<String> {
 #[pyfunction]
 #[pyo3(signature = (text, predictor=None))]
 pub fn run_spec(text: &str, predictor: Option<&str>) -> PyResult<String> {
-    let spec = RunSpec::parse(text).map_err(|e| error(ErrorKind::Policy, e))?.with_default_predictor(predictor);
+    let spec = RunSpec::parse(text).map_err(session_error)?.with_default_predictor(predictor);
     serde_json::to_string(&spec).map_err(core_error)
 }
 
@@ -151,5 +151,5 @@ pub fn run_spec(text: &str, predictor: Option<&str>) -> PyResult<String> {
 /// as the experiment's JSON of a sweep.
 #[pyfunction]
 pub fn parse_sweep(text: &str) -> PyResult<String> {
-    serde_json::to_string(&Sweep::parse(text).map_err(|e| error(ErrorKind::Experiment, e))?).map_err(core_error)
+    serde_json::to_string(&Sweep::parse(text).map_err(session_error)?).map_err(core_error)
 }

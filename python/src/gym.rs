@@ -61,6 +61,19 @@ enum Reward {
 }
 
 impl Reward {
+    fn parse(text: &str) -> PyResult<Self> {
+        match text {
+            "mbs" => Ok(Reward::Mbs),
+            "mwbs" => Ok(Reward::Mwbs),
+            "mean_wait" => Ok(Reward::MeanWait),
+            "utilization" => Ok(Reward::Utilization),
+            other => Err(error(
+                ErrorKind::Option,
+                format!("reward must be \"mbs\", \"mwbs\", \"mean_wait\" or \"utilization\", not {other:?}"),
+            )),
+        }
+    }
+
     fn of(self, m: &Metrics) -> f64 {
         match self {
             Reward::Mbs => -m.mbs,
@@ -71,6 +84,13 @@ impl Reward {
     }
 }
 
+/// The environment's choices as the caller names them.
+struct Names<'a> {
+    backfill: &'a str,
+    mode: &'a str,
+    reward: &'a str,
+}
+
 /// How every episode of an environment is made and answered.
 #[derive(Clone, Copy, Debug)]
 struct Setup {
@@ -78,10 +98,12 @@ struct Setup {
     window: usize,
     backfill: Backfill,
     mode: Mode,
+    reward: Reward,
 }
 
 impl Setup {
-    fn new(jobs: usize, count: usize, window: usize, backfill: &str, mode: &str) -> PyResult<Self> {
+    fn new(jobs: usize, count: usize, window: usize, names: Names<'_>) -> PyResult<Self> {
+        let Names { backfill, mode, reward } = names;
         let backfill = match backfill {
             "easy" => Backfill::Easy,
             "none" => Backfill::None,
@@ -105,7 +127,7 @@ impl Setup {
                 format!("an episode must hold 1 to {jobs} jobs (the trace's), not {count}"),
             ));
         }
-        Ok(Setup { count, window, backfill, mode })
+        Ok(Setup { count, window, backfill, mode, reward: Reward::parse(reward)? })
     }
 
     /// How many actions there are: the window's rows, or accept and reject.
@@ -326,7 +348,7 @@ impl Episode {
     /// `f32`s that the caller reads as its numpy array. `answers` (from
     /// `answers()`) replays a copied episode's decisions.
     #[new]
-    #[pyo3(signature = (trace, start, count, window, backfill, mode, observation, answers=Vec::new()))]
+    #[pyo3(signature = (trace, start, count, window, backfill, mode, reward, observation, answers=Vec::new()))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -336,11 +358,12 @@ impl Episode {
         window: usize,
         backfill: &str,
         mode: &str,
+        reward: &str,
         observation: Bound<'_, PyByteArray>,
         answers: Vec<i64>,
     ) -> PyResult<Self> {
         let t = &trace.get().loaded.trace;
-        let setup = Setup::new(t.jobs.len(), count, window, backfill, mode)?;
+        let setup = Setup::new(t.jobs.len(), count, window, Names { backfill, mode, reward })?;
         if Some(observation.len()) != window.checked_mul(ROW) {
             return Err(core_error(format!(
                 "the observation buffer holds {} bytes, not the {window} × {ROW} of the window",
@@ -387,11 +410,11 @@ impl Episode {
         Ok((slot.start, slot.answers.clone()))
     }
 
-    /// The ended episode's metrics (JSON) and per-job table (CSV), after the
-    /// run checker has verified its schedule; once only. The lock is let go
+    /// The ended episode's reward, metrics (JSON) and per-job table (CSV),
+    /// after the run checker has verified its schedule; once only. The lock is let go
     /// before the GIL is, so another thread's `step()` meanwhile gets an
     /// error rather than a deadlock.
-    fn result(&self, py: Python<'_>) -> PyResult<(String, String)> {
+    fn result(&self, py: Python<'_>) -> PyResult<(f64, String, String)> {
         let mut slot = {
             let mut live = try_state(&self.live)?;
             match live.slot.take() {
@@ -407,7 +430,7 @@ impl Episode {
             slot.steps.take().ok_or_else(|| error(ErrorKind::State, "the episode's result was already taken"))?;
         let jobs = Arc::clone(&slot.jobs);
         let (metrics, csv) = py.detach(move || Slot::finish(steps, &jobs, true)).map_err(session_error)?;
-        Ok((metrics_json(&metrics)?, csv.unwrap_or_default()))
+        Ok((self.setup.reward.of(&metrics), metrics_json(&metrics)?, csv.unwrap_or_default()))
     }
 }
 

@@ -56,8 +56,6 @@ def test_each_kind_is_raised_for_its_own_errors(kth):
         schedlab.load(SAMPLE, max_jobs=10)
     with pytest.raises(schedlab.OptionError, match="nothing after `@`"):
         schedlab.run(kth, "easy@", progress=False)
-    with pytest.raises(schedlab.OptionError, match="depth"):
-        schedlab.run(kth, "easy", params={"depth": "deep"}, progress=False)
     with pytest.raises(schedlab.ExperimentError, match="repeat"):
         schedlab.compare(kth, ["fcfs"], repeat=0, progress=False)
     with pytest.raises(schedlab.LinkError):

@@ -26,7 +26,7 @@ def test_a_definition_that_is_not_a_mapping_is_a_type_error(definition):
         ({"runs": [{"policy": "nope"}]}, schedlab.SchedlabError, "nope"),
         ({"runs": [{"policy": "fcfs"}], "repeat": "3"}, schedlab.OptionError, "repeat"),
         ({"runs": [{"policy": "fcfs"}], "color": "red"}, schedlab.OptionError, "color"),
-        ({"runs": [{"policy": "fcfs"}], "workload": []}, schedlab.OptionError, "workload"),
+        ({"runs": [{"policy": "fcfs"}], "workload": {"machine_size": "x"}}, schedlab.OptionError, "machine_size"),
     ],
 )
 def test_a_definition_the_core_cannot_plan_names_the_field(definition, error, words):

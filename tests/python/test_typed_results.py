@@ -6,6 +6,7 @@ the types schedlab.SummaryRow declares."""
 from __future__ import annotations
 
 import datetime
+import re
 import typing
 
 import pandas as pd
@@ -22,16 +23,23 @@ DTYPES = {
     typing.Optional[int]: "Int64",
     typing.Optional[float]: "float64",
     typing.Optional[str]: "object",
-    datetime.datetime: "datetime64[ns, UTC]",
+    datetime.datetime: "datetime64[UTC]",
 }
 
 
 def declared(row: type) -> dict:
-    return {k: DTYPES[v] for k, v in typing.get_type_hints(row).items()}
+    types = {k: DTYPES[v] for k, v in typing.get_type_hints(row).items()}
+    if "job" in types:
+        # Job numbers are the core's unsigned 64-bit ints (JobRow says so).
+        types["job"] = "uint64"
+    return types
 
 
 def dtypes(frame: pd.DataFrame) -> dict:
-    return {k: str(v) if str(v) != "str" else "object" for k, v in frame.dtypes.items()}
+    """Each column's dtype, with pandas' versions told apart no more: text
+    is "object" (pandas 3 says "str") and datetimes have no resolution."""
+    names = {k: str(v) for k, v in frame.dtypes.items()}
+    return {k: "object" if v == "str" else re.sub(r"datetime64\[\w+, ", "datetime64[", v) for k, v in names.items()}
 
 
 def test_counts_are_ints_and_the_rest_floats(kth):

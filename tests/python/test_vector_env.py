@@ -97,7 +97,7 @@ def test_a_window_beyond_the_bound_is_refused_before_any_memory_is_taken(kth):
         VectorSchedulingEnv(kth, 4, window=10**8)
     SchedulingEnv(kth, window=MAX_WINDOW, episode_jobs=10).reset(seed=0)
     with pytest.raises(schedlab.OptionError, match="window"):
-        schedlab._core.Episode(kth._core, 0, 10, MAX_WINDOW + 1, "easy", "pick", bytearray(20 * (MAX_WINDOW + 1)))
+        schedlab._core.Episode(kth._core, 0, 10, MAX_WINDOW + 1, "easy", "pick", "mbs", bytearray(20 * (MAX_WINDOW + 1)))
 
 
 def test_masks_and_copies(kth):

@@ -8,9 +8,10 @@ use std::sync::Mutex;
 use pyo3::prelude::*;
 use pyo3::types::PyByteArray;
 
-use super::{error, metrics_json, session_error, try_state, ErrorKind, Reward, Setup, Slot, ROW};
+use super::{metrics_json, session_error, try_state, Names, Setup, Slot, ROW};
 use crate::core_error;
 use crate::trace::Trace;
+use crate::{error, ErrorKind};
 
 /// The buffers the Python side reads: per episode, its observation rows,
 /// reward (`f64`), whether it terminated, its action mask (a byte per
@@ -37,20 +38,17 @@ struct Batch {
 pub struct Episodes {
     trace: Py<Trace>,
     setup: Setup,
-    reward: Reward,
     batch: Mutex<Batch>,
 }
 
-/// The bytes of one buffer, checked to be `len` long.
-///
-/// SAFETY (for every caller): the GIL is held for as long as the slice
-/// lives and nothing then runs Python code, so no one else reads or
-/// resizes the bytearray while it is written.
-unsafe fn bytes<'a>(buffer: &'a Bound<'_, PyByteArray>, len: usize, what: &str) -> PyResult<&'a mut [u8]> {
-    if buffer.len() != len {
-        return Err(core_error(format!("the {what} buffer holds {} bytes, not {len}", buffer.len())));
+/// Checks that each buffer is as long as it must be.
+fn check_lengths(buffers: [(&Bound<'_, PyByteArray>, usize); 5]) -> PyResult<()> {
+    for (buffer, len) in buffers {
+        if buffer.len() != len {
+            return Err(core_error(format!("a buffer holds {} bytes, not {len}", buffer.len())));
+        }
     }
-    Ok(buffer.as_bytes_mut())
+    Ok(())
 }
 
 /// The little-endian `i64`s of `raw`, `n` of them.
@@ -78,21 +76,16 @@ impl Episodes {
         buffers: [Bound<'_, PyByteArray>; 5],
     ) -> PyResult<Self> {
         let jobs = trace.get().loaded.trace.jobs.len();
-        let setup = Setup::new(jobs, count, window, backfill, mode)?;
-        let reward = match reward {
-            "mbs" => Reward::Mbs,
-            "mwbs" => Reward::Mwbs,
-            "mean_wait" => Reward::MeanWait,
-            "utilization" => Reward::Utilization,
-            other => return Err(error(ErrorKind::Option, format!("unknown reward {other:?}"))),
-        };
+        let setup = Setup::new(jobs, count, window, Names { backfill, mode, reward })?;
         let [observation, rewards, terminated, mask, invalid] = buffers;
-        let lengths = [n * window * ROW, n * 8, n, n * setup.actions(), n];
-        for (buffer, len) in [&observation, &rewards, &terminated, &mask, &invalid].into_iter().zip(lengths) {
-            if buffer.len() != len {
-                return Err(core_error(format!("a buffer holds {} bytes, not {len}", buffer.len())));
-            }
-        }
+        let actions = setup.actions();
+        check_lengths([
+            (&observation, n * window * ROW),
+            (&rewards, n * 8),
+            (&terminated, n),
+            (&mask, n * actions),
+            (&invalid, n),
+        ])?;
         let buffers = Buffers {
             observation: observation.unbind(),
             reward: rewards.unbind(),
@@ -100,9 +93,10 @@ impl Episodes {
             mask: mask.unbind(),
             invalid: invalid.unbind(),
         };
-        let (written, masked) = (vec![window; n], vec![setup.actions(); n]);
+        // The mask buffer starts all zeros: no action allowed.
+        let (written, masked) = (vec![window; n], vec![0; n]);
         let batch = Batch { slots: (0..n).map(|_| None).collect(), written, masked, buffers };
-        Ok(Episodes { trace, setup, reward, batch: Mutex::new(batch) })
+        Ok(Episodes { trace, setup, batch: Mutex::new(batch) })
     }
 
     /// Starts every episode anew, episode `i` from job `starts[i]`
@@ -141,14 +135,23 @@ impl Episodes {
         let b = &batch.buffers;
         let (observation, reward, terminated, mask, invalid) =
             (b.observation.bind(py), b.reward.bind(py), b.terminated.bind(py), b.mask.bind(py), b.invalid.bind(py));
-        // SAFETY: see `bytes`; the five buffers are distinct objects.
+        check_lengths([
+            (observation, n * rows),
+            (reward, n * 8),
+            (terminated, n),
+            (mask, n * actions_of),
+            (invalid, n),
+        ])?;
+        // SAFETY: the GIL is held for as long as these slices live and
+        // nothing below runs Python code, so no one else reads or resizes
+        // the bytearrays meanwhile; the five are distinct objects.
         let (observation, reward, terminated, mask, invalid) = unsafe {
             (
-                bytes(observation, n * rows, "observation")?,
-                bytes(reward, n * 8, "reward")?,
-                bytes(terminated, n, "terminated")?,
-                bytes(mask, n * actions_of, "mask")?,
-                bytes(invalid, n, "invalid")?,
+                observation.as_bytes_mut(),
+                reward.as_bytes_mut(),
+                terminated.as_bytes_mut(),
+                mask.as_bytes_mut(),
+                invalid.as_bytes_mut(),
             )
         };
         let mut ended = Vec::new();
@@ -166,7 +169,7 @@ impl Episodes {
                 if !goes_on {
                     let steps = slot.steps.take().ok_or_else(|| core_error("the episode was already finished"))?;
                     let (metrics, _) = Slot::finish(steps, &slot.jobs, false).map_err(session_error)?;
-                    r = self.reward.of(&metrics);
+                    r = self.setup.reward.of(&metrics);
                     done = true;
                     ended.push((i, metrics_json(&metrics)?));
                 }
