@@ -9,7 +9,7 @@ other work on a shared machine does not take away. Every step takes
 action 0 (the first offered job: EASY), episodes of 256 jobs of the KTH
 sample, autoresetting.
 
-    python scripts/bench-vector-env.py [--envs 64] [--window 128] [--steps 2000]
+    python scripts/bench-vector-env.py [--envs 64] [--window 128] [--steps 2000] [--threads 2]
 """
 
 from __future__ import annotations
@@ -69,6 +69,7 @@ def main() -> None:
     parser.add_argument("--envs", type=int, default=64)
     parser.add_argument("--window", type=int, default=128)
     parser.add_argument("--steps", type=int, default=2000, help="vector steps a run")
+    parser.add_argument("--threads", type=int, default=2, help="threads of the threaded figure")
     args = parser.parse_args()
     trace = schedlab.load(SAMPLE)
     n, window = args.envs, args.window
@@ -79,9 +80,13 @@ def main() -> None:
         envs = VectorSchedulingEnv(trace, n, window=window, copy=copy)
         envs.reset(seed=0)
         rows.append((f"VectorSchedulingEnv (copy={copy})", *best_of_three(lambda: envs.step(actions), args.steps, n)))
-    envs = VectorSchedulingEnv(trace, n, window=window)
+    envs = VectorSchedulingEnv(trace, n, window=window, threads=args.threads)
     envs.reset(seed=0)
-    rows.append(("core alone (Episodes.step)", *best_of_three(core_only(envs), args.steps, n)))
+    rows.append((f"VectorSchedulingEnv ({args.threads} threads)", *best_of_three(lambda: envs.step(actions), args.steps, n)))
+    for threads in (1, args.threads):
+        envs = VectorSchedulingEnv(trace, n, window=window, threads=threads)
+        envs.reset(seed=0)
+        rows.append((f"core alone, {threads} thread(s)", *best_of_three(core_only(envs), args.steps, n)))
     sync = gymnasium.vector.SyncVectorEnv([lambda: SchedulingEnv(trace, window=window)] * n)
     sync.reset(seed=0)
     rows.append(("SyncVectorEnv of SchedulingEnv", *best_of_three(lambda: sync.step(actions), max(args.steps // 50, 10), n)))

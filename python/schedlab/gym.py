@@ -264,6 +264,8 @@ class VectorSchedulingEnv(VectorEnv):
     ``invalid_action``, ``first_job`` and, at an episode's end,
     ``metrics``). ``copy=False`` hands out the environment's own arrays,
     which the next step overwrites (as ``SyncVectorEnv(copy=False)``).
+    ``threads`` splits the episodes into that many groups stepped at once,
+    each on a core of its own (the results do not depend on it).
     """
 
     metadata = {"render_modes": [], "autoreset_mode": AutoresetMode.NEXT_STEP}
@@ -278,6 +280,7 @@ class VectorSchedulingEnv(VectorEnv):
         episode_jobs: int = 256,
         reward: str = "mbs",
         copy: bool = True,
+        threads: int = 1,
     ) -> None:
         where = "VectorSchedulingEnv()"
         trace, window, episode_jobs = _settings(where, trace, mode, window, backfill, episode_jobs, reward)
@@ -293,7 +296,8 @@ class VectorSchedulingEnv(VectorEnv):
         self.action_space = batch_space(self.single_action_space, n)
         actions = self.single_action_space.n
         buffers = [bytearray(size) for size in (n * window * _core.FEATURES * 4, n * 8, n, n * actions, n)]
-        self._core = _core.Episodes(trace._core, n, episode_jobs, window, backfill, mode, reward, buffers)
+        threads = _args.integer(where, "threads", threads, _args.U32)
+        self._core = _core.Episodes(trace._core, n, episode_jobs, window, backfill, mode, reward, buffers, threads)
         self._observation = np.frombuffer(buffers[0], dtype="<f4").reshape(n, window, _core.FEATURES)
         self._reward = np.frombuffer(buffers[1], dtype="<f8")
         self._terminated = np.frombuffer(buffers[2], dtype=np.bool_)

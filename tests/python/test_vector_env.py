@@ -34,11 +34,11 @@ def compare_infos(mine, theirs, where):
             assert np.asarray(mine[key]).dtype == np.asarray(value).dtype, f"{where}[{key}]"
 
 
-@pytest.mark.parametrize("mode,backfill", [("pick", "easy"), ("inspect", "none")])
-def test_it_is_sync_vector_env_step_for_step(kth, mode, backfill):
+@pytest.mark.parametrize("mode,backfill,threads", [("pick", "easy", 1), ("inspect", "none", 1), ("pick", "easy", 3)])
+def test_it_is_sync_vector_env_step_for_step(kth, mode, backfill, threads):
     n, window = 5, 16
     kwargs = dict(mode=mode, window=window, backfill=backfill, episode_jobs=40)
-    mine = VectorSchedulingEnv(kth, n, **kwargs)
+    mine = VectorSchedulingEnv(kth, n, threads=threads, **kwargs)
     theirs = gymnasium.vector.SyncVectorEnv([lambda: SchedulingEnv(kth, **kwargs)] * n)
     assert mine.single_observation_space == theirs.single_observation_space
     assert mine.observation_space == theirs.observation_space and mine.action_space == theirs.action_space
@@ -98,6 +98,13 @@ def test_a_window_beyond_the_bound_is_refused_before_any_memory_is_taken(kth):
     SchedulingEnv(kth, window=MAX_WINDOW, episode_jobs=10).reset(seed=0)
     with pytest.raises(schedlab.OptionError, match="window"):
         schedlab._core.Episode(kth._core, 0, 10, MAX_WINDOW + 1, "easy", "pick", "mbs", bytearray(20 * (MAX_WINDOW + 1)))
+
+
+def test_threads_are_between_one_and_the_episodes(kth):
+    with pytest.raises(schedlab.OptionError, match="threads must be from 1 to the 2 episodes"):
+        VectorSchedulingEnv(kth, 2, threads=3)
+    with pytest.raises(schedlab.OptionError, match="threads"):
+        VectorSchedulingEnv(kth, 2, threads=0)
 
 
 def test_masks_and_copies(kth):
