@@ -15,7 +15,7 @@ use serde::Serialize;
 use super::experiment::{bar_observer, parallel};
 use crate::args::CompareArgs;
 use crate::output::{self, grouped, Table};
-use crate::outputs::{self, Outputs};
+use crate::outputs;
 use crate::trace_input;
 
 /// One row: the label and the run's document, or why it failed.
@@ -34,7 +34,7 @@ pub(super) enum Waits {
 }
 
 pub fn main(args: &CompareArgs) -> Result<ExitCode> {
-    let (outputs, report) = Outputs::for_report([args.trace.as_path()], &args.output)?;
+    let (outputs, report) = outputs::for_report([args.trace.as_path()], &args.output)?;
     let runs = super::experiment::runs(&args.policy, args.predictor.as_deref())?;
     let mut e = super::experiment::experiment(runs, &args.params, &args.metrics, &args.workload)?;
     e.seed = args.seed;

@@ -10,11 +10,11 @@ use schedlab_experiment::{merge, read_shard, ExperimentResult, MAX_SHARD_BYTES};
 
 use crate::args::MergeArgs;
 use crate::fail::short_text;
-use crate::outputs::Outputs;
+use crate::outputs;
 use crate::trace_input::byte_size;
 
 pub fn main(args: &MergeArgs) -> Result<ExitCode> {
-    let (outputs, report) = Outputs::for_report(args.files.iter().map(PathBuf::as_path), &args.output)?;
+    let (outputs, report) = outputs::for_report(args.files.iter().map(PathBuf::as_path), &args.output)?;
     let mut budget = Budget::new(args.max_bytes.as_deref())?;
     let parts =
         args.files.iter().enumerate().map(|(i, path)| read(path, i + 1, &mut budget)).collect::<Result<Vec<_>>>()?;

@@ -8,14 +8,14 @@ use schedlab_experiment::{preset, summary_table, ExperimentResult, Plan, Reprodu
 
 use crate::args::ReproduceArgs;
 use crate::output::{self, Table};
-use crate::outputs::{self, Outputs};
+use crate::outputs;
 
 pub fn main(args: &ReproduceArgs) -> Result<ExitCode> {
     let preset = preset(&args.preset).ok_or_else(|| {
         let known: Vec<&str> = PRESETS.iter().map(|p| p.id).collect();
         anyhow!("unknown preset `{}` (known: {})", args.preset, known.join(", "))
     })?;
-    let (outputs, report) = Outputs::for_report([args.trace.as_path()], &args.output)?;
+    let (outputs, report) = outputs::for_report([args.trace.as_path()], &args.output)?;
     let name = crate::trace_input::trace_name(&args.trace);
     let (base, note) = preset.workload_for(&name, &super::experiment::workload_options(&args.workload)?);
     if let Some(note) = note {

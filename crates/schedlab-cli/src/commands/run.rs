@@ -36,7 +36,7 @@ pub fn main(args: &RunArgs) -> Result<ExitCode> {
     if args.repeat > 1 {
         return repeated(args);
     }
-    let mut outputs = Outputs::new([args.trace.as_path()]);
+    let mut outputs = Outputs::for_paths([args.trace.as_path()]);
     let csv = outputs.declare_optional("--jobs-csv", args.jobs_csv.as_deref())?;
     let swf = outputs.declare_optional("--swf-out", args.swf_out.as_deref())?;
     let batsim = outputs.declare_optional("--batsim-jobs", args.batsim_jobs.as_deref())?;
@@ -296,7 +296,7 @@ fn repeated(args: &RunArgs) -> Result<ExitCode> {
             "--jobs-csv, --swf-out, --batsim-jobs and --gantt describe one run; they cannot be combined with --repeat"
         );
     }
-    let (outputs, report) = Outputs::for_report([args.trace.as_path()], &args.output)?;
+    let (outputs, report) = outputs::for_report([args.trace.as_path()], &args.output)?;
     let spec = schedlab_experiment::RunSpec {
         policy: args.policy.clone(),
         params: schedlab_experiment::ParamList(split_params(&args.params)?),

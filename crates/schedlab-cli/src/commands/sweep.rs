@@ -21,7 +21,7 @@ pub fn main(args: &SweepArgs) -> Result<ExitCode> {
     e.wait_ecdf = args.wait_ecdf;
     let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
     let plan = Plan::new(e)?;
-    let (outputs, report) = Outputs::for_report([args.trace.as_path()], &args.output)?;
+    let (outputs, report) = outputs::for_report([args.trace.as_path()], &args.output)?;
     let (loaded, identity) = super::experiment::load(&args.trace, plan.experiment(), &args.workload)?;
     let result = super::experiment::run_plan(&loaded.trace, identity, &plan, shard, args.metrics.quiet)?;
     print(&result, args.json, &outputs, report)
