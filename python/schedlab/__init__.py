@@ -384,19 +384,35 @@ class Run:
         return self._jobs
 
     def jobs_csv(self, path: Optional[Union[str, "os.PathLike[str]"]] = None) -> Optional[str]:
-        """The per-job table as CSV text, or written to ``path``."""
-        return _text_out(self._core.jobs_csv(), path)
+        """The per-job table as CSV text, or written to ``path`` (see
+        :meth:`Run.write`)."""
+        return self._out("jobs_csv", path)
 
     def to_batsim_csv(self, path: Optional[Union[str, "os.PathLike[str]"]] = None) -> Optional[str]:
         """The run as Batsim's ``jobs.csv`` (the columns Batsim 5 writes,
         which evalys reads; ``stretch`` is Batsim's unbounded one, beside
         our bounded slowdown ``bsd``), as text or written to ``path``."""
-        return _text_out(self._core.batsim_jobs_csv(), path)
+        return self._out("batsim_jobs_csv", path, "to_batsim_csv")
 
     def schedule_swf(self, path: Optional[Union[str, "os.PathLike[str]"]] = None) -> Optional[str]:
         """The simulated schedule as SWF (field 3 the simulated wait), as text
         or written to ``path``."""
-        return _text_out(self._core.schedule_swf(), path)
+        return self._out("schedule_swf", path)
+
+    def _out(self, what: str, path: Any, call: Optional[str] = None) -> Optional[str]:
+        """The text of output ``what``, or None once written to ``path`` by
+        the command line's writer (``schedlab-outputs``): all or nothing,
+        the file replaced only once the whole text is on disk (its mode
+        kept, no temporary file left), and never the trace's own file,
+        whatever path names it (a link, ``/proc/self/fd/N``). A refused or
+        failed write raises :class:`ExportError` and changes nothing."""
+        call = call or what
+        if path is None:
+            return getattr(self._core, what)()
+        if not isinstance(path, (str, os.PathLike)):
+            raise _args.type_error(f"{call}()", "path", path, "a path (str or os.PathLike) or None")
+        self._core.write(what, os.fspath(path), f"{call}()")
+        return None
 
     def __repr__(self) -> str:
         return f"<schedlab.Run {self.policy}@{self.predictor} on {self.trace.name!r}: MBS {self.metrics.get('mbs')}>"
@@ -407,14 +423,6 @@ class Run:
 
 def _unpickle_run(trace: Trace, request: str) -> Run:
     return Run(trace, _core.run(trace._core, request, None), request)
-
-
-def _text_out(text: str, path: Optional[Union[str, "os.PathLike[str]"]]) -> Optional[str]:
-    if path is None:
-        return text
-    with open(path, "w", encoding="utf-8", newline="") as f:
-        f.write(text)
-    return None
 
 
 def _jobs_frame(columns: Sequence[Tuple[str, str, bytes, Optional[bytes]]], unix_start: Optional[int]) -> "Any":

@@ -1,5 +1,7 @@
 //! One run: the core's run document and per-job table.
 
+use std::path::PathBuf;
+
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use schedlab::experiment::{
@@ -8,6 +10,7 @@ use schedlab::experiment::{
 };
 use schedlab::metrics::columns as catalogue;
 use schedlab::schedule::{write_batsim_jobs, Layout};
+use schedlab_outputs::{commit, Outputs};
 
 use crate::observer::Observer;
 use crate::trace::Trace;
@@ -145,6 +148,27 @@ impl Run {
         })
         .map_err(core_error)?;
         String::from_utf8(out).map_err(core_error)
+    }
+
+    /// Writes one of the texts above (`what`: `jobs_csv`, `batsim_jobs_csv`
+    /// or `schedule_swf`) to `path`, all or nothing, through the command
+    /// line's writer: the file is replaced only once the whole text is on
+    /// disk (with its mode kept), and never if it is the trace's own file,
+    /// by whatever path. `label` names the call in messages.
+    fn write(&self, py: Python<'_>, what: &str, path: PathBuf, label: &str) -> PyResult<()> {
+        let text = match what {
+            "jobs_csv" => self.jobs_csv()?,
+            "batsim_jobs_csv" => self.batsim_jobs_csv(py)?,
+            "schedule_swf" => self.schedule_swf()?,
+            other => return Err(core_error(format!("there is no output {other:?}"))),
+        };
+        let mut outputs = Outputs::new(self.trace.get().input.clone());
+        let written = py.detach(|| {
+            let output = outputs.declare(label, &path)?;
+            let staged = outputs.stage(output, |w| w.write_all(text.as_bytes()))?;
+            commit(vec![staged])
+        });
+        written.map_err(|e| error(ErrorKind::Export, e))
     }
 
     /// The simulated schedule as SWF, as `schedlab run --swf-out` writes it.

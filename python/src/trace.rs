@@ -13,6 +13,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes};
 use schedlab::experiment::{TraceIdentity, WorkloadOptions};
 use schedlab::workload::{read_swf, Loaded};
+use schedlab_outputs::Input;
 use schedlab_session::SessionError;
 
 use crate::{core_error, decode, error, session_error, ErrorKind};
@@ -25,6 +26,9 @@ pub struct Trace {
     pub(crate) identity: TraceIdentity,
     /// The options it was read with, as an experiment records them.
     pub(crate) workload: WorkloadOptions,
+    /// The file it was read from, by the identity of the file opened, so
+    /// that no output replaces or writes into it through any path.
+    pub(crate) input: Option<Input>,
 }
 
 #[pymethods]
@@ -86,6 +90,7 @@ pub fn open_trace(
         Source::Path(p) => p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned()),
     });
     let mut interrupt = None;
+    let mut input = None;
     let loaded = py.detach(|| match &source {
         Source::Bytes(b) => {
             read_swf(Interruptible::new(b.as_slice(), &mut interrupt), &options).map_err(|e| Err(SessionError::from(e)))
@@ -95,6 +100,7 @@ pub fn open_trace(
             if file.metadata().is_ok_and(|m| m.is_dir()) {
                 return Err(Ok((p.clone(), std::io::Error::other("is a directory, not a trace file"))));
             }
+            input = Input::open_file(&p.display().to_string(), &file).ok();
             let file = Interruptible::new(file, &mut interrupt);
             read_swf(BufReader::with_capacity(1 << 16, file), &options)
                 .map_err(|e| Err(SessionError::from(e).context(p.display())))
@@ -121,7 +127,7 @@ pub fn open_trace(
         }
     })?;
     let identity = TraceIdentity::new(name, &loaded, &options);
-    Ok(Trace { loaded, identity, workload })
+    Ok(Trace { loaded, identity, workload, input })
 }
 
 /// Bytes read between two looks at Python's signals.
