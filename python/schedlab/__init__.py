@@ -637,10 +637,13 @@ class Experiment:
         default one per point, at most 64), each run as ``schedlab sweep
         --shard I/N`` would and merged as ``schedlab merge`` merges: the
         result is the local run's, byte for byte. The trace travels pickled
-        (as its bytes) with each task. ``progress`` is not shown then."""
+        (as its bytes) with each task. Progress cannot be reported then: a
+        ``progress`` other than None or False is refused."""
         loaded = self._trace(trace)
         points = json.dumps(self.definition)
         if executor is not None:
+            if progress is not None and progress is not False:
+                raise ValueError("Experiment.run(): progress cannot be reported from an executor's tasks; pass progress=None")
             return _run_on(executor, loaded, points, _shards("Experiment.run()", tasks, self._points))
         with progress_observer(progress, len(loaded)) as observer:
             core = _core.run_experiment(loaded._core, points, observer)

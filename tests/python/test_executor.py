@@ -69,3 +69,5 @@ def test_any_executor_and_a_compare(kth):
     assert inline.tasks == ["1/3", "2/3", "3/3"]
     with pytest.raises(TypeError, match="executor"):
         schedlab.compare(kth, ["fcfs"], executor=object())
+    with pytest.raises(ValueError, match="progress cannot be reported"):
+        schedlab.compare(kth, ["fcfs"], executor=inline, progress=lambda *args: None)
