@@ -88,8 +88,9 @@ ParamValue = Union[str, int, float]
 
 class JobRow(TypedDict, total=False):
     """One row of :attr:`Run.jobs`: its columns and their types (``int``
-    is ``int64``, but ``job``, the trace's job number, is ``uint64``; ``Optional[int]`` the nullable ``Int64``, ``datetime`` a
-    UTC ``datetime64``; the ``*_time`` columns only when the trace's header
+    is ``int64``, but ``job``, the trace's job number, is ``uint64``;
+    ``Optional[int]`` the nullable ``Int64``, ``datetime`` a UTC
+    ``datetime64``; the ``*_time`` columns only when the trace's header
     gives ``UnixStartTime``)."""
 
     job: int
@@ -165,10 +166,6 @@ class Trace:
 
     def _workload(self) -> Dict[str, Any]:
         return json.loads(self._core.workload_json())
-
-    def _path(self) -> Optional[str]:
-        """The file it was read from, if it was."""
-        return None if isinstance(self._source, (bytes, bytearray)) else os.fspath(self._source)
 
     def __len__(self) -> int:
         return len(self._core)
