@@ -1,14 +1,17 @@
 //! One run: the core's run document and per-job table.
 
+use std::path::PathBuf;
+
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use schedlab::experiment::{job_rows, Experiment, MetricValue, MetricsDocument, JOB_COLUMNS};
 use schedlab::metrics::columns as catalogue;
+use schedlab_outputs::{commit, Outputs};
 use schedlab_session::Export;
 
 use crate::observer::Observer;
 use crate::trace::Trace;
-use crate::{core_error, decode, pretty, session_error};
+use crate::{core_error, decode, error, pretty, session_error, ErrorKind};
 
 /// A finished, checked run of a trace.
 #[pyclass(module = "schedlab._core", frozen)]
@@ -28,7 +31,10 @@ pub fn run(py: Python<'_>, trace: Py<Trace>, experiment_json: &str, progress: Op
     let session = &trace.get().session;
     let plan = session.plan(experiment).map_err(session_error)?;
     if plan.len() != 1 {
-        return Err(core_error(format!("run() runs one point, and this experiment has {}", plan.len())));
+        return Err(error(
+            ErrorKind::Experiment,
+            format!("run() runs one point, and this experiment has {}", plan.len()),
+        ));
     }
     let point = session.point(&plan, 0).map_err(session_error)?;
     let mut observer = Observer::new(progress, 1);
@@ -126,6 +132,27 @@ impl Run {
     /// writes it (processor sets from the schedule view's layout).
     fn batsim_jobs_csv(&self, py: Python<'_>) -> PyResult<String> {
         self.export(py, Export::BatsimJobs)
+    }
+
+    /// Writes one of the texts above (`what`: `jobs_csv`, `batsim_jobs_csv`
+    /// or `schedule_swf`) to `path`, all or nothing, through the command
+    /// line's writer: the file is replaced only once the whole text is on
+    /// disk (with its mode kept), and never if it is the trace's own file,
+    /// by whatever path. `label` names the call in messages.
+    fn write(&self, py: Python<'_>, what: &str, path: PathBuf, label: &str) -> PyResult<()> {
+        let text = match what {
+            "jobs_csv" => self.jobs_csv(py)?,
+            "batsim_jobs_csv" => self.batsim_jobs_csv(py)?,
+            "schedule_swf" => self.schedule_swf(py)?,
+            other => return Err(core_error(format!("there is no output {other:?}"))),
+        };
+        let mut outputs = Outputs::new(self.trace.get().input.clone());
+        let written = py.detach(|| {
+            let output = outputs.declare(label, &path)?;
+            let staged = outputs.stage(output, |w| w.write_all(text.as_bytes()))?;
+            commit(vec![staged])
+        });
+        written.map_err(|e| error(ErrorKind::Export, e))
     }
 
     /// The simulated schedule as SWF, as `schedlab run --swf-out` writes it.
