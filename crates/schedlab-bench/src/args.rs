@@ -119,6 +119,9 @@ pub struct BenchOneArgs {
     pub policy: Option<String>,
     #[arg(long)]
     pub procs: Option<u32>,
+    /// A machine of nodes for the trace (the command line's `--nodes`).
+    #[arg(long, value_name = "SPEC", conflicts_with_all = ["procs", "backlog"])]
+    pub nodes: Option<String>,
     #[arg(long, default_value_t = 1)]
     pub repeat: u32,
     #[arg(long)]
