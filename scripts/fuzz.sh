@@ -10,6 +10,8 @@
 #   share_link  any text through the share-link decoder
 #   merge_reader any bytes through the shard-file reader of `merge`
 #   priority_formula any text through the priority-formula compiler
+#   machine     any text as a slurm.conf, a --nodes description and a host
+#               list; small machines replay a Slurm dump, checker on
 #   all         each of the above in turn, SECONDS each
 #
 # FUZZ_JOBS=N runs N targets at a time (default 1), each on one core: the
@@ -70,6 +72,10 @@ seed_corpus() {
       printf '%s' 'log10(if(requested > 0, requested, 0.1)) * procs + 870 * log10(if(submit > 0, submit, 0.1))' > "$corpus/f1"
       printf '%s' 'clamp(max(free, 1), 0, machine) / queued and not (user == 3 or queue != 2)' > "$corpus/mixed"
       ;;
+    machine)
+      cp "$ROOT/tests/fixtures/slurm/cluster.conf" "$corpus/cluster.conf"
+      printf '%s' 'batch:2x(cpu=8,mem=32G)+gpu:1x(cpu=16,mem=64G,gpu=4)' > "$corpus/spec"
+      ;;
     merge_reader)
       printf '%s' '{"schema":"schedlab-experiment/2","experiment":{"runs":[{"policy":"easy","params":{}}],"repeat":2},"labels":["easy"],"trace":{},"points":[{"index":0,"run":0,"value":null,"seed":0,"events":1,"metrics":{"mbs":1.0}}],"summary":[]}' > "$corpus/shard.json"
       ;;
@@ -108,7 +114,7 @@ fuzz_one() {
 }
 
 case "$TARGET" in
-  all) TARGETS="swf_reader whole_run share_link merge_reader priority_formula" ;;
+  all) TARGETS="swf_reader whole_run share_link merge_reader priority_formula machine" ;;
   *) TARGETS="$TARGET" ;;
 esac
 # One build of every target first, so that targets running side by side do

@@ -133,6 +133,7 @@ fn jobs_that_fit_no_partition_are_counted_by_reason() {
         ]
     );
     assert_eq!((loaded.trace.jobs.len(), loaded.report.jobs_kept), (1, 1));
+    assert_eq!(loaded.report.summary(), "no_fit 4");
 }
 
 /// Policies that count processors only refuse a machine of nodes, saying why.
@@ -196,3 +197,42 @@ fn the_tres_fixture_replays_by_node() {
 
 /// Computed by hand in tests/fixtures/README.md ("sacct-tres.txt").
 const EXPECTED_TRES_STARTS: [Time; 7] = [0, 10, 310, 600, 40, 600, 310];
+
+/// The checker on nodes is not a formality: a record moved onto a node
+/// that is already full, or outside the job's partition, fails it.
+#[test]
+fn the_checker_finds_overfull_nodes_and_foreign_partitions() {
+    let text = dump(&[(1, 0, 100, 10, 4, "a", "cpu=4,node=1"), (2, 0, 100, 10, 4, "b", "cpu=4,node=1")]);
+    let trace = read_on(&text, "a:1x(cpu=4)+b:1x(cpu=4)");
+    let cluster = trace.cluster.as_deref();
+    let good = run(&trace, "fcfs");
+    assert_eq!(starts(&good), [0, 0]);
+    schedlab::engine::check_on(&trace.jobs, cluster, &good, &[]).unwrap();
+    let mut moved = good.clone();
+    moved.placements.as_mut().unwrap().set(1, &[Slot { node: 0, units: 1 }]);
+    let e = schedlab::engine::check_on(&trace.jobs, cluster, &moved, &[]).unwrap_err();
+    let messages: Vec<&str> = e.violations.iter().map(|v| v.message.as_str()).collect();
+    assert_eq!(messages, ["placed on node 0, outside its partition", "8 cpu in use on node 0 at t=0, which has 4"]);
+}
+
+/// The machine metrics of the full-partition case, by hand: the run spans
+/// 0–110; cores held 4 × 100 + 4 × 10 in `a`, 4 × 10 in `b`, of 8 cores;
+/// `a`'s waits are 0 and 100 (BSD 1 and 110 / 10), `b`'s 0.
+#[test]
+fn machine_metrics_per_resource_and_partition() {
+    let text = dump(&[
+        (1, 0, 100, 10, 4, "a", "cpu=4,node=1"),
+        (2, 0, 10, 10, 4, "a", "cpu=4,node=1"),
+        (3, 2, 10, 10, 4, "b", "cpu=4,node=1"),
+    ]);
+    let trace = read_on(&text, "a:1x(cpu=4)+b:1x(cpu=4)");
+    let settings = experiment::resolve(&request("easy")).unwrap();
+    let outcome = experiment::run(&trace, &settings, &mut |_| Control::Continue).unwrap();
+    let m = outcome.metrics.machine.expect("machine metrics");
+    assert_eq!(m.resources.len(), 1);
+    assert_eq!((m.resources[0].resource.as_str(), m.resources[0].utilization), ("cpu", 480.0 / 880.0));
+    let a = &m.partitions[0];
+    assert_eq!((a.partition.as_str(), a.jobs, a.mean_wait, a.mbs, a.utilization), ("a", 2, 50.0, 6.0, 1.0));
+    let b = &m.partitions[1];
+    assert_eq!((b.jobs, b.mean_wait, b.mbs, b.utilization), (1, 0.0, 1.0, 40.0 / 440.0));
+}

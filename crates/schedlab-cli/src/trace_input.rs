@@ -43,8 +43,9 @@ pub fn read_options(w: &WorkloadArgs) -> Result<ReadOptions> {
 }
 
 /// The machine of nodes `--nodes` or `--slurm-conf` gives, if any. The
-/// slurm.conf lines that no reader uses are printed to standard error, so
-/// a site's file is never half-read in silence.
+/// slurm.conf lines that no reader uses are printed to standard error
+/// (once, though a command may read its flags more than once), so a site's
+/// file is never half-read in silence.
 fn machine(w: &WorkloadArgs) -> Result<Option<Machine>> {
     if let Some(spec) = &w.nodes {
         return Machine::from_spec(spec).map(Some).map_err(|e| anyhow!("--nodes `{}`: {e}", short_text(spec)));
@@ -53,14 +54,17 @@ fn machine(w: &WorkloadArgs) -> Result<Option<Machine>> {
     let text = std::fs::read_to_string(path).with_context(|| format!("--slurm-conf {}", path.display()))?;
     let conf = parse_slurm_conf(&text).with_context(|| format!("--slurm-conf {}", path.display()))?;
     let machine = Machine::from_slurm_conf(&conf).map_err(|e| anyhow!("--slurm-conf {}: {e}", path.display()))?;
-    let ignored: Vec<String> =
-        conf.lines_except(MACHINE_KEYS).map(|l| format!("{} (line {})", l.key(), l.line)).collect();
-    if !ignored.is_empty() {
-        eprintln!("--slurm-conf {}: ignored {} line(s): {}", path.display(), ignored.len(), ignored.join(", "));
-    }
-    for include in &conf.includes {
-        eprintln!("--slurm-conf {}: line {}: `Include {}` is not read", path.display(), include.line, include.file);
-    }
+    static TOLD: std::sync::Once = std::sync::Once::new();
+    TOLD.call_once(|| {
+        let ignored: Vec<String> =
+            conf.lines_except(MACHINE_KEYS).map(|l| format!("{} (line {})", l.key(), l.line)).collect();
+        if !ignored.is_empty() {
+            eprintln!("--slurm-conf {}: ignored {} line(s): {}", path.display(), ignored.len(), ignored.join(", "));
+        }
+        for include in &conf.includes {
+            eprintln!("--slurm-conf {}: line {}: `Include {}` is not read", path.display(), include.line, include.file);
+        }
+    });
     Ok(Some(machine))
 }
 

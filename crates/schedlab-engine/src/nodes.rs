@@ -17,6 +17,8 @@
 //! all. The rule is deterministic and documented; a policy may also place
 //! a job on nodes it chose (`Sim::start_on`), which the engine checks.
 
+use std::sync::Arc;
+
 use schedlab_workload::{units_on, Cluster, Request, Spread};
 
 /// A node and how many units of its job's request it holds.
@@ -26,29 +28,53 @@ pub struct Slot {
     pub units: u32,
 }
 
+/// What never changes during a run: capacities, which partitions hold
+/// each node, and each partition's nodes. Shared by a planner's copies, so
+/// a copy costs only the free amounts and the trees' entries.
+#[derive(Debug)]
+struct Shape {
+    /// Resources per node.
+    r: usize,
+    capacity: Vec<u64>,
+    /// For each node, (partition, leaf position) of each tree holding it.
+    leaves: Vec<Vec<(u32, u32)>>,
+    /// Each partition's nodes, increasing.
+    members: Vec<Vec<u32>>,
+}
+
 /// A partition's segment tree.
 #[derive(Clone, Debug)]
 struct Tree {
-    /// The partition's nodes, increasing.
-    nodes: Vec<u32>,
-    /// Leaves: a power of two at least `nodes.len()`.
+    /// Leaves: a power of two at least the partition's node count.
     width: usize,
     /// Per entry (1-based heap order), per resource, the largest free amount.
     max: Vec<u64>,
     /// Per entry, idle nodes below it.
     idle: Vec<u32>,
+    /// Per resource, the free amount on all the partition's nodes: a
+    /// request asking more than this is refused without a descent.
+    total: Vec<u64>,
 }
 
 /// The free resources of every node, and the partition indexes over them.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Nodes {
-    /// Resources per node.
-    r: usize,
-    capacity: Vec<u64>,
+    shape: Arc<Shape>,
     free: Vec<u64>,
     trees: Vec<Tree>,
-    /// For each node, (partition, leaf position) of each tree holding it.
-    leaves: Vec<Vec<(u32, u32)>>,
+}
+
+impl Clone for Nodes {
+    fn clone(&self) -> Self {
+        Nodes { shape: Arc::clone(&self.shape), free: self.free.clone(), trees: self.trees.clone() }
+    }
+
+    /// Copies in place, reusing the buffers (a planner's copy per pass).
+    fn clone_from(&mut self, source: &Self) {
+        self.shape = Arc::clone(&source.shape);
+        self.free.clone_from(&source.free);
+        self.trees.clone_from(&source.trees);
+    }
 }
 
 impl Nodes {
@@ -63,8 +89,10 @@ impl Nodes {
         let mut trees = Vec::with_capacity(m.partitions.len());
         for (p, part) in m.partitions.iter().enumerate() {
             let width = part.nodes.len().next_power_of_two();
-            let mut tree =
-                Tree { nodes: part.nodes.clone(), width, max: vec![0; 2 * width * r], idle: vec![0; 2 * width] };
+            let total = (0..r)
+                .map(|k| part.nodes.iter().map(|&n| capacity[n as usize * r + k]).fold(0, u64::saturating_add))
+                .collect();
+            let mut tree = Tree { width, max: vec![0; 2 * width * r], idle: vec![0; 2 * width], total };
             for (i, &n) in part.nodes.iter().enumerate() {
                 leaves[n as usize].push((p as u32, i as u32));
                 let at = width + i;
@@ -76,31 +104,35 @@ impl Nodes {
             }
             trees.push(tree);
         }
-        Nodes { r, free: capacity.clone(), capacity, trees, leaves }
+        let members = m.partitions.iter().map(|p| p.nodes.clone()).collect();
+        let free = capacity.clone();
+        Nodes { shape: Arc::new(Shape { r, capacity, leaves, members }), free, trees }
     }
 
     /// Resources per node.
     pub fn resources(&self) -> usize {
-        self.r
+        self.shape.r
     }
 
     /// Nodes of the machine.
     pub fn len(&self) -> usize {
-        self.leaves.len()
+        self.shape.leaves.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.leaves.is_empty()
+        self.shape.leaves.is_empty()
     }
 
     /// The free amounts of node `n`.
     pub fn free(&self, n: u32) -> &[u64] {
-        &self.free[n as usize * self.r..(n as usize + 1) * self.r]
+        let r = self.shape.r;
+        &self.free[n as usize * r..(n as usize + 1) * r]
     }
 
     /// The capacity of node `n`.
     pub fn capacity(&self, n: u32) -> &[u64] {
-        &self.capacity[n as usize * self.r..(n as usize + 1) * self.r]
+        let r = self.shape.r;
+        &self.shape.capacity[n as usize * r..(n as usize + 1) * r]
     }
 
     /// Whether node `n` holds nothing.
@@ -108,13 +140,13 @@ impl Nodes {
         self.free(n) == self.capacity(n)
     }
 
-    /// What a slot of `request` takes from its node: `units` × `each`,
-    /// or the whole node for an exclusive request.
-    pub fn taken(&self, request: &Request, slot: Slot) -> Vec<u64> {
+    /// What a slot of `request` takes of resource `k` on its node:
+    /// `units` × `each`, or the whole node for an exclusive request.
+    pub fn taken(&self, request: &Request, slot: Slot, k: usize) -> u64 {
         if request.exclusive {
-            return self.capacity(slot.node).to_vec();
+            return self.capacity(slot.node)[k];
         }
-        request.each.iter().map(|&e| e * u64::from(slot.units)).collect()
+        request.each[k] * u64::from(slot.units)
     }
 
     /// The first-fit placement of `request` now, if it fits.
@@ -126,33 +158,49 @@ impl Nodes {
     /// units)` allows units too (capped at what it returns): a planner's
     /// second state, such as what a reservation leaves free later.
     pub fn find_where(&self, request: &Request, also: &dyn Fn(u32, &Request) -> u64) -> Option<Vec<Slot>> {
-        let tree = &self.trees[request.partition as usize];
+        let p = request.partition as usize;
+        if !self.trees[p].may_fit(request) {
+            return None;
+        }
         let mut found = Vec::new();
         let mut left = u64::from(request.count);
-        self.descend(tree, 1, request, also, &mut found, &mut left);
+        self.descend(p, 1, request, also, &mut Some(&mut found), &mut left);
         (left == 0).then_some(found)
+    }
+
+    /// Whether `request` fits now ([`Nodes::find`] without the placement,
+    /// so without allocating).
+    pub fn fits(&self, request: &Request) -> bool {
+        let p = request.partition as usize;
+        if !self.trees[p].may_fit(request) {
+            return false;
+        }
+        let mut left = u64::from(request.count);
+        self.descend(p, 1, request, &|_, _| u64::MAX, &mut None, &mut left);
+        left == 0
     }
 
     /// Visits the leaves below `at` that could hold a unit, left to right,
     /// taking what they hold until `left` units are found.
     fn descend(
         &self,
-        tree: &Tree,
+        p: usize,
         at: usize,
         request: &Request,
         also: &dyn Fn(u32, &Request) -> u64,
-        found: &mut Vec<Slot>,
+        found: &mut Option<&mut Vec<Slot>>,
         left: &mut u64,
     ) {
-        if *left == 0 || !tree.may_hold(at, self.r, request) {
+        let tree = &self.trees[p];
+        if *left == 0 || !tree.may_hold(at, self.shape.r, request) {
             return;
         }
         if at < tree.width {
-            self.descend(tree, 2 * at, request, also, found, left);
-            self.descend(tree, 2 * at + 1, request, also, found, left);
+            self.descend(p, 2 * at, request, also, found, left);
+            self.descend(p, 2 * at + 1, request, also, found, left);
             return;
         }
-        let n = tree.nodes[at - tree.width];
+        let n = self.shape.members[p][at - tree.width];
         let here = self.units(n, request).min(also(n, request));
         if here == 0 {
             return;
@@ -161,12 +209,14 @@ impl Nodes {
             Spread::Nodes => 1,
             Spread::Tasks => here.min(*left),
         };
-        found.push(Slot { node: n, units: take as u32 });
+        if let Some(found) = found {
+            found.push(Slot { node: n, units: take as u32 });
+        }
         *left -= take;
     }
 
-    /// Units of `request` node `n` can hold now (0 or 1 node's worth for
-    /// an exclusive request: every unit the idle node holds).
+    /// Units of `request` node `n` can hold now (for an exclusive request,
+    /// none unless the node is idle).
     pub fn units(&self, n: u32, request: &Request) -> u64 {
         if request.exclusive && !self.is_idle(n) {
             return 0;
@@ -176,25 +226,58 @@ impl Nodes {
 
     /// Takes `slots` of `request` from the free resources.
     pub fn take(&mut self, request: &Request, slots: &[Slot]) {
-        for &s in slots {
-            let amounts = self.taken(request, s);
-            let n = s.node as usize * self.r;
-            for (f, a) in self.free[n..n + self.r].iter_mut().zip(&amounts) {
-                *f -= a;
-            }
-            self.update(s.node);
-        }
+        self.change(request, slots, false);
     }
 
     /// Gives `slots` of `request` back.
     pub fn give(&mut self, request: &Request, slots: &[Slot]) {
+        self.change(request, slots, true);
+    }
+
+    /// Takes or gives back `slots`, then refreshes their leaves and the
+    /// entries above them once each, level by level (the slots' nodes are
+    /// increasing, so their leaves are too and shared parents are adjacent).
+    fn change(&mut self, request: &Request, slots: &[Slot], give: bool) {
+        let r = self.shape.r;
         for &s in slots {
-            let amounts = self.taken(request, s);
-            let n = s.node as usize * self.r;
-            for (f, a) in self.free[n..n + self.r].iter_mut().zip(&amounts) {
-                *f += a;
+            let base = s.node as usize * r;
+            for k in 0..r {
+                let amount = self.taken(request, s, k);
+                let f = &mut self.free[base + k];
+                *f = if give { *f + amount } else { *f - amount };
             }
-            self.update(s.node);
+        }
+        let shape = Arc::clone(&self.shape);
+        let mut touched: Vec<usize> = Vec::with_capacity(slots.len());
+        for (p, tree) in self.trees.iter_mut().enumerate() {
+            touched.clear();
+            for &s in slots {
+                let n = s.node as usize;
+                let Some(&(_, pos)) = shape.leaves[n].iter().find(|l| l.0 as usize == p) else { continue };
+                for k in 0..r {
+                    let amount = if request.exclusive {
+                        shape.capacity[n * r + k]
+                    } else {
+                        request.each[k] * u64::from(s.units)
+                    };
+                    let t = &mut tree.total[k];
+                    *t = if give { *t + amount } else { *t - amount };
+                }
+                let at = tree.width + pos as usize;
+                let free = &self.free[n * r..(n + 1) * r];
+                tree.max[at * r..(at + 1) * r].copy_from_slice(free);
+                tree.idle[at] = u32::from(free == &shape.capacity[n * r..(n + 1) * r]);
+                touched.push(at);
+            }
+            while touched.first().is_some_and(|&at| at > 1) {
+                for at in touched.iter_mut() {
+                    *at /= 2;
+                }
+                touched.dedup();
+                for &at in &touched {
+                    tree.pull(at, r);
+                }
+            }
         }
     }
 
@@ -202,7 +285,7 @@ impl Nodes {
     /// its node, distinct nodes, in the request's partition, and as many
     /// units as the request asks.
     pub fn can_take(&self, request: &Request, slots: &[Slot]) -> bool {
-        let nodes = &self.trees[request.partition as usize].nodes;
+        let nodes = &self.shape.members[request.partition as usize];
         let units: u64 = slots.iter().map(|s| u64::from(s.units)).sum();
         let distinct = slots.windows(2).all(|w| w[0].node < w[1].node);
         let each_fits = slots.iter().all(|s| {
@@ -212,23 +295,6 @@ impl Nodes {
                 && self.units(s.node, request) >= u64::from(s.units)
         });
         distinct && each_fits && units == u64::from(request.count)
-    }
-
-    /// Refreshes node `n`'s leaves and their ancestors.
-    fn update(&mut self, n: u32) {
-        let r = self.r;
-        let idle = u32::from(self.is_idle(n));
-        let free = &self.free[n as usize * r..(n as usize + 1) * r];
-        for &(p, pos) in &self.leaves[n as usize] {
-            let tree = &mut self.trees[p as usize];
-            let mut at = tree.width + pos as usize;
-            tree.max[at * r..(at + 1) * r].copy_from_slice(free);
-            tree.idle[at] = idle;
-            while at > 1 {
-                at /= 2;
-                tree.pull(at, r);
-            }
-        }
     }
 }
 
@@ -240,6 +306,17 @@ impl Tree {
             self.max[at * r + k] = self.max[l + k].max(self.max[rr + k]);
         }
         self.idle[at] = self.idle[2 * at] + self.idle[2 * at + 1];
+    }
+
+    /// Whether the partition's free amounts (and idle nodes, for an
+    /// exclusive request) are enough for the whole request: a necessary
+    /// condition checked before a descent.
+    fn may_fit(&self, request: &Request) -> bool {
+        let count = u64::from(request.count);
+        if request.exclusive && request.spread == Spread::Nodes && u64::from(self.idle[1]) < count {
+            return false;
+        }
+        self.total.iter().zip(&request.each).all(|(&t, &e)| e.saturating_mul(count) <= t)
     }
 
     /// Whether some node below `at` may hold one unit of `request`.

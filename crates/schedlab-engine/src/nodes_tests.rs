@@ -84,8 +84,9 @@ fn the_index_places_as_a_scan_does() {
                 let (r, slots) = held.swap_remove((rng.next_u64() % held.len() as u64) as usize);
                 index.give(&r, &slots);
                 for s in &slots {
-                    let took = index.taken(&r, *s);
-                    free[s.node as usize].iter_mut().zip(&took).for_each(|(f, t)| *f += t);
+                    for (k, f) in free[s.node as usize].iter_mut().enumerate() {
+                        *f += index.taken(&r, *s, k);
+                    }
                 }
             } else {
                 let r = random_request(&mut rng, &machine);
@@ -94,8 +95,9 @@ fn the_index_places_as_a_scan_does() {
                 if let Some(slots) = found {
                     assert!(index.can_take(&r, &slots));
                     for s in &slots {
-                        let took = index.taken(&r, *s);
-                        free[s.node as usize].iter_mut().zip(&took).for_each(|(f, t)| *f -= t);
+                        for (k, f) in free[s.node as usize].iter_mut().enumerate() {
+                            *f -= index.taken(&r, *s, k);
+                        }
                     }
                     index.take(&r, &slots);
                     held.push((r, slots));

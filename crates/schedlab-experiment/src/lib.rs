@@ -161,6 +161,7 @@ pub fn run_phased(
     let deadlines = policy.deadlines();
     metrics.deadline = deadlines.as_ref().map(|d| deadline_metrics(&trace.jobs, &record, d, skip));
     metrics.priority = policy.high_priority_jobs().map(|h| priority_metrics(&trace.jobs, &record, &h, skip));
+    metrics.machine = cluster.map(|c| schedlab_metrics::machine_metrics(&trace.jobs, c, &record, &settings.metrics));
     if settings.policy.uses_runtime_source {
         metrics.predictions = Some(prediction_metrics(&trace.jobs, &record, settings.seed, skip));
     }

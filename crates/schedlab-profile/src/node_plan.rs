@@ -42,15 +42,19 @@ impl NodePlanner {
             }
             None => nodes.clone(),
         };
+        // Jobs ending at one second are released together before the
+        // question is asked again.
         let mut at = None;
-        for (end, j) in sim.running() {
+        let mut running = sim.running().peekable();
+        while let Some((end, j)) = running.next() {
             if at.is_some_and(|s| end > s) {
                 break;
             }
             if let Some(r) = sim.request(j) {
                 state.give(r, sim.placement(j));
             }
-            if at.is_none() && state.find(request).is_some() {
+            let last_of_second = running.peek().is_none_or(|&(next, _)| next > end);
+            if at.is_none() && last_of_second && state.fits(request) {
                 at = Some(end);
             }
         }

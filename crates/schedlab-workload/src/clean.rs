@@ -253,6 +253,11 @@ impl CleaningReport {
             ("status_filtered", self.status_filtered),
             ("queue_filtered", self.queue_filtered),
             ("partition_filtered", self.partition_filtered),
+        ]);
+        if let Some(m) = &self.machine {
+            counts.push(("no_fit", m.dropped()));
+        }
+        counts.extend([
             ("oversized_dropped", self.oversized_dropped),
             ("unsorted", self.unsorted),
             ("window_filtered", self.window_filtered),

@@ -385,6 +385,20 @@ impl Builder {
             }
         }
         let default_partition = self.default.unwrap_or(0);
-        Ok(Machine { resources: order, node_types, partitions: self.partitions, default_partition })
+        let machine = Machine { resources: order, node_types, partitions: self.partitions, default_partition };
+        // The engine keeps each resource's free total in 64 bits.
+        for (k, name) in machine.resources.iter().enumerate() {
+            let total = machine.node_types.iter().try_fold(0u64, |sum, t| {
+                t.capacity[k].checked_mul(u64::from(t.count)).and_then(|a| sum.checked_add(a))
+            });
+            if total.is_none() {
+                return Err(format!("the machine's total {name} does not fit in 64 bits"));
+            }
+        }
+        // The engine counts idle cores in 32 bits, as it counts processors.
+        if machine.total(0) > u64::from(crate::MAX_PROCS) {
+            return Err(format!("the machine has more than {} cores (2^31)", crate::MAX_PROCS));
+        }
+        Ok(machine)
     }
 }

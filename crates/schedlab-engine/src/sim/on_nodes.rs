@@ -54,7 +54,7 @@ impl<'a> Sim<'a> {
     pub fn fits(&self, j: JobIdx) -> bool {
         match &self.cluster {
             None => self.jobs[j as usize].size <= self.free,
-            Some(c) => c.nodes.find(c.cluster.request(j as usize)).is_some(),
+            Some(c) => c.nodes.fits(c.cluster.request(j as usize)),
         }
     }
 
@@ -95,7 +95,7 @@ impl<'a> Sim<'a> {
             Some(c) => {
                 let request = c.cluster.request(j as usize);
                 let slots = c.placements.of(j);
-                slots.iter().map(|&s| c.nodes.taken(request, s)[0]).sum::<u64>() as u32
+                slots.iter().map(|&s| c.nodes.taken(request, s, 0)).sum::<u64>() as u32
             }
         }
     }

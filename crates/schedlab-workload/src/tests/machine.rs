@@ -33,6 +33,7 @@ fn bad_specs_say_what_is_wrong() {
         ("2x(cpu=4,mem=lots)", "`2x(cpu=4,mem=lots)`: mem `lots` is not a whole number of MiB (or K, M, G, T)"),
         ("2x(cpu=4,gpu)", "`gpu` in `2x(cpu=4,gpu)` is not resource=amount"),
         ("a:2x(cpu=4)+2x(cpu=8)", "`a:2x(cpu=4)+2x(cpu=8)` names some groups' partitions but not all"),
+        ("2x(cpu=2147483648)", "the machine has more than 2147483648 cores (2^31)"),
     ] {
         assert_eq!(Machine::from_spec(spec).unwrap_err(), message, "{spec}");
     }
