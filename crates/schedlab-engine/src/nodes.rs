@@ -21,6 +21,8 @@ use std::sync::Arc;
 
 use schedlab_workload::{units_on, Cluster, Request, Spread};
 
+use crate::Fenwick;
+
 /// A node and how many units of its job's request it holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Slot {
@@ -54,7 +56,15 @@ struct Tree {
     /// Per resource, the free amount on all the partition's nodes: a
     /// request asking more than this is refused without a descent.
     total: Vec<u64>,
+    /// Nodes by their free cores (when no node has more than
+    /// `MAX_CORES_INDEXED`): how many nodes have at least c free cores, so
+    /// a request of k nodes that k nodes cannot give cores is refused
+    /// without a descent.
+    by_cores: Option<Fenwick>,
 }
+
+/// Largest node (in cores) whose partition keeps `Tree::by_cores`.
+const MAX_CORES_INDEXED: u64 = 1 << 16;
 
 /// The free resources of every node, and the partition indexes over them.
 #[derive(Debug)]
@@ -92,7 +102,15 @@ impl Nodes {
             let total = (0..r)
                 .map(|k| part.nodes.iter().map(|&n| capacity[n as usize * r + k]).fold(0, u64::saturating_add))
                 .collect();
-            let mut tree = Tree { width, max: vec![0; 2 * width * r], idle: vec![0; 2 * width], total };
+            let most = part.nodes.iter().map(|&n| capacity[n as usize * r]).max().unwrap_or(0);
+            let by_cores = (most <= MAX_CORES_INDEXED).then(|| {
+                let mut f = Fenwick::new(most as usize + 1);
+                for &n in &part.nodes {
+                    f.add(capacity[n as usize * r] as usize, 1);
+                }
+                f
+            });
+            let mut tree = Tree { width, max: vec![0; 2 * width * r], idle: vec![0; 2 * width], total, by_cores };
             for (i, &n) in part.nodes.iter().enumerate() {
                 leaves[n as usize].push((p as u32, i as u32));
                 let at = width + i;
@@ -166,6 +184,22 @@ impl Nodes {
         let mut left = u64::from(request.count);
         self.descend(p, 1, request, also, &mut Some(&mut found), &mut left);
         (left == 0).then_some(found)
+    }
+
+    /// Every node of `request`'s partition that can hold a unit now, in
+    /// order, with all the units it can hold (a planner's starting point).
+    pub fn fitting(&self, request: &Request) -> Vec<Slot> {
+        let p = request.partition as usize;
+        let mut found = Vec::new();
+        let mut left = u64::MAX;
+        let all = Request { spread: Spread::Tasks, ..request.clone() };
+        self.descend(p, 1, &all, &|_, _| u64::MAX, &mut Some(&mut found), &mut left);
+        found
+    }
+
+    /// Whether node `n` belongs to partition `p`.
+    pub fn in_partition(&self, n: u32, p: u32) -> bool {
+        self.shape.leaves[n as usize].iter().any(|l| l.0 == p)
     }
 
     /// Whether `request` fits now ([`Nodes::find`] without the placement,
@@ -265,6 +299,10 @@ impl Nodes {
                 }
                 let at = tree.width + pos as usize;
                 let free = &self.free[n * r..(n + 1) * r];
+                if let Some(f) = &mut tree.by_cores {
+                    f.add(tree.max[at * r] as usize, -1);
+                    f.add(free[0] as usize, 1);
+                }
                 tree.max[at * r..(at + 1) * r].copy_from_slice(free);
                 tree.idle[at] = u32::from(free == &shape.capacity[n * r..(n + 1) * r]);
                 touched.push(at);
@@ -315,6 +353,12 @@ impl Tree {
         let count = u64::from(request.count);
         if request.exclusive && request.spread == Spread::Nodes && u64::from(self.idle[1]) < count {
             return false;
+        }
+        if let (Spread::Nodes, Some(f)) = (request.spread, &self.by_cores) {
+            let cores = request.each[0];
+            if cores >= f.len() as u64 || (f.above_or_at(cores as usize) as u64) < count {
+                return false;
+            }
         }
         self.total.iter().zip(&request.each).all(|(&t, &e)| e.saturating_mul(count) <= t)
     }

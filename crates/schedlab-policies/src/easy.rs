@@ -128,7 +128,7 @@ impl Easy {
     /// taken from what the reservation leaves). Candidates are all the
     /// waiting jobs, tried while any core is free.
     fn backfill_on_nodes(&mut self, sim: &mut Sim<'_>, head: JobIdx) -> Result<(), EngineError> {
-        let Some(mut shadow) = self.planner.shadow(sim, head) else { return Ok(()) };
+        let Some(shadow) = self.planner.shadow(sim, head) else { return Ok(()) };
         sim.reserve(head, shadow.at);
         let mut candidates: Vec<(Time, JobIdx)> = Vec::new();
         if sim.free() > 0 {
@@ -145,10 +145,10 @@ impl Easy {
             let slots = if sim.now().saturating_add(prediction) <= shadow.at {
                 nodes.find(request)
             } else {
-                let extra = &shadow.extra;
-                let slots = nodes.find_where(request, &|n, r| extra.units(n, r));
+                let planner = &self.planner;
+                let slots = nodes.find_where(request, &|n, r| planner.units_at(nodes, n, r));
                 if let Some(s) = &slots {
-                    shadow.extra.take(request, s);
+                    self.planner.take(nodes, request, s);
                 }
                 slots
             };
@@ -157,7 +157,6 @@ impl Easy {
                 sim.start_on(j, slots, prediction)?;
             }
         }
-        self.planner.recycle(shadow);
         Ok(())
     }
 

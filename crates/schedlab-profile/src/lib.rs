@@ -4,7 +4,7 @@
 //!   conservative-style policies keep running jobs and reservations
 //!   (breakpoints in chunks under a segment tree, `skyline.rs`);
 //! - [`NodePlanner`]: EASY's reservation on a machine of nodes, the
-//!   running jobs' ends played forward on a copy of the node state;
+//!   running jobs' ends played forward on an overlay of the nodes they touch;
 //! - [`treap`]: an ordered map whose nodes hold a summary of their subtree,
 //!   under the policies' indexes of the waiting queue.
 //!
