@@ -121,7 +121,7 @@ fn jobs_that_fit_no_partition_are_counted_by_reason() {
         },
     )
     .unwrap();
-    let m = loaded.report.machine.expect("a machine section");
+    let m = loaded.report.machine.clone().expect("a machine section");
     let reasons: Vec<(String, u64)> = m.no_fit.iter().map(|n| (n.reason.clone(), n.jobs)).collect();
     assert_eq!(
         reasons,
@@ -161,10 +161,10 @@ fn random_runs_on_nodes_pass_the_checker() {
             submit += (rng.next_u64() % 20) as i64;
             let nodes = 1 + rng.next_u64() % 3;
             let cpus = nodes * (1 + rng.next_u64() % 8);
-            let gpus = if rng.next_u64() % 3 == 0 { nodes * (rng.next_u64() % 3) } else { 0 };
+            let gpus = if rng.next_u64().is_multiple_of(3) { nodes * (rng.next_u64() % 3) } else { 0 };
             let mem = 1 + rng.next_u64() % 24;
             let elapsed = (rng.next_u64() % 600) as i64;
-            let partition = if rng.next_u64() % 4 == 0 { "gpu" } else { "batch" };
+            let partition = if rng.next_u64().is_multiple_of(4) { "gpu" } else { "batch" };
             let tres = format!("cpu={cpus},mem={mem}G,node={nodes},gres/gpu={gpus}");
             rows.push((id, submit, elapsed, 10 + (rng.next_u64() % 10) as i64, cpus as u32, partition, tres));
         }

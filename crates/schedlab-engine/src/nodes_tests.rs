@@ -19,7 +19,7 @@ fn random_machine(rng: &mut SplitMix64, nodes: u32) -> Machine {
     }
     let mut partitions = Vec::new();
     for p in 0..3 {
-        let mut members: Vec<u32> = (0..nodes).filter(|_| rng.next_u64() % 3 != 0).collect();
+        let mut members: Vec<u32> = (0..nodes).filter(|_| !rng.next_u64().is_multiple_of(3)).collect();
         if members.is_empty() {
             members.push(0);
         }
@@ -38,7 +38,7 @@ fn random_machine(rng: &mut SplitMix64, nodes: u32) -> Machine {
 
 fn random_request(rng: &mut SplitMix64, m: &Machine) -> Request {
     let partition = (rng.next_u64() % m.partitions.len() as u64) as u32;
-    let spread = if rng.next_u64() % 2 == 0 { Spread::Nodes } else { Spread::Tasks };
+    let spread = if rng.next_u64().is_multiple_of(2) { Spread::Nodes } else { Spread::Tasks };
     let count = 1 + (rng.next_u64() % 6) as u32;
     let each = vec![1 + rng.next_u64() % 16, rng.next_u64() % 64, rng.next_u64() % 2];
     Request { partition, spread, count, each, exclusive: m.partitions[partition as usize].exclusive }
@@ -80,7 +80,7 @@ fn the_index_places_as_a_scan_does() {
         let mut free = capacity.clone();
         let mut held: Vec<(Request, Vec<Slot>)> = Vec::new();
         for _ in 0..400 {
-            if !held.is_empty() && rng.next_u64() % 3 == 0 {
+            if !held.is_empty() && rng.next_u64().is_multiple_of(3) {
                 let (r, slots) = held.swap_remove((rng.next_u64() % held.len() as u64) as usize);
                 index.give(&r, &slots);
                 for s in &slots {
