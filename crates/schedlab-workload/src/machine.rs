@@ -156,17 +156,9 @@ impl Machine {
                 b.resource(&name.to_ascii_lowercase());
             }
         }
-        let mut defaults: Vec<(String, String)> = Vec::new();
         let mut names: Vec<String> = Vec::new();
-        for line in conf.lines_named("NodeName") {
+        for (line, all) in with_defaults(conf, "NodeName") {
             let at = |e: String| format!("slurm.conf line {}: {e}", line.line);
-            let pairs = line.pairs[1..].iter().map(|p| (p.key.to_ascii_lowercase(), p.value.clone()));
-            if line.value().eq_ignore_ascii_case("DEFAULT") {
-                defaults.extend(pairs);
-                continue;
-            }
-            let mut all = defaults.clone();
-            all.extend(pairs);
             let hosts = expand_hostlist(line.value()).map_err(at)?;
             let amounts = node_amounts(&all).map_err(at)?;
             b.add_nodes(u32::try_from(hosts.len()).unwrap_or(u32::MAX), &amounts).map_err(at)?;
@@ -213,16 +205,8 @@ fn node_amounts(pairs: &[(String, String)]) -> Result<Vec<(String, String)>, Str
 fn partitions_from_conf(conf: &SlurmConf, names: &[String], b: &mut Builder) -> Result<(), String> {
     let index: std::collections::BTreeMap<&str, u32> =
         names.iter().enumerate().map(|(i, n)| (n.as_str(), i as u32)).collect();
-    let mut defaults: Vec<(String, String)> = Vec::new();
-    for line in conf.lines_named("PartitionName") {
+    for (line, all) in with_defaults(conf, "PartitionName") {
         let at = |e: String| format!("slurm.conf line {}: {e}", line.line);
-        let pairs = line.pairs[1..].iter().map(|p| (p.key.to_ascii_lowercase(), p.value.clone()));
-        if line.value().eq_ignore_ascii_case("DEFAULT") {
-            defaults.extend(pairs);
-            continue;
-        }
-        let mut all = defaults.clone();
-        all.extend(pairs);
         let get = |k: &str| all.iter().rev().find(|p| p.0 == k).map(|p| p.1.as_str());
         let nodes = match get("nodes") {
             None => return Err(at(format!("partition `{}` has no Nodes=", line.value()))),
@@ -254,6 +238,23 @@ fn partitions_from_conf(conf: &SlurmConf, names: &[String], b: &mut Builder) -> 
         b.add_to_partition("all", (0..names.len() as u32).collect());
     }
     Ok(())
+}
+
+/// The lines named `key` other than `key=DEFAULT`, each with its pairs
+/// after the ones the `DEFAULT` lines above it set (keys lowercased; a
+/// later pair wins when read from the end).
+fn with_defaults<'a>(conf: &'a SlurmConf, key: &'a str) -> Vec<(&'a crate::ConfLine, Vec<(String, String)>)> {
+    let mut defaults: Vec<(String, String)> = Vec::new();
+    let mut out = Vec::new();
+    for line in conf.lines_named(key) {
+        let pairs = line.pairs[1..].iter().map(|p| (p.key.to_ascii_lowercase(), p.value.clone()));
+        if line.value().eq_ignore_ascii_case("DEFAULT") {
+            defaults.extend(pairs);
+        } else {
+            out.push((line, defaults.iter().cloned().chain(pairs).collect()));
+        }
+    }
+    out
 }
 
 /// A partition's `MaxTime` in seconds: minutes, `MM:SS`, `HH:MM:SS`,
