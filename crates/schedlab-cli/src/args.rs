@@ -47,6 +47,14 @@ pub struct WorkloadArgs {
     /// Run jobs larger than the machine on the whole machine instead of dropping them.
     #[arg(long)]
     pub clamp_oversized: bool,
+    /// A machine of nodes: `+`-separated groups `[PARTITION:]COUNTx(cpu=64,mem=256G,gpu=4)`
+    /// (docs/semantics.md, "Machines of nodes"). Only fcfs and easy run on one.
+    #[arg(long, value_name = "SPEC", conflicts_with_all = ["procs", "slurm_conf"])]
+    pub nodes: Option<String>,
+    /// A site's slurm.conf: its NodeName, PartitionName and GresTypes lines make the machine of
+    /// nodes; the lines no reader uses are listed as ignored.
+    #[arg(long, value_name = "FILE", conflicts_with = "procs")]
+    pub slurm_conf: Option<std::path::PathBuf>,
     /// Keep only jobs of this queue (field 15); repeatable.
     #[arg(long = "queue", value_name = "Q", allow_negative_numbers = true)]
     pub queues: Vec<i32>,

@@ -424,6 +424,11 @@ pub struct WorkloadOptions {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub load_factor: Option<f64>,
+    /// A machine of nodes to read the trace for (docs/semantics.md,
+    /// "Machines of nodes"); absent: the archive's processors.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub machine: Option<schedlab_workload::Machine>,
 }
 
 impl WorkloadOptions {
@@ -440,6 +445,7 @@ impl WorkloadOptions {
             window: self.window.unwrap_or(d.window),
             load_factor: self.load_factor.unwrap_or(d.load_factor),
             max_jobs: self.max_jobs.unwrap_or(d.max_jobs),
+            machine: self.machine.clone(),
         }
     }
 
@@ -457,6 +463,7 @@ impl WorkloadOptions {
             drop_status: (!o.drop_status.is_empty()).then(|| o.drop_status.clone()),
             window: (o.window != d.window).then_some(o.window),
             load_factor: (o.load_factor != d.load_factor).then_some(o.load_factor),
+            machine: o.machine.clone(),
         }
     }
 

@@ -114,6 +114,11 @@ pub struct Metrics {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub predictions: Option<crate::PredictionMetrics>,
+    /// On a machine of nodes, utilisation per resource and figures per
+    /// partition; absent on processors.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub machine: Option<crate::MachineMetrics>,
 }
 
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -226,6 +231,7 @@ pub fn compute(jobs: &[Job], run: &RunRecord, opts: &MetricsOptions) -> Metrics 
         priority: None,
         fair_slowdown: None,
         predictions: None,
+        machine: None,
     }
 }
 

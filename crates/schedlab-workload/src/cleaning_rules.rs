@@ -124,6 +124,13 @@ pub const CLEANING_RULES: &[CleaningRule] = &[
         "The job's partition is not among the partitions kept.",
     ),
     rule(
+        "no_fit",
+        Effect::Dropped,
+        "fits no partition",
+        "On a machine of nodes, the job can never run in its partition: the partition is unknown, or the job asks \
+         for more time, more nodes or more of a resource than the partition has (the reasons are counted apart).",
+    ),
+    rule(
         "oversized_dropped",
         Effect::Dropped,
         "larger than the machine",

@@ -389,6 +389,24 @@ preset?: string,
  */
 view?: ViewLink, };
 
+export type Machine = { 
+/**
+ * Resource names: `cpu` first, then `mem` if any node has memory,
+ * then the generic resources (`gpu`, …) in the order declared.
+ */
+resources: Array<string>, 
+/**
+ * Node types, in order of first appearance; nodes are numbered type
+ * by type, so a type's nodes are a contiguous range.
+ */
+node_types: Array<NodeType>, 
+/**
+ * The partitions; jobs that name none go to `default_partition`.
+ */
+partitions: Array<Partition>, default_partition: number, };
+
+export type MachineMetrics = { resources: Array<ResourceUse>, partitions: Array<PartitionMetrics>, };
+
 export type Measure = "wait" | "bsd";
 
 export type MetricSettings = { 
@@ -454,9 +472,24 @@ fair_slowdown?: FairSlowdownTable,
 /**
  * What the runtime predictions were worth, for policies that use them.
  */
-predictions?: PredictionMetrics, preempted: number, preemption_rate: number, mkt: number, mean_rtw: number, total_load: number, wasted_load: number, };
+predictions?: PredictionMetrics, 
+/**
+ * On a machine of nodes, utilisation per resource and figures per
+ * partition; absent on processors.
+ */
+machine?: MachineMetrics, preempted: number, preemption_rate: number, mkt: number, mean_rtw: number, total_load: number, wasted_load: number, };
 
 export type NamedLine = { name: string, line: string, };
+
+export type NodeType = { 
+/**
+ * Amount of each of the machine's resources, in its order.
+ */
+capacity: Array<number>, 
+/**
+ * Nodes of this type.
+ */
+count: number, };
 
 export type Oversize = "drop" | "clamp";
 
@@ -504,6 +537,31 @@ matters: boolean,
 condition: string | null, };
 
 export type ParamText = string | number;
+
+export type Partition = { name: string, 
+/**
+ * Its nodes as indices into the machine's nodes, increasing.
+ */
+nodes: Array<number>, 
+/**
+ * Longest time limit a job may ask for, seconds (`None`: unlimited).
+ */
+max_time: number | null, 
+/**
+ * Slurm's `PriorityTier`: jobs of a higher tier are considered first
+ * by a policy that reads it.
+ */
+priority_tier: number, 
+/**
+ * Jobs of this partition take whole nodes (`OverSubscribe=EXCLUSIVE`).
+ */
+exclusive: boolean, };
+
+export type PartitionMetrics = { partition: string, jobs: number, mean_wait: number, mbs: number, 
+/**
+ * Core-seconds of its jobs over its nodes' cores × the run's span.
+ */
+utilization: number, };
 
 export type Phase = { 
 /**
@@ -726,7 +784,15 @@ window: Window,
 /**
  * Divide inter-arrival times by this factor (> 0): 1.2 offers 20 % more load.
  */
-load_factor: number, };
+load_factor: number, 
+/**
+ * The machine of nodes to read the trace for (docs/semantics.md,
+ * "Machines of nodes"); `None`, the archive's model, leaves
+ * `machine_size` or the header to give the processors. Every job then
+ * gets a request on it, and jobs that can never run are dropped and
+ * counted (the report's `machine`).
+ */
+machine: Machine | null, };
 
 export type Registry = { policies: Array<PolicyInfo>, predictors: Array<SourceInfo>, 
 /**
@@ -789,6 +855,8 @@ next: number | null, previous: number | null, };
 export type ReservationHeld = { made: number, start: number, wait: number, };
 
 export type ReservationViolations = { count: number, mean_victim_size: number, mean_dtr: number, max_dtr: number, mean_si: number, max_si: number, };
+
+export type ResourceUse = { resource: string, utilization: number, };
 
 export type RunMessage = { policy: string, 
 /**
@@ -1298,4 +1366,9 @@ window?: "all" | { first_jobs: number } | { time_range: { from: number, to: numb
 /**
  * Divides inter-arrival times (1: the trace as recorded).
  */
-load_factor?: number, };
+load_factor?: number, 
+/**
+ * A machine of nodes to read the trace for (docs/semantics.md,
+ * "Machines of nodes"); absent: the archive's processors.
+ */
+machine?: Machine, };

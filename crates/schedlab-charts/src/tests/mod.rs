@@ -428,7 +428,7 @@ mod schedule {
                 status: 1,
             })
             .collect();
-        let trace = Trace { procs: 10, extras: vec![SwfExtra::unknown(-1); jobs.len()], jobs };
+        let trace = Trace { procs: 10, extras: vec![SwfExtra::unknown(-1); jobs.len()], jobs, cluster: None };
         let settings = resolve(&PolicySpec::parse("pv-easy").unwrap().request()).unwrap();
         let out = run(&trace, &settings, &mut |_| Control::Continue).unwrap();
         let view = ScheduleView::new(&trace.jobs, out.record, 10).unwrap();

@@ -204,6 +204,22 @@ fn write_extras(out: &mut dyn Write, doc: &RunDocument) -> std::io::Result<()> {
     if let Some(p) = &m.predictions {
         writeln!(out, "predictions     {}", predictions_text(p))?;
     }
+    if let Some(machine) = &m.machine {
+        let uses: Vec<String> =
+            machine.resources.iter().map(|r| format!("{} {:.1} %", r.resource, 100.0 * r.utilization)).collect();
+        writeln!(out, "resources       utilization {}", uses.join(", "))?;
+        for p in &machine.partitions {
+            writeln!(
+                out,
+                "partition       {}: {} jobs, mean wait {} s, MBS {}, cores {:.1} %",
+                p.partition,
+                grouped(p.jobs as u64),
+                fixed(p.mean_wait, 1),
+                fixed(p.mbs, 3),
+                100.0 * p.utilization
+            )?;
+        }
+    }
     if let Some(c) = &doc.calibration {
         writeln!(
             out,
