@@ -17,6 +17,7 @@ mod pv_easy;
 mod queue_index;
 mod selective;
 mod slack;
+mod slurm;
 
 pub use backfill::order_formula;
 use schedlab_engine::params::{ParamSpec, Params};
@@ -172,6 +173,7 @@ pub const REGISTRY: &[&PolicyInfo] = &[
     &selective::INFO,
     &dbf::INFO,
     &backfill::INFO,
+    &slurm::INFO,
 ];
 
 /// Looks a policy up by its identifier.
