@@ -133,6 +133,7 @@ mod machines;
 mod options;
 mod read;
 mod sacct;
+mod slurm_conf;
 mod slurm_time;
 mod stats;
 mod tally;
@@ -151,6 +152,9 @@ pub use machines::{
 };
 pub use options::{OptionsError, Oversize, ReadOptions, Window, DEFAULT_MAX_BYTES};
 pub use read::{read_stats, read_swf, Loaded, Summary, MAX_LINE_BYTES};
+pub use slurm_conf::{
+    expand_hostlist, parse_slurm_conf, ConfInclude, ConfLine, ConfPair, SlurmConf, SlurmConfError, MAX_HOSTS,
+};
 pub use stats::{stats, stats_with_cleaning, Figures, Simulated, TraceStats};
 pub use write::{write_swf, SwfRow};
 
