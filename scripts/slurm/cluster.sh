@@ -3,6 +3,7 @@
 # (slurmctld, slurmd, munge), for replaying a workload and comparing what
 # Slurm did with Schedlab's `slurm` policy (docs/slurm.md).
 #
+#   cluster.sh conf DIR NODES CPUS PORT [SLURM.CONF-LINES-FILE]
 #   cluster.sh start DIR NODES CPUS PORT [SLURM.CONF-LINES-FILE]
 #   cluster.sh stop DIR
 #
@@ -14,7 +15,9 @@
 # slurmd in its own UTS namespace, so that each finds its own node by its
 # host name. The optional file adds lines to slurm.conf (the scheduler's and
 # priority's settings of the case being replayed); a line of it replaces the
-# default line with the same key.
+# default line with the same key. `conf` only writes DIR/slurm.conf (the
+# accounting commands need it before the cluster starts); `start` writes it
+# too unless it is there.
 set -euo pipefail
 
 die() { echo "cluster.sh: $*" >&2; exit 1; }
@@ -91,7 +94,7 @@ start() {
   [ -e "$dir/slurmctld.pid" ] && die "$dir already holds a running cluster (stop it first)"
   mkdir -p "$dir/state" "$dir/spool"
   rm -f "$dir/jobcomp.log"
-  write_conf "$dir" "$nodes" "$cpus" "$port" "$extra"
+  [ -s "$dir/slurm.conf" ] || write_conf "$dir" "$nodes" "$cpus" "$port" "$extra"
   start_munge
   export SLURM_CONF=$dir/slurm.conf
   # -i: ignore saved state, so that a cluster always starts empty.
@@ -128,7 +131,15 @@ stop() {
   done
 }
 
+conf() {
+  [ $# -ge 4 ] || die "usage: cluster.sh conf DIR NODES CPUS PORT [EXTRA-CONF]"
+  local dir; dir=$(realpath -m "$1")
+  mkdir -p "$dir"
+  write_conf "$dir" "$2" "$3" "$4" "${5:-}"
+}
+
 case "${1:-}" in
+  conf) shift; conf "$@" ;;
   start) shift; start "$@" ;;
   stop) shift; stop "$@" ;;
   *) die "usage: cluster.sh start DIR NODES CPUS PORT [EXTRA-CONF] | stop DIR" ;;

@@ -20,6 +20,7 @@ mod slack;
 mod slurm;
 
 pub use backfill::order_formula;
+pub use slurm::{site_settings, Ignored as SlurmConfIgnored, SiteSettings as SlurmSiteSettings};
 use schedlab_engine::params::{ParamSpec, Params};
 use schedlab_engine::{Policy, RuntimeSource, Time};
 use serde::Serialize;

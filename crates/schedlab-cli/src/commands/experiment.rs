@@ -17,7 +17,7 @@ use schedlab_experiment::{
 };
 use schedlab_workload::{ReadOptions, Trace};
 
-use crate::args::{split_params, MetricArgs, WorkloadArgs};
+use crate::args::{MetricArgs, WorkloadArgs};
 use crate::fail::{panic_text, run_failure};
 use crate::output;
 use crate::trace_input;
@@ -34,13 +34,13 @@ pub(super) fn runs(specs: &[String], predictor: Option<&str>) -> Result<Vec<RunS
 /// An experiment of `runs` with the command's shared flags.
 pub(super) fn experiment(
     runs: Vec<RunSpec>,
-    params: &[String],
+    params: Vec<(String, String)>,
     metrics: &MetricArgs,
     workload: &WorkloadArgs,
 ) -> Result<Experiment> {
     Ok(Experiment {
         runs,
-        params: ParamList(split_params(params)?),
+        params: ParamList(params),
         metrics: metric_settings(metrics),
         workload: workload_options(workload)?,
         ..Experiment::default()

@@ -17,7 +17,7 @@ use schedlab_metrics::{format_mean, CategoryLimits, MetricsOptions, PredictionMe
 use schedlab_schedule::{parse_window, run_span, write_batsim_jobs, Layout};
 use schedlab_workload::{Loaded, Trace};
 
-use crate::args::{split_params, MetricArgs, RunArgs, WorkloadArgs};
+use crate::args::{params_with_slurm_conf, MetricArgs, RunArgs, WorkloadArgs};
 use crate::fail::run_failure;
 use crate::output::{self, duration, fixed, grouped};
 use crate::outputs::{self, commit, Outputs};
@@ -26,7 +26,7 @@ use crate::trace_input;
 pub fn main(args: &RunArgs) -> Result<ExitCode> {
     let request = RunRequest {
         policy: args.policy.clone(),
-        params: split_params(&args.params)?,
+        params: params_with_slurm_conf(&args.params, &args.slurm)?,
         predictor: args.predictor.clone(),
         seed: args.seed,
         metrics: metrics_options(&args.metrics),
@@ -299,10 +299,10 @@ fn repeated(args: &RunArgs) -> Result<ExitCode> {
     let (outputs, report) = Outputs::for_report([args.trace.as_path()], &args.output)?;
     let spec = schedlab_experiment::RunSpec {
         policy: args.policy.clone(),
-        params: schedlab_experiment::ParamList(split_params(&args.params)?),
+        params: schedlab_experiment::ParamList(params_with_slurm_conf(&args.params, &args.slurm)?),
         predictor: args.predictor.clone(),
     };
-    let mut e = super::experiment::experiment(vec![spec], &[], &args.metrics, &args.workload)?;
+    let mut e = super::experiment::experiment(vec![spec], Vec::new(), &args.metrics, &args.workload)?;
     e.repeat = args.repeat;
     e.seed = args.seed;
     let plan = schedlab_experiment::Plan::new(e)?;

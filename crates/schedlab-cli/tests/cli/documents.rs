@@ -216,7 +216,7 @@ fn means_over_no_regular_jobs_are_undefined() {
 fn policies_lists_every_policy_and_parameter() {
     let v = json(&["policies", "--json"]);
     let ids: Vec<&str> = v["policies"].as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap()).collect();
-    assert_eq!(ids, ["fcfs", "easy", "cbf", "pv-easy", "slack", "selective", "dbf", "backfill"]);
+    assert_eq!(ids, ["fcfs", "easy", "cbf", "pv-easy", "slack", "selective", "dbf", "backfill", "slurm"]);
     let backfill = &v["policies"][7];
     let kinds: Vec<&str> = backfill["params"].as_array().unwrap().iter().map(|p| p["type"].as_str().unwrap()).collect();
     // depth, order, direction, fill.

@@ -16,8 +16,6 @@ pub(super) struct Outcome {
     /// keeps the cycles on their beat).
     pub(super) tested: bool,
     pub(super) started: bool,
-    /// It stopped at `bf_max_job_test` or at the map's size with jobs left.
-    pub(super) cut_short: bool,
 }
 
 /// What the cycle does with one job.
@@ -47,7 +45,6 @@ impl Slurm {
         while let Some(key) = self.queue.next_after(after) {
             after = Some(key);
             if tried >= self.s.bf_max_job_test {
-                out.cut_short = true;
                 break;
             }
             let j = key.1;
@@ -66,7 +63,6 @@ impl Slurm {
                 }
                 Verdict::Reserve { start, from, to } => {
                     if map.made() >= self.s.bf_max_job_test {
-                        out.cut_short = true;
                         break;
                     }
                     map.reserve(from, to);

@@ -38,6 +38,7 @@ mod node_space;
 mod priority;
 mod running;
 mod schedule;
+mod site;
 #[cfg(test)]
 mod tests;
 
@@ -48,6 +49,7 @@ use schedlab_engine::{EngineError, Guarantee, Happened, JobIdx, Policy, Sim, Tim
 
 use crate::{PolicyInfo, PolicySettings};
 use fairshare::Tree;
+pub use site::{site_settings, Ignored, SiteSettings};
 use priority::{Queue, Weights};
 use running::{Run, Running};
 

@@ -22,6 +22,10 @@ pub(crate) struct Run {
 pub(crate) struct Running {
     jobs: BTreeMap<JobIdx, Run>,
     by_end: BTreeSet<(Time, JobIdx)>,
+    /// The batches of `will_run`, which depend on the expected ends alone:
+    /// the end of each batch's last job and the processors freed by then.
+    /// Made again after the running jobs change, when first asked.
+    batches: std::cell::RefCell<Option<Vec<(Time, u64)>>>,
 }
 
 /// The first window of `_will_run_test`, in seconds.
@@ -31,11 +35,13 @@ impl Running {
     pub(crate) fn insert(&mut self, j: JobIdx, run: Run) {
         self.by_end.insert((run.end, j));
         self.jobs.insert(j, run);
+        self.batches.replace(None);
     }
 
     pub(crate) fn remove(&mut self, j: JobIdx) -> Option<Run> {
         let run = self.jobs.remove(&j)?;
         self.by_end.remove(&(run.end, j));
+        self.batches.replace(None);
         Some(run)
     }
 
@@ -60,7 +66,17 @@ impl Running {
         if size <= free {
             return Some(now);
         }
-        let mut freed = u64::from(free);
+        let mut cache = self.batches.borrow_mut();
+        let batches = cache.get_or_insert_with(|| self.make_batches());
+        let need = u64::from(size - free);
+        let i = batches.partition_point(|&(_, freed)| freed < need);
+        let &(end, _) = batches.get(i)?;
+        Some(if end <= now { guess_end(end, now) } else { end })
+    }
+
+    fn make_batches(&self) -> Vec<(Time, u64)> {
+        let mut batches = Vec::new();
+        let mut freed = 0u64;
         let mut iter = self.by_end.iter().peekable();
         let mut barrier: Option<Time> = None;
         let mut window = TIME_WINDOW;
@@ -68,23 +84,20 @@ impl Running {
             let barrier_at = *barrier.get_or_insert_with(|| end + (TIME_WINDOW - end.rem_euclid(TIME_WINDOW)));
             freed += u64::from(self.jobs[&j].size);
             let next = iter.peek().map(|&&(e, _)| e);
-            if let Some(n) = next {
-                if n <= barrier_at + window {
-                    continue;
-                }
+            if next.is_some_and(|n| n <= barrier_at + window) {
+                continue;
             }
-            // The batch ends with this job.
+            // The batch ends with this job; the window doubles at least
+            // once, and until it holds the next end.
             while let Some(n) = next {
                 window *= 2;
                 if n <= barrier_at + window {
                     break;
                 }
             }
-            if freed >= u64::from(size) {
-                return Some(if end <= now { guess_end(end, now) } else { end });
-            }
+            batches.push((end, freed));
         }
-        None
+        batches
     }
 }
 

@@ -105,10 +105,12 @@ impl Slurm {
             let out = self.cycle(sim)?;
             self.clock.bf_last = Some(now);
             self.clock.bf_polling = !out.tested;
-            // A cycle that started jobs or stopped at a limit may decide
-            // more at the next; one that did neither decides the same
-            // until something changes.
-            self.clock.bf_dirty = out.started || out.cut_short;
+            // A cycle that started jobs may decide more at the next (its
+            // reservations are made again beside them, and its limits
+            // reach further down the queue); one that started none
+            // decides the same until something changes, even if it
+            // stopped at a limit, since the next tests the same jobs.
+            self.clock.bf_dirty = out.started;
             if self.clock.bf_dirty {
                 self.clock.bf_due = Some(now + self.s.bf_interval);
             }
