@@ -7,12 +7,12 @@ of the `slurm` policy's speed benchmark (BENCHMARKS.md).
 
 The trace's jobs are laid over D days (365) by scaling their submit
 times, in as many copies as it takes to reach N jobs (1,000,000), copy c
-shifted by c × 977 s and given its own users and groups; sizes are scaled
-so that the offered load stays the trace's own (load ∝ copies × time
-compression × size), and the machine keeps the trace's processors. The
-default input, LANL's CM-5 (1,024 nodes, 122,060 jobs over two years),
-gives four copies compressed twice and sizes halved: 976,480 jobs on a
-1,024-node machine.
+shifted by c × 977 s and given its own users and groups; sizes are divided
+by copies × compression so that the offered load stays the trace's own
+(load ∝ copies × compression × size), and the machine keeps the trace's
+processors. The default input, LANL's CM-5 (1,024 nodes, 122,060 jobs
+over two years), gives four copies compressed twice and sizes divided by
+eight: 976,455 jobs on a 1,024-node machine.
 """
 import argparse
 import gzip
@@ -48,7 +48,7 @@ def main():
     span = a.days * 86400
     copies = max(1, round(a.jobs / len(jobs)))
     compression = (last - first) / span
-    scale = compression / copies
+    scale = 1 / (copies * compression)
     n = 0
     with open(a.out, "w") as out:
         for line in header:

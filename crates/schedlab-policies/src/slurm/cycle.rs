@@ -42,7 +42,13 @@ impl Slurm {
         let mut tried = 0usize;
         let mut per_user: BTreeMap<i32, usize> = BTreeMap::new();
         let mut after = None;
-        while let Some(key) = self.queue.next_after(after) {
+        // Once the node is taken from some instant to the end of the
+        // window, a job whose limit from now reaches that instant finds no
+        // free stretch: it is skipped untested, so the walk asks only for
+        // shorter jobs. With `bf_max_job_user` every job looked at counts
+        // towards its user's limit, so then the walk sees them all.
+        let mut bound = Time::MAX;
+        while let Some(key) = self.queue.next_shorter(after, bound) {
             after = Some(key);
             if tried >= self.s.bf_max_job_test {
                 break;
@@ -67,6 +73,9 @@ impl Slurm {
                     }
                     map.reserve(from, to);
                     sim.reserve(j, start);
+                    if self.s.bf_max_job_user == 0 {
+                        bound = map.taken_from().map_or(Time::MAX, |t| t - now);
+                    }
                 }
                 Verdict::Skip => {}
             }

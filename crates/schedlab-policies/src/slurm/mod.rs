@@ -321,7 +321,7 @@ impl Policy for Slurm {
         self.decay_if_due(sim, now);
         for &j in &happened.arrived {
             let p = self.priority_at_submit(sim, j);
-            self.queue.insert(j, p);
+            self.queue.insert(j, p, priority::limit_minutes(sim.job(j)) * 60);
         }
         if !happened.arrived.is_empty() {
             self.clock.bf_dirty = true;

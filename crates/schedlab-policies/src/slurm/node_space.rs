@@ -70,6 +70,17 @@ impl NodeSpace {
         (avail, later)
     }
 
+    /// Where the node stays taken until the end of the window, if it does:
+    /// no job whose limit reaches that far from now can start or reserve.
+    pub(crate) fn taken_from(&self) -> Option<Time> {
+        let last = self.records.len() - 1;
+        if self.records[last].free {
+            return None;
+        }
+        let first = self.records[..last].iter().rposition(|r| r.free).map_or(0, |i| i + 1);
+        Some(self.records[first].begin)
+    }
+
     /// Whether a reservation of `[start, end)` would meet another
     /// (`_test_resv_overlap`: records with `end > start` and `begin < end`).
     pub(crate) fn overlaps(&self, start: Time, end: Time) -> bool {

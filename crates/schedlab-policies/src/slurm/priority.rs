@@ -3,7 +3,7 @@
 //! partition and QOS factors, and the queue in that order.
 
 use std::cmp::Reverse;
-use std::collections::BTreeSet;
+use schedlab_profile::treap::{Search, Summary, Treap};
 
 use schedlab_engine::{JobIdx, Time};
 use schedlab_workload::Job;
@@ -32,17 +32,50 @@ pub(crate) struct Weights {
 /// A waiting job's place: its priority, highest first, then its index.
 pub(crate) type Key = (Reverse<u32>, JobIdx);
 
+/// The least time limit (seconds) of a stretch of the queue.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LeastLimit(Time);
+
+impl Summary<Time> for LeastLimit {
+    const EMPTY: Self = LeastLimit(Time::MAX);
+    fn of(limit: &Time) -> Self {
+        LeastLimit(*limit)
+    }
+    fn join(&self, right: &Self) -> Self {
+        LeastLimit(self.0.min(right.0))
+    }
+}
+
+/// Jobs whose limit is below a bound, or every job.
+struct LimitBelow(Time);
+
+impl Search<Key, Time, LeastLimit> for LimitBelow {
+    fn enter(&self, _: &LeastLimit, subtree: &LeastLimit) -> bool {
+        subtree.0 < self.0
+    }
+    fn accept(&self, _: &LeastLimit, _: &Key, limit: &Time) -> bool {
+        *limit < self.0
+    }
+}
+
+/// The waiting jobs in Slurm's order, each with its time limit in seconds:
+/// highest priority first, then the lower job id (`sort_job_queue2`,
+/// src/slurmctld/job_scheduler.c; one partition, no reservations, no
+/// preemption). Job ids follow submission, as job indices do. The order is
+/// a treap whose subtrees know their least limit, so a backfill cycle
+/// finds the next job short enough to fit before the map's last
+/// reservation in O(log q) instead of walking the jobs that cannot.
 #[derive(Default)]
 pub(crate) struct Queue {
-    order: BTreeSet<Key>,
+    order: Treap<Key, Time, LeastLimit>,
     /// Each waiting job's priority, where it is filed.
     priority: std::collections::BTreeMap<JobIdx, u32>,
 }
 
 impl Queue {
-    pub(crate) fn insert(&mut self, j: JobIdx, priority: u32) {
+    pub(crate) fn insert(&mut self, j: JobIdx, priority: u32, limit: Time) {
         self.priority.insert(j, priority);
-        self.order.insert((Reverse(priority), j));
+        self.order.insert((Reverse(priority), j), limit);
     }
 
     pub(crate) fn remove(&mut self, j: JobIdx) {
@@ -55,11 +88,13 @@ impl Queue {
     pub(crate) fn update(&mut self, j: JobIdx, priority: u32) -> bool {
         match self.priority.get(&j) {
             Some(&p) if p == priority => false,
-            _ => {
+            Some(&p) => {
+                let limit = *self.order.get(&(Reverse(p), j)).expect("a filed job is in the order");
                 self.remove(j);
-                self.insert(j, priority);
+                self.insert(j, priority, limit);
                 true
             }
+            None => false,
         }
     }
 
@@ -67,11 +102,12 @@ impl Queue {
     /// jobs started meanwhile are gone, so a pass walks the queue while
     /// it changes.
     pub(crate) fn next_after(&self, after: Option<Key>) -> Option<Key> {
-        use std::ops::Bound::{Excluded, Unbounded};
-        match after {
-            None => self.order.first().copied(),
-            Some(k) => self.order.range((Excluded(k), Unbounded)).next().copied(),
-        }
+        self.next_shorter(after, Time::MAX)
+    }
+
+    /// The next job in order after `after` whose limit is below `bound`.
+    pub(crate) fn next_shorter(&self, after: Option<Key>, bound: Time) -> Option<Key> {
+        self.order.first_after(after.as_ref(), &LimitBelow(bound)).map(|(k, _)| k)
     }
 
     pub(crate) fn jobs(&self) -> Vec<JobIdx> {
@@ -79,9 +115,8 @@ impl Queue {
     }
 
     pub(crate) fn is_empty(&self) -> bool {
-        self.order.is_empty()
+        self.priority.is_empty()
     }
-
 }
 
 /// priority/basic's `priority_p_set`: each job one less than the job
