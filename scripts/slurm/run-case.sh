@@ -25,6 +25,8 @@ case $case_name in
     conf="$every_second"
     params="bf_interval=1 bf_resolution=1 sched_interval=1"
     as_users=""
+    # Each case its own ports, so that cases can run side by side.
+    base_port=$([ "$case_name" = basic ] && echo 7100 || echo 7500)
     ;;
   multifactor)
     conf="$every_second
@@ -41,6 +43,7 @@ AccountingStorageHost=localhost
 AccountingStorageEnforce=associations"
     params="bf_interval=1 bf_resolution=1 sched_interval=1 PriorityType=priority/multifactor PriorityWeightAge=1000 PriorityWeightFairshare=10000 PriorityWeightJobSize=1000 PriorityFavorSmall=YES PriorityMaxAge=10 PriorityDecayHalfLife=15 PriorityCalcPeriod=1"
     as_users="--as-users"
+    base_port=7300
     ;;
   *) echo "run-case.sh: unknown case $case_name" >&2; exit 2 ;;
 esac
@@ -65,7 +68,7 @@ pids=()
 for i in $(seq "$runs"); do
   dir=/tmp/schedlab-slurm/$case_name-$i
   rm -rf "$dir"
-  port=$((7100 + 20 * i))
+  port=$((base_port + 20 * i))
   bash $here/cluster.sh conf "$dir" 1 64 "$port" "$out/slurm.conf.extra"
   if [ -n "$as_users" ]; then
     bash $here/accounts.sh associations "$dir" "$out/workload.swf"

@@ -20,10 +20,10 @@ mod slack;
 mod slurm;
 
 pub use backfill::order_formula;
-pub use slurm::{site_settings, Ignored as SlurmConfIgnored, SiteSettings as SlurmSiteSettings};
 use schedlab_engine::params::{ParamSpec, Params};
 use schedlab_engine::{Policy, RuntimeSource, Time};
 use serde::Serialize;
+pub use slurm::{site_settings, Ignored as SlurmConfIgnored, SiteSettings as SlurmSiteSettings};
 
 /// What the front ends need to know of a policy, and how to build one.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]

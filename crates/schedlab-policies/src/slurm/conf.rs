@@ -9,7 +9,9 @@
 /// them.
 pub(crate) fn time_secs(text: &str) -> Result<i64, String> {
     let t = text.trim();
-    let bad = || format!("`{text}` is no Slurm time (minutes, minutes:seconds, hours:minutes:seconds or days-hours[:minutes[:seconds]])");
+    let bad = || {
+        format!("`{text}` is no Slurm time (minutes, minutes:seconds, hours:minutes:seconds or days-hours[:minutes[:seconds]])")
+    };
     if t.is_empty() || !t.chars().all(|c| c.is_ascii_digit() || c == ':' || c == '-') {
         return Err(bad());
     }

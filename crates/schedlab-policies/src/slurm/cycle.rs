@@ -23,7 +23,11 @@ enum Verdict {
     Start,
     /// A reservation at this start, of the whole node from the start and
     /// the end rounded down to `bf_resolution`.
-    Reserve { start: Time, from: Time, to: Time },
+    Reserve {
+        start: Time,
+        from: Time,
+        to: Time,
+    },
     Skip,
 }
 

@@ -42,10 +42,7 @@ pub(crate) struct Tree {
 impl Tree {
     /// The tree of every (group, user) pair in `pairs`, with shares from
     /// `shares` (account → shares, (account, user) → shares; 1 otherwise).
-    pub(crate) fn new(
-        pairs: impl Iterator<Item = (i32, i32)>,
-        shares: &BTreeMap<(i32, Option<i32>), u32>,
-    ) -> Self {
+    pub(crate) fn new(pairs: impl Iterator<Item = (i32, i32)>, shares: &BTreeMap<(i32, Option<i32>), u32>) -> Self {
         let pairs: std::collections::BTreeSet<(i32, i32)> = pairs.collect();
         let accounts: std::collections::BTreeSet<i32> = pairs.iter().map(|p| p.0).collect();
         let mut t = Tree {

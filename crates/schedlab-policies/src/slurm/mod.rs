@@ -49,9 +49,9 @@ use schedlab_engine::{EngineError, Guarantee, Happened, JobIdx, Policy, Sim, Tim
 
 use crate::{PolicyInfo, PolicySettings};
 use fairshare::Tree;
-pub use site::{site_settings, Ignored, SiteSettings};
 use priority::{Queue, Weights};
 use running::{Run, Running};
+pub use site::{site_settings, Ignored, SiteSettings};
 
 pub(crate) const INFO: PolicyInfo = PolicyInfo {
     id: "slurm",

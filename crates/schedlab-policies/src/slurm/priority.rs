@@ -2,8 +2,8 @@
 //! priority/multifactor's weighted sum of age, fair-share, job size,
 //! partition and QOS factors, and the queue in that order.
 
-use std::cmp::Reverse;
 use schedlab_profile::treap::{Search, Summary, Treap};
+use std::cmp::Reverse;
 
 use schedlab_engine::{JobIdx, Time};
 use schedlab_workload::Job;

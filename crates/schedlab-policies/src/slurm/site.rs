@@ -54,7 +54,11 @@ pub fn site_settings(conf: &SlurmConf) -> SiteSettings {
     let mut out = SiteSettings::default();
     let mut dbd = false;
     for include in &conf.includes {
-        out.ignore(include.line, format!("Include {}", include.file), "an included file is not opened; paste its lines");
+        out.ignore(
+            include.line,
+            format!("Include {}", include.file),
+            "an included file is not opened; paste its lines",
+        );
     }
     for line in &conf.lines {
         let (key, value) = (line.key(), line.value());

@@ -34,8 +34,12 @@ fn jobs(rows: &[Row]) -> Vec<Job> {
 fn policy(params: &[(&str, &str)]) -> Slurm {
     let given: Vec<(String, String)> = params.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
     let values = Params::resolve(INFO.params, &given).unwrap_or_else(|e| panic!("{e}"));
-    let settings =
-        PolicySettings { source: RuntimeSource::Estimate, seed: 0, calibration: None, categories: Categories::default() };
+    let settings = PolicySettings {
+        source: RuntimeSource::Estimate,
+        seed: 0,
+        calibration: None,
+        categories: Categories::default(),
+    };
     Slurm::new(&SlurmParams::read(&values), &settings)
 }
 
@@ -46,7 +50,8 @@ const EVERY_SECOND: [(&str, &str); 3] = [("bf_interval", "1"), ("bf_resolution",
 fn starts(procs: u32, rows: &[Row], params: &[(&str, &str)]) -> Vec<Time> {
     let jobs = jobs(rows);
     let mut p = policy(params);
-    let config = RunConfig { procs, source: RuntimeSource::Estimate, overrun: Overrun::Estimate, seed: 0, progress_every: 0 };
+    let config =
+        RunConfig { procs, source: RuntimeSource::Estimate, overrun: Overrun::Estimate, seed: 0, progress_every: 0 };
     let record = run(&jobs, &config, &mut p, &mut |_| Control::Continue).unwrap_or_else(|e| panic!("{e}"));
     check(&jobs, &record, &p.guarantees()).unwrap_or_else(|e| panic!("{e}"));
     record.jobs.iter().map(|r| r.first_start).collect()
@@ -89,8 +94,7 @@ fn bf_window_cuts_a_reservation_off() {
 /// the main scheduler starts J3 then, as it ignores reservations.
 #[test]
 fn will_run_batches_ends_in_thirty_second_windows() {
-    let rows =
-        [(0, 120, 30, 120, 1, 1), (0, 180, 30, 180, 1, 1), (5, 60, 34, 60, 1, 1), (10, 60, 4, 120, 1, 1)];
+    let rows = [(0, 120, 30, 120, 1, 1), (0, 180, 30, 180, 1, 1), (5, 60, 34, 60, 1, 1), (10, 60, 4, 120, 1, 1)];
     assert_eq!(starts(64, &rows, &EVERY_SECOND), [0, 0, 120, 10]);
 }
 
@@ -162,11 +166,8 @@ fn submissions_wait_for_the_batch_delay() {
 #[test]
 fn size_factor_orders_the_queue() {
     let rows = [(0, 100, 64, 100, 1, 1), (10, 100, 48, 100, 1, 1), (20, 100, 32, 100, 1, 1)];
-    let size = [
-        ("PriorityType", "priority/multifactor"),
-        ("PriorityWeightJobSize", "1000"),
-        ("PriorityFavorSmall", "YES"),
-    ];
+    let size =
+        [("PriorityType", "priority/multifactor"), ("PriorityWeightJobSize", "1000"), ("PriorityFavorSmall", "YES")];
     assert_eq!(starts(64, &rows, &with(&EVERY_SECOND, &size)), [0, 200, 100]);
     assert_eq!(starts(64, &rows, &EVERY_SECOND), [0, 100, 200]);
 }
@@ -275,8 +276,13 @@ fn usage_decays_by_slurms_factor() {
         ("PriorityCalcPeriod", "1"),
     ]);
     let jobs = jobs(&rows);
-    let config =
-        RunConfig { procs: 64, source: RuntimeSource::Estimate, overrun: Overrun::Estimate, seed: 0, progress_every: 0 };
+    let config = RunConfig {
+        procs: 64,
+        source: RuntimeSource::Estimate,
+        overrun: Overrun::Estimate,
+        seed: 0,
+        progress_every: 0,
+    };
     run(&jobs, &config, &mut p, &mut |_| Control::Continue).unwrap();
     let m = p.multifactor.as_ref().unwrap();
     let tree = m.tree.as_ref().unwrap();
