@@ -37,7 +37,7 @@ LogFile=$state/slurmdbd.log
 CONF
   chmod 600 "$state/slurmdbd.conf"
   if [ ! -e "$state/slurmdbd.pid" ] || ! kill -0 "$(cat "$state/slurmdbd.pid")" 2>/dev/null; then
-    SLURM_CONF=/dev/null slurmdbd -f "$state/slurmdbd.conf"
+    slurmdbd -f "$state/slurmdbd.conf"
     for _ in $(seq 100); do (echo >/dev/tcp/127.0.0.1/6819) 2>/dev/null && return; sleep 0.2; done
     die "slurmdbd did not start ($state/slurmdbd.log)"
   fi

@@ -97,8 +97,8 @@ start() {
   [ -s "$dir/slurm.conf" ] || write_conf "$dir" "$nodes" "$cpus" "$port" "$extra"
   start_munge
   export SLURM_CONF=$dir/slurm.conf
-  # -i: ignore saved state, so that a cluster always starts empty.
-  slurmctld -i
+  # -c: clear any saved state, so that a cluster always starts empty.
+  slurmctld -c
   local names
   names=$(sed -n 's/^NodeName=\([^ ]*\).*/\1/p' "$dir/slurm.conf" | xargs -n1 scontrol show hostnames)
   local n

@@ -36,12 +36,7 @@ pub(super) enum Waits {
 pub fn main(args: &CompareArgs) -> Result<ExitCode> {
     let (outputs, report) = Outputs::for_report([args.trace.as_path()], &args.output)?;
     let runs = super::experiment::runs(&args.policy, args.predictor.as_deref())?;
-    let mut e = super::experiment::experiment(
-        runs,
-        crate::args::params_with_slurm_conf(&args.params, &args.slurm)?,
-        &args.metrics,
-        &args.workload,
-    )?;
+    let mut e = super::experiment::experiment(runs, &args.params, &args.slurm, &args.metrics, &args.workload)?;
     e.seed = args.seed;
     let plan = Plan::new(e)?;
     let (loaded, options) = super::experiment::load_trace(&args.trace, plan.experiment(), &args.workload)?;

@@ -17,7 +17,7 @@ use schedlab_experiment::{
 };
 use schedlab_workload::{ReadOptions, Trace};
 
-use crate::args::{MetricArgs, WorkloadArgs};
+use crate::args::{params_with_slurm_conf, MetricArgs, SlurmConfArgs, WorkloadArgs};
 use crate::fail::{panic_text, run_failure};
 use crate::output;
 use crate::trace_input;
@@ -34,13 +34,14 @@ pub(super) fn runs(specs: &[String], predictor: Option<&str>) -> Result<Vec<RunS
 /// An experiment of `runs` with the command's shared flags.
 pub(super) fn experiment(
     runs: Vec<RunSpec>,
-    params: Vec<(String, String)>,
+    params: &[String],
+    slurm: &SlurmConfArgs,
     metrics: &MetricArgs,
     workload: &WorkloadArgs,
 ) -> Result<Experiment> {
     Ok(Experiment {
         runs,
-        params: ParamList(params),
+        params: ParamList(params_with_slurm_conf(params, slurm)?),
         metrics: metric_settings(metrics),
         workload: workload_options(workload)?,
         ..Experiment::default()

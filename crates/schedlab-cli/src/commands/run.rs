@@ -17,7 +17,7 @@ use schedlab_metrics::{format_mean, CategoryLimits, MetricsOptions, PredictionMe
 use schedlab_schedule::{parse_window, run_span, write_batsim_jobs, Layout};
 use schedlab_workload::{Loaded, Trace};
 
-use crate::args::{params_with_slurm_conf, MetricArgs, RunArgs, WorkloadArgs};
+use crate::args::{params_with_slurm_conf, MetricArgs, RunArgs, SlurmConfArgs, WorkloadArgs};
 use crate::fail::run_failure;
 use crate::output::{self, duration, fixed, grouped};
 use crate::outputs::{self, commit, Outputs};
@@ -302,7 +302,13 @@ fn repeated(args: &RunArgs) -> Result<ExitCode> {
         params: schedlab_experiment::ParamList(params_with_slurm_conf(&args.params, &args.slurm)?),
         predictor: args.predictor.clone(),
     };
-    let mut e = super::experiment::experiment(vec![spec], Vec::new(), &args.metrics, &args.workload)?;
+    let mut e = super::experiment::experiment(
+        vec![spec],
+        &[],
+        &SlurmConfArgs { slurm_conf: None },
+        &args.metrics,
+        &args.workload,
+    )?;
     e.repeat = args.repeat;
     e.seed = args.seed;
     let plan = schedlab_experiment::Plan::new(e)?;
