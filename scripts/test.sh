@@ -69,7 +69,6 @@ set_up_tools() {
   bash scripts/setup-wasm.sh
   bash scripts/setup-chromium.sh
   bash scripts/setup-web.sh
-  bash scripts/setup-slurm.sh
 }
 
 check_format() {
@@ -120,13 +119,6 @@ wasm_tests() {
   bash scripts/test-wasm.sh 2>&1 | tee "$logs/wasm"
 }
 
-# Real Slurm (Debian's daemons, two clusters side by side) runs a small
-# workload twice; Schedlab's `slurm` policy must be as close to each run as
-# the two runs are to each other (scripts/slurm/compare.py --check).
-real_slurm() {
-  bash scripts/slurm/run-case.sh smoke 2 "$logs/slurm-smoke" --check
-}
-
 browser_tests() {
   bash scripts/test-browser.sh 2>&1 | tee "$logs/browser"
 }
@@ -142,7 +134,6 @@ phase "fuzz smoke runs, ${FUZZ_SECONDS:-30} s per target" fuzz_smoke
 phase "the Python package: built with maturin into a venv, tested with pytest" python_package
 phase "WebAssembly: wasm-bindgen tests and native/wasm identity" wasm_tests
 phase "the playground in a real browser" browser_tests
-phase "real Slurm against the slurm policy (a two-minute workload, run twice)" real_slurm
 
 # One closing line for the whole run: every cargo test binary of the native
 # suite, plus the closing "N passed, M failed" line of each other suite.
