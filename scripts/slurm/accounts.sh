@@ -12,13 +12,15 @@
 set -euo pipefail
 die() { echo "accounts.sh: $*" >&2; exit 1; }
 state=/tmp/schedlab-slurm/dbd
+# MariaDB runs as the mysql user, who writes its pid file where it may.
+mariadb_pid=/run/mysqld/schedlab-mariadb.pid
 
 start() {
   mkdir -p "$state" /run/mysqld
   chown mysql:mysql /run/mysqld
   if ! mysqladmin ping >/dev/null 2>&1; then
     [ -d /var/lib/mysql/mysql ] || mysql_install_db --user=mysql >/dev/null
-    mariadbd --user=mysql --skip-networking=0 --bind-address=127.0.0.1 --pid-file="$state/mariadb.pid" \
+    mariadbd --user=mysql --skip-networking=0 --bind-address=127.0.0.1 --pid-file="$mariadb_pid" \
       >"$state/mariadb.log" 2>&1 &
     for _ in $(seq 100); do mysqladmin ping >/dev/null 2>&1 && break; sleep 0.2; done
     mysqladmin ping >/dev/null 2>&1 || die "MariaDB did not start ($state/mariadb.log)"
@@ -37,7 +39,8 @@ LogFile=$state/slurmdbd.log
 CONF
   chmod 600 "$state/slurmdbd.conf"
   if [ ! -e "$state/slurmdbd.pid" ] || ! kill -0 "$(cat "$state/slurmdbd.pid")" 2>/dev/null; then
-    slurmdbd -f "$state/slurmdbd.conf"
+    # slurmdbd reads slurmdbd.conf beside the slurm.conf that SLURM_CONF names.
+    SLURM_CONF=$state/slurm.conf slurmdbd
     for _ in $(seq 100); do (echo >/dev/tcp/127.0.0.1/6819) 2>/dev/null && return; sleep 0.2; done
     die "slurmdbd did not start ($state/slurmdbd.log)"
   fi
@@ -45,7 +48,7 @@ CONF
 
 stop() {
   local pidfile pid
-  for pidfile in "$state/slurmdbd.pid" "$state/mariadb.pid"; do
+  for pidfile in "$state/slurmdbd.pid" "$mariadb_pid"; do
     [ -e "$pidfile" ] || continue
     pid=$(cat "$pidfile")
     kill "$pid" 2>/dev/null || true

@@ -5,7 +5,9 @@
 //! (`PriorityFlags=NO_FAIR_TREE`) gives it.
 //!
 //! Accounts are the trace's groups and users its users (a user of two
-//! groups has two associations, as in Slurm). Shares come from the
+//! groups has two associations, as in Slurm), beside the association of
+//! the user root directly under the root, which `sacctmgr add cluster`
+//! makes on every cluster and which counts among the users. Shares come from the
 //! `Shares` parameter or are 1 for every association, `sacctmgr`'s
 //! default. Usage is an `f64` where Slurm keeps a `long double`: the
 //! arithmetic is IEEE-exact and the same on every platform, and differs
@@ -54,9 +56,11 @@ impl Tree {
             usage: Vec::new(),
             fs_factor: Vec::new(),
             efctv: Vec::new(),
-            users: pairs.len() as u32,
+            users: pairs.len() as u32 + 1,
             user_of: BTreeMap::new(),
         };
+        // The user root, one share, under the root: it runs nothing here.
+        t.push(ROOT, 1, true);
         let mut account_of = BTreeMap::new();
         for &a in &accounts {
             let id = t.push(ROOT, shares.get(&(a, None)).copied().unwrap_or(1), false);

@@ -199,16 +199,17 @@ fn priorities_are_truncated_weighted_sums() {
     assert_eq!(f.age, 1.0, "capped at PriorityMaxAge");
 }
 
-/// Accounts 1 (users 1 and 2) and 2 (user 3), one share each. Usage:
-/// user 1 100, user 3 50. Fair Tree: account 2's level fair-share is
-/// (1/2) / (50/150) = 1.5, account 1's (1/2) / (100/150) = 0.75, so user 3
-/// ranks first (3 of 3: 1.0); in account 1, user 2 (no usage, S/U
-/// infinite) ranks 2 (2/3), user 1 last (1/3).
+/// Accounts 1 (users 1 and 2) and 2 (user 3), one share each, beside the
+/// user root under the root (as on every Slurm cluster): four users, three
+/// shares at the top. Usage: user 1 100, user 3 50. Fair Tree: root (no
+/// usage, S/U infinite) ranks first (4 of 4); account 2's level
+/// fair-share is (1/3) / (50/150) = 1, account 1's (1/3) / (100/150) =
+/// 0.5, so user 3 ranks next (3/4); in account 1, user 2 (no usage) ranks
+/// 2 (2/4), user 1 last (1/4).
 ///
-/// Classic: shares_norm 1/4 for users 1 and 2, 1/2 for user 3; effective
+/// Classic: shares_norm 1/6 for users 1 and 2, 1/3 for user 3; effective
 /// usage: user 1 2/3 + (2/3 − 2/3)/2 = 2/3, user 2 0 + (2/3 − 0)/2 = 1/3,
-/// user 3 1/3; factors 2^(−8/3) = 0.15749, 2^(−4/3) = 0.39685,
-/// 2^(−2/3) = 0.62996.
+/// user 3 1/3; factors 2^(−4) = 0.0625, 2^(−2) = 0.25, 2^(−1) = 0.5.
 #[test]
 fn fair_share_factors_by_hand() {
     let pairs = [(1, 1), (1, 2), (2, 3)];
@@ -217,17 +218,18 @@ fn fair_share_factors_by_hand() {
     tree.charge(tree.user(2, 3), 50.0);
     tree.compute_fair_tree();
     let ft: Vec<f64> = pairs.iter().map(|&(g, u)| tree.fair_tree_factor(tree.user(g, u))).collect();
-    assert_eq!(ft, [1.0 / 3.0, 2.0 / 3.0, 1.0]);
+    assert_eq!(ft, [0.25, 0.5, 0.75]);
     tree.refresh_classic();
     let classic: Vec<f64> = pairs.iter().map(|&(g, u)| tree.classic_factor(tree.user(g, u))).collect();
-    for (got, want) in classic.iter().zip([0.15749, 0.39685, 0.62996]) {
-        assert!((got - want).abs() < 1e-5, "{classic:?}");
+    for (got, want) in classic.iter().zip([0.0625, 0.25, 0.5]) {
+        assert!((got - want).abs() < 1e-12, "{classic:?}");
     }
 }
 
-/// Shares weigh the level: with account 1 given 3 shares and account 2
-/// one, account 1's level fair-share is (3/4) / (100/150) = 1.125 and
-/// account 2's (1/4) / (50/150) = 0.75: account 1's users now rank first.
+/// Shares weigh the level: with account 1 given 3 shares, account 2 and
+/// the user root one, account 1's level fair-share is (3/5) / (100/150) =
+/// 0.9 and account 2's (1/5) / (50/150) = 0.6: after root (4/4), account
+/// 1's users rank first (user 2 3/4, user 1 2/4), user 3 last (1/4).
 #[test]
 fn shares_change_the_ranking() {
     let pairs = [(1, 1), (1, 2), (2, 3)];
@@ -237,7 +239,7 @@ fn shares_change_the_ranking() {
     tree.charge(tree.user(2, 3), 50.0);
     tree.compute_fair_tree();
     let ft: Vec<f64> = pairs.iter().map(|&(g, u)| tree.fair_tree_factor(tree.user(g, u))).collect();
-    assert_eq!(ft, [2.0 / 3.0, 1.0, 1.0 / 3.0]);
+    assert_eq!(ft, [0.5, 0.75, 0.25]);
     assert!(fairshare::parse_shares("1/x=3").is_err());
     assert!(fairshare::parse_shares("1=3,1=4").is_err());
 }
@@ -245,9 +247,10 @@ fn shares_change_the_ranking() {
 /// Fair-share in a run, with no decay (`PriorityDecayHalfLife=0`) and a
 /// decay run every minute: user 1 (account 1) runs J1 on all 64 cores
 /// from 0 to 120; at 60 it has used 3840 core-seconds and user 2 (account
-/// 2) none, so user 2 ranks first (factor 1) and user 1 second (1/2). J2
-/// (user 1, at 70) gets priority 500 and J3 (user 2, at 80) 1000: when J1
-/// ends, J3 starts first. Under basic priority J2 does.
+/// 2) none, so root and account 2 tie (no usage) and user 2 shares root's
+/// rank (factor 3/3) while user 1 is last (1/3). J2 (user 1, at 70) gets
+/// priority 333 and J3 (user 2, at 80) 1000: when J1 ends, J3 starts
+/// first. Under basic priority J2 does.
 #[test]
 fn fair_share_puts_the_light_user_first() {
     let rows = [(0, 120, 64, 120, 1, 1), (70, 60, 64, 60, 1, 1), (80, 60, 64, 60, 2, 2)];
