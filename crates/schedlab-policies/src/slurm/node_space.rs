@@ -152,7 +152,7 @@ mod tests {
         assert_eq!(ns.records(), &[rec(120, 300, true), rec(300, 480, false), rec(480, 3720, true)]);
         // A job from 130 to 299 fits before it; one to 300 touches it.
         assert_eq!(ns.test(130, 299), (true, Some(480)));
-        assert_eq!(ns.test(130, 300).0, false);
+        assert!(!ns.test(130, 300).0);
         // From 480 on the node is free again.
         assert_eq!(ns.test(480, 900), (true, None));
         assert!(ns.overlaps(240, 301));
