@@ -17,11 +17,13 @@ mod pv_easy;
 mod queue_index;
 mod selective;
 mod slack;
+mod slurm;
 
 pub use backfill::order_formula;
 use schedlab_engine::params::{ParamSpec, Params};
 use schedlab_engine::{Policy, RuntimeSource, Time};
 use serde::Serialize;
+pub use slurm::{site_settings, Ignored as SlurmConfIgnored, SiteSettings as SlurmSiteSettings};
 
 /// What the front ends need to know of a policy, and how to build one.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -187,6 +189,7 @@ pub const REGISTRY: &[&PolicyInfo] = &[
     &selective::INFO,
     &dbf::INFO,
     &backfill::INFO,
+    &slurm::INFO,
 ];
 
 /// Looks a policy up by its identifier.

@@ -13,7 +13,7 @@ use schedlab_schedule::parse_window;
 use schedlab_session::{Export, Run, Session};
 use schedlab_workload::Loaded;
 
-use crate::args::{split_params, MetricArgs, RunArgs};
+use crate::args::{params_with_slurm_conf, MetricArgs, RunArgs, SlurmConfArgs};
 use crate::fail::run_failure;
 use crate::output::{self, duration, fixed, grouped};
 use crate::outputs::{self, commit, Outputs};
@@ -22,7 +22,7 @@ use crate::trace_input;
 pub fn main(args: &RunArgs) -> Result<ExitCode> {
     let request = RunRequest {
         policy: args.policy.clone(),
-        params: split_params(&args.params)?,
+        params: params_with_slurm_conf(&args.params, &args.slurm)?,
         predictor: args.predictor.clone(),
         seed: args.seed,
         metrics: metrics_options(&args.metrics),
@@ -267,10 +267,16 @@ fn repeated(args: &RunArgs) -> Result<ExitCode> {
     let (outputs, report) = outputs::for_report([args.trace.as_path()], &args.output)?;
     let spec = schedlab_experiment::RunSpec {
         policy: args.policy.clone(),
-        params: schedlab_experiment::ParamList(split_params(&args.params)?),
+        params: schedlab_experiment::ParamList(params_with_slurm_conf(&args.params, &args.slurm)?),
         predictor: args.predictor.clone(),
     };
-    let mut e = super::experiment::experiment(vec![spec], &[], &args.metrics, &args.workload)?;
+    let mut e = super::experiment::experiment(
+        vec![spec],
+        &[],
+        &SlurmConfArgs { slurm_conf: None },
+        &args.metrics,
+        &args.workload,
+    )?;
     e.repeat = args.repeat;
     e.seed = args.seed;
     let plan = schedlab_session::plan(e)?;
