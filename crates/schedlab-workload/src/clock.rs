@@ -123,7 +123,7 @@ fn utc_offset(seconds: i64) -> String {
 
 /// Year, month and day of the day `days` after 1970-01-01 (proleptic
 /// Gregorian; Howard Hinnant's `civil_from_days`).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
+pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z.rem_euclid(146_097);
@@ -136,9 +136,36 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
     (y, m, d)
 }
 
+/// The day of year `y`, month `m` and day `d` counted from 1970-01-01
+/// (proleptic Gregorian; Howard Hinnant's `days_from_civil`), the inverse
+/// of [`civil_from_days`].
+pub fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y.rem_euclid(400);
+    let m = i64::from(m);
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + i64::from(d) - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// 2000-03-01 is 10,957 days (30 years with 7 leap days) plus January's
+    /// 31 and leap February's 29 after 1970-01-01; days and dates convert
+    /// both ways across centuries and before 1970.
+    #[test]
+    fn days_and_civil_dates_are_inverse() {
+        assert_eq!(days_from_civil(2000, 3, 1), 11_017);
+        assert_eq!(civil_from_days(11_017), (2000, 3, 1));
+        assert_eq!(civil_from_days(-1), (1969, 12, 31));
+        for d in (-800_000..800_000).step_by(997) {
+            let (y, m, day) = civil_from_days(d);
+            assert_eq!(days_from_civil(y, m, day), d);
+        }
+    }
 
     fn kth() -> TraceClock {
         // The KTH-SP2 header: "UnixStartTime: 843480031", "TimeZone: 3600",

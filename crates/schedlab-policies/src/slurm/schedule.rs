@@ -266,34 +266,14 @@ fn reset_if_due(m: &mut Multifactor, t: Time) {
 }
 
 mod calendar {
-    //! Civil dates in UTC (Howard Hinnant's algorithms), for the usage
-    //! resets.
+    //! Civil dates in UTC (the workload crate's, Howard Hinnant's
+    //! algorithms), for the usage resets.
 
     use super::{ResetPeriod, Time};
 
     const DAY: Time = 86_400;
 
-    fn civil(days: i64) -> (i64, u32, u32) {
-        let z = days + 719_468;
-        let era = z.div_euclid(146_097);
-        let doe = z.rem_euclid(146_097);
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-        let mp = (5 * doy + 2) / 153;
-        let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-        let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-        (yoe + era * 400 + i64::from(m <= 2), m, d)
-    }
-
-    fn days(y: i64, m: u32, d: u32) -> i64 {
-        let y = if m <= 2 { y - 1 } else { y };
-        let era = y.div_euclid(400);
-        let yoe = y.rem_euclid(400);
-        let m = i64::from(m);
-        let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + i64::from(d) - 1;
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-        era * 146_097 + doe - 719_468
-    }
+    use schedlab_workload::{civil_from_days as civil, days_from_civil as days};
 
     /// `_next_reset(period, last_reset)` at `now`.
     pub(super) fn next_reset(period: ResetPeriod, last: Time, now: Time) -> Time {
