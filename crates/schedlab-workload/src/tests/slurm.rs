@@ -155,7 +155,7 @@ fn array_tasks_count_against_the_job_limit_before_they_are_made() {
     // Pending tasks cancelled before they started are counted, not kept:
     // two records of 2^64 tasks saturate the counts rather than wrap them.
     let cancelled =
-        "104|104_[0-18446744073709551615]|2024-03-01T10:03:00|None|2024-03-01T10:21:00|1|carol|CANCELLED by 1\n";
+        "104|104_[0-18446744073709551615]|2024-03-01T10:03:00|None|2024-03-01T10:21:00|0|1|carol|CANCELLED by 1\n";
     let kept = "8|8|2024-03-01T10:00:00|2024-03-01T10:00:00|2024-03-01T10:01:00|60|1|alice|COMPLETED\n";
     let l = read(format!("{HEAD}{cancelled}{cancelled}{kept}").as_bytes(), &ReadOptions::default()).expect("one job");
     let slurm = l.report.slurm.as_ref().expect("slurm");
