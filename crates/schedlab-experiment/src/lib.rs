@@ -18,6 +18,7 @@
 mod calibration;
 mod document;
 mod experiment;
+mod facts;
 pub mod json;
 pub mod link;
 mod merge;
@@ -40,6 +41,7 @@ pub use experiment::{
     format_value, Experiment, MetricSettings, ParamList, RunSpec, Sweep, SweepError, SweepValues, WorkloadOptions,
     MAX_REPEAT, MAX_RUNS, MAX_SWEEP_VALUES,
 };
+pub use facts::{cleaning_lines, count_text, counted, trace_facts, CleaningLine, Fact};
 pub use json::{document_text, write_document, DocumentError, MetricValue, MetricsDocument, TraceDocument};
 pub use merge::{merge, read_shard, MergeError, MAX_SHARD_BYTES};
 pub use output::{job_rows, schedule_comments, write_jobs_csv, write_schedule_swf, JobRow, JOB_COLUMNS};
@@ -57,7 +59,7 @@ pub use scope::{scope, Ignored, ParamState, RunScope, Scope, SharedScope, Sweepa
 pub use settings::{resolve, ConfigError, RunRequest, RunSettings, RUN_PARAMS};
 pub use spec::{split_param, PolicySpec, SpecError};
 pub use table::{summary_cell, summary_table, SummaryTable, TableCell, TableRow};
-pub use title::{identity_context, run_title, trace_context};
+pub use title::{distinguishing, download_name, identity_context, run_title, trace_context};
 
 use schedlab_engine::{check, CheckError, Control, EngineError, Progress, RunConfig, RunRecord};
 use schedlab_metrics::{deadline_metrics, fair_slowdown_table, prediction_metrics, priority_metrics, Metrics};

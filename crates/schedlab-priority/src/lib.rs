@@ -33,7 +33,7 @@ mod presets;
 
 pub use code::{Columns, Formula};
 pub use parse::{BinOp, Expr, ExprKind};
-pub use presets::{find_preset, Preset, PRESETS};
+pub use presets::{find_preset, preset_of, Preset, PRESETS};
 
 use std::fmt;
 

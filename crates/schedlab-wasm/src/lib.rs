@@ -27,6 +27,7 @@
 mod boundary;
 mod canvas;
 pub mod experiments;
+mod labels;
 mod page;
 pub mod protocol;
 mod schedule_exports;

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use schedlab_engine::{Progress, SourceInfo, Time, SOURCES};
 use schedlab_experiment::{
-    plan_growth, Phase, PlanGrowth, RunRequest, TraceIdentity, ECDF_PIXELS, PROGRESS_EVERY, SCHEMA,
+    plan_growth, CleaningLine, Fact, Phase, PlanGrowth, RunRequest, TraceIdentity, ECDF_PIXELS, PROGRESS_EVERY, SCHEMA,
 };
 use schedlab_metrics::{CategoryLimits, Column, MetricsOptions};
 use schedlab_policies::{PolicyInfo, REGISTRY};
@@ -115,6 +115,10 @@ pub struct Summary {
     pub lines: u64,
     /// The header's clock: what dates the trace's seconds stand for.
     pub clock: TraceClock,
+    /// The statistics as the page lists them, labels and units included.
+    pub facts: Vec<Fact>,
+    /// The cleaning counts that are not zero, in words.
+    pub cleaning: Vec<CleaningLine>,
 }
 
 impl Summary {
@@ -127,6 +131,8 @@ impl Summary {
             bytes: loaded.bytes,
             lines: loaded.lines,
             clock: TraceClock::of(&loaded.header),
+            facts: schedlab_experiment::trace_facts(identity, Some(&loaded.header)),
+            cleaning: schedlab_experiment::cleaning_lines(identity),
         }
     }
 }

@@ -135,7 +135,7 @@ impl Session {
         let settings = resolve(&message.request().map_err(Error)?)?;
         let outcome = run_phased(&self.loaded.trace, &settings, observer)?;
         let document = RunDocument::new(&settings, self.identity.clone(), &outcome, None);
-        self.last_title = run_title(&settings, None, self.options.load());
+        self.last_title = run_title(&settings, &[], self.options.load());
         self.last = Some((settings, outcome));
         Ok(document)
     }

@@ -4,10 +4,11 @@
 // of every column, and the exports. Views are tabs: a later view (a
 // schedule view over the selected runs and job, schedule/) is one.
 import { useState } from "preact/hooks";
+import { core } from "../core";
 import type { Column, SummaryTable } from "../generated/types";
 import type { ExperimentRun } from "../runs/experiment-run";
 import { SchedulePanel } from "../schedule/SchedulePanel";
-import { experimentRun, type ResultsView, reg, resultsView, useTick } from "../store";
+import { experimentRun, type ResultsView, reg, resultsView, trace, useTick } from "../store";
 import { ChartFigure, download, Panel } from "../ui";
 
 function header(c: Column): string {
@@ -99,7 +100,10 @@ function Summary(props: { run: ExperimentRun }) {
             <button
               type="button"
               id="export-json"
-              onClick={() => run.execution.resultJson && download("schedlab-result.json", run.execution.resultJson, "application/json")}
+              onClick={() =>
+                run.execution.resultJson &&
+                download(core().download_name(trace.value?.name ?? "", "", "result", "json"), run.execution.resultJson, "application/json")
+              }
             >
               Results JSON
             </button>
@@ -114,7 +118,7 @@ function Summary(props: { run: ExperimentRun }) {
       ) : null}
       <div class="charts" id="charts">
         {run.figures.map((f) => (
-          <ChartFigure key={`${run.id}/${f.id}`} figure={f} file={`schedlab-${f.id}`} />
+          <ChartFigure key={`${run.id}/${f.id}`} figure={f} file={trace.value?.name ?? ""} />
         ))}
       </div>
     </>
