@@ -320,7 +320,8 @@ describe("playground", () => {
     assert.match(bad, /line 7/);
     await upload(page, EMPTY);
     const msg2 = await waitLoaded(page);
-    assert.match(msg2, /^empty\.swf could not be read: .+/);
+    // The reason ends its sentence before the next begins.
+    assert.match(msg2, /^empty\.swf could not be read: .+[.!?…] The trace in use is still bad-field\.swf\.$/);
     await page.screenshot({ path: join(SHOTS, "malformed-file.png") });
     await page.close();
   });

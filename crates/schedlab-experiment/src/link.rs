@@ -86,7 +86,7 @@ pub struct ViewLink {
     /// Whether the two runs' Gantts are stacked on one time axis (before
     /// and after); absent in links made before the stacking was kept.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    #[cfg_attr(feature = "ts", ts(optional))]
+    #[cfg_attr(feature = "ts", ts(as = "Option<bool>", optional))]
     pub stacked: bool,
 }
 

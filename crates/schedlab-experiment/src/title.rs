@@ -255,9 +255,14 @@ mod tests {
         let f4 = schedlab_priority::find_preset("f4").unwrap().source.replace(' ', "");
         assert_eq!(title(&format!("backfill:order={f4}"), None, 1.0), "Composable backfilling, order f4");
         assert_eq!(
-            title("backfill:order=-(wait + 1e-15) / (log2(procs + 1e-15) * requested)", None, 1.0),
+            title("backfill:order=-(wait + 1e-15) / (log2(procs + 1e-15) * requested * 2)", None, 1.0),
             "Composable backfilling, order -(wait + 1e-15) / (log2(procs +…",
             "a formula cut after 31 characters, as in the spec label"
+        );
+        assert_eq!(
+            title("backfill:order=-(wait + 1e-15) / (log2(procs + 1e-15) * requested)", None, 1.0),
+            "Composable backfilling, order unicep",
+            "a preset's formula typed out is named as the preset"
         );
     }
 

@@ -226,7 +226,7 @@ mod tests {
         let f4 = schedlab_priority::find_preset("f4").unwrap();
         let typed = f4.source.replace(' ', "");
         assert_eq!(formula_check_of(&typed).preset.as_deref(), Some("f4"));
-        assert_eq!(formula_check_of("requested * procs").preset, None);
+        assert_eq!(formula_check_of("requested * procs * 2").preset, None);
     }
 
     #[test]

@@ -46,7 +46,9 @@ export async function setTrace(bytes: ArrayBuffer, name: string, ref: TraceRef):
   traceNote.value = { kind: "info", text: `Reading ${name}…` };
   const restore = (text: string) => {
     if (previous) pool().setTrace(previous.bytes, previous.name);
-    traceNote.value = { kind: "error", text: previous ? `${text} The trace in use is still ${previous.name}.` : text };
+    // The core's reason ends without a full stop; the next sentence needs one before it.
+    const ended = /[.!?…]$/.test(text) ? text : `${text}.`;
+    traceNote.value = { kind: "error", text: previous ? `${ended} The trace in use is still ${previous.name}.` : ended };
     return false;
   };
   pool().setTrace(bytes, name);
