@@ -27,7 +27,10 @@ use sha2::{Digest, Sha256};
 
 use crate::support::run_seeded;
 
-/// Every policy configuration whose schedules are pinned.
+/// Every policy configuration whose schedules are pinned. The last three
+/// orders read `wait` or `now`, and their digests were recorded from the
+/// code that scored every waiting job at every pass: the merge by
+/// submission second (`backfill/clock_order.rs`) must keep them.
 pub const SPECS: &[&str] = &[
     "fcfs",
     "easy",
@@ -45,6 +48,9 @@ pub const SPECS: &[&str] = &[
     "selective",
     "selective:variant=sel-d",
     "dbf",
+    "backfill:depth=8,order=wfp3",
+    "backfill:order=unicep,direction=highest",
+    "backfill:depth=2,order=now/requested",
 ];
 
 /// The seed of every pinned run (it matters for `virtual` and `dbf`).

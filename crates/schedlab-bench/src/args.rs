@@ -119,6 +119,10 @@ pub struct BenchOneArgs {
     pub policy: Option<String>,
     #[arg(long)]
     pub procs: Option<u32>,
+    /// Write the trace (the backlog, its estimates included) as SWF to FILE
+    /// instead of measuring, so that `schedlab run` can replay it.
+    #[arg(long, value_name = "FILE", conflicts_with = "policy")]
+    pub write_swf: Option<PathBuf>,
     #[arg(long, default_value_t = 1)]
     pub repeat: u32,
     #[arg(long)]

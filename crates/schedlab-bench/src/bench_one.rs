@@ -73,6 +73,10 @@ pub fn main(args: &BenchOneArgs) -> Result<ExitCode> {
         }
         (None, None) => anyhow::bail!("give a trace or --backlog N"),
     };
+    if let Some(path) = &args.write_swf {
+        write_swf(path, &trace)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let mut m = Measurement {
         jobs: trace.jobs.len() as u64,
         procs: trace.procs,
@@ -91,6 +95,14 @@ pub fn main(args: &BenchOneArgs) -> Result<ExitCode> {
     writeln!(out)?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Writes `trace` as SWF to `path`, its machine size in the header.
+fn write_swf(path: &Path, trace: &Trace) -> Result<()> {
+    let file = std::fs::File::create(path).with_context(|| format!("--write-swf {}", path.display()))?;
+    let rows = trace.jobs.iter().zip(&trace.extras).map(|(j, e)| schedlab_workload::SwfRow::from_trace(*j, *e));
+    schedlab_workload::write_swf(file, &[format!("MaxProcs: {}", trace.procs)], rows)
+        .with_context(|| format!("--write-swf {}", path.display()))
 }
 
 /// Reads the trace `repeat` times (a parse-only child) or once, keeping the

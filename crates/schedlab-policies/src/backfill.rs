@@ -27,11 +27,17 @@
 //! Costs, for q waiting jobs and p breakpoints of the profile:
 //! - scores: a formula that reads only what is fixed while a job waits is
 //!   computed once per job, at its arrival (O(log q) to file it); one that
-//!   reads `wait`, `now`, `free` or `queued`, or `predicted` under a source
-//!   that learns (`last`, `tsafrir`), is computed again for every waiting
-//!   job at every pass, into a heap: q evaluations of its code and O(q)
-//!   per pass, then O(log q) per job taken from the heap, and the c jobs
-//!   left that could fit in the idle processors sorted, O(c log c);
+//!   reads `wait`, `now`, `free` or `queued` through a product of factors
+//!   (`schedlab_priority::ProductForm`: WFP3, UNICEP) is merged by
+//!   submission second (`clock_order`): O(log q) per job filed, O(log s)
+//!   per second with waiting jobs at each pass, and O(log q) per job the
+//!   pass reaches, scored exactly; any other that changes while jobs wait
+//!   (or `predicted` under a source that learns: `last`, `tsafrir`), and
+//!   the product forms when the seconds are more than a quarter of the
+//!   jobs, is computed again for every waiting job at every pass, into a
+//!   heap: q evaluations of its code and O(q) per pass, then O(log q) per
+//!   job taken from the heap, and the c jobs left that could fit in the
+//!   idle processors sorted, O(c log c);
 //! - the pass: each job started and each of the d reservations costs one
 //!   step of the order (O(log q)) and a profile search and change
 //!   (O(log p) each; `Profile`); with fixed scores the jobs after the d-th
@@ -43,6 +49,7 @@
 //!   the pass (d more changes). Depth `all` costs a step and a search per
 //!   waiting job at every pass.
 
+mod clock_order;
 mod score_order;
 
 use std::cmp::Reverse;
@@ -55,6 +62,7 @@ use schedlab_priority::{find_preset, Columns, Formula, Var, Vars};
 use crate::book::Book;
 use crate::common::shadow;
 use crate::{PolicyInfo, PolicySettings};
+use clock_order::{ClockOrder, ClockPass, Fit};
 use score_order::{score_key, Key, ScoreOrder};
 
 pub(crate) const INFO: PolicyInfo = PolicyInfo {
@@ -140,6 +148,13 @@ struct Backfill {
     highest: bool,
     /// Scores change while jobs wait, so every pass computes them again.
     rescored: bool,
+    /// They do through a product of clock factors only, so a pass merges
+    /// the waiting jobs by submission second instead (`clock_order`).
+    clocked: bool,
+    /// That merge's order of the waiting jobs (made at the first pass).
+    clock: Option<ClockOrder>,
+    /// When a merge is too dear to repeat at once (`clock_order::DEAR`).
+    dear: usize,
     /// FCFS order at depth 1 with runtimes that never fall short: EASY,
     /// whose blocked job never starts later than its first reservation.
     keeps_first_reservation: bool,
@@ -193,6 +208,7 @@ impl Policy for Backfill {
     fn schedule(&mut self, sim: &mut Sim<'_>, happened: &Happened) -> Result<(), EngineError> {
         self.plan.clear();
         self.shadow = None;
+        self.file_clocked(sim, happened);
         if self.by_book {
             self.book.begin(sim, happened);
         }
@@ -234,6 +250,9 @@ impl Backfill {
         let formula = order_formula(&p.order).unwrap_or_else(|_| order_formula("fcfs").expect("a preset"));
         let rescored = formula.is_time_dependent() || (formula.reads(Var::Predicted) && s.source.learns());
         let highest = p.direction == Direction::Highest;
+        // A prediction that learns changes while a job waits but is no
+        // clock factor: the merge would not see it change.
+        let clocked = rescored && !(formula.reads(Var::Predicted) && s.source.learns());
         let fcfs = p.order.trim() == "fcfs" && !highest;
         let strict = p.fill != Fill::Backfill;
         // In strict order the one blocked job holds the only reservation.
@@ -245,6 +264,9 @@ impl Backfill {
             held: None,
             highest,
             rescored,
+            clocked,
+            clock: None,
+            dear: clock_order::DEAR,
             keeps_first_reservation: s.source.is_upper_bound() && depth == 1 && fcfs,
             upper_bound: s.source.is_upper_bound(),
             formula,
@@ -279,7 +301,7 @@ impl Backfill {
             let this = &*self;
             let mut horizon = |size: u32| this.free_for(sim, size);
             let current = |j: JobIdx| sim.prediction(j);
-            let Some(key) = queue.next_fitting(after, sim.free(), &mut horizon, &current) else { break };
+            let Some(key) = queue.next_fitting((after, None), sim.free(), &mut horizon, &current) else { break };
             queue.remove(key.1);
             self.start_now(sim, key.1)?;
             after = Some(key);
@@ -327,6 +349,14 @@ impl Backfill {
 
     /// As `strict_in_order`, with every waiting job scored now.
     fn strict_by_rescoring(&mut self, sim: &mut Sim<'_>) -> Result<Option<JobIdx>, EngineError> {
+        if let Some(mut pass) = self.begin_clocked(sim)? {
+            while let Some(j) = self.next_clocked(sim, &mut pass, false)? {
+                if !self.start_or_reserve(sim, j)? {
+                    return Ok(Some(j));
+                }
+            }
+            return Ok(None);
+        }
         let mut heap = self.waiting_by_score(sim)?;
         let mut blocked = None;
         while let Some(Reverse((_, j))) = heap.pop() {
@@ -344,6 +374,9 @@ impl Backfill {
     /// hold a reservation; the rest that could fit in the idle processors
     /// are then sorted and tried in order.
     fn rescored_pass(&mut self, sim: &mut Sim<'_>) -> Result<(), EngineError> {
+        if let Some(mut pass) = self.begin_clocked(sim)? {
+            return self.clocked_pass(sim, &mut pass);
+        }
         let mut heap = self.waiting_by_score(sim)?;
         while self.plan.len() < self.depth {
             let Some(Reverse((_, j))) = heap.pop() else { break };
@@ -360,6 +393,62 @@ impl Backfill {
             }
         }
         self.keys = rest;
+        Ok(())
+    }
+
+    /// Files this pass's arrivals in the merge by submission second, made
+    /// at the first pass.
+    fn file_clocked(&mut self, sim: &Sim<'_>, happened: &Happened) {
+        if self.clocked && self.clock.is_none() {
+            self.clock = ClockOrder::new(&self.formula, self.highest, sim.jobs().len(), self.live, self.dear);
+            self.clocked = self.clock.is_some();
+        }
+        if let Some(order) = &mut self.clock {
+            for &j in &happened.arrived {
+                order.insert(sim, j);
+            }
+        }
+    }
+
+    /// The merge of this pass, when there is one and it pays.
+    fn begin_clocked(&mut self, sim: &Sim<'_>) -> Result<Option<ClockPass>, EngineError> {
+        match &mut self.clock {
+            Some(order) => order.begin(sim, &self.formula),
+            None => Ok(None),
+        }
+    }
+
+    /// The next job of the merged order (the next that may fit now, when
+    /// `fitting`).
+    fn next_clocked(
+        &mut self,
+        sim: &Sim<'_>,
+        pass: &mut ClockPass,
+        fitting: bool,
+    ) -> Result<Option<JobIdx>, EngineError> {
+        let Some(mut order) = self.clock.take() else { return Ok(None) };
+        let this = &*self;
+        let mut horizon = |size: u32| this.free_for(sim, size);
+        let fit = fitting.then_some(Fit { free: sim.free(), horizon: &mut horizon });
+        let next = order.next(sim, &self.formula, pass, fit);
+        self.clock = Some(order);
+        next
+    }
+
+    /// `rescored_pass` in the merged order: the same decisions, scoring
+    /// only the jobs the merge reaches.
+    fn clocked_pass(&mut self, sim: &mut Sim<'_>, pass: &mut ClockPass) -> Result<(), EngineError> {
+        while self.plan.len() < self.depth {
+            let Some(j) = self.next_clocked(sim, pass, false)? else { break };
+            self.start_or_reserve(sim, j)?;
+        }
+        while sim.free() > 0 {
+            let Some(j) = self.next_clocked(sim, pass, true)? else { break };
+            let size = sim.job(j).size;
+            if size <= sim.free() && self.free_for(sim, size) >= sim.prediction(j).max(1) {
+                self.start_now(sim, j)?;
+            }
+        }
         Ok(())
     }
 
@@ -433,6 +522,9 @@ impl Backfill {
     /// that it fits): in the book; or, when it will still run at the
     /// reservation's start, out of the extra processors it then fits in.
     fn start_now(&mut self, sim: &mut Sim<'_>, j: JobIdx) -> Result<(), EngineError> {
+        if let Some(order) = &mut self.clock {
+            order.remove(j);
+        }
         if self.by_book {
             return self.book.start_now(sim, j);
         }

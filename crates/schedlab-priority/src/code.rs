@@ -7,7 +7,7 @@ use crate::{FormulaError, Func, Var, Vars, MAX_LENGTH};
 
 /// One instruction of the postfix code.
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Op {
+pub(crate) enum Op {
     Num(f64),
     Var(Var),
     Neg,
@@ -82,9 +82,22 @@ impl Formula {
     /// The score of one job. `stack` is scratch space the caller reuses
     /// from job to job (it is cleared first).
     pub fn eval(&self, vars: &Vars, stack: &mut Vec<f64>) -> f64 {
-        stack.clear();
         stack.reserve(self.max_stack);
-        for op in &self.code {
+        run(&self.code, vars, stack)
+    }
+
+    /// [`Formula::eval`] with a stack of its own, for one-off scores.
+    pub fn eval_once(&self, vars: &Vars) -> f64 {
+        self.eval(vars, &mut Vec::new())
+    }
+}
+
+/// Runs postfix `code` with `vars` on `stack` (cleared first) and returns
+/// the value it leaves.
+pub(crate) fn run(code: &[Op], vars: &Vars, stack: &mut Vec<f64>) -> f64 {
+    stack.clear();
+    {
+        for op in code {
             let value = match *op {
                 Op::Num(x) => x,
                 Op::Var(v) => vars.get(v),
@@ -126,13 +139,8 @@ impl Formula {
             };
             stack.push(value);
         }
-        pop(stack)
     }
-
-    /// [`Formula::eval`] with a stack of its own, for one-off scores.
-    pub fn eval_once(&self, vars: &Vars) -> f64 {
-        self.eval(vars, &mut Vec::new())
-    }
+    pop(stack)
 }
 
 /// The values of the variables for many jobs at once, one column per
@@ -276,7 +284,7 @@ fn pop(stack: &mut Vec<f64>) -> f64 {
     stack.pop().unwrap_or(f64::NAN)
 }
 
-fn emit(e: &Expr, code: &mut Vec<Op>) {
+pub(crate) fn emit(e: &Expr, code: &mut Vec<Op>) {
     match &e.kind {
         ExprKind::Num(x) => code.push(Op::Num(*x)),
         ExprKind::Var(v) => code.push(Op::Var(*v)),
@@ -337,7 +345,7 @@ const MAX_WHOLE_EXPONENT: f64 = 64.0;
 
 /// The exponent of `x ^ e` when `e` is a whole-number constant of at most
 /// [`MAX_WHOLE_EXPONENT`] in size (`(w / r)^3`).
-fn whole_exponent(e: &Expr) -> Option<i32> {
+pub(crate) fn whole_exponent(e: &Expr) -> Option<i32> {
     match e.kind {
         ExprKind::Num(n) if n.fract() == 0.0 && n.abs() <= MAX_WHOLE_EXPONENT => Some(n as i32),
         _ => None,
@@ -350,7 +358,7 @@ fn whole_exponent(e: &Expr) -> Option<i32> {
 /// its time in. It can differ from the correctly rounded power in the last
 /// bits.
 #[inline]
-fn power(x: f64, n: i32) -> f64 {
+pub(crate) fn power(x: f64, n: i32) -> f64 {
     let (mut base, mut left, mut result) = (x, n.unsigned_abs(), 1.0);
     while left > 0 {
         if left & 1 == 1 {

@@ -30,10 +30,12 @@ mod code;
 mod lex;
 mod parse;
 mod presets;
+mod product;
 
 pub use code::{Columns, Formula};
 pub use parse::{BinOp, Expr, ExprKind};
 pub use presets::{find_preset, preset_of, Preset, PRESETS};
+pub use product::{Part, ProductForm};
 
 use std::fmt;
 

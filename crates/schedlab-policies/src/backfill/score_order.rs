@@ -45,15 +45,18 @@ pub(crate) fn score_key(score: f64) -> u64 {
 
 pub(crate) type Key = (u64, JobIdx);
 
+/// The positions strictly between which a query looks, either end open.
+pub(crate) type Between<F> = (Option<(F, JobIdx)>, Option<(F, JobIdx)>);
+
 /// Every entry.
 struct Any;
 
-impl Search<Key, Entry, Least> for Any {
+impl<F> Search<(F, JobIdx), Entry, Least> for Any {
     fn enter(&self, _: &Least, _: &Least) -> bool {
         true
     }
 
-    fn accept(&self, _: &Least, _: &Key, _: &Entry) -> bool {
+    fn accept(&self, _: &Least, _: &(F, JobIdx), _: &Entry) -> bool {
         true
     }
 }
@@ -81,37 +84,49 @@ struct Within<'a> {
     live: Option<&'a dyn Fn(JobIdx) -> Time>,
 }
 
-impl Search<Key, Time, LeastPrediction> for Within<'_> {
+impl<F> Search<(F, JobIdx), Time, LeastPrediction> for Within<'_> {
     fn enter(&self, _: &LeastPrediction, s: &LeastPrediction) -> bool {
         s.0.max(1) <= self.horizon
     }
 
-    fn accept(&self, _: &LeastPrediction, key: &Key, filed: &Time) -> bool {
+    fn accept(&self, _: &LeastPrediction, key: &(F, JobIdx), filed: &Time) -> bool {
         let prediction = self.live.map_or(*filed, |current| current(key.1));
         prediction.max(1) <= self.horizon
     }
 }
 
-#[derive(Debug, Default)]
-pub(crate) struct ScoreOrder {
-    tree: Treap<Key, Entry, Least>,
+/// The waiting jobs filed under keys of type `F` (a score's key, by
+/// default), ties to the job index.
+#[derive(Debug)]
+pub(crate) struct ScoreOrder<F = u64> {
+    tree: Treap<(F, JobIdx), Entry, Least>,
     /// Per size with waiting jobs, those jobs by key with their filed
     /// predictions.
-    by_size: BTreeMap<u32, Treap<Key, Time, LeastPrediction>>,
+    by_size: BTreeMap<u32, Treap<(F, JobIdx), Time, LeastPrediction>>,
     /// Each filed job's key and size.
-    keys: Vec<Option<(u64, u32)>>,
+    keys: Vec<Option<(F, u32)>>,
     /// Predictions change while jobs wait.
     live: bool,
 }
 
-impl ScoreOrder {
+impl<F: Ord + Copy> ScoreOrder<F> {
     pub fn new(jobs: usize, live: bool) -> Self {
         Self { tree: Treap::default(), by_size: BTreeMap::new(), keys: vec![None; jobs], live }
     }
 
+    /// The key job `j` is filed under, if it is.
+    pub fn filed(&self, j: JobIdx) -> Option<F> {
+        self.keys[j as usize].map(|(key, _)| key)
+    }
+
+    /// How many jobs are filed.
+    pub fn len(&self) -> usize {
+        self.tree.len()
+    }
+
     /// Files waiting job `j` (again) under `key`, with its size and
     /// prediction (one second, the least, when live).
-    pub fn insert(&mut self, j: JobIdx, key: u64, size: u32, prediction: Time) {
+    pub fn insert(&mut self, j: JobIdx, key: F, size: u32, prediction: Time) {
         self.remove(j);
         let prediction = if self.live { 1 } else { prediction };
         self.tree.insert((key, j), Entry { size, prediction });
@@ -131,7 +146,7 @@ impl ScoreOrder {
     }
 
     /// The next job after `after` in score order.
-    pub fn next(&self, after: Option<Key>) -> Option<Key> {
+    pub fn next(&self, after: Option<(F, JobIdx)>) -> Option<(F, JobIdx)> {
         self.tree.first_after(after.as_ref(), &Any).map(|(k, _)| k)
     }
 
@@ -142,16 +157,17 @@ impl ScoreOrder {
     /// a size whose least prediction exceeds the last horizon computed is
     /// passed without computing its own, and the search stops at the first
     /// horizon under a second. When live, `current` gives a job's
-    /// prediction now.
+    /// prediction now. With `before`, only jobs filed before it count.
     pub fn next_fitting(
         &self,
-        after: Option<Key>,
+        (after, before): Between<F>,
         free: u32,
         horizon: &mut dyn FnMut(u32) -> Time,
         current: &dyn Fn(JobIdx) -> Time,
-    ) -> Option<Key> {
+    ) -> Option<(F, JobIdx)> {
         let live = self.live.then_some(current);
-        let mut best: Option<Key> = None;
+        let mut best = before;
+        let mut found = false;
         let mut bound = Time::MAX;
         for (&size, jobs) in self.by_size.range(..=free) {
             let least = jobs.summary().0.max(1);
@@ -168,9 +184,10 @@ impl ScoreOrder {
             let within = Within { horizon: bound, live };
             if let Some((key, _)) = jobs.first_between(after.as_ref(), best.as_ref(), &within) {
                 best = Some(key);
+                found = true;
             }
         }
-        best
+        best.filter(|_| found)
     }
 }
 
@@ -198,6 +215,7 @@ mod tests {
         /// per size 1..=8 are made non-increasing by a running minimum.
         Query {
             after: Option<usize>,
+            before: Option<usize>,
             free: u32,
             horizons: Vec<Time>,
         },
@@ -209,8 +227,13 @@ mod tests {
                 .prop_map(|(j, key, size, prediction)| Op::Insert { j, key, size, prediction }),
             2 => (0u32..48).prop_map(Op::Remove),
             1 => (0u32..48, 0i64..40).prop_map(|(j, p)| Op::Predict(j, p)),
-            4 => (proptest::option::of(0usize..64), 0u32..=9, prop::collection::vec(0i64..45, 8))
-                .prop_map(|(after, free, horizons)| Op::Query { after, free, horizons }),
+            4 => (
+                proptest::option::of(0usize..64),
+                proptest::option::of(0usize..64),
+                0u32..=9,
+                prop::collection::vec(0i64..45, 8)
+            )
+                .prop_map(|(after, before, free, horizons)| Op::Query { after, before, free, horizons }),
         ];
         prop::collection::vec(op, 1..150)
     }
@@ -218,12 +241,12 @@ mod tests {
     /// The first filed job after `after`, read in key order, that needs at
     /// most `free` processors and whose prediction (the filed one, or the
     /// current one when live; at least one second) is within the horizon
-    /// of its size.
+    /// of its size (and, with `before`, is filed before it).
     fn naive(
         filed: &BTreeMap<Key, (u32, Time)>,
         current: &[Time],
         live: bool,
-        after: Option<Key>,
+        (after, before): (Option<Key>, Option<Key>),
         free: u32,
         horizon: &[Time],
     ) -> Option<Key> {
@@ -231,7 +254,11 @@ mod tests {
             let prediction = if live { current[key.1 as usize] } else { filed };
             size <= free && prediction.max(1) <= horizon[size as usize - 1]
         };
-        filed.iter().filter(|e| after.is_none_or(|a| *e.0 > a)).find(|&e| fits(e)).map(|e| *e.0)
+        filed
+            .iter()
+            .filter(|e| after.is_none_or(|a| *e.0 > a) && before.is_none_or(|b| *e.0 < b))
+            .find(|&e| fits(e))
+            .map(|e| *e.0)
     }
 
     fn run(ops: &[Op], live: bool) -> Result<(), TestCaseError> {
@@ -251,7 +278,7 @@ mod tests {
                     filed.retain(|k, _| k.1 != *j);
                 }
                 Op::Predict(j, p) => current[*j as usize] = *p,
-                Op::Query { after, free, horizons } => {
+                Op::Query { after, before, free, horizons } => {
                     let mut least = Time::MAX;
                     let horizon: Vec<Time> = horizons
                         .iter()
@@ -261,9 +288,12 @@ mod tests {
                         })
                         .collect();
                     let after = after.and_then(|i| filed.keys().nth(i).copied());
-                    let got = order
-                        .next_fitting(after, *free, &mut |size| horizon[size as usize - 1], &|j| current[j as usize]);
-                    prop_assert_eq!(got, naive(&filed, &current, live, after, *free, &horizon));
+                    let before = before.and_then(|i| filed.keys().nth(i).copied());
+                    let got =
+                        order.next_fitting((after, before), *free, &mut |size| horizon[size as usize - 1], &|j| {
+                            current[j as usize]
+                        });
+                    prop_assert_eq!(got, naive(&filed, &current, live, (after, before), *free, &horizon));
                     let next = filed.keys().find(|&&k| after.is_none_or(|a| k > a)).copied();
                     prop_assert_eq!(order.next(after), next);
                 }
