@@ -47,6 +47,10 @@ describe("figures", () => {
       // Each run's title names its depth, the default 1 included, since the runs differ in it.
       const titles = await page.$$eval("#results-table tbody tr", (rows) => rows.map((r) => r.dataset.title ?? r.cells[0].textContent));
       assert.ok(titles.some((t) => /depth 1\b/.test(t)), titles.join(" | "));
+      // Waits read as durations, as the inspector words them, and their header names no unit.
+      const wait = await page.$$eval("#results-table [data-metric='max_wait']", (cs) => cs.map((c) => c.textContent));
+      assert.equal(wait[0], "max wait");
+      for (const w of wait.slice(1)) assert.match(w, /^\d+ (s|min|h|d)( \d+ (s|min|h))?$/, `max wait ${w}`);
       // The canvases fit the screen; the per-run bars, with six long names, are drawn taller than 16:10.
       const charts = await page.$$eval("#charts canvas", (cs) =>
         cs.map((c) => ({ id: c.id, right: c.getBoundingClientRect().right, ratio: c.width / c.height })),

@@ -58,7 +58,7 @@ pub use result::{
 pub use scope::{scope, Ignored, ParamState, RunScope, Scope, SharedScope, Sweepable, ValueFrom, KNOBS};
 pub use settings::{resolve, ConfigError, RunRequest, RunSettings, RUN_PARAMS};
 pub use spec::{split_param, PolicySpec, SpecError};
-pub use table::{summary_cell, summary_table, SummaryTable, TableCell, TableRow};
+pub use table::{column_header, summary_cell, summary_table, CellStyle, SummaryTable, TableCell, TableRow};
 pub use title::{distinguishing, download_name, identity_context, run_title, trace_context};
 
 use schedlab_engine::{check, CheckError, Control, EngineError, Progress, RunConfig, RunRecord};

@@ -42,6 +42,9 @@ pub struct Registry {
     /// The column catalogue: every metric's label, unit, digits and
     /// explanation, and whether tables show it by default.
     pub columns: Vec<Column>,
+    /// Each column's header as the page's tables print it (a duration's
+    /// cells carry their unit, so its header names none).
+    pub column_headers: Vec<String>,
     /// The shared parameters a form offers as global knobs.
     pub knobs: &'static [&'static str],
     /// What every count of a trace's cleaning report means.
@@ -60,6 +63,10 @@ impl Registry {
             schedule_legend: schedlab_charts::schedule_legend(),
             version: env!("CARGO_PKG_VERSION"),
             columns: schedlab_metrics::columns(),
+            column_headers: schedlab_metrics::columns()
+                .iter()
+                .map(|c| schedlab_experiment::column_header(c, schedlab_experiment::CellStyle::Durations))
+                .collect(),
             knobs: schedlab_experiment::KNOBS,
             cleaning: schedlab_workload::CLEANING_RULES,
         }

@@ -775,6 +775,11 @@ version: string,
  */
 columns: Array<Column>, 
 /**
+ * Each column's header as the page's tables print it (a duration's
+ * cells carry their unit, so its header names none).
+ */
+column_headers: Array<string>, 
+/**
  * The shared parameters a form offers as global knobs.
  */
 knobs: Array<string>, 
@@ -1120,7 +1125,12 @@ sweep: string | null,
 /**
  * The trace and the options it was read with (`trace_context`).
  */
-context: string, columns: Array<Column>, rows: Array<TableRow>, 
+context: string, columns: Array<Column>, 
+/**
+ * Each column's header: its label, and its unit when the cells do not
+ * carry one ("MBS", "largest size (processors)", "max wait").
+ */
+headers: Array<string>, rows: Array<TableRow>, 
 /**
  * Which runs ran once because they use no randomness
  * ([`ExperimentResult::note`]), for the table to print under it.

@@ -83,9 +83,9 @@ function SectionView(props: { run: PresetRun; s: SectionRun; index: number }) {
                   run
                 </th>
                 {s.table.sweep ? <th scope="col">{s.table.sweep}</th> : null}
-                {s.table.columns.map((c) => (
+                {s.table.columns.map((c, k) => (
                   <th scope="col" key={c.key} title={c.description}>
-                    {c.unit ? `${c.label} (${c.unit})` : c.label}
+                    {s.table?.headers[k]}
                   </th>
                 ))}
               </tr>

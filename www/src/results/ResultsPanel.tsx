@@ -11,10 +11,6 @@ import { SchedulePanel } from "../schedule/SchedulePanel";
 import { experimentRun, type ResultsView, reg, resultsView, trace, useTick } from "../store";
 import { ChartFigure, download, Panel } from "../ui";
 
-function header(c: Column): string {
-  return c.unit ? `${c.label} (${c.unit})` : c.label;
-}
-
 function Table(props: { table: SummaryTable; all: boolean }) {
   const t = props.table;
   const shown = t.columns.map((c, i) => ({ c, i })).filter(({ c }) => props.all || c.shown);
@@ -34,9 +30,9 @@ function Table(props: { table: SummaryTable; all: boolean }) {
               run
             </th>
             {t.sweep ? <th scope="col">{t.sweep}</th> : null}
-            {shown.map(({ c }) => (
+            {shown.map(({ c, i }) => (
               <th key={c.key} scope="col" data-metric={c.key} title={c.description}>
-                {header(c)}
+                {t.headers[i]}
               </th>
             ))}
           </tr>
@@ -70,12 +66,12 @@ function Table(props: { table: SummaryTable; all: boolean }) {
   );
 }
 
-function Glossary(props: { columns: Column[] }) {
+function Glossary(props: { columns: Column[]; headers: string[] }) {
   return (
     <dl class="glossary" id="glossary">
-      {props.columns.map((c) => (
+      {props.columns.map((c, i) => (
         <div key={c.key} data-metric={c.key}>
-          <dt>{header(c)}</dt>
+          <dt>{props.headers[i]}</dt>
           <dd>{c.description}</dd>
         </div>
       ))}
@@ -156,7 +152,7 @@ export function ResultsPanel() {
       </div>
       <div id="results" data-complete={run?.complete ? "1" : "0"} role="tabpanel" aria-labelledby={`view-${resultsView.value}`}>
         {resultsView.value === "glossary" ? (
-          <Glossary columns={reg().columns} />
+          <Glossary columns={reg().columns} headers={reg().column_headers} />
         ) : !run ? (
           <p class="muted">Run an experiment to see its metrics and charts.</p>
         ) : (
