@@ -503,20 +503,19 @@ pub(crate) fn whisker<DB: DrawingBackend>(
     Ok(())
 }
 
-/// Keeps the ticks whose labels, `width(label)` pixels wide at `px` pixels
-/// per axis unit, do not overlap the previous kept one.
+/// Keeps every `k`-th tick, for the smallest `k` at which no label,
+/// `text_width` wide at `px` pixels per axis unit, comes within a font
+/// size of the next: the kept ticks stay evenly spaced (0, 200, 400, not
+/// 0, 100, 300; 1 s, 1 min, 1 h on a log axis of durations).
 pub(crate) fn spaced_ticks(ticks: &[f64], label: &dyn Fn(f64) -> String, size: f64, px: f64) -> Vec<f64> {
-    let mut kept: Vec<f64> = Vec::new();
-    for &t in ticks {
-        let ok = kept.last().is_none_or(|&p| {
-            let half = (crate::text_width(&label(p), size) + crate::text_width(&label(t), size)) / 2.0;
-            (t - p) * px >= half + size
-        });
-        if ok {
-            kept.push(t);
-        }
-    }
-    kept
+    let apart = |p: f64, t: f64| {
+        let half = (crate::text_width(&label(p), size) + crate::text_width(&label(t), size)) / 2.0;
+        (t - p) * px >= half + size
+    };
+    (1..=ticks.len().max(1))
+        .map(|k| ticks.iter().copied().step_by(k).collect::<Vec<f64>>())
+        .find(|kept| kept.windows(2).all(|w| apart(w[0], w[1])))
+        .unwrap_or_default()
 }
 
 /// "Nice" tick positions (1, 2, 5 × 10^k steps) covering [lo, hi].

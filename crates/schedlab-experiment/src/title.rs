@@ -112,12 +112,13 @@ fn differs(spec: &ParamSpec, values: &Params) -> bool {
 }
 
 /// A text value as a title shows it: the name of the formula preset it
-/// spells out ("f4" for F4's formula typed out), else the text cut as the
-/// spec label cuts it.
+/// spells out ("f4" for F4's formula typed out), else the whole text. It
+/// is not cut as the spec label cuts it: two formulas that begin alike
+/// would give two runs one title, and the charts wrap long names.
 fn named(text: &str) -> String {
     match schedlab_priority::preset_of(text) {
         Some(p) => p.name.to_owned(),
-        None => crate::experiment::shortened(text),
+        None => text.to_owned(),
     }
 }
 
@@ -127,8 +128,7 @@ fn setting(spec: &ParamSpec, values: &Params) -> String {
 }
 
 /// A value as a title shows it: the option, the number with its unit, or
-/// a text (a formula) cut as the spec label cuts it, so that a long
-/// formula does not push the rest of the title out of a table's column.
+/// a text (a formula, or the preset it spells out).
 fn value_text(values: &Params, spec: &ParamSpec) -> String {
     // Through the value's JSON form, so that every kind of value the
     // registry may declare reads as text or a number without a list of them.
@@ -256,8 +256,8 @@ mod tests {
         assert_eq!(title(&format!("backfill:order={f4}"), None, 1.0), "Composable backfilling, order f4");
         assert_eq!(
             title("backfill:order=-(wait + 1e-15) / (log2(procs + 1e-15) * requested * 2)", None, 1.0),
-            "Composable backfilling, order -(wait + 1e-15) / (log2(procs +…",
-            "a formula cut after 31 characters, as in the spec label"
+            "Composable backfilling, order -(wait + 1e-15) / (log2(procs + 1e-15) * requested * 2)",
+            "a formula whole, so that formulas beginning alike give two titles"
         );
         assert_eq!(
             title("backfill:order=-(wait + 1e-15) / (log2(procs + 1e-15) * requested)", None, 1.0),

@@ -15,54 +15,57 @@ function Table(props: { table: SummaryTable; all: boolean }) {
   const t = props.table;
   const shown = t.columns.map((c, i) => ({ c, i })).filter(({ c }) => props.all || c.shown);
   return (
-    <div class="table-wrap">
-      <table id="results-table">
-        <caption class="muted">
-          <span class="context" id="results-context">
-            {t.context}.
-          </span>{" "}
-          Mean of the repetitions, ± the half-width of its 95 % interval when there are several. Hover a header for what it measures, a run
-          for its exact spec.
-        </caption>
-        <thead>
-          <tr>
-            <th class="lbl" scope="col">
-              run
-            </th>
-            {t.sweep ? <th scope="col">{t.sweep}</th> : null}
-            {shown.map(({ c, i }) => (
-              <th key={c.key} scope="col" data-metric={c.key} title={c.description}>
-                {t.headers[i]}
+    <>
+      <div class="table-wrap">
+        <table id="results-table" aria-describedby="results-caption">
+          <thead>
+            <tr>
+              <th class="lbl" scope="col">
+                run
               </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {t.rows.map((r) => (
-            <tr key={`${r.run}/${r.value}`} data-label={r.label} data-title={r.title} data-value={r.value ?? undefined}>
-              <th class="lbl" scope="row" title={r.label}>
-                {r.title}
-              </th>
-              {t.sweep ? <td>{r.value ?? "–"}</td> : null}
-              {shown.map(({ c, i }) => {
-                const cell = r.cells[i];
-                return (
-                  <td
-                    key={c.key}
-                    data-metric={c.key}
-                    data-value={cell.mean ?? ""}
-                    data-ci={cell.ci95 ?? undefined}
-                    title={cell.mean === null ? undefined : String(cell.mean)}
-                  >
-                    {cell.text}
-                  </td>
-                );
-              })}
+              {t.sweep ? <th scope="col">{t.sweep}</th> : null}
+              {shown.map(({ c, i }) => (
+                <th key={c.key} scope="col" data-metric={c.key} title={c.description}>
+                  {t.headers[i]}
+                </th>
+              ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+          </thead>
+          <tbody>
+            {t.rows.map((r) => (
+              <tr key={`${r.run}/${r.value}`} data-label={r.label} data-title={r.title} data-value={r.value ?? undefined}>
+                <th class="lbl" scope="row" title={r.label}>
+                  {r.title}
+                </th>
+                {t.sweep ? <td>{r.value ?? "–"}</td> : null}
+                {shown.map(({ c, i }) => {
+                  const cell = r.cells[i];
+                  return (
+                    <td
+                      key={c.key}
+                      data-metric={c.key}
+                      data-value={cell.mean ?? ""}
+                      data-ci={cell.ci95 ?? undefined}
+                      title={cell.mean === null ? undefined : String(cell.mean)}
+                    >
+                      {cell.text}
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {/* Under the table, not its <caption>: a caption is as wide as a table that scrolls sideways on a phone, and its end would be out of sight. */}
+      <p class="muted caption table-note" id="results-caption">
+        <span class="context" id="results-context">
+          {t.context}.
+        </span>{" "}
+        Mean of the repetitions, ± the half-width of its 95 % interval when there are several. Hover a header for what it measures, a run
+        for its exact spec.
+      </p>
+    </>
   );
 }
 

@@ -240,3 +240,16 @@ fn strip_names_lie_outside_their_plots() {
     let (left, right) = (panels[0].0, panels[0].2);
     assert!(panels.iter().all(|p| (p.0 - left).abs() <= 1.0 && (p.2 - right).abs() <= 1.0), "{panels:?}");
 }
+
+/// Ticks too close for their labels are thinned evenly: every second one
+/// (0, 200, 400), not the first that fits after each kept one (0, 100,
+/// 300, 400). At 0.25 px per unit, 100 apart is 25 px, less than two
+/// three-digit labels at size 10 need (18 px, half of each, plus 10 px).
+#[test]
+fn thinned_ticks_stay_evenly_spaced() {
+    let label = |v: f64| format!("{v}");
+    let ticks = [0.0, 100.0, 200.0, 300.0, 400.0];
+    assert_eq!(crate::frame::spaced_ticks(&ticks, &label, 10.0, 0.25), [0.0, 200.0, 400.0]);
+    assert_eq!(crate::frame::spaced_ticks(&ticks, &label, 10.0, 1.0), ticks);
+    assert_eq!(crate::frame::spaced_ticks(&[], &label, 10.0, 1.0), Vec::<f64>::new());
+}
