@@ -57,7 +57,7 @@ def main():
     first = schedlab.load(trace_path, first_jobs=200_000)
     run = schedlab.run(first, policy, progress=False)
     columns = schedlab._jobs_frame
-    frame_time = best(repeat, lambda: columns(run._core.jobs_columns()))
+    frame_time = best(repeat, lambda: columns(run._core.jobs_columns(), first.header.get("unix_start_time")))
     print(f"run.jobs for {len(first)} jobs: {frame_time:.3f} s ({len(run.jobs.columns)} columns)")
 
     try:
@@ -108,10 +108,9 @@ def engine_steps(trace, steps):
     as env.step does but without its Python around the call."""
     from schedlab import _core
 
-    episode = _core.Episode(trace._core, 0, len(trace), 128, "easy", bytearray(128 * _core.FEATURES * 4))
-    episode.begin()
+    episode = _core.Episode(trace._core, 0, len(trace), 128, "easy", "pick", "mbs", bytearray(128 * _core.FEATURES * 4))
     for _ in range(steps):
-        if episode.step(0) is None:
+        if episode.step(0)[0] is None:
             raise RuntimeError(f"the trace has fewer than {steps} decisions")
 
 

@@ -10,6 +10,10 @@
 #   share_link  any text through the share-link decoder
 #   merge_reader any bytes through the shard-file reader of `merge`
 #   priority_formula any text through the priority-formula compiler
+#   batsim_reader any bytes after a `{` through the Batsim reader, with a
+#               job limit from the first byte; messages stay short
+#   link_budget experiments and links of any size the bytes choose: an
+#               accepted plan stays within the budget on simulations
 #   all         each of the above in turn, SECONDS each
 #
 # FUZZ_JOBS=N runs N targets at a time (default 1), each on one core: the
@@ -56,7 +60,9 @@ fi
 # fixtures (small inputs fuzz faster; the corpus grows from there). The
 # share-link decoder: a v1 link of the first page and a v2 link. The merge
 # reader: a small shard file. The formula compiler: two presets (WFP3, F1)
-# and a formula with every kind of operator.
+# and a formula with every kind of operator. The Batsim reader: the two
+# Batsim fixtures. The link budget: five choice bytes, alone and before a
+# v2 link.
 seed_corpus() {
   corpus="corpus/$1"
   mkdir -p "$corpus"
@@ -69,6 +75,13 @@ seed_corpus() {
       printf '%s' '-(wait / requested)^3 * procs' > "$corpus/wfp3"
       printf '%s' 'log10(if(requested > 0, requested, 0.1)) * procs + 870 * log10(if(submit > 0, submit, 0.1))' > "$corpus/f1"
       printf '%s' 'clamp(max(free, 1), 0, machine) / queued and not (user == 3 or queue != 2)' > "$corpus/mixed"
+      ;;
+    batsim_reader)
+      cp "$ROOT"/tests/fixtures/batsim/workload-v4.json "$ROOT"/tests/fixtures/batsim/workload-v5.json "$corpus/"
+      ;;
+    link_budget)
+      printf '%s' 'AAAAA' > "$corpus/small"
+      printf 'c5\377\3773%s' 'eyJleHBlcmltZW50Ijp7InJ1bnMiOlt7InBvbGljeSI6ImVhc3kiLCJwYXJhbXMiOnt9fV19fQ' > "$corpus/big-v2"
       ;;
     merge_reader)
       printf '%s' '{"schema":"schedlab-experiment/2","experiment":{"runs":[{"policy":"easy","params":{}}],"repeat":2},"labels":["easy"],"trace":{},"points":[{"index":0,"run":0,"value":null,"seed":0,"events":1,"metrics":{"mbs":1.0}}],"summary":[]}' > "$corpus/shard.json"
@@ -108,7 +121,7 @@ fuzz_one() {
 }
 
 case "$TARGET" in
-  all) TARGETS="swf_reader whole_run share_link merge_reader priority_formula" ;;
+  all) TARGETS="swf_reader whole_run share_link merge_reader priority_formula batsim_reader link_budget" ;;
   *) TARGETS="$TARGET" ;;
 esac
 # One build of every target first, so that targets running side by side do

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Builds the Python package (python/, PyO3 + maturin, one abi3 wheel) into a
-# fresh virtual environment under target/ and runs its pytest suite, which
-# compares the package's output with the command line's (SCHEDLAB_CLI) and
-# checks the Gymnasium environment with gymnasium's own checker.
+# fresh virtual environment under target/ and runs its pytest suites:
+# python/tests (the package's output against the command line's,
+# SCHEDLAB_CLI, and the Gymnasium environment under gymnasium's own checker)
+# and tests/python (errors, argument types, pickling, the vector
+# environment, executors, interrupts and threads, typed results, writers;
+# test_evalys.py there is scripts/test-evalys.sh's).
 # The binding crate is its own Cargo workspace (docs/decisions.md); it
 # builds into target/python so that it shares no lock or profile with the
 # root workspace. Prints "python: N passed, M failed" last.
@@ -21,7 +24,8 @@ cargo fmt --manifest-path python/Cargo.toml -- --check
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 status=0
-SCHEDLAB_CLI="$root/release/schedlab" "$venv/bin/python" -m pytest python/tests -q -p no:cacheprovider 2>&1 \
+SCHEDLAB_CLI="$root/release/schedlab" "$venv/bin/python" -m pytest python/tests tests/python -q -p no:cacheprovider \
+  --ignore=tests/python/test_evalys.py 2>&1 \
   | tee "$log" || status=$?
 # pytest's closing line, e.g. "2 failed, 17 passed in 9.1s" (a count it
 # does not print is 0).

@@ -3,12 +3,15 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use schedlab_experiment::{merge, read_shard};
+use schedlab_experiment::Merger;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
-    if let Ok(part) = read_shard(text, 1) {
-        let _ = merge(vec![part.clone()]);
-        let _ = merge(vec![part.clone(), part]);
+    let mut one = Merger::new(1 << 26);
+    if one.add_reader(data).is_ok() {
+        let _ = one.finish();
+        let mut two = Merger::new(1 << 26);
+        if two.add_reader(data).is_ok() && two.add_reader(data).is_ok() {
+            let _ = two.finish();
+        }
     }
 });

@@ -12,11 +12,18 @@ comes back into Python objects and DataFrames. Nothing is computed here.
     >>> run.metrics["mbs"], run.jobs.head()
     >>> schedlab.compare(trace, ["fcfs", "easy", "cbf"])
 
-Errors of the core (a bad trace, an unknown parameter, a value out of
-range) raise :class:`SchedlabError` (a ``ValueError``) with the core's
-message; arguments of the wrong Python type raise ``TypeError`` naming
-them. Ctrl-C cancels a run. Long calls show a progress bar when tqdm is
-installed (``progress=False`` turns it off).
+Errors of the core raise :class:`SchedlabError` (a ``ValueError``) or one
+of its subclasses, one for each kind of error the core tells apart:
+:class:`TraceError`, :class:`LimitError`, :class:`OptionError`,
+:class:`PolicyError`, :class:`ExperimentError`, :class:`LinkError`,
+:class:`MergeError`, :class:`RunError`, :class:`CancelledError`,
+:class:`ExportError` and :class:`StateError`, each with the core's message; they pickle, so an
+error in a worker process reaches its parent as itself. Arguments of the
+wrong Python type raise ``TypeError`` naming them. Ctrl-C cancels a run or
+a read. Long calls show a progress bar when tqdm is installed
+(``progress=False`` turns it off). Traces and runs pickle (a trace as the
+bytes it was read from, a run as its trace and request, replayed), so they
+can be sent to other processes.
 """
 
 from __future__ import annotations
@@ -25,21 +32,49 @@ import base64
 import json
 import os
 from collections.abc import Mapping
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, TypedDict, Union
 
-from . import _core
-from ._core import SchedlabError
+from . import _args, _core
+from ._core import (
+    CancelledError,
+    ExperimentError,
+    ExportError,
+    LimitError,
+    LinkError,
+    MergeError,
+    OptionError,
+    PolicyError,
+    RunError,
+    SchedlabError,
+    StateError,
+    TraceError,
+)
 from ._progress import Progress, progress_observer
 
 __version__ = _core.VERSION
 
 __all__ = [
+    "CancelledError",
     "Experiment",
+    "ExperimentError",
     "ExperimentResult",
+    "ExportError",
+    "JobRow",
+    "LimitError",
+    "LinkError",
+    "MergeError",
     "Metrics",
+    "OptionError",
+    "PolicyError",
     "Run",
+    "RunError",
     "SchedlabError",
+    "StateError",
+    "SummaryRow",
     "Trace",
+    "TraceError",
     "columns",
     "compare",
     "load",
@@ -51,39 +86,46 @@ Source = Union[str, "os.PathLike[str]", bytes, bytearray]
 ParamValue = Union[str, int, float]
 
 
-def _type_error(where: str, name: str, value: Any, expected: str) -> TypeError:
-    return TypeError(f"{where}: {name} must be {expected}, not {type(value).__name__}")
+class JobRow(TypedDict, total=False):
+    """One row of :attr:`Run.jobs`: its columns and their types (``int``
+    is ``int64``, but ``job``, the trace's job number, is ``uint64``;
+    ``Optional[int]`` the nullable ``Int64``, ``datetime`` a UTC
+    ``datetime64``; the ``*_time`` columns only when the trace's header
+    gives ``UnixStartTime``)."""
+
+    job: int
+    user: int
+    size: int
+    submit: int
+    start: int
+    end: int
+    wait: int
+    runtime: int
+    estimate: int
+    prediction: int
+    bsd: float
+    preempted: int
+    backfilled: bool
+    blocked: bool
+    fair_start: Optional[int]
+    reservation: Optional[int]
+    submit_time: datetime
+    start_time: datetime
+    end_time: datetime
 
 
-def _check_int(where: str, name: str, value: Any, minimum: int = 0) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise _type_error(where, name, value, "an int")
-    if value < minimum:
-        raise ValueError(f"{where}: {name} must be at least {minimum}, not {value}")
-    return value
+class SummaryRow(TypedDict, total=False):
+    """One row of :attr:`ExperimentResult.summary` (and of what
+    :func:`compare`, without ``value``, and :func:`sweep` return)."""
 
-
-def _check_str(where: str, name: str, value: Any) -> str:
-    if not isinstance(value, str):
-        raise _type_error(where, name, value, "a str")
-    return value
-
-
-def _param_text(where: str, key: Any, value: Any) -> Tuple[str, str]:
-    """A parameter as the core reads it: text, as typed on the command line."""
-    if not isinstance(key, str):
-        raise _type_error(where, "a parameter name", key, "a str")
-    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
-        raise _type_error(where, f"params[{key!r}]", value, "a str, int or float (choices are text: 'on', 'shortest')")
-    return key, value if isinstance(value, str) else repr(value)
-
-
-def _params(where: str, params: Optional[Mapping[str, ParamValue]]) -> Dict[str, str]:
-    if params is None:
-        return {}
-    if not isinstance(params, Mapping):
-        raise _type_error(where, "params", params, "a mapping of parameter names to values")
-    return dict(_param_text(where, k, v) for k, v in params.items())
+    run: int
+    label: str
+    value: Optional[str]
+    metric: str
+    mean: float
+    ci95: float
+    repetitions: int
+    unit: Optional[str]
 
 
 # ---------------------------------------------------------------- traces
@@ -100,10 +142,18 @@ class Trace:
     of these, as every result document records them). ``len(trace)`` is
     the number of jobs a run replays. ``facts`` and ``cleaning_lines`` are
     the statistics and cleaning counts worded as the page shows them.
+
+    A trace never changes, so ``copy.copy`` and ``copy.deepcopy`` give it
+    back as it is. It pickles as the bytes it was read from (a file's are
+    read when it is first pickled) with its name and options, and is read
+    again on the other side, which checks that the text is the same
+    (its SHA-256): a file changed since it was loaded is refused.
     """
 
-    def __init__(self, core: _core.Trace) -> None:
+    def __init__(self, core: _core.Trace, source: Source, name: Optional[str], workload: Dict[str, Any]) -> None:
         self._core = core
+        self._source = source
+        self._request = (name, workload)
         self.identity: Dict[str, Any] = json.loads(core.identity_json())
         self.header: Dict[str, Any] = json.loads(core.header_json())
 
@@ -137,6 +187,26 @@ class Trace:
     def __repr__(self) -> str:
         return f"<schedlab.Trace {self.name!r}: {len(self)} jobs on {self.procs} processors>"
 
+    def __copy__(self) -> "Trace":
+        return self
+
+    def __deepcopy__(self, memo: Dict[int, Any]) -> "Trace":
+        return self
+
+    def __reduce__(self) -> Tuple[Any, Tuple[Any, ...]]:
+        if not isinstance(self._source, bytes):
+            # Read once; a bytearray is copied, since its owner may change it.
+            self._source = bytes(self._source) if isinstance(self._source, bytearray) else Path(self._source).read_bytes()
+        name, workload = self._request
+        return (_unpickle_trace, (self._source, name or self.name, workload, self.sha256))
+
+
+def _unpickle_trace(data: bytes, name: str, workload: Dict[str, Any], sha256: str) -> Trace:
+    trace = _load(data, name, workload)
+    if trace.sha256 != sha256:
+        raise TraceError(f"{name}: the file changed after it was loaded (sha256 {sha256}, now {trace.sha256})")
+    return trace
+
 
 def load(
     source: Source,
@@ -166,28 +236,33 @@ def load(
     ``max_bytes`` and ``max_jobs`` (limits). ``name`` (default: the file's
     name, ``trace.swf`` for bytes) is recorded in every result; the core
     also recognises the archive's traces by it (their paper machine sizes).
+
+    A trace the core cannot read raises :class:`TraceError`; an option it
+    refuses, :class:`OptionError`; a file that cannot be opened, the
+    ``OSError`` of its cause. Ctrl-C stops the read.
     """
     where = "load()"
-    if name is not None:
-        _check_str(where, "name", name)
+    a = _args
+    _args.optional(a.text, where, "name", name)
     if first_jobs is not None and time_range is not None:
         raise ValueError(f"{where}: first_jobs and time_range cannot be used together")
     workload: Dict[str, Any] = {
-        "machine_size": machine_size,
-        "load_factor": load_factor,
-        "oversize": oversize,
-        "queues": None if queues is None else list(queues),
-        "partitions": None if partitions is None else list(partitions),
-        "drop_status": None if drop_status is None else list(drop_status),
-        "max_bytes": max_bytes,
-        "max_jobs": max_jobs,
+        "machine_size": a.optional(a.integer, where, "machine_size", machine_size, a.U32),
+        "load_factor": a.optional(a.number, where, "load_factor", load_factor),
+        "oversize": a.optional(a.text, where, "oversize", oversize),
+        "queues": a.optional(a.integers, where, "queues", queues, a.I32),
+        "partitions": a.optional(a.integers, where, "partitions", partitions, a.I32),
+        "drop_status": a.optional(a.integers, where, "drop_status", drop_status, a.I32),
+        "max_bytes": a.optional(a.integer, where, "max_bytes", max_bytes, a.U64),
+        "max_jobs": a.optional(a.integer, where, "max_jobs", max_jobs, a.U64),
     }
     if first_jobs is not None:
-        workload["window"] = {"first_jobs": first_jobs}
+        workload["window"] = {"first_jobs": a.integer(where, "first_jobs", first_jobs, a.U64)}
     if time_range is not None:
         if not isinstance(time_range, (tuple, list)) or len(time_range) != 2:
-            raise _type_error(where, "time_range", time_range, "a pair (from, to) of seconds")
-        workload["window"] = {"time_range": {"from": time_range[0], "to": time_range[1]}}
+            raise a.type_error(where, "time_range", time_range, "a pair (from, to) of seconds")
+        low, high = (a.integer(where, f"time_range[{i}]", t, a.I64) for i, t in enumerate(time_range))
+        workload["window"] = {"time_range": {"from": low, "to": high}}
     workload = {k: v for k, v in workload.items() if v is not None}
     return _load(source, name, workload)
 
@@ -195,7 +270,7 @@ def load(
 def _load(source: Source, name: Optional[str], workload: Dict[str, Any]) -> Trace:
     if isinstance(source, Trace):
         raise TypeError("load(): this is already a Trace")
-    return Trace(_core.open_trace(source, name, json.dumps(workload)))
+    return Trace(_core.open_trace(source, name, json.dumps(workload)), source, name, workload)
 
 
 # ------------------------------------------------------------------ runs
@@ -207,6 +282,9 @@ def _catalogue() -> List[Dict[str, Any]]:
 
 _CATALOGUE = _catalogue()
 _UNITS = {c["key"]: c["unit"] for c in _CATALOGUE}
+# A count is what the catalogue shows as a whole number with no unit (jobs,
+# violations, culprits); its value is an int.
+_COUNTS = frozenset(c["key"] for c in _CATALOGUE if c["unit"] is None and c["digits"] == 0)
 
 
 def columns() -> "Any":
@@ -224,15 +302,19 @@ class Metrics(Mapping):
     over no job). ``metrics.table()`` gives them with their labels, units
     and explanations. The whole metrics document, with its tables
     (categories, blocked-job groups, fair-slowdown rows), is
-    ``run.document["metrics"]``.
+    ``run.document["metrics"]``. Counts (the catalogue's whole numbers
+    without a unit: ``jobs``, ``backfilled``, ``blocked``, violations …)
+    are ints, every other value a float.
 
     The keys, with their units (from the catalogue):
     """
 
     def __init__(self, values: Sequence[Tuple[str, Optional[float]]]) -> None:
-        self._values = dict(values)
+        self._values: Dict[str, Union[int, float, None]] = {
+            k: int(v) if k in _COUNTS and v is not None else v for k, v in values
+        }
 
-    def __getitem__(self, key: str) -> Optional[float]:
+    def __getitem__(self, key: str) -> Union[int, float, None]:
         try:
             return self._values[key]
         except KeyError:
@@ -271,11 +353,16 @@ class Run:
     it (without the host-measured ``elapsed_ms``), ``to_json()`` its text;
     ``metrics`` the catalogue's metrics; ``jobs`` the per-job table as a
     pandas DataFrame (built once, on first use).
+
+    A run pickles as its trace and its request, and is run again on the
+    other side: a run is a pure function of them, so the copy is the same
+    run, byte for byte.
     """
 
-    def __init__(self, trace: Trace, core: _core.Run) -> None:
+    def __init__(self, trace: Trace, core: _core.Run, request: str) -> None:
         self.trace = trace
         self._core = core
+        self._request = request
         self._json: str = core.document_json()
         self.document: Dict[str, Any] = json.loads(self._json)
         self.metrics = Metrics(core.catalogue_metrics())
@@ -299,48 +386,68 @@ class Run:
         (end − submit − runtime), ``runtime``, ``estimate``, ``prediction``
         (all in seconds), ``bsd`` (bounded slowdown), ``preempted`` (times),
         ``backfilled``, ``blocked`` (bool), ``fair_start`` and
-        ``reservation`` (seconds, nullable ``Int64``: ``<NA>`` for none)."""
+        ``reservation`` (seconds, nullable ``Int64``: ``<NA>`` for none);
+        and, when the trace's header gives ``UnixStartTime``,
+        ``submit_time``, ``start_time`` and ``end_time`` as UTC datetimes.
+        Times and counts are ``int64``, ``bsd`` ``float64``."""
         if self._jobs is None:
-            self._jobs = _jobs_frame(self._core.jobs_columns())
+            self._jobs = _jobs_frame(self._core.jobs_columns(), self.trace.header.get("unix_start_time"))
         return self._jobs
 
     def jobs_csv(self, path: Optional[Union[str, "os.PathLike[str]"]] = None) -> Optional[str]:
-        """The per-job table as CSV text, or written to ``path``."""
-        return _text_out(self._core.jobs_csv(), path)
+        """The per-job table as CSV text, or written to ``path`` (see
+        :meth:`Run.write`)."""
+        return self._out("jobs_csv", path)
 
     def to_batsim_csv(self, path: Optional[Union[str, "os.PathLike[str]"]] = None) -> Optional[str]:
         """The run as Batsim's ``jobs.csv`` (the columns Batsim 5 writes,
         which evalys reads; ``stretch`` is Batsim's unbounded one, beside
         our bounded slowdown ``bsd``), as text or written to ``path``."""
-        return _text_out(self._core.batsim_jobs_csv(), path)
+        return self._out("batsim_jobs_csv", path, "to_batsim_csv")
 
     def schedule_swf(self, path: Optional[Union[str, "os.PathLike[str]"]] = None) -> Optional[str]:
         """The simulated schedule as SWF (field 3 the simulated wait), as text
         or written to ``path``."""
-        return _text_out(self._core.schedule_swf(), path)
+        return self._out("schedule_swf", path)
+
+    def _out(self, what: str, path: Any, call: Optional[str] = None) -> Optional[str]:
+        """The text of output ``what``, or None once written to ``path`` by
+        the command line's writer (``schedlab-outputs``): all or nothing,
+        the file replaced only once the whole text is on disk (its mode
+        kept, no temporary file left), and never the trace's own file,
+        whatever path names it (a link, ``/proc/self/fd/N``). A refused or
+        failed write raises :class:`ExportError` and changes nothing."""
+        call = call or what
+        if path is None:
+            return getattr(self._core, what)()
+        if not isinstance(path, (str, os.PathLike)):
+            raise _args.type_error(f"{call}()", "path", path, "a path (str or os.PathLike) or None")
+        self._core.write(what, os.fspath(path), f"{call}()")
+        return None
 
     def file_name(self, kind: str, ending: str) -> str:
         """The name the page gives this run's file of ``kind``: the trace,
         the policy, the kind, e.g. ``run.file_name("jobs", "csv")`` is
         ``kth-sp2-first3000-easy-jobs.csv``."""
         where = "Run.file_name()"
-        kind, ending = _check_str(where, "kind", kind), _check_str(where, "ending", ending)
+        kind, ending = _args.text(where, "kind", kind), _args.text(where, "ending", ending)
         return _core.download_name(self.trace.name, self.policy, kind, ending)
 
     def __repr__(self) -> str:
         return f"<schedlab.Run {self.policy}@{self.predictor} on {self.trace.name!r}: MBS {self.metrics.get('mbs')}>"
 
-
-def _text_out(text: str, path: Optional[Union[str, "os.PathLike[str]"]]) -> Optional[str]:
-    if path is None:
-        return text
-    with open(path, "w", encoding="utf-8", newline="") as f:
-        f.write(text)
-    return None
+    def __reduce__(self) -> Tuple[Any, Tuple[Any, ...]]:
+        return (_unpickle_run, (self.trace, self._request))
 
 
-def _jobs_frame(columns: Sequence[Tuple[str, str, bytes, Optional[bytes]]]) -> "Any":
-    """The DataFrame of the core's per-job columns (little-endian bytes)."""
+def _unpickle_run(trace: Trace, request: str) -> Run:
+    return Run(trace, _core.run(trace._core, request, None), request)
+
+
+def _jobs_frame(columns: Sequence[Tuple[str, str, bytes, Optional[bytes]]], unix_start: Optional[int]) -> "Any":
+    """The DataFrame of the core's per-job columns (little-endian bytes),
+    with the instants as UTC datetimes when the trace says when its second
+    0 was (``UnixStartTime``)."""
     import numpy as np
     import pandas as pd
 
@@ -353,6 +460,10 @@ def _jobs_frame(columns: Sequence[Tuple[str, str, bytes, Optional[bytes]]]) -> "
             data[name] = np.frombuffer(raw, dtype=np.bool_)
         else:
             data[name] = np.frombuffer(raw, dtype="<" + kind)
+    if unix_start is not None:
+        origin = pd.Timestamp(unix_start, unit="s", tz="UTC")
+        for name in ("submit", "start", "end"):
+            data[f"{name}_time"] = origin + pd.to_timedelta(data[name], unit="s")
     return pd.DataFrame(data)
 
 
@@ -364,30 +475,28 @@ def _metric_settings(
     short_runtime: Optional[int],
     narrow_size: Optional[int],
 ) -> Dict[str, Any]:
-    if not isinstance(check, bool):
-        raise _type_error(where, "check", check, "a bool")
+    a = _args
     given = {
-        "bsd_threshold": bsd_threshold,
-        "skip_percent": skip_percent,
-        "short_runtime": short_runtime,
-        "narrow_size": narrow_size,
-        "check": check,
+        "bsd_threshold": a.optional(a.integer, where, "bsd_threshold", bsd_threshold, a.I64),
+        "skip_percent": a.optional(a.number, where, "skip_percent", skip_percent),
+        "short_runtime": a.optional(a.integer, where, "short_runtime", short_runtime, a.I64),
+        "narrow_size": a.optional(a.integer, where, "narrow_size", narrow_size, a.U32),
+        "check": a.flag(where, "check", check),
     }
     return {k: v for k, v in given.items() if v is not None}
 
 
 def _check_trace(where: str, trace: Any) -> Trace:
     if not isinstance(trace, Trace):
-        raise _type_error(where, "trace", trace, "a schedlab.Trace (from schedlab.load)")
+        raise _args.type_error(where, "trace", trace, "a schedlab.Trace (from schedlab.load)")
     return trace
 
 
 def _run_specs(where: str, policies: Any, predictor: Optional[str]) -> List[Dict[str, Any]]:
     if isinstance(policies, str) or not isinstance(policies, Sequence) or not policies:
-        raise _type_error(where, "policies", policies, "a non-empty list of run specs such as ['fcfs', 'easy@last']")
-    if predictor is not None:
-        _check_str(where, "predictor", predictor)
-    return [json.loads(_core.run_spec(_check_str(where, f"policies[{i}]", p), predictor)) for i, p in enumerate(policies)]
+        raise _args.type_error(where, "policies", policies, "a non-empty list of run specs such as ['fcfs', 'easy@last']")
+    _args.optional(_args.text, where, "predictor", predictor)
+    return [json.loads(_core.run_spec(spec, predictor)) for spec in _args.texts(where, "policies", policies)]
 
 
 def run(
@@ -418,14 +527,14 @@ def run(
     """
     where = "run()"
     _check_trace(where, trace)
-    _check_str(where, "policy", policy)
-    _check_int(where, "seed", seed)
+    _args.text(where, "policy", policy)
+    _args.integer(where, "seed", seed, _args.U64)
     spec = json.loads(_core.run_spec(policy, None))
     if predictor is not None:
         if "predictor" in spec:
             raise ValueError(f"run(): the policy spec {policy!r} names a predictor, and predictor={predictor!r} is given too")
-        spec["predictor"] = _check_str(where, "predictor", predictor)
-    for key, value in _params(where, params).items():
+        spec["predictor"] = _args.text(where, "predictor", predictor)
+    for key, value in _args.params(where, params).items():
         if key in spec["params"]:
             raise ValueError(f"run(): parameter {key!r} is given both in the policy spec and in params")
         spec["params"][key] = value
@@ -435,9 +544,10 @@ def run(
         "workload": trace._workload(),
         "metrics": _metric_settings(where, check, bsd_threshold, skip_percent, short_runtime, narrow_size),
     }
+    request = json.dumps(experiment)
     with progress_observer(progress, len(trace)) as observer:
-        core = _core.run(trace._core, json.dumps(experiment), observer)
-    return Run(trace, core)
+        core = _core.run(trace._core, request, observer)
+    return Run(trace, core, request)
 
 
 # ----------------------------------------------------------- experiments
@@ -484,18 +594,30 @@ class Experiment:
 
     ``definition`` is its JSON form (the ``experiment`` of a result
     document and of a share link); ``trace`` where a share link's trace
-    comes from (``None`` otherwise).
+    comes from (``None`` otherwise). Both are checked by the core at once:
+    a definition that is not a mapping raises ``TypeError``; one the core
+    cannot plan, :class:`OptionError`, :class:`PolicyError` or
+    :class:`ExperimentError` naming the field; a malformed ``trace``,
+    :class:`LinkError`.
     """
 
-    def __init__(self, definition: Dict[str, Any], trace: Optional[Dict[str, Any]] = None) -> None:
-        self.definition = definition
-        self.trace = trace
+    def __init__(self, definition: Mapping[str, Any], trace: Optional[Mapping[str, Any]] = None) -> None:
+        where = "Experiment()"
+        if not isinstance(definition, Mapping):
+            raise _args.type_error(where, "definition", definition, "a mapping (an experiment's JSON form)")
+        if trace is not None and not isinstance(trace, Mapping):
+            raise _args.type_error(where, "trace", trace, "a mapping (a share link's trace) or None")
+        self.definition = dict(definition)
+        self.trace = None if trace is None else dict(trace)
+        self._points = _core.count_points(_json_text(where, "definition", self.definition))
+        if self.trace is not None:
+            self.link()
 
     @classmethod
     def from_link(cls, url: str) -> "Experiment":
         """The experiment of a page's share link (the whole URL or its
         fragment, ``#v2=…`` or the first page's ``#v1=…``), checked by the core."""
-        link = json.loads(_core.decode_link(_check_str("Experiment.from_link()", "url", url)))
+        link = json.loads(_core.decode_link(_args.text("Experiment.from_link()", "url", url)))
         return cls(link["experiment"], link.get("trace"))
 
     def link(self) -> str:
@@ -509,13 +631,39 @@ class Experiment:
         _core.decode_link(fragment)
         return fragment
 
-    def run(self, trace: Union[Trace, Source, None] = None, *, progress: Progress = None) -> ExperimentResult:
+    def __len__(self) -> int:
+        """The number of points (runs × sweep values × repetitions)."""
+        return self._points
+
+    def run(
+        self,
+        trace: Union[Trace, Source, None] = None,
+        *,
+        progress: Progress = None,
+        executor: Any = None,
+        tasks: Optional[int] = None,
+    ) -> ExperimentResult:
         """Runs every point. ``trace`` is a loaded Trace (read with the
         experiment's workload options), a path or bytes (read with them),
         or None for a share link's own trace: a sample the page bundles, or
-        the generator's trace (a file or a URL must be given)."""
+        the generator's trace (a file or a URL must be given).
+
+        ``executor`` runs the points elsewhere: any
+        ``concurrent.futures.Executor`` (a ``ProcessPoolExecutor``, Dask's
+        ``client.get_executor()``) or anything with its ``submit(fn,
+        *args)`` whose futures have ``result()`` (submitit's executors, on
+        a Slurm allocation). The points are split into ``tasks`` shards (by
+        default one per point, at most 64), each run as ``schedlab sweep
+        --shard I/N`` would and merged as ``schedlab merge`` merges: the
+        result is the local run's, byte for byte. The trace travels pickled
+        (as its bytes) with each task. Progress cannot be reported then: a
+        ``progress`` other than None or False is refused."""
         loaded = self._trace(trace)
         points = json.dumps(self.definition)
+        if executor is not None:
+            if progress is not None and progress is not False:
+                raise ValueError("Experiment.run(): progress cannot be reported from an executor's tasks; pass progress=None")
+            return _run_on(executor, loaded, points, _shards("Experiment.run()", tasks, self._points))
         with progress_observer(progress, len(loaded)) as observer:
             core = _core.run_experiment(loaded._core, points, observer)
         return ExperimentResult(core)
@@ -551,6 +699,44 @@ class Experiment:
         raise SchedlabError("this experiment names no trace: pass one as run(trace=...)")
 
 
+def _json_text(where: str, name: str, value: Any) -> str:
+    try:
+        return json.dumps(value)
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"{where}: {name} holds what JSON cannot: {e}") from None
+
+
+def _shards(where: str, tasks: Optional[int], points: int) -> int:
+    if tasks is None:
+        return max(1, min(points, 64))
+    count = _args.integer(where, "tasks", tasks, _args.U32)
+    if not 1 <= count <= max(points, 1):
+        raise ValueError(f"{where}: tasks must be from 1 to the {points} points, not {count}")
+    return count
+
+
+def _run_shard(trace: Trace, definition: str, shard: str) -> str:
+    """One task of an experiment run on an executor: its shard's result
+    document. Module-level, so that workers find it by name."""
+    return _core.run_experiment(trace._core, definition, None, shard).to_json()
+
+
+def _run_on(executor: Any, trace: Trace, definition: str, count: int) -> "ExperimentResult":
+    submit = getattr(executor, "submit", None)
+    if not callable(submit):
+        raise _args.type_error("Experiment.run()", "executor", executor, "an executor (with submit(fn, *args))")
+    futures = [submit(_run_shard, trace, definition, f"{i}/{count}") for i in range(1, count + 1)]
+    try:
+        texts = [f.result() for f in futures]
+    except BaseException:
+        for f in futures:
+            cancel = getattr(f, "cancel", None)
+            if callable(cancel):
+                cancel()
+        raise
+    return ExperimentResult(_core.merge_shards(texts))
+
+
 def _experiment(
     where: str,
     trace: Trace,
@@ -564,9 +750,9 @@ def _experiment(
     _check_trace(where, trace)
     return {
         "runs": _run_specs(where, policies, predictor),
-        "params": _params(where, params),
-        "repeat": _check_int(where, "repeat", repeat, 1),
-        "seed": _check_int(where, "seed", seed),
+        "params": _args.params(where, params),
+        "repeat": _args.integer(where, "repeat", repeat, _args.U32),
+        "seed": _args.integer(where, "seed", seed, _args.U64),
         "workload": trace._workload(),
         "metrics": metrics,
     }
@@ -586,6 +772,8 @@ def compare(
     short_runtime: Optional[int] = None,
     narrow_size: Optional[int] = None,
     progress: Progress = None,
+    executor: Any = None,
+    tasks: Optional[int] = None,
 ) -> "Any":
     """Runs several policies on one trace, as ``schedlab compare`` (each
     ``repeat`` times, seeds ``seed, seed + 1, …``), and returns the tidy
@@ -596,12 +784,13 @@ def compare(
     ``policies`` are run specs ``ID[:KEY=VALUE,...][@PREDICTOR]``
     (``["fcfs", "easy:order=shortest@last", "cbf"]``); ``predictor`` is
     given to every run that names none and reads runtimes; ``params`` to
-    every run that takes them.
+    every run that takes them. ``executor`` and ``tasks`` run the points
+    elsewhere, as :meth:`Experiment.run` does.
     """
     where = "compare()"
     metrics = _metric_settings(where, check, bsd_threshold, skip_percent, short_runtime, narrow_size)
     experiment = _experiment(where, trace, policies, predictor, params, repeat, seed, metrics)
-    summary = Experiment(experiment).run(trace, progress=progress).summary
+    summary = Experiment(experiment).run(trace, progress=progress, executor=executor, tasks=tasks).summary
     return summary.drop(columns=["value"])
 
 
@@ -622,6 +811,8 @@ def sweep(
     short_runtime: Optional[int] = None,
     narrow_size: Optional[int] = None,
     progress: Progress = None,
+    executor: Any = None,
+    tasks: Optional[int] = None,
 ) -> "Any":
     """Runs every policy at every value of parameter ``param``, as
     ``schedlab sweep``, and returns the tidy DataFrame of
@@ -631,19 +822,21 @@ def sweep(
     ``values`` is a list (``[0, 20, 40]``) or an inclusive range
     ``"FROM:TO:STEP"``. The sweep applies to every run that takes
     ``param`` (or only to the runs at the indices ``runs``); the others
-    run once per repetition, with ``value`` missing.
+    run once per repetition, with ``value`` missing. ``executor`` and
+    ``tasks`` run the points elsewhere (a process pool, Dask, Slurm through
+    submitit), as :meth:`Experiment.run` does, with the same result.
     """
     where = "sweep()"
-    _check_str(where, "param", param)
+    _args.text(where, "param", param)
     metrics = _metric_settings(where, check, bsd_threshold, skip_percent, short_runtime, narrow_size)
     experiment = _experiment(where, trace, policies, predictor, params, repeat, seed, metrics)
     if isinstance(values, str):
         definition = json.loads(_core.parse_sweep(f"{param}={values}"))
     elif isinstance(values, Sequence) and values:
-        definition = {"param": param, "values": [_param_text(where, param, v)[1] for v in values]}
+        definition = {"param": param, "values": [_args.param_text(where, param, v)[1] for v in values]}
     else:
-        raise _type_error(where, "values", values, "a non-empty list of values or a range 'FROM:TO:STEP'")
+        raise _args.type_error(where, "values", values, "a non-empty list of values or a range 'FROM:TO:STEP'")
     if runs is not None:
-        definition["runs"] = [_check_int(where, "runs[]", r) for r in runs]
+        definition["runs"] = _args.integers(where, "runs", runs, _args.U64)
     experiment["sweep"] = definition
-    return Experiment(experiment).run(trace, progress=progress).summary
+    return Experiment(experiment).run(trace, progress=progress, executor=executor, tasks=tasks).summary

@@ -22,36 +22,110 @@ the ``easy`` policy backfills. ``backfill="none"`` starts nothing else.
 
 **Observation.** A ``(window, 5)`` float32 array, one row per offered job
 in the order offered: wait so far (s), requested time (s), processors,
-user (SWF field 12; -1 unknown), free processors of the machine. Rows past
-the offered jobs are zeros.
+user (SWF field 12; -1 unknown, and so is any malformed number below -1),
+free processors of the machine. Rows past the offered jobs are zeros. The
+space declares each column's bounds (processors and free processors at
+most the machine's), and every observation lies in it.
 
 **Actions.** Mode "pick": ``Discrete(window)``, the row of the job to run.
 Mode "inspect": ``Discrete(2)``: 0 accepts the base policy's pick (row 0),
 1 rejects it (nothing more starts until the next event; allowed only while
 a job runs, since nothing would otherwise happen again). The valid actions
 are ``info["action_mask"]`` and ``env.action_masks()``; an invalid action
-is taken as action 0 and reported as ``info["invalid_action"]``.
+is taken as action 0 and reported as ``info["invalid_action"]``. An action
+is an int (numpy's integers too); a float or a string raises ``TypeError``.
 
 **Reward.** 0 at every step but the last, which gets the episode's metric
 from the core with the sign that makes more better: ``-MBS`` (mean bounded
 slowdown, τ = 10 s) by default, as RLScheduler; ``reward="mean_wait"``
 (``-`` seconds), ``"mwbs"`` or ``"utilization"`` (``+``). The last step's
 ``info["metrics"]`` holds every metric of the episode.
+
+**Copies.** ``copy.deepcopy(env)`` and pickling give an independent
+environment at the same point of the same episode (it replays the
+decisions taken so far from the episode's first job) with the same random
+generator, so ``AsyncVectorEnv`` works under the ``spawn`` and
+``forkserver`` start methods.
+
+**Many episodes at once.** :class:`VectorSchedulingEnv` is Gymnasium's
+vector API over N episodes stepped by the core in one call, with no
+process or thread per episode; it gives what ``SyncVectorEnv`` over N
+``SchedulingEnv`` gives, step for step, many times faster.
+
+**Threads.** An environment is stepped by one thread at a time; a second
+thread calling it meanwhile gets a ``RuntimeError`` (never a deadlock).
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, Optional, Tuple
+import operator
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+from gymnasium.utils import seeding
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
 
-from . import Trace, _core, load
+from . import Trace, _args, _core, load
 
 FEATURES = ("wait", "requested_time", "processors", "user", "free_processors")
-REWARDS = {"mbs": -1.0, "mwbs": -1.0, "mean_wait": -1.0, "utilization": 1.0}
+REWARDS = ("mbs", "mwbs", "mean_wait", "utilization")
+MAX_WINDOW: int = _core.MAX_WINDOW
+"""The largest window the core takes (65,536 offered jobs)."""
+
+
+def _settings(where: str, trace: Any, mode: Any, window: Any, backfill: Any, episode_jobs: Any, reward: Any) -> Tuple[Trace, int, int]:
+    """Checks an environment's arguments; returns the trace, the window and
+    the episode's length."""
+    if not isinstance(trace, Trace):
+        trace = load(trace)
+    choices = (("mode", mode, ("pick", "inspect")), ("backfill", backfill, ("easy", "none")), ("reward", reward, REWARDS))
+    for name, value, allowed in choices:
+        _args.text(where, name, value)
+        if value not in allowed:
+            raise ValueError(f"{where}: {name} must be one of {', '.join(map(repr, allowed))}, not {value!r}")
+    window = _args.integer(where, "window", window, _args.U64)
+    episode_jobs = _args.integer(where, "episode_jobs", episode_jobs, _args.U64)
+    if not 1 <= window <= MAX_WINDOW:
+        raise ValueError(f"{where}: window must be from 1 to {MAX_WINDOW} jobs, not {window}")
+    if episode_jobs < 1:
+        raise ValueError(f"{where}: episode_jobs must be at least 1, not {episode_jobs}")
+    return trace, window, min(episode_jobs, len(trace))
+
+
+def _observation_space(trace: Trace, window: int) -> spaces.Box:
+    """Each feature's bounds: times, sizes and free processors are never
+    negative, the user is -1 or more, and a job or the free part of the
+    machine holds at most the machine's processors."""
+    top = float(np.finfo(np.float32).max)
+    procs = float(trace.procs)
+    low = np.tile(np.array([0.0, 0.0, 0.0, -1.0, 0.0], dtype=np.float32), (window, 1))
+    high = np.tile(np.array([top, top, procs, top, procs], dtype=np.float32), (window, 1))
+    return spaces.Box(low=low, high=high, dtype=np.float32)
+
+
+def _action(where: str, action: Any) -> int:
+    """An action as an int: Python's or numpy's integers (a 0-d array too);
+    anything else is a ``TypeError``. Beyond 64 bits is as invalid as any
+    other row that is not offered."""
+    if isinstance(action, (bool, np.bool_)):
+        raise TypeError(f"{where}: the action must be an int, not {type(action).__name__}")
+    try:
+        a = operator.index(action)
+    except TypeError:
+        raise TypeError(f"{where}: the action must be an int (a row of the window), not {type(action).__name__}") from None
+    return max(min(a, 2**63 - 1), -(2**63))
+
+
+def _mask(pick: bool, window: int, offered: np.ndarray, running: np.ndarray) -> np.ndarray:
+    """The valid actions of each decision (one row per environment)."""
+    if pick:
+        return np.arange(window) < offered[:, None]
+    some = offered > 0
+    return np.stack([some, some & running], axis=1)
 
 
 class SchedulingEnv(gymnasium.Env):
@@ -68,75 +142,70 @@ class SchedulingEnv(gymnasium.Env):
         episode_jobs: int = 256,
         reward: str = "mbs",
     ) -> None:
-        where = "SchedulingEnv()"
-        if not isinstance(trace, Trace):
-            trace = load(trace)
-        if mode not in ("pick", "inspect"):
-            raise ValueError(f'{where}: mode must be "pick" or "inspect", not {mode!r}')
-        if backfill not in ("easy", "none"):
-            raise ValueError(f'{where}: backfill must be "easy" or "none", not {backfill!r}')
-        if reward not in REWARDS:
-            raise ValueError(f"{where}: reward must be one of {', '.join(REWARDS)}, not {reward!r}")
-        for name, value in (("window", window), ("episode_jobs", episode_jobs)):
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise TypeError(f"{where}: {name} must be an int, not {type(value).__name__}")
-            if value < 1:
-                raise ValueError(f"{where}: {name} must be at least 1, not {value}")
+        trace, window, episode_jobs = _settings("SchedulingEnv()", trace, mode, window, backfill, episode_jobs, reward)
         self.trace = trace
         self.mode = mode
         self.window = window
         self.backfill = backfill
-        self.episode_jobs = min(episode_jobs, len(trace))
+        self.episode_jobs = episode_jobs
         self.reward_metric = reward
-        self.observation_space = spaces.Box(
-            low=-1.0, high=np.finfo(np.float32).max, shape=(window, _core.FEATURES), dtype=np.float32
-        )
+        self.observation_space = _observation_space(trace, window)
         self.action_space = spaces.Discrete(window if mode == "pick" else 2)
+        self._pick = mode == "pick"
+        self._episode: Optional[_core.Episode] = None
+        self._start = 0
+        self._done = True
+        self._jobs_csv: Optional[str] = None
+        self._make_buffers()
+        self._set_decision((0, False))
+
+    def _make_buffers(self) -> None:
         # The engine writes each observation into this buffer (through the
         # view); a step hands the agent a copy of it.
-        self._buffer = bytearray(window * _core.FEATURES * 4)
-        self._view = np.frombuffer(self._buffer, dtype="<f4").reshape(window, _core.FEATURES)
+        self._buffer = bytearray(self.window * _core.FEATURES * 4)
+        self._view = np.frombuffer(self._buffer, dtype="<f4").reshape(self.window, _core.FEATURES)
         # The masks by decision (see _set_decision); each step hands out a
         # copy, since Gymnasium wants no two steps to share an object.
         self._masks: Dict[int, np.ndarray] = {}
-        self._pick = mode == "pick"
-        self._episode: Optional[_core.Episode] = None
-        self._set_decision((0, False))
-        self._done = True
-        self._jobs_csv: Optional[str] = None
+
+    def _begin(self, start: int, answers: Sequence[int] = ()) -> None:
+        self._episode = _core.Episode(
+            self.trace._core,
+            start,
+            self.episode_jobs,
+            self.window,
+            self.backfill,
+            self.mode,
+            self.reward_metric,
+            self._buffer,
+            list(answers),
+        )
+        self._start = start
+        self._done = False
+        decision = self._episode.decision()
+        if decision is None:
+            raise RuntimeError("the episode ended before its first decision")
+        self._set_decision(decision)
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> Tuple[np.ndarray, Dict[str, Any]]:
         super().reset(seed=seed)
         start = int(self.np_random.integers(0, len(self.trace) - self.episode_jobs + 1))
-        self._episode = _core.Episode(self.trace._core, start, self.episode_jobs, self.window, self.backfill, self._buffer)
-        self._done = False
         self._jobs_csv = None
-        decision = self._episode.begin()
-        if decision is None:
-            raise RuntimeError("the episode ended before its first decision")
-        self._set_decision(decision)
+        self._begin(start)
         return self._view.copy(), {"action_mask": self._mask.copy(), "first_job": start}
 
     def step(self, action: Any) -> Tuple[np.ndarray, float, bool, bool, Dict[str, Any]]:
         episode = self._episode
         if episode is None or self._done:
             raise RuntimeError("SchedulingEnv.step(): call reset() first (the episode has ended)")
-        a = int(action)
-        offered, running = self._decision
-        if self._pick:
-            invalid = not 0 <= a < offered
-            decision = episode.step(0 if invalid else a)
-        else:
-            invalid = not (offered > 0 and (a == 0 or (a == 1 and running)))
-            decision = episode.step(None if a == 1 and not invalid else 0)
+        decision, invalid = episode.step(_action("SchedulingEnv.step()", action))
         if decision is not None:
             self._set_decision(decision)
             return self._view.copy(), 0.0, False, False, {"action_mask": self._mask.copy(), "invalid_action": invalid}
-        metrics_json, self._jobs_csv = episode.result()
+        reward, metrics_json, self._jobs_csv = episode.result()
         metrics = json.loads(metrics_json)
         self._done = True
         self._set_decision((0, False))
-        reward = REWARDS[self.reward_metric] * float(metrics[self.reward_metric])
         info = {"action_mask": self._mask.copy(), "invalid_action": invalid, "metrics": metrics}
         return self._view.copy(), reward, True, False, info
 
@@ -151,6 +220,24 @@ class SchedulingEnv(gymnasium.Env):
             raise RuntimeError("no episode has finished yet")
         return self._jobs_csv
 
+    def __getstate__(self) -> Dict[str, Any]:
+        """Everything but the core's episode and the buffers, which are
+        made again; a live episode travels as its first job and its
+        decisions so far."""
+        state = {k: v for k, v in self.__dict__.items() if k not in ("_episode", "_buffer", "_view", "_masks", "_mask")}
+        live = self._episode is not None and not self._done
+        state["_answers"] = self._episode.answers()[1] if live else None
+        return state
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        answers = state.pop("_answers")
+        self.__dict__.update(state)
+        self._episode = None
+        self._make_buffers()
+        self._set_decision(self._decision)
+        if answers is not None:
+            self._begin(self._start, answers)
+
     def _set_decision(self, decision: Tuple[int, bool]) -> None:
         """Keeps the decision, ``(offered, running)``: how many jobs are
         offered and whether a job runs, and its mask, made once for each
@@ -160,10 +247,140 @@ class SchedulingEnv(gymnasium.Env):
         key = offered if self._pick else 2 * min(offered, 1) + running
         mask = self._masks.get(key)
         if mask is None:
-            if self._pick:
-                mask = np.arange(self.window) < offered
-            else:
-                mask = np.array([offered > 0, offered > 0 and running])
+            mask = _mask(self._pick, self.window, np.array([offered]), np.array([running]))[0]
             mask.flags.writeable = False
             self._masks[key] = mask
         self._mask = mask
+
+
+class VectorSchedulingEnv(VectorEnv):
+    """``num_envs`` episodes of :class:`SchedulingEnv` (same arguments)
+    stepped by the core in one call: Gymnasium's vector API, with its
+    next-step autoreset (the step after an episode ends starts the next
+    one, its action ignored). Episode ``i`` draws its first jobs from its
+    own generator, seeded ``seed + i`` by ``reset(seed=seed)``, exactly as
+    ``SyncVectorEnv`` seeds its environments, so both give the same
+    observations, rewards, terminations and infos (``action_mask``,
+    ``invalid_action``, ``first_job`` and, at an episode's end,
+    ``metrics``). ``copy=False`` hands out the environment's own arrays,
+    which the next step overwrites (as ``SyncVectorEnv(copy=False)``).
+    ``threads`` splits the episodes into that many groups stepped at once,
+    each on a core of its own (the results do not depend on it).
+    """
+
+    metadata = {"render_modes": [], "autoreset_mode": AutoresetMode.NEXT_STEP}
+
+    def __init__(
+        self,
+        trace: Any,
+        num_envs: int,
+        mode: str = "pick",
+        window: int = 128,
+        backfill: str = "easy",
+        episode_jobs: int = 256,
+        reward: str = "mbs",
+        copy: bool = True,
+        threads: int = 1,
+    ) -> None:
+        where = "VectorSchedulingEnv()"
+        trace, window, episode_jobs = _settings(where, trace, mode, window, backfill, episode_jobs, reward)
+        n = _args.integer(where, "num_envs", num_envs, _args.U32)
+        if n < 1:
+            raise ValueError(f"{where}: num_envs must be at least 1, not {n}")
+        self.trace, self.mode, self.window, self.backfill = trace, mode, window, backfill
+        self.episode_jobs, self.reward_metric, self.copy = episode_jobs, reward, _args.flag(where, "copy", copy)
+        self.num_envs = n
+        self.single_observation_space = _observation_space(trace, window)
+        self.single_action_space = spaces.Discrete(window if mode == "pick" else 2)
+        self.observation_space = batch_space(self.single_observation_space, n)
+        self.action_space = batch_space(self.single_action_space, n)
+        actions = self.single_action_space.n
+        buffers = [bytearray(size) for size in (n * window * _core.FEATURES * 4, n * 8, n, n * actions, n)]
+        threads = _args.integer(where, "threads", threads, _args.U32)
+        self._core = _core.Episodes(trace._core, n, episode_jobs, window, backfill, mode, reward, buffers, threads)
+        self._observation = np.frombuffer(buffers[0], dtype="<f4").reshape(n, window, _core.FEATURES)
+        self._reward = np.frombuffer(buffers[1], dtype="<f8")
+        self._terminated = np.frombuffer(buffers[2], dtype=np.bool_)
+        self._mask = np.frombuffer(buffers[3], dtype=np.bool_).reshape(n, actions)
+        self._invalid = np.frombuffer(buffers[4], dtype=np.bool_)
+        self._truncated = np.zeros(n, dtype=np.bool_)
+        self._everyone = np.ones(n, dtype=np.bool_)
+        self._generators: List[np.random.Generator] = []
+        # The episodes that ended at the last step, which the next one resets.
+        self._ended: List[int] = []
+        self._starts = np.full(n, -1, dtype="<i8")
+        self._last_start = len(trace) - episode_jobs + 1
+
+    def reset(
+        self, *, seed: Union[int, Sequence[Optional[int]], None] = None, options: Optional[Dict[str, Any]] = None
+    ) -> Tuple[np.ndarray, Dict[str, Any]]:
+        n = self.num_envs
+        seeds = [None if seed is None else seed + i for i in range(n)] if not isinstance(seed, Sequence) else list(seed)
+        if len(seeds) != n:
+            raise ValueError(f"VectorSchedulingEnv.reset(): {len(seeds)} seeds for {n} environments")
+        if seed is not None:
+            self._np_random, self._np_random_seed = seeding.np_random(seeds[0] if isinstance(seed, Sequence) else seed)
+        if seed is not None or not self._generators:
+            self._generators = [seeding.np_random(s)[0] for s in seeds]
+        starts = np.array([g.integers(0, self._last_start) for g in self._generators], dtype="<i8")
+        self._core.reset(starts.tobytes())
+        self._ended = []
+        infos = {
+            "action_mask": self._mask.copy(),
+            "_action_mask": self._everyone.copy(),
+            "first_job": starts.astype(np.int64),
+            "_first_job": self._everyone.copy(),
+        }
+        return self._out(self._observation), infos
+
+    def step(self, actions: Any) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
+        if not self._generators:
+            raise RuntimeError("VectorSchedulingEnv.step(): call reset() first")
+        raw = self._actions(actions)
+        resets = self._ended
+        if resets:
+            self._starts.fill(-1)
+            for i in resets:
+                self._starts[i] = self._generators[i].integers(0, self._last_start)
+            ended = self._core.step(raw, self._starts.tobytes())
+        else:
+            ended = self._core.step(raw, b"")
+        infos: Dict[str, Any] = {"action_mask": self._mask.copy(), "_action_mask": self._everyone.copy()}
+        # The core leaves an episode it reset marked valid.
+        infos["invalid_action"] = self._invalid.copy()
+        if resets:
+            reset = self._starts >= 0
+            infos["_invalid_action"] = ~reset
+            infos["first_job"] = np.where(reset, self._starts, 0).astype(np.int64)
+            infos["_first_job"] = reset
+        else:
+            infos["_invalid_action"] = self._everyone.copy()
+        for i, metrics in ended:
+            self._add_info(infos, {"metrics": json.loads(metrics)}, i)
+        self._ended = [i for i, _ in ended]
+        return (
+            self._out(self._observation),
+            self._reward.copy(),
+            self._terminated.copy(),
+            self._truncated.copy(),
+            infos,
+        )
+
+    def _actions(self, actions: Any) -> bytes:
+        """The actions as the core reads them (little-endian int64s)."""
+        a = actions if isinstance(actions, np.ndarray) else np.asarray(actions)
+        if a.dtype.kind not in "iu":
+            raise TypeError(f"VectorSchedulingEnv.step(): actions must be ints, not {a.dtype} values")
+        if a.shape != (self.num_envs,):
+            raise ValueError(f"VectorSchedulingEnv.step(): actions must have shape ({self.num_envs},), not {a.shape}")
+        if a.dtype.kind == "u":
+            # Past 2^63 is as invalid as any other action that is not offered.
+            a = np.minimum(a, 2**63 - 1)
+        return a.astype("<i8", copy=False).tobytes()
+
+    def action_masks(self) -> np.ndarray:
+        """The valid actions of every environment's current decision."""
+        return self._mask.copy()
+
+    def _out(self, array: np.ndarray) -> np.ndarray:
+        return array.copy() if self.copy else array

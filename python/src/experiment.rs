@@ -3,27 +3,13 @@
 //! links; the column catalogue.
 
 use pyo3::prelude::*;
-use schedlab::experiment::link;
-use schedlab::experiment::{run_point, Experiment, ExperimentResult, MetricValue, Plan, RunSpec, Sweep, TraceDocument};
+use schedlab::experiment::{link, Merger, Shard};
+use schedlab::experiment::{Experiment, ExperimentResult, MetricValue, RunSpec, Sweep};
 use schedlab::metrics::columns as catalogue;
 
 use crate::observer::Observer;
 use crate::trace::Trace;
-use crate::{core_error, decode, pretty};
-
-/// Refuses an experiment whose workload options are not those the trace
-/// was read with (they decide the jobs every run replays).
-pub fn check_workload(experiment: &Experiment, trace: &Trace) -> PyResult<()> {
-    if experiment.workload == trace.workload {
-        return Ok(());
-    }
-    let given = serde_json::to_string(&experiment.workload).map_err(core_error)?;
-    let read = serde_json::to_string(&trace.workload).map_err(core_error)?;
-    Err(core_error(format!(
-        "the experiment reads the trace with the workload options {given}, and this trace was read with {read}: \
-         load it with the experiment's options"
-    )))
-}
+use crate::{core_error, decode, error, pretty, session_error, ErrorKind};
 
 /// An experiment's result, as the core summarised it.
 #[pyclass(module = "schedlab._core", frozen)]
@@ -31,35 +17,58 @@ pub struct ExperimentRun {
     result: ExperimentResult,
 }
 
-/// `run_experiment(trace, experiment_json, progress)`: every point of the
-/// experiment, in order, summarised by `ExperimentResult` (mean and 95 %
-/// interval of each run and sweep value).
+/// `run_experiment(trace, experiment_json, progress, shard)`: every point
+/// of the experiment (or of its shard `"I/N"`, as `--shard`), in order,
+/// summarised by `ExperimentResult` (mean and 95 % interval of each run
+/// and sweep value).
 #[pyfunction]
-#[pyo3(signature = (trace, experiment_json, progress=None))]
+#[pyo3(signature = (trace, experiment_json, progress=None, shard=None))]
 pub fn run_experiment(
     py: Python<'_>,
     trace: &Bound<'_, Trace>,
     experiment_json: &str,
     progress: Option<Py<PyAny>>,
+    shard: Option<&str>,
 ) -> PyResult<ExperimentRun> {
     let experiment: Experiment = decode(experiment_json, "experiment")?;
-    let t = trace.get();
-    check_workload(&experiment, t)?;
-    let plan = Plan::new(experiment).map_err(core_error)?;
-    let mut observer = Observer::new(progress, plan.len());
-    let mut points = Vec::new();
-    for point in plan.points(None) {
-        observer.point = point.index;
-        observer.check_signals()?;
-        let result = py.detach(|| run_point(&t.loaded.trace, &plan, &point, &mut |phase, p| observer.report(phase, p)));
-        if let Some(e) = observer.take_error() {
-            return Err(e);
-        }
-        let result = result.map_err(|e| core_error(format!("{}: {e}", plan.label(point.run))))?;
-        points.push(result);
+    let session = &trace.get().session;
+    let plan = session.plan(experiment).map_err(session_error)?;
+    let shard = shard.map(Shard::parse).transpose().map_err(session_error)?;
+    let mut observer = Observer::new(progress, plan.shard_len(shard));
+    let result = py.detach(|| {
+        session.run_experiment(&plan, shard, &mut |index, report| {
+            observer.point = index;
+            match report {
+                Some((phase, p)) => observer.report(phase, p),
+                None => observer.between_points(),
+            }
+        })
+    });
+    if let Some(e) = observer.take_error() {
+        return Err(e);
     }
-    let identity = TraceDocument::of(&t.identity).map_err(core_error)?;
-    Ok(ExperimentRun { result: ExperimentResult::new(&plan, identity, None, points) })
+    Ok(ExperimentRun { result: result.map_err(session_error)? })
+}
+
+/// `merge_shards(texts)`: the result of the whole experiment from the
+/// results of its shards (their `to_json()` texts, in any order), as
+/// `schedlab merge` joins shard files, through the same streamed merger.
+#[pyfunction]
+pub fn merge_shards(py: Python<'_>, texts: Vec<String>) -> PyResult<ExperimentRun> {
+    let result = py.detach(|| {
+        let mut merger = Merger::new(u64::MAX);
+        texts.iter().try_for_each(|t| merger.add_reader(t.as_bytes()))?;
+        Ok::<_, schedlab::experiment::MergeError>(merger.finish()?.into_result())
+    });
+    Ok(ExperimentRun { result: result.map_err(|e| error(ErrorKind::Merge, e))? })
+}
+
+/// `count_points(experiment_json) -> int`: how many points the experiment
+/// has, once the core has checked that it can plan it.
+#[pyfunction]
+pub fn count_points(experiment_json: &str) -> PyResult<u64> {
+    let experiment: Experiment = decode(experiment_json, "experiment")?;
+    Ok(schedlab_session::plan(experiment).map_err(session_error)?.len())
 }
 
 /// One row of a tidy summary: run index, label, sweep value, metric key,
@@ -99,7 +108,7 @@ impl ExperimentRun {
 pub fn decode_link(url: &str) -> PyResult<String> {
     // A whole URL or just its fragment.
     let fragment = url.rsplit_once('#').map_or(url, |(_, f)| f);
-    let l = link::decode(fragment).map_err(core_error)?;
+    let l = link::decode(fragment).map_err(|e| error(ErrorKind::Link, e))?;
     serde_json::to_string(&l).map_err(core_error)
 }
 
@@ -117,7 +126,7 @@ pub fn columns() -> PyResult<String> {
 #[pyfunction]
 #[pyo3(signature = (text, predictor=None))]
 pub fn run_spec(text: &str, predictor: Option<&str>) -> PyResult<String> {
-    let spec = RunSpec::parse(text).map_err(core_error)?.with_default_predictor(predictor);
+    let spec = RunSpec::parse(text).map_err(session_error)?.with_default_predictor(predictor);
     serde_json::to_string(&spec).map_err(core_error)
 }
 
@@ -125,5 +134,5 @@ pub fn run_spec(text: &str, predictor: Option<&str>) -> PyResult<String> {
 /// as the experiment's JSON of a sweep.
 #[pyfunction]
 pub fn parse_sweep(text: &str) -> PyResult<String> {
-    serde_json::to_string(&Sweep::parse(text).map_err(core_error)?).map_err(core_error)
+    serde_json::to_string(&Sweep::parse(text).map_err(session_error)?).map_err(core_error)
 }

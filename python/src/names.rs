@@ -12,7 +12,10 @@ use crate::trace::Trace;
 /// page's trace summary shows them ("Span", "3 h").
 #[pyfunction(name = "trace_facts")]
 pub fn facts(trace: PyRef<'_, Trace>) -> Vec<(String, String)> {
-    trace_facts(&trace.identity, Some(&trace.loaded.header)).into_iter().map(|f| (f.label, f.value)).collect()
+    trace_facts(trace.session.identity(), Some(&trace.session.loaded().header))
+        .into_iter()
+        .map(|f| (f.label, f.value))
+        .collect()
 }
 
 /// `cleaning_lines(trace) -> [(key, text, meaning)]`: the cleaning rules that
@@ -20,7 +23,7 @@ pub fn facts(trace: PyRef<'_, Trace>) -> Vec<(String, String)> {
 /// 1 line").
 #[pyfunction(name = "cleaning_lines")]
 pub fn cleaning(trace: PyRef<'_, Trace>) -> Vec<(String, String, String)> {
-    cleaning_lines(&trace.identity).into_iter().map(|l| (l.key, l.text, l.meaning)).collect()
+    cleaning_lines(trace.session.identity()).into_iter().map(|l| (l.key, l.text, l.meaning)).collect()
 }
 
 /// `count_text(n) -> str`: "28,489".

@@ -48,11 +48,14 @@ impl Observer {
     }
 
     /// Checks for Ctrl-C between points (a short run may make no progress
-    /// report at all).
-    pub fn check_signals(&mut self) -> PyResult<()> {
-        match self.take_error() {
-            Some(e) => Err(e),
-            None => Python::attach(|py| py.check_signals()),
+    /// report at all); called without the GIL.
+    pub fn between_points(&mut self) -> Control {
+        match Python::attach(|py| py.check_signals()) {
+            Ok(()) => Control::Continue,
+            Err(e) => {
+                self.error = Some(e);
+                Control::Cancel
+            }
         }
     }
 }

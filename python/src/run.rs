@@ -1,24 +1,23 @@
 //! One run: the core's run document and per-job table.
 
+use std::path::PathBuf;
+
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use schedlab::experiment::{
-    job_rows, run_phased, schedule_comments, write_jobs_csv, write_schedule_swf, Experiment, MetricValue,
-    MetricsDocument, Plan, RunDocument, RunOutcome, RunSettings, JOB_COLUMNS,
-};
+use schedlab::experiment::{job_rows, Experiment, MetricValue, MetricsDocument, JOB_COLUMNS};
 use schedlab::metrics::columns as catalogue;
-use schedlab::schedule::{write_batsim_jobs, Layout};
+use schedlab_outputs::{commit, Outputs};
+use schedlab_session::Export;
 
 use crate::observer::Observer;
 use crate::trace::Trace;
-use crate::{core_error, decode, pretty};
+use crate::{core_error, decode, error, pretty, session_error, ErrorKind};
 
 /// A finished, checked run of a trace.
 #[pyclass(module = "schedlab._core", frozen)]
 pub struct Run {
     trace: Py<Trace>,
-    settings: RunSettings,
-    outcome: RunOutcome,
+    run: schedlab_session::Run,
 }
 
 /// `run(trace, experiment_json, progress)`: the one point of an experiment
@@ -29,21 +28,21 @@ pub struct Run {
 #[pyo3(signature = (trace, experiment_json, progress=None))]
 pub fn run(py: Python<'_>, trace: Py<Trace>, experiment_json: &str, progress: Option<Py<PyAny>>) -> PyResult<Run> {
     let experiment: Experiment = decode(experiment_json, "run()")?;
-    let t = trace.get();
-    crate::experiment::check_workload(&experiment, t)?;
-    let plan = Plan::new(experiment).map_err(core_error)?;
-    let point = match plan.len() {
-        1 => plan.point(0).expect("a plan of one point has point 0"),
-        n => return Err(core_error(format!("run() runs one point, and this experiment has {n}"))),
-    };
-    let settings = plan.settings(&point).map_err(core_error)?;
+    let session = &trace.get().session;
+    let plan = session.plan(experiment).map_err(session_error)?;
+    if plan.len() != 1 {
+        return Err(error(
+            ErrorKind::Experiment,
+            format!("run() runs one point, and this experiment has {}", plan.len()),
+        ));
+    }
+    let point = session.point(&plan, 0).map_err(session_error)?;
     let mut observer = Observer::new(progress, 1);
-    let outcome = py.detach(|| run_phased(&t.loaded.trace, &settings, &mut |phase, p| observer.report(phase, p)));
+    let run = py.detach(|| session.run_point(&plan, &point, &mut |phase, p| observer.report(phase, p)));
     if let Some(e) = observer.take_error() {
         return Err(e);
     }
-    let outcome = outcome.map_err(core_error)?;
-    Ok(Run { trace, settings, outcome })
+    Ok(Run { run: run.map_err(session_error)?, trace })
 }
 
 /// A per-job column: its name, its type (`u8`, `i8`, `f8`, `bool` or `Int64`,
@@ -62,15 +61,14 @@ impl Run {
     /// The result document as `schedlab run --json` prints it, without the
     /// host-measured `elapsed_ms` (so that two runs give the same bytes).
     fn document_json(&self) -> PyResult<String> {
-        let identity = self.trace.get().identity.clone();
-        pretty(&RunDocument::new(&self.settings, identity, &self.outcome, None))
+        pretty(&self.trace.get().session.document(&self.run, None))
     }
 
     /// Every metric of the column catalogue that the run reported, in the
     /// catalogue's order: `(key, value)`, `None` for a metric without a
     /// value (a mean over no job).
     fn catalogue_metrics(&self) -> PyResult<Vec<(String, Option<f64>)>> {
-        let metrics = MetricsDocument::of(&self.outcome.metrics).map_err(core_error)?;
+        let metrics = MetricsDocument::of(&self.run.outcome().metrics).map_err(core_error)?;
         Ok(catalogue()
             .into_iter()
             .filter_map(|c| match metrics.value(c.metric) {
@@ -82,8 +80,9 @@ impl Run {
 
     /// The per-job table (`run --jobs-csv`'s rows) as columns.
     fn jobs_columns<'py>(&self, py: Python<'py>) -> Vec<Column<'py>> {
-        let trace = &self.trace.get().loaded.trace;
-        let rows: Vec<_> = job_rows(trace, &self.outcome.record, self.settings.metrics.bsd_threshold).collect();
+        let trace = self.trace.get().session.trace();
+        let threshold = self.run.settings().metrics.bsd_threshold;
+        let rows: Vec<_> = job_rows(trace, &self.run.outcome().record, threshold).collect();
         let ints = |f: &dyn Fn(&schedlab::experiment::JobRow) -> i64| {
             le_bytes(&rows.iter().map(f).collect::<Vec<i64>>(), i64::to_le_bytes)
         };
@@ -125,34 +124,46 @@ impl Run {
     }
 
     /// The per-job table as CSV, as `schedlab run --jobs-csv` writes it.
-    fn jobs_csv(&self) -> PyResult<String> {
-        let mut out = Vec::new();
-        let trace = &self.trace.get().loaded.trace;
-        write_jobs_csv(&mut out, trace, &self.outcome.record, self.settings.metrics.bsd_threshold)
-            .map_err(core_error)?;
-        String::from_utf8(out).map_err(core_error)
+    fn jobs_csv(&self, py: Python<'_>) -> PyResult<String> {
+        self.export(py, Export::JobsCsv)
     }
 
     /// The run as Batsim's `jobs.csv`, as `schedlab run --batsim-jobs`
     /// writes it (processor sets from the schedule view's layout).
     fn batsim_jobs_csv(&self, py: Python<'_>) -> PyResult<String> {
-        let jobs = &self.trace.get().loaded.trace.jobs;
-        let record = &self.outcome.record;
-        let mut out = Vec::new();
-        py.detach(|| -> Result<(), String> {
-            let layout = Layout::new(jobs, record).map_err(|e| e.to_string())?;
-            write_batsim_jobs(&mut out, jobs, record, &layout).map_err(|e| e.to_string())
-        })
-        .map_err(core_error)?;
-        String::from_utf8(out).map_err(core_error)
+        self.export(py, Export::BatsimJobs)
+    }
+
+    /// Writes one of the texts above (`what`: `jobs_csv`, `batsim_jobs_csv`
+    /// or `schedule_swf`) to `path`, all or nothing, through the command
+    /// line's writer: the file is replaced only once the whole text is on
+    /// disk (with its mode kept), and never if it is the trace's own file,
+    /// by whatever path. `label` names the call in messages.
+    fn write(&self, py: Python<'_>, what: &str, path: PathBuf, label: &str) -> PyResult<()> {
+        let text = match what {
+            "jobs_csv" => self.jobs_csv(py)?,
+            "batsim_jobs_csv" => self.batsim_jobs_csv(py)?,
+            "schedule_swf" => self.schedule_swf(py)?,
+            other => return Err(core_error(format!("there is no output {other:?}"))),
+        };
+        let mut outputs = Outputs::new(self.trace.get().input.clone());
+        let written = py.detach(|| {
+            let output = outputs.declare(label, &path)?;
+            let staged = outputs.stage(output, |w| w.write_all(text.as_bytes()))?;
+            commit(vec![staged])
+        });
+        written.map_err(|e| error(ErrorKind::Export, e))
     }
 
     /// The simulated schedule as SWF, as `schedlab run --swf-out` writes it.
-    fn schedule_swf(&self) -> PyResult<String> {
-        let t = self.trace.get();
-        let comments = schedule_comments(&self.settings, &t.identity, &t.loaded.header);
-        let mut out = Vec::new();
-        write_schedule_swf(&mut out, &t.loaded.trace, &self.outcome.record, &comments).map_err(core_error)?;
-        String::from_utf8(out).map_err(core_error)
+    fn schedule_swf(&self, py: Python<'_>) -> PyResult<String> {
+        self.export(py, Export::ScheduleSwf)
+    }
+}
+
+impl Run {
+    fn export(&self, py: Python<'_>, export: Export) -> PyResult<String> {
+        let session = &self.trace.get().session;
+        py.detach(|| session.export_text(&self.run, export)).map_err(session_error)
     }
 }

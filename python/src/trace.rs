@@ -1,48 +1,52 @@
 //! Reading a trace: from a file (the binding is a host, so it may open
 //! one), from bytes, from the page's bundled sample or from the
 //! Lublin–Feitelson generator. Plain or compressed; the core sniffs which.
+//! A read runs without the GIL and takes it back for a moment every
+//! mebibyte to run Python's signal handlers, so Ctrl-C stops it.
 
 use std::fs::File;
-use std::io::BufReader;
+use std::io::{BufReader, Read};
 use std::path::PathBuf;
 
 use pyo3::exceptions::{PyFileNotFoundError, PyIsADirectoryError, PyOSError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes};
-use schedlab::experiment::{TraceIdentity, WorkloadOptions};
-use schedlab::workload::{read_swf, Loaded};
+use schedlab::experiment::WorkloadOptions;
+use schedlab_outputs::Input;
+use schedlab_session::Session;
 
-use crate::{core_error, decode};
+use crate::{core_error, decode, error, session_error, ErrorKind};
 
 /// A trace read and cleaned by the core, with its identity (name, SHA-256,
-/// jobs, machine size, options, cleaning report, statistics, warnings).
+/// jobs, machine size, options, cleaning report, statistics, warnings):
+/// the session every run and experiment on it goes through.
 #[pyclass(module = "schedlab._core", frozen)]
 pub struct Trace {
-    pub(crate) loaded: Loaded,
-    pub(crate) identity: TraceIdentity,
-    /// The options it was read with, as an experiment records them.
-    pub(crate) workload: WorkloadOptions,
+    pub(crate) session: Session,
+    /// The file it was read from, by the identity of the file opened, so
+    /// that no output replaces or writes into it through any path.
+    pub(crate) input: Option<Input>,
 }
 
 #[pymethods]
 impl Trace {
     /// The identity as JSON text, exactly as result documents record it.
     fn identity_json(&self) -> PyResult<String> {
-        serde_json::to_string(&self.identity).map_err(core_error)
+        serde_json::to_string(self.session.identity()).map_err(core_error)
     }
 
     /// The workload options it was read with, as JSON text.
     fn workload_json(&self) -> PyResult<String> {
-        serde_json::to_string(&self.workload).map_err(core_error)
+        serde_json::to_string(self.session.workload()).map_err(core_error)
     }
 
     /// The header's key/value pairs as JSON text.
     fn header_json(&self) -> PyResult<String> {
-        serde_json::to_string(&self.loaded.header).map_err(core_error)
+        serde_json::to_string(&self.session.loaded().header).map_err(core_error)
     }
 
     fn __len__(&self) -> usize {
-        self.loaded.trace.jobs.len()
+        self.session.trace().jobs.len()
     }
 }
 
@@ -77,24 +81,38 @@ pub fn open_trace(
         )));
     };
     let workload: WorkloadOptions = decode(workload_json, "load() options")?;
-    let options = workload.read_options();
     let name = name.unwrap_or_else(|| match &source {
         Source::Bytes(_) => "trace.swf".to_owned(),
         Source::Path(p) => p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned()),
     });
-    let loaded = py.detach(|| match &source {
-        Source::Bytes(b) => read_swf(b.as_slice(), &options).map_err(|e| Err(e.to_string())),
+    let mut interrupt = None;
+    let mut input = None;
+    let session = py.detach(|| match &source {
+        Source::Bytes(b) => {
+            Session::load(Interruptible::new(b.as_slice(), &mut interrupt), name, workload).map_err(Err)
+        }
         Source::Path(p) => {
             let file = File::open(p).map_err(|e| Ok((p.clone(), e)))?;
             if file.metadata().is_ok_and(|m| m.is_dir()) {
                 return Err(Ok((p.clone(), std::io::Error::other("is a directory, not a trace file"))));
             }
-            read_swf(BufReader::with_capacity(1 << 16, file), &options)
-                .map_err(|e| Err(format!("{}: {e}", p.display())))
+            input = Input::open_file(&p.display().to_string(), &file).ok();
+            let file = Interruptible::new(file, &mut interrupt);
+            Session::load(BufReader::with_capacity(1 << 16, file), name, workload)
+                .map_err(|e| Err(e.context(p.display())))
         }
     });
-    let loaded = loaded.map_err(|e| match e {
-        Err(message) => core_error(message),
+    // A Ctrl-C during the read wins over what the read made of it; one that
+    // came after the last check (a short or failing read) is raised too,
+    // rather than left pending past the error.
+    if let Some(e) = interrupt {
+        return Err(e);
+    }
+    if session.is_err() {
+        py.check_signals()?;
+    }
+    let session = session.map_err(|e| match e {
+        Err(e) => session_error(e),
         Ok((path, io)) => {
             let message = format!("cannot open {}: {io}", path.display());
             match io.kind() {
@@ -104,8 +122,44 @@ pub fn open_trace(
             }
         }
     })?;
-    let identity = TraceIdentity::new(name, &loaded, &options);
-    Ok(Trace { loaded, identity, workload })
+    Ok(Trace { session, input })
+}
+
+/// Bytes read between two looks at Python's signals.
+const CHECK_EVERY: usize = 1 << 20;
+
+/// A reader that runs Python's signal handlers every [`CHECK_EVERY`] bytes
+/// (taking the GIL for a moment) and fails with "interrupted" once one
+/// raises, keeping that exception for the caller to raise instead of the
+/// reader's error.
+struct Interruptible<'a, R> {
+    inner: R,
+    unchecked: usize,
+    raised: &'a mut Option<PyErr>,
+}
+
+impl<'a, R> Interruptible<'a, R> {
+    fn new(inner: R, raised: &'a mut Option<PyErr>) -> Self {
+        Interruptible { inner, unchecked: 0, raised }
+    }
+}
+
+impl<R: Read> Read for Interruptible<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.unchecked >= CHECK_EVERY {
+            self.unchecked = 0;
+            if let Err(e) = Python::attach(|py| py.check_signals()) {
+                *self.raised = Some(e);
+            }
+        }
+        if self.raised.is_some() {
+            // Not `ErrorKind::Interrupted`, which readers retry.
+            return Err(std::io::Error::other("interrupted"));
+        }
+        let n = self.inner.read(buf)?;
+        self.unchecked += n;
+        Ok(n)
+    }
 }
 
 /// The page's bundled samples, by the ids share links use, with the file
@@ -124,7 +178,7 @@ const SAMPLES: &[(&str, &str, &[u8])] = &[
 pub fn sample<'py>(py: Python<'py>, id: &str) -> PyResult<(&'static str, Bound<'py, PyBytes>)> {
     let (_, name, bytes) = SAMPLES.iter().find(|(i, _, _)| *i == id).ok_or_else(|| {
         let known: Vec<&str> = SAMPLES.iter().map(|s| s.0).collect();
-        core_error(format!("there is no sample `{id}` (known: {})", known.join(", ")))
+        error(ErrorKind::Link, format!("there is no sample `{id}` (known: {})", known.join(", ")))
     })?;
     Ok((name, PyBytes::new(py, bytes)))
 }
@@ -143,7 +197,7 @@ pub fn generate_lublin<'py>(
     estimate_factor: Option<f64>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let params = lublin_params(procs, jobs, load, seed, estimate_factor);
-    let bytes = py.detach(|| schedlab_synth::generate_swf(&params)).map_err(core_error)?;
+    let bytes = py.detach(|| schedlab_synth::generate_swf(&params)).map_err(session_error)?;
     Ok(PyBytes::new(py, &bytes))
 }
 

@@ -154,7 +154,9 @@ def test_the_job_table_has_the_csv_columns_and_types(kth):
     run = schedlab.run(kth, "easy", progress=False)
     jobs = run.jobs
     header = run.jobs_csv().splitlines()[0].split(",")
-    assert list(jobs.columns) == header
+    # The CSV's columns, then the instants as datetimes (the sample's header
+    # gives UnixStartTime).
+    assert list(jobs.columns) == header + ["submit_time", "start_time", "end_time"]
     assert len(jobs) == 3000
     assert str(jobs["fair_start"].dtype) == "Int64" and str(jobs["backfilled"].dtype) == "bool"
     # Rust prints each float in its shortest form that reads back exactly

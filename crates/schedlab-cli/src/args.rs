@@ -289,8 +289,8 @@ pub struct MergeArgs {
     /// Print the merged result as JSON.
     #[arg(long)]
     pub json: bool,
-    /// Refuse to read more than this in all the files together (bytes;
-    /// suffix K, M or G allowed) [default: 1G].
+    /// Refuse to hold more than this memory for the points of all the
+    /// files together (bytes; suffix K, M or G allowed) [default: 4G].
     #[arg(long, value_name = "BYTES", allow_hyphen_values = true)]
     pub max_bytes: Option<String>,
     #[command(flatten)]

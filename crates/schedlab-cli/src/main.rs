@@ -19,8 +19,8 @@ fn main() -> ExitCode {
     let cli = args::Cli::parse();
     fail::quiet_panics();
     #[cfg(unix)]
-    if let Err(e) = outputs::remove_temporaries_on_interrupt() {
-        eprintln!("schedlab: warning: an interrupt may leave temporary files behind ({e})");
+    if let Err(e) = schedlab_outputs::clean_up_on_signals() {
+        eprintln!("schedlab: warning: a signal may leave temporary files behind ({e})");
     }
     let outcome = std::panic::catch_unwind(|| commands::dispatch(cli));
     match outcome {

@@ -10,6 +10,9 @@ use schedlab_workload::{
     read_stats, read_swf, Loaded, Oversize, ReadOptions, Summary, SwfError, Window, MAX_PROCS, MAX_TIME,
 };
 
+use schedlab_experiment::WorkloadOptions;
+use schedlab_session::Session;
+
 use crate::args::WorkloadArgs;
 use crate::fail::short_text;
 
@@ -145,6 +148,14 @@ fn flag_of(e: &SwfError) -> Option<&'static str> {
 /// warnings on stderr (they are also in every result document).
 pub fn load_with(path: &Path, w: &WorkloadArgs) -> Result<Loaded> {
     load_with_warnings(path, &read_options(w)?)
+}
+
+/// A session over the trace at `path`, read with `workload` as
+/// `load_with_warnings` reads it (the command line opens the file and
+/// words its errors; the session does the rest).
+pub fn session(path: &Path, workload: WorkloadOptions) -> Result<Session> {
+    let loaded = load_with_warnings(path, &workload.read_options())?;
+    Ok(Session::of_loaded(loaded, trace_name(path), workload))
 }
 
 /// Reads a trace as `load` does and tells its warnings on stderr.

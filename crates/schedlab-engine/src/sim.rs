@@ -67,6 +67,11 @@ pub enum EngineError {
     NanScore { time: Time, job: u64, formula: String },
     #[error("the run was cancelled at t={time}")]
     Cancelled { time: Time },
+    /// A policy could not be built from parameters that were checked when
+    /// they were resolved (which should not happen: the run stops at its
+    /// first pass rather than run another policy in its place).
+    #[error("policy `{policy}` cannot run with these parameters: {message}")]
+    Unbuildable { policy: &'static str, message: String },
 }
 
 /// A job without a reservation in its current wait.

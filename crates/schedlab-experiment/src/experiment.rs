@@ -221,8 +221,10 @@ impl RunSpec {
 }
 
 /// The values a sweep takes: an inclusive range `from, from + step, …, to`
-/// or a list, as text.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// or a list, as text. Read by hand (`SweepValuesVisitor`), so that a bound
+/// that is no finite number (NaN from the page, `null` in JSON) is named
+/// rather than reported as "did not match any variant".
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(untagged)]
 pub enum SweepValues {
@@ -273,6 +275,13 @@ pub enum SweepError {
     TooLong { param: String, count: String },
     #[error("sweep of `{0}` has no value")]
     Empty(String),
+    #[error(
+        "sweep of `{param}`: the values {first} and {second} are both run as `{text}` (a swept number is \
+         written with at most 9 decimals), so their rows would be the same run; take a step of at least 1e-9"
+    )]
+    Collapse { param: String, first: String, second: String, text: String },
+    #[error("sweep of `{param}`: the value `{value}` is given twice (as `{first}` and `{second}`)")]
+    Repeated { param: String, value: String, first: String, second: String },
 }
 
 impl Sweep {
@@ -319,8 +328,45 @@ impl Sweep {
         match count {
             0 => Err(SweepError::Empty(self.param.clone())),
             n if n > MAX_SWEEP_VALUES => Err(SweepError::TooLong { param: self.param.clone(), count: n.to_string() }),
-            n => Ok(n),
+            n => self.distinct(n).map(|()| n),
         }
+    }
+
+    /// Every value reaches its run as a different text: a range whose step
+    /// is below the 9 decimals a swept number is written with, or a list
+    /// naming one number twice (`0.1,0.10`), would give rows labelled
+    /// apart with the same run (or labelled alike). The values are at most
+    /// [`MAX_SWEEP_VALUES`], so this is cheap.
+    fn distinct(&self, n: usize) -> Result<(), SweepError> {
+        let param = || self.param.clone();
+        match &self.values {
+            &SweepValues::Range { from, step, .. } => {
+                for i in 1..n {
+                    let (a, b) = (from + step * (i - 1) as f64, from + step * i as f64);
+                    let text = format_value(b);
+                    if format_value(a) == text {
+                        let (first, second) = (schedlab_workload::short_number(a), schedlab_workload::short_number(b));
+                        return Err(SweepError::Collapse { param: param(), first, second, text });
+                    }
+                }
+            }
+            SweepValues::List(values) => {
+                let mut seen = std::collections::BTreeMap::new();
+                for v in values {
+                    // A number is known by its value (shortest round-trip
+                    // text): `0.1` and `0.10` are one run, `1e-10` and
+                    // `2e-10` two, since a list's values reach the run as
+                    // written.
+                    let key = v.parse::<f64>().map_or_else(|_| v.clone(), |x| x.to_string());
+                    if let Some(first) = seen.insert(key.clone(), v) {
+                        let short = schedlab_workload::short_text;
+                        let (first, second, value) = (short(first), short(v), short(&key));
+                        return Err(SweepError::Repeated { param: param(), value, first, second });
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The `i`-th value as text (a range's values in [`format_value`]'s
@@ -345,6 +391,9 @@ pub fn format_value(x: f64) -> String {
     let rounded = (x * 1e9).round() / 1e9;
     if rounded.fract() == 0.0 && rounded.abs() < 1e15 {
         format!("{}", rounded as i64)
+    } else if rounded.abs() >= 1e15 {
+        // `1e155`, not 156 digits: as exact, and as short as the number.
+        format!("{x:e}")
     } else {
         let s = format!("{rounded:.9}");
         s.trim_end_matches('0').trim_end_matches('.').to_string()
@@ -625,9 +674,49 @@ mod tests {
 
     #[test]
     fn one_number_format() {
-        for (x, text) in [(0.0, "0"), (10.0, "10"), (0.1 + 0.2, "0.3"), (1e-10, "0"), (2.5, "2.5"), (-3.0, "-3")] {
+        for (x, text) in
+            [(0.0, "0"), (10.0, "10"), (0.1 + 0.2, "0.3"), (1e-10, "0"), (2.5, "2.5"), (-3.0, "-3"), (1e155, "1e155")]
+        {
             assert_eq!(format_value(x), text);
         }
+    }
+
+    /// A range bound that is no finite number is named (a NaN from the
+    /// page was "data did not match any variant of untagged enum").
+    #[test]
+    fn a_range_bound_that_is_no_number_is_named() {
+        let read = |json: &str| serde_json::from_str::<SweepValues>(json).map_err(|e| e.to_string());
+        assert_eq!(
+            read(r#"{"from": 0, "to": 2, "step": 1}"#),
+            Ok(SweepValues::Range { from: 0.0, to: 2.0, step: 1.0 })
+        );
+        assert_eq!(read(r#"["a", "b"]"#), Ok(SweepValues::List(vec!["a".into(), "b".into()])));
+        let err = read(r#"{"from": null, "to": 2, "step": 1}"#).unwrap_err();
+        assert!(err.starts_with("sweep range: `from` must be a finite number (not NaN, an infinity or null)"), "{err}");
+        let err = read(r#"{"from": 0, "to": "x", "step": 1}"#).unwrap_err();
+        assert!(err.starts_with("sweep range: `to` must be a finite number"), "{err}");
+        assert!(read(r#"{"from": 0, "to": 2}"#).unwrap_err().starts_with("sweep range: `step` is missing"));
+        assert!(read(r#"{"from": 0, "to": 2, "stp": 1}"#).unwrap_err().contains("unknown field `stp`"));
+        assert!(read("3").unwrap_err().contains("a range {from, to, step} of finite numbers, or a list"));
+    }
+
+    /// Values that would reach their runs as one text are refused: the
+    /// issue's sweep gave 11 rows of 2 distinct runs.
+    #[test]
+    fn values_that_collapse_are_refused() {
+        let err = Sweep::parse("error=0:0.000000001:0.0000000001").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "sweep of `error`: the values 0 and 1e-10 are both run as `0` (a swept number is written with at most \
+             9 decimals), so their rows would be the same run; take a step of at least 1e-9"
+        );
+        let err = Sweep::parse("cost=1e17:1.0000000000000001e17:1").unwrap_err().to_string();
+        assert!(err.contains("are both run as `1e17`"), "{err}");
+        let err = Sweep::parse("error=0.1,0.2,0.10").unwrap_err().to_string();
+        assert_eq!(err, "sweep of `error`: the value `0.1` is given twice (as `0.1` and `0.10`)");
+        assert!(Sweep::parse("order=fcfs,sjf,fcfs").is_err());
+        assert_eq!(Sweep::parse("error=1e-10,2e-10").unwrap().count(), Ok(2), "a list's values run as written");
+        assert_eq!(Sweep::parse("error=0:0.000000003:0.000000001").unwrap().count(), Ok(4));
     }
 
     #[test]

@@ -16,6 +16,8 @@ use schedlab_workload::ReadOptions;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+pub(crate) mod compact;
+
 use crate::link::{bad, clip, is_default, Link, LinkError, TraceRef, MAX_SAFE_INTEGER};
 use crate::{Experiment, ParamList, RunSpec, Sweep, SweepValues, TraceIdentity, WorkloadOptions};
 
@@ -273,18 +275,6 @@ fn brief(v: &Value) -> String {
         s.chars().take(57).chain("...".chars()).collect()
     } else {
         s
-    }
-}
-
-/// One element of a list in a file, kept as read so that it is decoded
-/// alone and an error names its place.
-#[derive(Debug, Deserialize)]
-#[serde(transparent)]
-pub(crate) struct Element(Value);
-
-impl Element {
-    pub(crate) fn decode<T: serde::de::DeserializeOwned>(self) -> Result<T, String> {
-        serde_json::from_value(self.0).map_err(|e| e.to_string())
     }
 }
 

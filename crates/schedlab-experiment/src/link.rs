@@ -210,12 +210,19 @@ fn check_trace(t: &TraceRef) -> Result<(), LinkError> {
             let lower = url.to_ascii_lowercase();
             if url.len() > MAX_TEXT || !(lower.starts_with("https://") || lower.starts_with("http://")) {
                 Err(bad("trace.url: the trace URL must be an http or https URL of at most 2,000 characters"))
+            } else if url.chars().any(|c| c.is_whitespace() || schedlab_workload::is_hidden(c)) {
+                // A URL holds no space, newline, NUL or bidirectional
+                // control (which would show it reversed); percent-encode them.
+                Err(bad(format!(
+                    "trace.url: `{}` holds a space or a control character, which a URL writes percent-encoded",
+                    schedlab_workload::short_text(url)
+                )))
             } else {
                 Ok(())
             }
         }
         TraceRef::File { name, sha256 } => {
-            if name.is_empty() || name.chars().count() > 200 || name.chars().any(char::is_control) {
+            if name.is_empty() || name.chars().count() > 200 || name.chars().any(schedlab_workload::is_hidden) {
                 Err(bad("trace.name: the file name must be 1 to 200 printable characters"))
             } else if sha256.len() != 64 || !sha256.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) {
                 Err(bad("trace.sha256: the file's SHA-256 must be 64 lowercase hexadecimal digits"))

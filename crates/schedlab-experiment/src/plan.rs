@@ -52,7 +52,22 @@ pub enum GridError {
     SweepConflict { param: String, place: String },
     #[error("--param {0}: no run of the experiment has a parameter `{0}`")]
     ParamUnknown(String),
+    #[error(
+        "the experiment plans {total} simulations ({runs} runs × up to {values} sweep values × up to {repeat} repetitions), \
+         more than the {MAX_SIMULATIONS} one experiment may plan; sweep fewer values, repeat fewer times or \
+         compare fewer runs"
+    )]
+    TooMuchWork { runs: usize, values: usize, repeat: u32, total: u64 },
 }
+
+/// The most simulations one experiment may plan (points, counted before
+/// anything runs). Each limit alone (100 runs, 10,000 sweep values, 10,000
+/// repetitions) is reasonable, their product (10^10) is not: a 9 KB share
+/// link planned that many and ran forever. 10^8 is the grid one run swept
+/// over every value and repetition makes, the largest the shards were
+/// designed to split; checked in `Plan::new`, so every front end (command
+/// line, page, link, Python, merge) has the one bound (docs/decisions.md).
+pub const MAX_SIMULATIONS: u64 = 100_000_000;
 
 /// Which slice of the points to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -172,6 +187,9 @@ impl Plan {
         for (run, &repeat) in repeats.iter().enumerate() {
             first.push(total);
             total += cells(run) * u64::from(repeat);
+        }
+        if total > MAX_SIMULATIONS {
+            return Err(GridError::TooMuchWork { runs: e.runs.len(), values: values.max(1), repeat: e.repeat, total });
         }
         let plan = Plan { experiment, swept, repeats, first, total, values };
         plan.check_runs()?;
@@ -399,11 +417,40 @@ fn check_sweep(e: &Experiment, s: &crate::Sweep, swept: &[bool]) -> Result<usize
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::experiment::{MAX_REPEAT, MAX_RUNS};
     use crate::{RunSpec, Sweep};
     use schedlab_engine::RuntimeSource;
 
     fn runs(specs: &[&str]) -> Vec<RunSpec> {
         specs.iter().map(|s| RunSpec::parse(s).unwrap()).collect()
+    }
+
+    /// 100 runs × 10,000 sweep values × 10,000 repetitions, each within
+    /// its own limit, planned 10^10 simulations: refused, naming the
+    /// product; a plan at the budget is accepted.
+    #[test]
+    fn the_product_of_runs_values_and_repetitions_has_a_budget() {
+        let specs = vec!["easy@virtual"; MAX_RUNS];
+        let e = Experiment {
+            repeat: MAX_REPEAT,
+            sweep: Some(Sweep::parse("error=0:99.99:0.01").unwrap()),
+            ..Experiment::of(runs(&specs))
+        };
+        let err = Plan::new(e).unwrap_err();
+        assert_eq!(
+            err,
+            GridError::TooMuchWork { runs: 100, values: 10_000, repeat: 10_000, total: 10_000_000_000 },
+            "{err}"
+        );
+        assert!(err.to_string().starts_with(
+            "the experiment plans 10000000000 simulations (100 runs × up to 10000 sweep values × up to 10000 repetitions), more than the 100000000"
+        ));
+        let e = Experiment {
+            repeat: MAX_REPEAT,
+            sweep: Some(Sweep::parse("error=0:99.99:0.01").unwrap()),
+            ..Experiment::of(runs(&["easy@virtual"]))
+        };
+        assert_eq!(Plan::new(e).unwrap().len(), MAX_SIMULATIONS);
     }
 
     #[test]

@@ -141,18 +141,30 @@ fn summarise_cells(plan: &Plan, points: &[PointResult]) -> Vec<SummaryRow> {
         }
         let seeds: Vec<u64> = cell.iter().map(|p| p.point.seed).collect();
         let metrics: Vec<&MetricsDocument> = cell.iter().map(|p| &p.metrics).collect();
-        let s = crate::summarise(seeds.clone(), &metrics);
-        rows.push(SummaryRow {
-            run,
-            label: plan.label(run),
-            title: plan.title(run, value),
-            value: plan.value_text(value),
-            seeds,
-            mean: s.mean,
-            ci95: s.ci95,
-        });
+        rows.push(summary_row(plan, run, value, seeds, &metrics));
     }
     rows
+}
+
+/// The summary row of the cell (`run`, `value`) from its repetitions'
+/// seeds and metrics.
+pub(crate) fn summary_row(
+    plan: &Plan,
+    run: usize,
+    value: Option<usize>,
+    seeds: Vec<u64>,
+    metrics: &[&MetricsDocument],
+) -> SummaryRow {
+    let s = crate::summarise(seeds.clone(), metrics);
+    SummaryRow {
+        run,
+        label: plan.label(run),
+        title: plan.title(run, value),
+        value: plan.value_text(value),
+        seeds,
+        mean: s.mean,
+        ci95: s.ci95,
+    }
 }
 
 /// Runs one point of a plan (no host time: the caller may add it).

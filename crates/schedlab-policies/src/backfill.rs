@@ -92,7 +92,12 @@ pub fn order_formula(text: &str) -> Result<Formula, String> {
     let text = text.trim();
     match find_preset(text) {
         Some(p) => Formula::compile(p.source),
-        None => Formula::compile(text),
+        None => Formula::compile(text).map_err(|mut e| {
+            if let Some(hint) = schedlab_priority::preset_hint(text) {
+                e.hint = Some(hint);
+            }
+            e
+        }),
     }
     .map_err(|e| e.to_string())
 }
@@ -184,6 +189,14 @@ struct Backfill {
     scores: Vec<f64>,
     /// The reservations of the last pass: (job, start, duration).
     plan: Vec<(JobIdx, Time, Time)>,
+    /// Why the order could not be compiled, if it could not.
+    unbuildable: Option<String>,
+}
+
+/// The first-come-first-served order: the score `submit`, lowest first.
+fn submit_order() -> Formula {
+    // A constant formula of the language: its compilation cannot fail.
+    Formula::compile("submit").unwrap_or_else(|e| unreachable!("`submit` is a formula: {e}"))
 }
 
 /// A pass at depth 0 or 1 holds at most one reservation, made when its
@@ -206,6 +219,9 @@ struct Shadow {
 
 impl Policy for Backfill {
     fn schedule(&mut self, sim: &mut Sim<'_>, happened: &Happened) -> Result<(), EngineError> {
+        if let Some(message) = &self.unbuildable {
+            return Err(EngineError::Unbuildable { policy: INFO.id, message: message.clone() });
+        }
         self.plan.clear();
         self.shadow = None;
         self.file_clocked(sim, happened);
@@ -245,15 +261,20 @@ impl Backfill {
             IntOr::Int(d) => usize::try_from(d).unwrap_or(usize::MAX),
             IntOr::Word => usize::MAX,
         };
-        // The parameter was checked when it was resolved; an order that no
-        // longer compiles cannot reach here, and FCFS is the order's default.
-        let formula = order_formula(&p.order).unwrap_or_else(|_| order_formula("fcfs").expect("a preset"));
+        // The parameter was checked when it was resolved, so the order
+        // compiles; if it did not, the run fails at its first pass with the
+        // compiler's message rather than run in another order.
+        let (formula, unbuildable) = match order_formula(&p.order) {
+            Ok(f) => (f, None),
+            Err(message) => (submit_order(), Some(message)),
+        };
         let rescored = formula.is_time_dependent() || (formula.reads(Var::Predicted) && s.source.learns());
         let highest = p.direction == Direction::Highest;
         // A prediction that learns changes while a job waits but is no
         // clock factor: the merge would not see it change.
         let clocked = rescored && !(formula.reads(Var::Predicted) && s.source.learns());
-        let fcfs = p.order.trim() == "fcfs" && !highest;
+        // FCFS is the order of the formula, whatever its text says.
+        let fcfs = formula.tree() == submit_order().tree() && !highest;
         let strict = p.fill != Fill::Backfill;
         // In strict order the one blocked job holds the only reservation.
         let depth = if strict { 1 } else { depth };
@@ -281,6 +302,7 @@ impl Backfill {
             scores: Vec::new(),
             plan: Vec::new(),
             live: s.source.learns(),
+            unbuildable,
         }
     }
 

@@ -34,7 +34,7 @@ mod product;
 
 pub use code::{Columns, Formula};
 pub use parse::{BinOp, Expr, ExprKind};
-pub use presets::{find_preset, preset_of, Preset, PRESETS};
+pub use presets::{find_preset, preset_hint, preset_of, Preset, PRESETS};
 pub use product::{Part, ProductForm};
 
 use std::fmt;
@@ -273,12 +273,14 @@ impl std::error::Error for FormulaError {}
 /// "did you mean `wait`?" for the known name nearest to `name` (at most two
 /// edits away, and fewer edits than half its length), if there is one.
 fn suggestion<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> Option<String> {
+    nearest(name, known).map(|k| format!("did you mean `{k}`?"))
+}
+
+/// The known name nearest to `name` (at most two edits away, and fewer
+/// edits than half its length), if there is one.
+fn nearest<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> Option<&'a str> {
     let limit = 2.min(name.chars().count().div_ceil(2));
-    known
-        .map(|k| (edit_distance(name, k), k))
-        .filter(|&(d, _)| d <= limit)
-        .min_by_key(|&(d, _)| d)
-        .map(|(_, k)| format!("did you mean `{k}`?"))
+    known.map(|k| (edit_distance(name, k), k)).filter(|&(d, _)| d <= limit).min_by_key(|&(d, _)| d).map(|(_, k)| k)
 }
 
 /// Levenshtein distance with transpositions of neighbours counted as one

@@ -110,3 +110,19 @@ pub fn preset_of(text: &str) -> Option<&'static Preset> {
     let text = bare(text);
     PRESETS.iter().find(|p| p.name == text || bare(p.source) == text)
 }
+
+/// For an order that is one word and no formula (`WFP3`, `wfp`, `FCFS`):
+/// the preset it may have meant, as a hint. Preset names stay exact (in
+/// lower case), so that one order has one spelling in titles, links and
+/// result documents; the hint says which spelling.
+pub fn preset_hint(text: &str) -> Option<String> {
+    let word = text.trim();
+    if word.is_empty() || !word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return None;
+    }
+    let lower = word.to_ascii_lowercase();
+    if let Some(p) = find_preset(&lower) {
+        return Some(format!("preset names are lower case: did you mean the preset `{}`?", p.name));
+    }
+    crate::nearest(&lower, PRESETS.iter().map(|p| p.name)).map(|name| format!("did you mean the preset `{name}`?"))
+}

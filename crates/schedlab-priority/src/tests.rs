@@ -53,6 +53,17 @@ fn errors_name_the_column_and_the_nearest_name() {
     }
 }
 
+/// `order=WFP3`, `wfp` or `FCFS` got "unknown variable" and no word of
+/// presets; one word that is no formula now names the preset it is near.
+#[test]
+fn one_word_near_a_preset_names_it() {
+    assert_eq!(preset_hint("WFP3").as_deref(), Some("preset names are lower case: did you mean the preset `wfp3`?"));
+    assert_eq!(preset_hint("FCFS").as_deref(), Some("preset names are lower case: did you mean the preset `fcfs`?"));
+    assert_eq!(preset_hint("wfp").as_deref(), Some("did you mean the preset `wfp3`?"));
+    assert_eq!(preset_hint("wiat"), None, "the variable hint stays");
+    assert_eq!(preset_hint("wait / 2"), None, "a formula is no preset name");
+}
+
 #[test]
 fn length_and_nesting_are_capped() {
     let long = "1+".repeat(MAX_LENGTH / 2) + "1";

@@ -7,7 +7,7 @@
 use schedlab_charts::Figure;
 use schedlab_experiment::link::{self, Link};
 use schedlab_experiment::{
-    preset, Experiment, ExperimentResult, GridError, Plan, Point, PointResult, Preset, Reproduction, Scope, Section,
+    preset, Experiment, ExperimentResult, Plan, Point, PointResult, Preset, Reproduction, Scope, Section,
     TraceDocument, WorkloadOptions, PRESETS,
 };
 use serde::Serialize;
@@ -108,14 +108,14 @@ fn plan_cells(plan: &Plan) -> Vec<PlanCell> {
 
 /// A plan's error in the page's terms where the command line's would not
 /// fit: a swept parameter also set in a global knob or a policy card.
-fn page_terms(e: &Experiment, error: GridError) -> Error {
-    let GridError::SweepConflict { param, .. } = &error else { return error.into() };
+fn page_terms(e: &Experiment, error: schedlab_session::SessionError) -> Error {
+    let Some(param) = error.swept_and_set() else { return error.into() };
     let name = e
         .runs
         .iter()
         .flat_map(|r| r.params_taken())
         .find(|s| s.key == param)
-        .map_or_else(|| param.clone(), |s| s.name.to_owned());
+        .map_or_else(|| param.to_owned(), |s| s.name.to_owned());
     if e.params.contains(param) {
         return Error(format!(
             "{name} is swept and also set in its global knob: clear the {name} knob, or stop sweeping it."
@@ -132,7 +132,7 @@ fn page_terms(e: &Experiment, error: GridError) -> Error {
 }
 
 pub fn plan(experiment: Experiment) -> Result<PlanView, Error> {
-    let plan = Plan::new(experiment.clone()).map_err(|e| page_terms(&experiment, e))?;
+    let plan = schedlab_session::plan(experiment.clone()).map_err(|e| page_terms(&experiment, e))?;
     if plan.len() > MAX_LISTED_POINTS {
         return Err(Error(format!(
             "the experiment has {} runs; the page runs at most {MAX_LISTED_POINTS} (use `schedlab sweep --shard` on a cluster)",
@@ -158,8 +158,7 @@ pub fn experiment_result(
     trace: TraceDocument,
     points: Vec<PointResult>,
 ) -> Result<ExperimentResult, Error> {
-    let plan = Plan::new(experiment)?;
-    Ok(ExperimentResult::new(&plan, trace, None, points))
+    Ok(schedlab_session::experiment_result(experiment, trace, points)?)
 }
 
 /// `experiment_result(experiment, identity, points)`: the result as the
@@ -279,7 +278,7 @@ mod tests {
         let experiment = preset_experiment("fairness-audit", 0, &WorkloadOptions::default(), None).unwrap();
         let kth: &[u8] = include_bytes!("../../../samples/kth-sp2-first3000.swf");
         let mut s = Session::open(kth, "kth.swf".into(), TraceOptions::default()).unwrap();
-        let plan = Plan::new(experiment.clone()).unwrap();
+        let plan = schedlab_session::plan(experiment.clone()).unwrap();
         let points: Vec<PointResult> =
             (0..plan.len()).map(|i| s.run_point(&experiment, i, &mut |_, _| Control::Continue).unwrap()).collect();
         let texts: Vec<String> = points.iter().map(|p| serde_json::to_string(p).unwrap()).collect();

@@ -7,7 +7,7 @@
 //! titles come with the plan (`PlanView::cells`), the results (`titles`,
 //! each row's `title`) and the schedule view (`ScheduleInfo::label`).
 
-use schedlab_experiment::{Experiment, Plan, RunSpec, TraceDocument, TraceIdentity};
+use schedlab_experiment::{Experiment, RunSpec, TraceDocument, TraceIdentity};
 use schedlab_wasm_macros::export;
 use schedlab_workload::TraceClock;
 use serde::Serialize;
@@ -34,7 +34,7 @@ pub fn demo_of() -> Result<Demo, Error> {
     let runs =
         DEMO_RUNS.iter().map(|s| RunSpec::parse(s)).collect::<Result<Vec<_>, _>>().map_err(|e| Error(e.to_string()))?;
     let experiment = Experiment { wait_ecdf: true, ..Experiment::of(runs) };
-    let titles = Plan::new(experiment.clone())?.titles();
+    let titles = schedlab_session::plan(experiment.clone())?.titles();
     Ok(Demo { button: format!("Try it: {} on the sample", titles.join(" vs ")), experiment })
 }
 

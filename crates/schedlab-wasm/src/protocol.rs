@@ -3,8 +3,6 @@
 //! it gets back. The core's own types are embedded unchanged where they
 //! already serialize as the command line's JSON.
 
-use std::collections::BTreeMap;
-
 use schedlab_engine::{Progress, SourceInfo, Time, SOURCES};
 use schedlab_experiment::{
     plan_growth, CleaningLine, Fact, Phase, PlanGrowth, RunRequest, TraceIdentity, ECDF_PIXELS, PROGRESS_EVERY, SCHEMA,
@@ -187,6 +185,48 @@ impl ParamText {
     }
 }
 
+/// A run's parameters in the order they were given, which a run's label
+/// follows (`easy:order=shortest,...`); a key given twice is refused.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ParamList(Vec<(String, ParamText)>);
+
+impl ParamList {
+    /// Sets `key` to `value`, in place if it is there, last otherwise.
+    pub fn insert(&mut self, key: String, value: ParamText) {
+        match self.0.iter_mut().find(|(k, _)| *k == key) {
+            Some(entry) => entry.1 = value,
+            None => self.0.push((key, value)),
+        }
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&String, &ParamText)> {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
+}
+
+impl<'de> Deserialize<'de> for ParamList {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = ParamList;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an object of parameters, each a text or a number")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<ParamList, A::Error> {
+                let mut list = ParamList::default();
+                while let Some((key, value)) = map.next_entry::<String, ParamText>()? {
+                    if list.0.iter().any(|(k, _)| *k == key) {
+                        return Err(serde::de::Error::custom(format!("parameter `{key}` is given twice")));
+                    }
+                    list.0.push((key, value));
+                }
+                Ok(list)
+            }
+        }
+        d.deserialize_map(Visit)
+    }
+}
+
 /// `session.run(request, on_progress)`: a run as the command line's `run`
 /// takes it. Only `policy` is required.
 #[cfg_attr(test, derive(ts_rs::TS))]
@@ -196,8 +236,8 @@ pub struct RunMessage {
     pub policy: String,
     /// Policy and predictor parameters (`--param KEY=VALUE`).
     #[serde(default)]
-    #[cfg_attr(test, ts(as = "Option<BTreeMap<String, ParamText>>", optional))]
-    pub params: BTreeMap<String, ParamText>,
+    #[cfg_attr(test, ts(as = "Option<std::collections::BTreeMap<String, ParamText>>", optional))]
+    pub params: ParamList,
     /// Runtime source id; the policy's default when absent.
     #[serde(default)]
     #[cfg_attr(test, ts(optional))]

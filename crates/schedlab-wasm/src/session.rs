@@ -5,12 +5,10 @@
 use std::io::Read;
 
 use schedlab_engine::{Control, Progress};
-use schedlab_experiment::{
-    point_result, resolve, run_phased, run_title, schedule_comments, trace_context, write_jobs_csv, write_schedule_swf,
-    Experiment, Phase, Plan, PointResult, RunDocument, RunOutcome, RunSettings, TraceIdentity,
-};
-use schedlab_schedule::{write_batsim_jobs, Layout, ScheduleView};
-use schedlab_workload::{read_swf, Job, Loaded, ReadOptions, SwfError};
+use schedlab_experiment::{Experiment, Phase, Plan, PointResult, RunDocument, TraceIdentity};
+use schedlab_schedule::ScheduleView;
+use schedlab_session::{Export, Refused, Run, SessionError};
+use schedlab_workload::Job;
 
 use crate::protocol::{memory_job_budget, RunMessage, Summary, TraceOptions, BROWSER_MAX_JOBS, WASM_MAX_MEMORY};
 use crate::schedules::{ScheduleInfo, Schedules};
@@ -38,12 +36,11 @@ macro_rules! from_core {
     )*};
 }
 from_core!(
+    SessionError,
     schedlab_workload::SwfError,
     schedlab_experiment::ConfigError,
     schedlab_experiment::GridError,
     schedlab_experiment::SweepError,
-    schedlab_experiment::RunError,
-    schedlab_experiment::PointError,
     schedlab_experiment::DocumentError,
     schedlab_synth::SynthError,
     schedlab_charts::ChartError,
@@ -66,14 +63,13 @@ fn memory_in_use() -> u64 {
     }
 }
 
-/// A loaded trace and the last run on it.
+/// A loaded trace, the plan of the experiment its points come from, and
+/// the last run on it.
 pub struct Session {
-    options: TraceOptions,
-    loaded: Loaded,
-    identity: TraceIdentity,
-    last: Option<(RunSettings, RunOutcome)>,
-    /// The last run's title for people (the schedule view's name for it).
-    last_title: String,
+    session: schedlab_session::Session,
+    /// The last experiment's plan, checked once for all its points.
+    plan: Option<(Experiment, Plan)>,
+    last: Option<Run>,
     /// Runs laid out for the schedule view, by slot.
     schedules: Schedules,
 }
@@ -98,30 +94,24 @@ impl Session {
         // The options may lower the browser's job limit, never raise it.
         let limit = options.max_jobs.map_or(BROWSER_MAX_JOBS, |n| n.min(BROWSER_MAX_JOBS));
         let room = memory_job_budget(in_use);
-        let read = ReadOptions { max_jobs: limit.min(room), ..options.read_options() };
-        let loaded = read_swf(bytes, &read).map_err(|e| match e {
-            SwfError::TooManyJobs { line, .. } if room < limit => Error(format!(
-                "the trace holds more than {room} jobs, as many as this tab's memory has room for: {} MB of its {} MB \
-                 are taken (refused at line {line}); reload the page to free them",
+        let workload = TraceOptions { max_jobs: Some(limit.min(room)), ..options };
+        let session = schedlab_session::Session::load(bytes, name, workload).map_err(|e| match e.refused() {
+            Some(Refused::Jobs { line, .. }) if room < limit => Error(format!(
+                "the trace holds more than {room} jobs, as many as this tab's memory has room for: {} MB of its \
+                     {} MB are taken (refused at line {line}); reload the page to free them",
                 in_use >> 20,
                 WASM_MAX_MEMORY >> 20
             )),
-            e => e.into(),
+            _ => e.into(),
         })?;
-        let identity = TraceIdentity::new(name, &loaded, &read);
-        let context = trace_context(&identity.name, identity.jobs, identity.procs, &identity.options);
-        Ok(Session {
-            options,
-            loaded,
-            identity,
-            last: None,
-            last_title: String::new(),
-            schedules: Schedules::new(context),
-        })
+        let identity = session.identity();
+        let context =
+            schedlab_experiment::trace_context(&identity.name, identity.jobs, identity.procs, &identity.options);
+        Ok(Session { session, plan: None, last: None, schedules: Schedules::new(context) })
     }
 
     pub fn summary(&self) -> Summary {
-        Summary::new(&self.identity, &self.loaded)
+        Summary::new(self.session.identity(), self.session.loaded())
     }
 
     /// One run, checked, with its metrics; kept for the exports below (a
@@ -132,11 +122,9 @@ impl Session {
         observer: &mut dyn FnMut(Phase, Progress) -> Control,
     ) -> Result<RunDocument, Error> {
         self.last = None;
-        let settings = resolve(&message.request().map_err(Error)?)?;
-        let outcome = run_phased(&self.loaded.trace, &settings, observer)?;
-        let document = RunDocument::new(&settings, self.identity.clone(), &outcome, None);
-        self.last_title = run_title(&settings, &[], self.options.load());
-        self.last = Some((settings, outcome));
+        let run = self.session.run(&message.request().map_err(Error)?, observer)?;
+        let document = self.session.document(&run, None);
+        self.last = Some(run);
         Ok(document)
     }
 
@@ -153,80 +141,70 @@ impl Session {
 
     /// Point `index` of `experiment` on this session's trace, as
     /// `schedlab sweep`/`reproduce` run it. The experiment must read the
-    /// trace as this session did (its `workload`).
+    /// trace as this session did (its `workload`); its plan is made once
+    /// and kept for the points that follow.
     pub fn run_point(
         &mut self,
         experiment: &Experiment,
         index: u64,
         observer: &mut dyn FnMut(Phase, Progress) -> Control,
     ) -> Result<PointResult, Error> {
-        if experiment.workload != self.options {
-            return Err(Error(
-                "the experiment's workload options differ from this session's: open a session with them".into(),
-            ));
+        if self.plan.as_ref().is_none_or(|(e, _)| e != experiment) {
+            self.plan = None;
+            let plan = self.session.plan(experiment.clone())?;
+            self.plan = Some((experiment.clone(), plan));
         }
-        let plan = Plan::new(experiment.clone())?;
-        let point = plan
-            .point(index)
-            .ok_or_else(|| Error(format!("point {index}: the experiment has {} points", plan.len())))?;
+        let Some((_, plan)) = &self.plan else { unreachable!("the plan was just made") };
+        let point = self.session.point(plan, index)?;
         self.last = None;
-        let settings = plan.settings(&point)?;
-        let outcome = run_phased(&self.loaded.trace, &settings, observer)?;
-        let result = point_result(&self.loaded.trace, &plan, &point, &settings, &outcome)?;
+        let run = self.session.run_point(plan, &point, observer)?;
+        let result = self.session.point_result(plan, &point, &run)?;
         // Kept, as after `run`, for the point's per-job table and schedule.
-        self.last_title = plan.title(point.run, point.value);
-        self.last = Some((settings, outcome));
+        self.last = Some(run);
         Ok(result)
     }
 
     /// The trace's identity (what `experiment_result` records).
     pub fn identity(&self) -> &TraceIdentity {
-        &self.identity
+        self.session.identity()
     }
 
-    fn last(&self) -> Result<&(RunSettings, RunOutcome), Error> {
+    fn last(&self) -> Result<&Run, Error> {
         self.last.as_ref().ok_or_else(|| Error("no run yet: run a policy on this trace first".to_owned()))
+    }
+
+    fn export(&self, export: Export) -> Result<String, Error> {
+        Ok(self.session.export_text(self.last()?, export)?)
     }
 
     /// The per-job table of the last run (or point), as `run --jobs-csv` writes it.
     pub fn jobs_csv(&self) -> Result<String, Error> {
-        let (settings, outcome) = self.last()?;
-        let mut out = Vec::new();
-        write_jobs_csv(&mut out, &self.loaded.trace, &outcome.record, settings.metrics.bsd_threshold)?;
-        Ok(String::from_utf8(out)?)
+        self.export(Export::JobsCsv)
     }
 
     /// The simulated schedule of the last run (or point), as `run --swf-out` writes it.
     pub fn schedule_swf(&self) -> Result<String, Error> {
-        let (settings, outcome) = self.last()?;
-        let comments = schedule_comments(settings, &self.identity, &self.loaded.header);
-        let mut out = Vec::new();
-        write_schedule_swf(&mut out, &self.loaded.trace, &outcome.record, &comments)?;
-        Ok(String::from_utf8(out)?)
+        self.export(Export::ScheduleSwf)
     }
 
     /// The last run (or point) as Batsim's jobs.csv, as `run --batsim-jobs`
     /// writes it.
     pub fn batsim_jobs_csv(&self) -> Result<String, Error> {
-        let (_, outcome) = self.last()?;
-        let jobs = &self.loaded.trace.jobs;
-        let layout = Layout::new(jobs, &outcome.record)?;
-        let mut out = Vec::new();
-        write_batsim_jobs(&mut out, jobs, &outcome.record, &layout)?;
-        Ok(String::from_utf8(out)?)
+        self.export(Export::BatsimJobs)
     }
 
     /// Lays the last run out for the schedule view in `slot` (replacing
     /// what was there); the queries below read it.
     pub fn schedule_open(&mut self, slot: u32) -> Result<ScheduleInfo, Error> {
-        let (settings, outcome) = self.last()?;
-        let view = ScheduleView::new(&self.loaded.trace.jobs, outcome.record.clone(), settings.metrics.bsd_threshold)?;
-        self.schedules.put(slot, self.last_title.clone(), view)
+        let run = self.last()?;
+        let view: ScheduleView = self.session.schedule_view(run)?;
+        let title = run.title().to_owned();
+        self.schedules.put(slot, title, view)
     }
 
     /// The laid-out runs, and the trace's jobs their queries take.
     pub fn schedules(&self) -> (&Schedules, &[Job]) {
-        (&self.schedules, &self.loaded.trace.jobs)
+        (&self.schedules, &self.session.trace().jobs)
     }
 
     pub fn schedule_close(&mut self, slot: u32) -> Result<(), Error> {

@@ -225,14 +225,38 @@ fn once_decompressed(compression: &Option<&'static str>) -> &'static str {
     }
 }
 
-/// A user's text for a message: at most 40 characters, cut with `…`, so
-/// that a 300-digit number or a 100,000-character name does not fill the
-/// screen.
+/// How many characters of a user's text a message quotes.
+const QUOTED_CHARS: usize = 40;
+
+/// A user's text for a message, the one form every message that echoes
+/// what a user typed or a file held uses: at most 40 characters, cut with
+/// `…` and the whole length (`abc… (52428800 characters)`), so that a
+/// 300-digit number or a 50 MB job id does not fill the screen; control
+/// characters and bidirectional controls (U+202E, which would show the
+/// rest of the line reversed) are escaped (`\u{202e}`), so that what is
+/// shown is what was given.
 pub fn short_text(text: &str) -> String {
-    match text.char_indices().nth(40) {
-        Some((cut, _)) => format!("{}…", &text[..cut]),
-        None => text.to_owned(),
+    let mut shown = String::new();
+    let mut chars = text.char_indices();
+    for (_, c) in chars.by_ref().take(QUOTED_CHARS) {
+        if is_hidden(c) {
+            shown.extend(c.escape_default());
+        } else {
+            shown.push(c);
+        }
     }
+    match chars.next() {
+        Some(_) => format!("{shown}… ({} characters)", text.chars().count()),
+        None => shown,
+    }
+}
+
+/// A character that a terminal would not show as itself: a control
+/// character (a newline, NUL, an escape sequence's start) or a
+/// bidirectional control, which reorders the text around it.
+pub fn is_hidden(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
 /// A number for a message, short however large or small: `1e300`, not 300

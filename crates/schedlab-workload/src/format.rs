@@ -15,7 +15,8 @@ pub enum TraceFormat {
     /// A Slurm accounting dump (`sacct --parsable2`): a first line of
     /// `|`-separated column names, one of them `JobIDRaw` or `JobID`.
     Sacct,
-    /// A Batsim workload (JSON, versions 4 and 5): text starting with `{`.
+    /// A Batsim workload (JSON, versions 4 and 5): text starting with `{`
+    /// (or `[`, a JSON array, which the Batsim reader refuses by name).
     Batsim,
 }
 
@@ -27,7 +28,9 @@ impl TraceFormat {
         let first = first.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(first);
         let text = String::from_utf8_lossy(first);
         let text = text.trim_start();
-        if text.starts_with('{') {
+        // A top-level JSON array is no SWF line either: the Batsim reader
+        // says what it is rather than the SWF reader counting its fields.
+        if text.starts_with('{') || text.starts_with('[') {
             TraceFormat::Batsim
         } else if !text.starts_with(';') && text.contains('|') {
             TraceFormat::Sacct
@@ -52,7 +55,9 @@ mod tests {
 
     #[test]
     fn formats_by_first_line() {
-        let cases: [(&[u8], TraceFormat); 8] = [
+        let cases: [(&[u8], TraceFormat); 10] = [
+            (b"[{\"id\": 1}]\n", TraceFormat::Batsim),
+            (b"\xEF\xBB\xBF{\"nb_res\": 4,\n", TraceFormat::Batsim),
             (b"; Version: 2.2\n", TraceFormat::Swf),
             (b"1 0 10 100 4 -1 -1 4 200 -1 1 1 1 -1 1 -1 -1 -1\n", TraceFormat::Swf),
             (b"; Note: a|b\n", TraceFormat::Swf),

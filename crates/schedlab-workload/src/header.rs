@@ -291,7 +291,7 @@ const NOT_A_NUMBER: &str = "does not start with a usable number";
 /// A processor or node count: positive and at most [`MAX_PROCS`]; else why
 /// not. The number may be as long as the line, so it is parsed as i128
 /// and anything beyond that is "not a number".
-fn machine_count(value: &str) -> Result<u32, &'static str> {
+pub(crate) fn machine_count(value: &str) -> Result<u32, &'static str> {
     let v = leading_int_wide(value).ok_or(NOT_A_NUMBER)?;
     if v == 0 {
         Err("is 0, not a machine size")

@@ -141,7 +141,7 @@ mod write;
 pub use clean::{AsRecorded, CleaningReport, SlurmReport, MAX_BAD_LINES_KEPT};
 pub use cleaning_rules::{CleaningRule, Effect, CLEANING_RULES};
 pub use clock::{duration_text, trace_time, TraceClock};
-pub use error::{field_name, short_number, short_text, BadLine, SwfError, FIELD_NAMES};
+pub use error::{field_name, is_hidden, short_number, short_text, BadLine, SwfError, FIELD_NAMES};
 pub use format::TraceFormat;
 pub use header::Header;
 pub use job::{Job, SwfExtra, Trace};

@@ -155,12 +155,7 @@ fn token_error(line: &[u8], start: usize, end: usize, index: usize, e: NumError)
 
 /// A token for a message: escaped, at most 40 characters.
 pub(crate) fn show(tok: &[u8]) -> String {
-    let text = String::from_utf8_lossy(tok);
-    let escaped: String = text.chars().flat_map(char::escape_debug).collect();
-    match escaped.char_indices().nth(40) {
-        Some((cut, _)) => format!("{}…", &escaped[..cut]),
-        None => escaped,
-    }
+    crate::error::short_text(&String::from_utf8_lossy(tok))
 }
 
 /// Turns 18 numbers into a job, checking the identifier fields.
@@ -303,6 +298,7 @@ mod tests {
     #[test]
     fn long_tokens_are_shortened() {
         let s = show(&[b'x'; 100]);
-        assert_eq!(s.chars().count(), 41);
+        assert_eq!(s, format!("{}… (100 characters)", "x".repeat(40)));
+        assert_eq!(show("a\u{202e}b\n".as_bytes()), "a\\u{202e}b\\n", "what a terminal would hide is escaped");
     }
 }

@@ -404,7 +404,7 @@ impl<R: Rows> LineSink for Ingest<'_, R> {
                     Ok(parsed) => {
                         self.report.job_lines += 1;
                         self.report.fractional_rounded += u64::from(parsed.rounded);
-                        keep(self.opts, &mut self.report, &mut self.rows, parsed.job, parsed.extra, 1);
+                        keep(self.opts, &mut self.report, &mut self.rows, parsed.job, parsed.extra, 1)?;
                     }
                     Err(e) => {
                         self.report.bad_line(BadLine { line: number, field: e.field, column: None, message: e.message })
@@ -442,7 +442,9 @@ impl<R: Rows> LineSink for Ingest<'_, R> {
 
 /// The per-job rules that need nothing but the job itself, for every
 /// format, applied to `times` identical jobs (the tasks of a Slurm array
-/// record) at once.
+/// record) at once. Jobs kept past the job limit stop the reading before
+/// they are made, so one line that stands for millions of tasks costs no
+/// memory.
 pub(crate) fn keep(
     opts: &ReadOptions,
     r: &mut CleaningReport,
@@ -450,7 +452,7 @@ pub(crate) fn keep(
     job: Job,
     extra: SwfExtra,
     times: u64,
-) {
+) -> Result<(), Stop> {
     let o = opts;
     let counter = if job.submit < 0 {
         &mut r.unknown_submit
@@ -469,10 +471,14 @@ pub(crate) fn keep(
     } else if o.partitions.as_ref().is_some_and(|p| !p.contains(&job.partition)) {
         &mut r.partition_filtered
     } else {
+        if (rows.count() as u64).saturating_add(times) > opts.max_jobs {
+            return Err(Stop::TooManyJobs);
+        }
         rows.push((job, extra), times);
-        return;
+        return Ok(());
     };
-    *counter += times;
+    *counter = counter.saturating_add(times);
+    Ok(())
 }
 
 /// Where the jobs that the per-job rules keep go: a list of them for a

@@ -10,6 +10,7 @@
 //! time limits that are unlimited or missing are counted in the report's
 //! [`SlurmReport`].
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use crate::clean::{CleaningReport, Row, SlurmReport};
@@ -17,7 +18,7 @@ use crate::error::{BadLine, SwfError};
 use crate::header::Header;
 use crate::job::{Job, SwfExtra};
 use crate::options::ReadOptions;
-use crate::read::{keep, too_long, Gathered, LineSink, Stop};
+use crate::read::{keep, too_long, Gathered, LineSink, Stop, MAX_LINE_BYTES};
 use crate::slurm_time::{parse_time, Stamp};
 
 /// A column the reader uses.
@@ -157,6 +158,15 @@ pub(crate) struct SacctIngest<'a> {
     last_job: String,
     /// Times read without a time zone, as UTC.
     naive_times: u64,
+    /// Lines with a field that is not UTF-8, read as Latin-1, and the first.
+    latin1: Latin1Lines,
+}
+
+/// The lines whose text was not UTF-8: how many, and the first.
+#[derive(Debug, Default)]
+struct Latin1Lines {
+    count: u64,
+    first: u64,
 }
 
 /// A bad value: the column and what is wrong with it.
@@ -192,11 +202,12 @@ impl<'a> SacctIngest<'a> {
             qos: Numbering::default(),
             last_job: String::new(),
             naive_times: 0,
+            latin1: Latin1Lines::default(),
         }
     }
 
-    /// A job or step line.
-    fn record_line(&mut self, cols: &Columns, line: &str) -> Result<(), Bad> {
+    /// A job or step line: the job it describes, or `None` for a step.
+    fn record_line(&mut self, cols: &Columns, line: &str) -> Result<Option<Record>, Bad> {
         let fields: Vec<&str> = line.split('|').collect();
         if fields.len() != cols.count {
             return Err((None, format!("has {} fields, the header has {}", fields.len(), cols.count)));
@@ -208,28 +219,29 @@ impl<'a> SacctIngest<'a> {
                 return Err(bad(id_col, format!("step `{id_text}` does not follow the line of its job {job}")));
             }
             self.slurm.steps_folded += 1;
-            return Ok(());
+            return Ok(None);
         }
         let record = self.record(cols, &fields, id_col, id_text)?;
         self.last_job = id_text.to_owned();
-        self.take(record);
-        Ok(())
+        Ok(Some(record))
     }
 
-    /// Counts a record's jobs and keeps those the rules keep.
-    fn take(&mut self, r: Record) {
-        self.report.job_lines += r.tasks;
+    /// Counts a record's jobs and keeps those the rules keep; the tasks of
+    /// an array record count against the job limit before they are made.
+    fn take(&mut self, r: Record) -> Result<(), Stop> {
+        // A task count may be saturated (2^64 tasks): the sums saturate too.
+        self.report.job_lines = self.report.job_lines.saturating_add(r.tasks);
         if r.array {
-            self.slurm.array_tasks += r.tasks;
+            self.slurm.array_tasks = self.slurm.array_tasks.saturating_add(r.tasks);
         }
         if r.cancelled_before_start {
-            self.slurm.cancelled_before_start += r.tasks;
-            return;
+            self.slurm.cancelled_before_start = self.slurm.cancelled_before_start.saturating_add(r.tasks);
+            return Ok(());
         }
         if r.no_time_limit {
-            self.slurm.no_time_limit += r.tasks;
+            self.slurm.no_time_limit = self.slurm.no_time_limit.saturating_add(r.tasks);
         }
-        keep(self.opts, &mut self.report, &mut self.rows, r.job, r.extra, r.tasks);
+        keep(self.opts, &mut self.report, &mut self.rows, r.job, r.extra, r.tasks)
     }
 
     fn record(&mut self, cols: &Columns, f: &[&str], id_col: Col, id_text: &str) -> Result<Record, Bad> {
@@ -244,13 +256,18 @@ impl<'a> SacctIngest<'a> {
             })?),
             None => None,
         };
-        let runtime = match (start, elapsed, end) {
-            (None, _, _) => -1,
-            (Some(_), Some(e), _) => e,
-            (Some(s), None, Some(e)) if e >= s => e - s,
-            (Some(_), None, _) => -1,
-        };
         let state = cols.get(f, Col::State).unwrap_or("");
+        // A job still running when the dump was taken (its End `Unknown`, or
+        // its State says so where there is no End) has no run time yet:
+        // its ElapsedRaw is the time so far, not the time it took.
+        let ended = if cols.has(Col::End) { end.is_some() } else { !still_going(state) };
+        let runtime = match (start, elapsed, end) {
+            (Some(_), Some(e), _) if ended => e,
+            // A difference past i64 (a year-0 Start and an End of 2^63 − 1)
+            // is as out of range as any time past the limit.
+            (Some(s), None, Some(e)) if ended && e >= s => e.checked_sub(s).unwrap_or(i64::MAX),
+            _ => -1,
+        };
         let cancelled = state.to_ascii_uppercase().starts_with("CANCELLED");
         let (estimate, no_time_limit) = time_limit(cols.get(f, Col::TimelimitRaw))?;
         let (size, allocated) = size(cols, f)?;
@@ -267,7 +284,7 @@ impl<'a> SacctIngest<'a> {
             status: status(state),
         };
         let wait = match (submit, start) {
-            (Some(s), Some(t)) if t >= s => t - s,
+            (Some(s), Some(t)) if t >= s => t.checked_sub(s).unwrap_or(i64::MAX),
             _ => -1,
         };
         let extra = SwfExtra { wait, ..SwfExtra::unknown(allocated) };
@@ -286,12 +303,6 @@ impl<'a> SacctIngest<'a> {
                         format!("`{}` is not an array record Schedlab reads", crate::line::show(spec.as_bytes())),
                     )
                 })?;
-                if n > self.opts.max_jobs {
-                    return Err(bad(
-                        Col::JobId,
-                        format!("the array record stands for {n} tasks, more than the job limit"),
-                    ));
-                }
                 Some(n)
             }
             None => None,
@@ -342,7 +353,9 @@ fn count_tasks(spec: &str) -> Option<u64> {
         if hi < lo {
             return None;
         }
-        total = total.checked_add((hi - lo) / step + 1)?;
+        // `0-18446744073709551615` names 2^64 tasks: the count saturates,
+        // which the job limit then refuses, rather than wrapping to none.
+        total = total.saturating_add(((hi - lo) / step).saturating_add(1));
     }
     Some(total)
 }
@@ -386,6 +399,32 @@ fn size(cols: &Columns, f: &[&str]) -> Result<(u32, i64), Bad> {
     Ok((size, allocated.map_or(-1, |n| i64::try_from(n).unwrap_or(i64::MAX))))
 }
 
+/// A state of a job that has not ended (when the dump was taken).
+fn still_going(state: &str) -> bool {
+    let word = state.split_whitespace().next().unwrap_or("").trim_end_matches('+').to_ascii_uppercase();
+    matches!(word.as_str(), "RUNNING" | "PENDING" | "SUSPENDED" | "REQUEUED" | "RESIZING" | "CONFIGURING" | "STOPPED")
+}
+
+/// A line's text: UTF-8 where it is, and each field that is not read as
+/// Latin-1 (ISO 8859-1), which maps every byte to a character, so that
+/// `m\xfcller` and `m\xf6ller` stay two users (a lossy decoding would make
+/// both `m\u{fffd}ller`). Splitting at `|` first is safe: the byte `|`
+/// is the character `|` in both encodings. The flag says a field was not
+/// UTF-8.
+fn decode(line: &[u8]) -> (Cow<'_, str>, bool) {
+    if let Ok(text) = std::str::from_utf8(line) {
+        return (Cow::Borrowed(text), false);
+    }
+    let fields: Vec<Cow<'_, str>> = line
+        .split(|&b| b == b'|')
+        .map(|f| {
+            std::str::from_utf8(f)
+                .map_or_else(|_| Cow::Owned(f.iter().map(|&b| char::from(b)).collect()), Cow::Borrowed)
+        })
+        .collect();
+    (Cow::Owned(fields.join("|")), true)
+}
+
 /// The SWF status of a Slurm state: 1 completed, 0 failed (or killed by
 /// the system), 5 cancelled, -1 otherwise (still running or pending when
 /// the dump was taken, requeued, suspended).
@@ -404,23 +443,40 @@ impl LineSink for SacctIngest<'_> {
 
     fn line(&mut self, number: u64, line: Option<&[u8]>) -> Result<(), Stop> {
         let Some(line) = line else {
+            if self.columns.is_none() {
+                return Err(Stop::Invalid(SwfError::SacctHeader {
+                    line: number,
+                    message: format!("the header line is longer than {MAX_LINE_BYTES} bytes"),
+                }));
+            }
             self.report.bad_line(too_long(number));
             return Ok(());
         };
-        let text = String::from_utf8_lossy(line);
+        let (text, latin1) = decode(line);
         if text.trim().is_empty() {
             self.report.blank_lines += 1;
             return Ok(());
+        }
+        if latin1 {
+            self.latin1.count += 1;
+            if self.latin1.first == 0 {
+                self.latin1.first = number;
+            }
         }
         let Some(cols) = self.columns.take() else {
             self.columns = Some(Columns::new(text.trim_end(), number).map_err(Stop::Invalid)?);
             return Ok(());
         };
-        if let Err((column, message)) = self.record_line(&cols, text.trim_end_matches(['\r', '\n'])) {
-            self.report.bad_line(BadLine { line: number, field: None, column, message });
-        }
+        let taken = match self.record_line(&cols, text.trim_end_matches(['\r', '\n'])) {
+            Ok(Some(record)) => self.take(record),
+            Ok(None) => Ok(()),
+            Err((column, message)) => {
+                self.report.bad_line(BadLine { line: number, field: None, column, message });
+                Ok(())
+            }
+        };
         self.columns = Some(cols);
-        Ok(())
+        taken
     }
 
     fn jobs(&self) -> usize {
@@ -447,6 +503,13 @@ impl LineSink for SacctIngest<'_> {
                 "{} times in the dump carry no time zone and were read as UTC: a daylight-saving change inside \
                  the dump shifts the jobs after it by an hour (export with SLURM_TIME_FORMAT=%FT%T%z to keep the zone)",
                 self.naive_times
+            ));
+        }
+        if self.latin1.count > 0 {
+            warnings.push(format!(
+                "{} lines (the first is line {}) hold text that is not UTF-8: those fields were read as Latin-1 \
+                 (ISO 8859-1); export with LANG=C.UTF-8 to have sacct write UTF-8",
+                self.latin1.count, self.latin1.first
             ));
         }
         if self.columns.as_ref().is_some_and(|c| !c.has(Col::TimelimitRaw)) {

@@ -10,13 +10,13 @@ use std::time::Instant;
 use anyhow::Result;
 use schedlab_experiment::{regular_comparison, Plan, RegularComparison, RunDocument, RunWaits, TraceIdentity};
 use schedlab_metrics::format_mean;
+use schedlab_session::{ErrorKind, Session};
 use serde::Serialize;
 
 use super::experiment::{bar_observer, parallel};
 use crate::args::CompareArgs;
 use crate::output::{self, grouped, Table};
-use crate::outputs::{self, Outputs};
-use crate::trace_input;
+use crate::outputs;
 
 /// One row: the label and the run's document, or why it failed.
 pub(super) struct Row {
@@ -34,22 +34,21 @@ pub(super) enum Waits {
 }
 
 pub fn main(args: &CompareArgs) -> Result<ExitCode> {
-    let (outputs, report) = Outputs::for_report([args.trace.as_path()], &args.output)?;
+    let (outputs, report) = outputs::for_report([args.trace.as_path()], &args.output)?;
     let runs = super::experiment::runs(&args.policy, args.predictor.as_deref())?;
     let mut e = super::experiment::experiment(runs, &args.params, &args.metrics, &args.workload)?;
     e.seed = args.seed;
-    let plan = Plan::new(e)?;
-    let (loaded, options) = super::experiment::load_trace(&args.trace, plan.experiment(), &args.workload)?;
-    let identity = TraceIdentity::new(trace_input::trace_name(&args.trace), &loaded, &options);
+    let plan = schedlab_session::plan(e)?;
+    let session = super::experiment::session(&args.trace, plan.experiment(), &args.workload)?;
     let keep = if args.regular_comparison { Waits::Keep } else { Waits::Drop };
-    let mut rows = run_documents(&loaded.trace, &identity, &plan, args.metrics.quiet, keep);
-    let regular = regular_jobs(&loaded.trace, &mut rows, plan.experiment().metrics.skip_percent, keep);
+    let mut rows = run_documents(&session, &plan, args.metrics.quiet, keep);
+    let regular = regular_jobs(session.trace(), &mut rows, plan.experiment().metrics.skip_percent, keep);
     if args.json {
         let runs = Runs { runs: rows.iter().map(RunJson::new).collect(), regular_comparison: regular };
         outputs::emit(&outputs, report, outputs::json(&runs))?;
     } else {
         outputs::emit(&outputs, report, |out| {
-            write_table(out, &identity, &rows)?;
+            write_table(out, session.identity(), &rows)?;
             regular.as_deref().map_or(Ok(()), |r| write_regular(out, &rows, r))
         })?;
     }
@@ -59,24 +58,20 @@ pub fn main(args: &CompareArgs) -> Result<ExitCode> {
 
 /// Every point of the plan as a run document, in point order, labelled by
 /// its run.
-pub(super) fn run_documents(
-    trace: &schedlab_workload::Trace,
-    identity: &TraceIdentity,
-    plan: &Plan,
-    quiet: bool,
-    keep: Waits,
-) -> Vec<Row> {
+pub(super) fn run_documents(session: &Session, plan: &Plan, quiet: bool, keep: Waits) -> Vec<Row> {
     let points: Vec<_> = plan.points(None).collect();
     let labels: Vec<String> = points.iter().map(|p| plan.label(p.run)).collect();
     let multi = output::multi(quiet);
-    let docs = parallel(&labels, trace.jobs.len() as u64, &multi, &|i, bar| {
-        let settings = plan.settings(&points[i]).map_err(|e| e.to_string())?;
+    let jobs = &session.trace().jobs;
+    let docs = parallel(&labels, jobs.len() as u64, &multi, &|i, bar| {
         let start = Instant::now();
-        let outcome = schedlab_experiment::run_phased(trace, &settings, &mut bar_observer(bar))
-            .map_err(|e| crate::fail::flatten(&e.to_string()))?;
+        let run = session.run_point(plan, &points[i], &mut bar_observer(bar)).map_err(|e| match e.kind() {
+            ErrorKind::Option | ErrorKind::Policy | ErrorKind::Experiment => e.to_string(),
+            _ => crate::fail::flatten(&e.to_string()),
+        })?;
         let ms = start.elapsed().as_secs_f64() * 1000.0;
-        let waits = (keep == Waits::Keep).then(|| RunWaits::new(&trace.jobs, &outcome));
-        Ok((RunDocument::new(&settings, identity.clone(), &outcome, Some(ms)), waits))
+        let waits = (keep == Waits::Keep).then(|| RunWaits::new(jobs, run.outcome()));
+        Ok((session.document(&run, Some(ms)), waits))
     });
     multi.clear().ok();
     labels

@@ -12,10 +12,10 @@ use anyhow::Result;
 use indicatif::{MultiProgress, ProgressBar};
 use schedlab_engine::{Control, Progress};
 use schedlab_experiment::{
-    run_point, Experiment, ExperimentResult, MetricSettings, ParamList, Phase, Plan, Point, PointResult, RunSpec,
-    Shard, TraceDocument, WorkloadOptions,
+    Experiment, ExperimentResult, MetricSettings, ParamList, Phase, Plan, Point, PointResult, RunSpec, Shard,
+    WorkloadOptions,
 };
-use schedlab_workload::{ReadOptions, Trace};
+use schedlab_session::Session;
 
 use crate::args::{split_params, MetricArgs, WorkloadArgs};
 use crate::fail::{panic_text, run_failure};
@@ -62,31 +62,12 @@ pub(super) fn workload_options(w: &WorkloadArgs) -> Result<WorkloadOptions> {
     Ok(WorkloadOptions::given(&trace_input::read_options(w)?))
 }
 
-/// Reads the trace with the experiment's workload options and the flags'
-/// job limit (a host limit, no part of the experiment: it never changes a
-/// result), telling its warnings on stderr; returns the options as the
-/// reader used them, which the trace's identity records.
-pub(super) fn load_trace(
-    path: &std::path::Path,
-    e: &Experiment,
-    w: &WorkloadArgs,
-) -> Result<(schedlab_workload::Loaded, ReadOptions)> {
-    let mut options = e.workload.read_options();
-    options.max_jobs = w.max_jobs.unwrap_or(options.max_jobs);
-    let loaded = trace_input::load_with_warnings(path, &options)?;
-    Ok((loaded, options))
-}
-
-/// [`load_trace`] with the trace's identity as JSON (what experiment
-/// results record).
-pub(super) fn load(
-    path: &std::path::Path,
-    e: &Experiment,
-    w: &WorkloadArgs,
-) -> Result<(schedlab_workload::Loaded, TraceDocument)> {
-    let (loaded, options) = load_trace(path, e, w)?;
-    let identity = schedlab_experiment::TraceIdentity::new(trace_input::trace_name(path), &loaded, &options);
-    Ok((loaded, TraceDocument::of(&identity)?))
+/// The session over the trace, read with the experiment's workload options
+/// and the flags' job limit (a host limit, no part of the experiment: it
+/// never changes a result), telling its warnings on stderr.
+pub(super) fn session(path: &std::path::Path, e: &Experiment, w: &WorkloadArgs) -> Result<Session> {
+    let workload = WorkloadOptions { max_jobs: w.max_jobs.or(e.workload.max_jobs), ..e.workload.clone() };
+    trace_input::session(path, workload)
 }
 
 /// Runs `jobs` jobs on a pool of threads; `work(i, bar)` does job `i`
@@ -135,19 +116,14 @@ pub(super) fn bar_observer(bar: &ProgressBar) -> impl FnMut(Phase, Progress) -> 
 
 /// Runs the points of `plan` in `shard` (all without one) and makes the
 /// result; the first failed point fails the whole.
-pub(super) fn run_plan(
-    trace: &Trace,
-    identity: TraceDocument,
-    plan: &Plan,
-    shard: Option<Shard>,
-    quiet: bool,
-) -> Result<ExperimentResult> {
+pub(super) fn run_plan(session: &Session, plan: &Plan, shard: Option<Shard>, quiet: bool) -> Result<ExperimentResult> {
     let points: Vec<Point> = plan.points(shard).collect();
     let labels: Vec<String> = points.iter().map(|p| plan.point_label(p)).collect();
     let multi = output::multi(quiet);
-    let done = parallel(&labels, trace.jobs.len() as u64, &multi, &|i, bar| {
+    let done = parallel(&labels, session.trace().jobs.len() as u64, &multi, &|i, bar| {
         let start = Instant::now();
-        let mut r = run_point(trace, plan, &points[i], &mut bar_observer(bar)).map_err(|e| e.to_string())?;
+        let run = session.run_point(plan, &points[i], &mut bar_observer(bar)).map_err(|e| e.to_string())?;
+        let mut r = session.point_result(plan, &points[i], &run).map_err(|e| e.to_string())?;
         r.elapsed_ms = Some(start.elapsed().as_secs_f64() * 1000.0);
         Ok(r)
     });
@@ -156,5 +132,5 @@ pub(super) fn run_plan(
     for (label, r) in labels.iter().zip(done) {
         results.push(r.map_err(|e| run_failure(format!("{label}: {}", crate::fail::flatten(&e))))?);
     }
-    Ok(ExperimentResult::new(plan, identity, shard, results))
+    Ok(session.experiment_result(plan, shard, results)?)
 }

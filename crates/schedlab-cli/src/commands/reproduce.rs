@@ -4,18 +4,18 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{anyhow, Result};
-use schedlab_experiment::{preset, summary_table, CellStyle, ExperimentResult, Plan, Reproduction, Section, PRESETS};
+use schedlab_experiment::{preset, summary_table, CellStyle, ExperimentResult, Reproduction, Section, PRESETS};
 
 use crate::args::ReproduceArgs;
 use crate::output::Table;
-use crate::outputs::{self, Outputs};
+use crate::outputs;
 
 pub fn main(args: &ReproduceArgs) -> Result<ExitCode> {
     let preset = preset(&args.preset).ok_or_else(|| {
         let known: Vec<&str> = PRESETS.iter().map(|p| p.id).collect();
         anyhow!("unknown preset `{}` (known: {})", args.preset, known.join(", "))
     })?;
-    let (outputs, report) = Outputs::for_report([args.trace.as_path()], &args.output)?;
+    let (outputs, report) = outputs::for_report([args.trace.as_path()], &args.output)?;
     let name = crate::trace_input::trace_name(&args.trace);
     let (base, note) = preset.workload_for(&name, &super::experiment::workload_options(&args.workload)?);
     if let Some(note) = note {
@@ -26,9 +26,9 @@ pub fn main(args: &ReproduceArgs) -> Result<ExitCode> {
     for s in preset.sections {
         let mut e = s.experiment(&base);
         e.metrics = metrics.clone();
-        let plan = Plan::new(e)?;
-        let (loaded, identity) = super::experiment::load(&args.trace, plan.experiment(), &args.workload)?;
-        let result = super::experiment::run_plan(&loaded.trace, identity, &plan, None, args.metrics.quiet)?;
+        let plan = schedlab_session::plan(e)?;
+        let session = super::experiment::session(&args.trace, plan.experiment(), &args.workload)?;
+        let result = super::experiment::run_plan(&session, &plan, None, args.metrics.quiet)?;
         results.push(result);
     }
     let doc = Reproduction::new(preset, results)

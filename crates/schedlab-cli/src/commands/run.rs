@@ -1,23 +1,19 @@
 //! `schedlab run`: one trace under one policy.
 
 use std::io::Write;
-use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::Result;
 use indicatif::ProgressBar;
-use schedlab_charts::{window_chart, ChartSpec, ScheduleChartOptions, MAX_CHART_BOXES};
-use schedlab_engine::{Control, Progress, RunRecord};
-use schedlab_experiment::{
-    resolve, schedule_comments, write_jobs_csv, write_schedule_swf, RepeatSummary, RunDocument, RunOutcome, RunRequest,
-    RunSettings, TraceIdentity,
-};
+use schedlab_engine::{Control, Progress};
+use schedlab_experiment::{resolve, RepeatSummary, RunDocument, RunRequest, RunSettings, TraceIdentity};
 use schedlab_metrics::{format_mean, CategoryLimits, MetricsOptions, PredictionMetrics};
-use schedlab_schedule::{parse_window, run_span, write_batsim_jobs, Layout};
-use schedlab_workload::{Loaded, Trace};
+use schedlab_schedule::parse_window;
+use schedlab_session::{Export, Run, Session};
+use schedlab_workload::Loaded;
 
-use crate::args::{split_params, MetricArgs, RunArgs, WorkloadArgs};
+use crate::args::{split_params, MetricArgs, RunArgs};
 use crate::fail::run_failure;
 use crate::output::{self, duration, fixed, grouped};
 use crate::outputs::{self, commit, Outputs};
@@ -36,7 +32,7 @@ pub fn main(args: &RunArgs) -> Result<ExitCode> {
     if args.repeat > 1 {
         return repeated(args);
     }
-    let mut outputs = Outputs::new([args.trace.as_path()]);
+    let mut outputs = Outputs::for_paths([args.trace.as_path()]);
     let csv = outputs.declare_optional("--jobs-csv", args.jobs_csv.as_deref())?;
     let swf = outputs.declare_optional("--swf-out", args.swf_out.as_deref())?;
     let batsim = outputs.declare_optional("--batsim-jobs", args.batsim_jobs.as_deref())?;
@@ -46,28 +42,21 @@ pub fn main(args: &RunArgs) -> Result<ExitCode> {
         anyhow::bail!("--window is the time window of --gantt, which is not given");
     }
     let window = args.window.as_deref().map(parse_window).transpose()?;
-    let loaded = trace_input::load_with(&args.trace, &args.workload)?;
-    let identity = identity(&args.trace, &loaded, &args.workload)?;
-    let bar = output::job_bar(identity.jobs as u64, settings.policy.id, args.metrics.quiet);
-    let (outcome, elapsed_ms) = timed_run(&loaded.trace, &settings, &bar).map_err(|e| run_failure(e.to_string()))?;
+    let workload = Session::workload_of(&trace_input::read_options(&args.workload)?);
+    let session = trace_input::session(&args.trace, workload)?;
+    let bar = output::job_bar(session.identity().jobs as u64, settings.policy.id, args.metrics.quiet);
+    let (run, elapsed_ms) = timed_run(&session, settings, &bar).map_err(|e| run_failure(e.to_string()))?;
     bar.finish_and_clear();
     let mut staged = Vec::new();
-    if let Some(csv) = csv {
-        let threshold = settings.metrics.bsd_threshold;
-        staged.push(outputs.stage(csv, |out| write_jobs_csv(out, &loaded.trace, &outcome.record, threshold))?);
+    for (output, export) in [(csv, Export::JobsCsv), (swf, Export::ScheduleSwf), (batsim, Export::BatsimJobs)] {
+        if let Some(output) = output {
+            let write = |out: &mut dyn Write| session.export(&run, export, out).map_err(std::io::Error::other);
+            staged.push(outputs.stage(output, write)?);
+        }
     }
-    if let Some(swf) = swf {
-        let comments = schedule_comments(&settings, &identity, &loaded.header);
-        staged.push(outputs.stage(swf, |out| write_schedule_swf(out, &loaded.trace, &outcome.record, &comments))?);
-    }
-    if let Some(batsim) = batsim {
-        let layout = Layout::new(&loaded.trace.jobs, &outcome.record)?;
-        let write = |out: &mut dyn Write| write_batsim_jobs(out, &loaded.trace.jobs, &outcome.record, &layout);
-        staged.push(outputs.stage(batsim, write)?);
-    }
-    let doc = RunDocument::new(&settings, identity.clone(), &outcome, Some(elapsed_ms));
+    let doc = session.document(&run, Some(elapsed_ms));
     if let Some(gantt) = gantt {
-        let svg = gantt_svg(&loaded.trace, &outcome.record, &settings, &identity, window)?;
+        let svg = session.schedule_svg(&run, window)?;
         staged.push(outputs.stage(gantt, |out| out.write_all(svg.as_bytes()))?);
     }
     // The files first, then the report: a report on stdout is only
@@ -76,41 +65,9 @@ pub fn main(args: &RunArgs) -> Result<ExitCode> {
     if args.json {
         outputs::emit(&outputs, report, outputs::json(&doc))?;
     } else {
-        outputs::emit(&outputs, report, |out| write_text(out, &doc, &settings, &loaded))?;
+        outputs::emit(&outputs, report, |out| write_text(out, &doc, run.settings(), session.loaded()))?;
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Size of the `--gantt` drawing, pixels: a 16:9 figure wide enough for a
-/// day's jobs.
-const GANTT_SIZE: (u32, u32) = (1600, 900);
-
-/// The schedule view of a run over `window` (default: the whole run) as
-/// SVG. It is drawn from the record (`window_chart`), not from the page's
-/// `ScheduleView`: the view lays out and indexes the whole run for queries
-/// to come, which on 10 M jobs cost more than the run itself, while a file
-/// shows one window.
-fn gantt_svg(
-    trace: &Trace,
-    record: &RunRecord,
-    settings: &RunSettings,
-    identity: &TraceIdentity,
-    window: Option<(i64, i64)>,
-) -> Result<String> {
-    let (from, to) = match window.or_else(|| run_span(&trace.jobs, record)) {
-        Some((from, to)) if to > from => (from, to),
-        Some((from, _)) => (from, from + 1),
-        None => (0, 1),
-    };
-    let options = ScheduleChartOptions {
-        title: format!("{} on {}", settings.policy.name, identity.name),
-        from,
-        to,
-        columns: GANTT_SIZE.0,
-        max_boxes: MAX_CHART_BOXES,
-    };
-    let chart = window_chart(&trace.jobs, record, &options)?;
-    Ok(schedlab_charts::try_to_svg(&ChartSpec::Schedule(chart), GANTT_SIZE.0, GANTT_SIZE.1)?)
 }
 
 /// The metric options of the flags (checked by `resolve`).
@@ -122,26 +79,21 @@ pub(super) fn metrics_options(m: &MetricArgs) -> MetricsOptions {
     }
 }
 
-pub(super) fn identity(path: &Path, loaded: &Loaded, workload: &WorkloadArgs) -> Result<TraceIdentity> {
-    let options = trace_input::read_options(workload)?;
-    Ok(TraceIdentity::new(trace_input::trace_name(path), loaded, &options))
-}
-
 /// Runs with progress on `bar`; the time is the run's alone (engine,
 /// checker, metrics), in milliseconds.
-pub(super) fn timed_run(
-    trace: &Trace,
-    settings: &RunSettings,
+fn timed_run(
+    session: &Session,
+    settings: RunSettings,
     bar: &ProgressBar,
-) -> Result<(RunOutcome, f64), schedlab_experiment::RunError> {
-    let mut observer = |p: Progress| {
+) -> Result<(Run, f64), schedlab_session::SessionError> {
+    let mut observer = |_, p: Progress| {
         bar.set_position(p.completed);
         Control::Continue
     };
     let start = Instant::now();
-    let outcome = schedlab_experiment::run(trace, settings, &mut observer)?;
+    let run = session.run_resolved(settings, &mut observer)?;
     let elapsed_ms = start.elapsed().as_secs_f64() * 1000.0;
-    Ok((outcome, elapsed_ms))
+    Ok((run, elapsed_ms))
 }
 
 /// `KEY=VALUE` pairs of a result document, for text output.
@@ -296,7 +248,7 @@ fn repeated(args: &RunArgs) -> Result<ExitCode> {
             "--jobs-csv, --swf-out, --batsim-jobs and --gantt describe one run; they cannot be combined with --repeat"
         );
     }
-    let (outputs, report) = Outputs::for_report([args.trace.as_path()], &args.output)?;
+    let (outputs, report) = outputs::for_report([args.trace.as_path()], &args.output)?;
     let spec = schedlab_experiment::RunSpec {
         policy: args.policy.clone(),
         params: schedlab_experiment::ParamList(split_params(&args.params)?),
@@ -305,11 +257,9 @@ fn repeated(args: &RunArgs) -> Result<ExitCode> {
     let mut e = super::experiment::experiment(vec![spec], &[], &args.metrics, &args.workload)?;
     e.repeat = args.repeat;
     e.seed = args.seed;
-    let plan = schedlab_experiment::Plan::new(e)?;
-    let (loaded, options) = super::experiment::load_trace(&args.trace, plan.experiment(), &args.workload)?;
-    let identity = TraceIdentity::new(trace_input::trace_name(&args.trace), &loaded, &options);
-    let rows =
-        super::compare::run_documents(&loaded.trace, &identity, &plan, args.metrics.quiet, super::compare::Waits::Drop);
+    let plan = schedlab_session::plan(e)?;
+    let session = super::experiment::session(&args.trace, plan.experiment(), &args.workload)?;
+    let rows = super::compare::run_documents(&session, &plan, args.metrics.quiet, super::compare::Waits::Drop);
     let mut docs = Vec::with_capacity(rows.len());
     let mut points = Vec::with_capacity(rows.len());
     for (point, row) in plan.points(None).zip(rows) {
@@ -317,8 +267,7 @@ fn repeated(args: &RunArgs) -> Result<ExitCode> {
         points.push(schedlab_experiment::PointResult::of_document(point, &doc)?);
         docs.push(doc);
     }
-    let trace = schedlab_experiment::TraceDocument::of(&identity)?;
-    let result = schedlab_experiment::ExperimentResult::new(&plan, trace, None, points);
+    let result = session.experiment_result(&plan, None, points)?;
     let row = result.summary.first().ok_or_else(|| anyhow::anyhow!("no summary"))?;
     let note = result.note.as_deref();
     let summary = RepeatSummary {

@@ -10,11 +10,11 @@ use serde::{Serialize, Serializer};
 
 use crate::args::StatsArgs;
 use crate::output::{duration, fixed, grouped};
-use crate::outputs::{self, Outputs};
+use crate::outputs;
 use crate::trace_input;
 
 pub fn main(args: &StatsArgs) -> Result<ExitCode> {
-    let (outputs, report) = Outputs::for_report([args.trace.as_path()], &args.output)?;
+    let (outputs, report) = outputs::for_report([args.trace.as_path()], &args.output)?;
     // Not `load_with`: the report lists the warnings itself.
     let loaded = trace_input::load_summary(&args.trace, &trace_input::read_options(&args.workload)?)?;
     let name = trace_input::trace_name(&args.trace);

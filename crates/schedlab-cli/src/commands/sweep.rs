@@ -6,7 +6,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use schedlab_experiment::{summary_table, CellStyle, ExperimentResult, Plan, Shard, Sweep};
+use schedlab_experiment::{summary_table, CellStyle, ExperimentResult, Shard, Sweep};
 
 use crate::args::SweepArgs;
 use crate::output::Table;
@@ -20,10 +20,10 @@ pub fn main(args: &SweepArgs) -> Result<ExitCode> {
     e.sweep = args.sweep.as_deref().map(Sweep::parse).transpose()?;
     e.wait_ecdf = args.wait_ecdf;
     let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
-    let plan = Plan::new(e)?;
-    let (outputs, report) = Outputs::for_report([args.trace.as_path()], &args.output)?;
-    let (loaded, identity) = super::experiment::load(&args.trace, plan.experiment(), &args.workload)?;
-    let result = super::experiment::run_plan(&loaded.trace, identity, &plan, shard, args.metrics.quiet)?;
+    let plan = schedlab_session::plan(e)?;
+    let (outputs, report) = outputs::for_report([args.trace.as_path()], &args.output)?;
+    let session = super::experiment::session(&args.trace, plan.experiment(), &args.workload)?;
+    let result = super::experiment::run_plan(&session, &plan, shard, args.metrics.quiet)?;
     print(&result, args.json, &outputs, report)
 }
 

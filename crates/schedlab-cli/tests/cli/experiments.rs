@@ -63,28 +63,25 @@ fn sharded_sweeps_merge_into_the_unsharded_result() {
     assert!(stderr(&missing).contains("points are missing"), "{}", stderr(&missing));
     let doubled = schedlab(&["merge", &files[0], &files[0], &files[1], &files[2]]);
     assert!(stderr(&doubled).contains("appears in more than one shard"), "{}", stderr(&doubled));
-    merge_budget_is_for_all_files(&files);
+    merge_budget_counts_memory(&files);
 }
 
-/// `--max-bytes` bounds the bytes of every shard together, not of each:
-/// one byte less than the three files' sizes refuses the third file, which
-/// alone is far below the bound.
-fn merge_budget_is_for_all_files(files: &[String]) {
-    let sizes: Vec<u64> = files.iter().map(|f| std::fs::metadata(f).expect("shard").len()).collect();
-    let all = sizes.iter().sum::<u64>();
-    let (enough, short) = (all.to_string(), (all - 1).to_string());
-    let mut args = vec!["merge", "--max-bytes", &short];
+/// `--max-bytes` bounds the memory the merge holds (its points, kept
+/// compactly as the files stream), not the bytes it reads: a bound below
+/// what the first point takes refuses the first file, naming it, and the
+/// default takes every file.
+fn merge_budget_counts_memory(files: &[String]) {
+    let mut args = vec!["merge", "--max-bytes", "1K"];
     args.extend(files.iter().map(String::as_str));
     let o = schedlab(&args);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     let expected = format!(
-        "{}: the shards with the {} bytes of the 2 files before it pass {short} bytes, the most `merge` reads in all; \
-         --max-bytes raises it",
-        files[2],
-        sizes[0] + sizes[1]
+        "{}: shard 1: the points read so far hold more than 1024 bytes of memory, the most this merge may hold \
+         (1 points kept); --max-bytes raises it",
+        files[0]
     );
     assert!(stderr(&o).contains(&expected), "{}", stderr(&o));
-    args[2] = &enough;
+    args.drain(1..3);
     assert!(schedlab(&args).status.success());
 }
 
@@ -259,6 +256,14 @@ fn composable_backfilling_runs_presets_formulas_and_depth_sweeps() {
     assert!(!bad.status.success());
     let message = crate::stderr(&bad);
     assert!(message.contains("unknown variable `wiat` at column 2; did you mean `wait`?"), "{message}");
+    let upper = crate::schedlab(&["run", &sample, "--policy", "backfill", "--param", "order=WFP3"]);
+    let message = crate::stderr(&upper);
+    assert!(
+        message.contains(
+            "unknown variable `WFP3` at column 1; preset names are lower case: did you mean the preset `wfp3`?"
+        ),
+        "{message}"
+    );
     let policies = crate::ok(&["policies"]);
     for line in ["backfill  Composable backfilling", "wfp3      -(wait / requested)^3 * procs", "wait      seconds"] {
         assert!(policies.contains(line), "`schedlab policies` lacks {line:?}");

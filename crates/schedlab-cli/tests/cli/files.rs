@@ -176,12 +176,13 @@ fn a_longest_legal_name_works() {
     fs::remove_dir_all(&dir).ok();
 }
 
-/// An interrupt while the outputs are written removes the temporary files.
+/// An interrupt while the outputs are written removes the temporary files,
+/// whichever catchable signal it is (SIGHUP and SIGQUIT left them).
 /// The command is held there by a second output, a FIFO that nobody reads,
 /// which it opens after writing the first output's temporary file.
 #[test]
 fn an_interrupt_removes_the_temporary_files() {
-    for (signal, name) in [(2, "INT"), (15, "TERM")] {
+    for (signal, name) in [(2, "INT"), (15, "TERM"), (1, "HUP"), (3, "QUIT")] {
         let dir = temp_dir("interrupt");
         let fifo = dir.join("held.fifo");
         if !make_node("mkfifo", &[&text(&fifo)]) {
@@ -209,4 +210,101 @@ fn an_interrupt_removes_the_temporary_files() {
         assert_eq!(names(&dir), ["held.fifo"], "SIG{name}: only the FIFO is left");
         fs::remove_dir_all(&dir).ok();
     }
+}
+
+/// The input through another path: `/dev/stdin` redirected from the trace,
+/// and the trace's own descriptor, were appended to.
+#[test]
+fn the_input_through_a_descriptor_is_refused() {
+    let dir = temp_dir("stdin");
+    let trace = dir.join("t.swf");
+    fs::copy(sample(), &trace).expect("copy");
+    let before = fs::read(&trace).expect("trace");
+    for output in ["/dev/stdin", "/proc/self/fd/0"] {
+        let o = Command::new(env!("CARGO_BIN_EXE_schedlab"))
+            .args(["run", "/dev/stdin", "--policy", "easy", "--jobs-csv", output, "-q"])
+            .stdin(fs::File::open(&trace).expect("open"))
+            .output()
+            .expect("run");
+        assert_eq!(o.status.code(), Some(2), "{output}: {}", stderr(&o));
+        assert!(stderr(&o).contains(&format!("--jobs-csv {output}: is the input /dev/stdin")), "{}", stderr(&o));
+        assert_eq!(fs::read(&trace).expect("trace"), before, "{output}: the trace is untouched");
+    }
+    fs::remove_dir_all(&dir).ok();
+}
+
+/// A socket cannot be opened as a file: refused before the run, not after.
+#[test]
+fn a_socket_output_is_refused_before_the_run() {
+    let dir = temp_dir("socket");
+    let socket = dir.join("out.sock");
+    let _listener = std::os::unix::net::UnixListener::bind(&socket).expect("socket");
+    let o = schedlab(&["run", &sample(), "--policy", "easy", "--max-jobs", "10", "--jobs-csv", &text(&socket)]);
+    assert_eq!(o.status.code(), Some(2));
+    let message = stderr(&o);
+    assert!(message.contains("is a socket, which cannot be opened as a file"), "{message}");
+    assert!(!message.contains("more than 10 jobs"), "refused before the trace is read: {message}");
+    fs::remove_dir_all(&dir).ok();
+}
+
+/// A replaced file keeps its mode: a 600 file became 644.
+#[test]
+fn a_replaced_file_keeps_its_mode() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = temp_dir("mode");
+    let csv = dir.join("jobs.csv");
+    fs::write(&csv, "old").expect("old");
+    fs::set_permissions(&csv, fs::Permissions::from_mode(0o600)).expect("chmod");
+    ok(&["run", &sample(), "--policy", "easy", "--jobs-csv", &text(&csv), "-q"]);
+    assert_eq!(fs::metadata(&csv).expect("csv").permissions().mode() & 0o777, 0o600);
+    assert_eq!(fs::read_to_string(&csv).expect("csv").lines().count(), 3001);
+    fs::remove_dir_all(&dir).ok();
+}
+
+/// `-o newfile/` names a directory that does not exist: it wrote a file
+/// named `newfile`.
+#[test]
+fn a_path_ending_in_a_slash_is_refused() {
+    let dir = temp_dir("slash");
+    let target = format!("{}/newfile/", dir.display());
+    let o = schedlab(&["stats", &sample(), "-o", &target]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("ends with `/`, so it names a directory"), "{}", stderr(&o));
+    assert!(names(&dir).is_empty(), "no file made: {:?}", names(&dir));
+    fs::remove_dir_all(&dir).ok();
+}
+
+/// An output that became a directory while the command ran: the earlier
+/// outputs are left as they were (`--jobs-csv` had been replaced). The
+/// command is held before its commit by a FIFO output nobody reads yet.
+#[test]
+fn an_output_that_became_a_directory_leaves_the_others_as_they_were() {
+    let dir = temp_dir("became-dir");
+    let (csv, swf, fifo) = (dir.join("jobs.csv"), dir.join("out.swf"), dir.join("held.fifo"));
+    if !make_node("mkfifo", &[&text(&fifo)]) {
+        return;
+    }
+    fs::write(&csv, "old csv").expect("old");
+    let child = Command::new(env!("CARGO_BIN_EXE_schedlab"))
+        .args(["run", &sample(), "--policy", "easy", "-q", "--jobs-csv", &text(&csv), "--swf-out", &text(&swf)])
+        .args(["--batsim-jobs", &text(&fifo)])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    // The FIFO opens once the run is done and the files are staged.
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while names(&dir).iter().filter(|n| n.ends_with(".schedlab-tmp")).count() < 2 {
+        assert!(Instant::now() < deadline, "the command never staged its files: {:?}", names(&dir));
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    fs::create_dir(&swf).expect("the --swf-out path becomes a directory");
+    let drained = fs::read(&fifo).expect("read the FIFO");
+    assert!(!drained.is_empty());
+    let o = child.wait_with_output().expect("wait");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("no longer a regular file"), "{}", stderr(&o));
+    assert_eq!(fs::read_to_string(&csv).expect("csv"), "old csv", "--jobs-csv is as it was");
+    assert_eq!(names(&dir), ["held.fifo", "jobs.csv", "out.swf"]);
+    fs::remove_dir_all(&dir).ok();
 }

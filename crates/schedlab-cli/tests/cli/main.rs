@@ -3,6 +3,7 @@
 //! tables it prints (`documents`), experiments, shards, presets and the
 //! schedule view (`experiments`). The helpers below run the binary.
 
+mod bombs;
 mod documents;
 mod experiments;
 mod files;

@@ -105,6 +105,22 @@ fn refusals_name_the_field() {
         ),
         (v1(&json!({"t": ["f", "x.swf", "zz"], "p": [["easy", {}, "estimate"]]})), "trace.sha256"),
         (
+            v1(&json!({"t": ["u", "https://a.example/t\u{0}.swf"], "p": [["easy", {}, "estimate"]]})),
+            "trace.url: `https://a.example/t\\u{0}.swf` holds a space or a control character",
+        ),
+        (
+            v1(&json!({"t": ["u", "https://a.example/t\n.swf"], "p": [["easy", {}, "estimate"]]})),
+            "trace.url: `https://a.example/t\\n.swf` holds a space or a control character",
+        ),
+        (
+            v1(&json!({"t": ["u", "https://a.example/\u{202e}fws.exe"], "p": [["easy", {}, "estimate"]]})),
+            "trace.url: `https://a.example/\\u{202e}fws.exe` holds a space or a control character",
+        ),
+        (
+            v1(&json!({"t": ["f", "x\u{202e}fws.exe", "0".repeat(64)], "p": [["easy", {}, "estimate"]]})),
+            "trace.name: the file name must be 1 to 200 printable characters",
+        ),
+        (
             v1(&json!({"p": [["easy", {}, "estimate"]], "x": "no-such-preset"})),
             "preset: the link names a preset that does not exist",
         ),
@@ -139,6 +155,23 @@ fn refusals_name_the_field() {
         let e = decode(&fragment).unwrap_err().0;
         assert!(e.contains(message), "{}: {e}\n  expected: {message}", &fragment[..fragment.len().min(40)]);
     }
+}
+
+/// The issue's 9.4 KB link: 100 runs × 10,000 sweep values × 10,000
+/// repetitions, each within its limit, planned 10^10 simulations and ran
+/// forever; it is refused when decoded, naming the product.
+#[test]
+fn a_link_that_plans_too_much_work_is_refused() {
+    let runs = vec![r#"{"policy":"easy","predictor":"virtual"}"#; 100].join(",");
+    let sweep = r#"{"param":"error","values":{"from":0,"to":99.99,"step":0.01}}"#;
+    let json = format!(r#"{{"experiment":{{"runs":[{runs}],"repeat":10000,"sweep":{sweep}}}}}"#);
+    let fragment = format!("v2={}", base64url(json.as_bytes()));
+    assert!(fragment.len() < MAX_LINK, "a link of {} characters", fragment.len());
+    let e = decode(&fragment).unwrap_err().0;
+    assert!(
+        e.contains("plans 10000000000 simulations (100 runs × up to 10000 sweep values × up to 10000 repetitions)"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -272,6 +272,44 @@ proptest! {
     }
 }
 
+/// Whether the order is first come, first served is decided by the
+/// compiled formula, not its text: the preset's name and its formula
+/// `submit` both give EASY's guarantee that the blocked job starts no later
+/// than its first reservation; `-submit` and the highest-first direction
+/// do not.
+#[test]
+fn fcfs_is_recognised_by_its_formula() {
+    let keeps = |params: &[(&str, &str)]| {
+        backfill(params, RuntimeSource::Estimate).guarantees().contains(&Guarantee::NoLaterThanFirstReservation)
+    };
+    assert!(keeps(&[("order", "fcfs")]));
+    assert!(keeps(&[("order", " submit ")]));
+    assert!(!keeps(&[("order", "-submit")]));
+    assert!(!keeps(&[("order", "fcfs"), ("direction", "highest")]));
+}
+
+/// An order that does not compile, built without being resolved (which
+/// checks it), fails the run at its first pass with the compiler's message
+/// instead of running first come, first served in its place.
+#[test]
+fn an_order_that_does_not_compile_fails_the_run() {
+    let jobs = jobs(&[(0, 10, 1, 10)]);
+    let values = Params::resolve(INFO.params, &[]).unwrap_or_else(|e| panic!("{e}"));
+    let mut p = BackfillParams::read(&values);
+    p.order = "wait +".into();
+    let settings = PolicySettings {
+        source: RuntimeSource::Estimate,
+        seed: 0,
+        calibration: None,
+        categories: Categories::default(),
+    };
+    let mut policy = Backfill::new(&p, &settings);
+    let config = config(4, RuntimeSource::Estimate);
+    let e = run(&jobs, &config, &mut policy, &mut |_| Control::Continue).unwrap_err();
+    assert!(matches!(&e, EngineError::Unbuildable { policy: "backfill", .. }), "{e}");
+    assert!(e.to_string().starts_with("policy `backfill` cannot run with these parameters: "), "{e}");
+}
+
 /// Formulas of product form for the comparison of the merge with the
 /// naive order: the presets, ties by construction (`now / requested`), job
 /// parts of zero and of both signs (`procs - 4`), clock parts that pass

@@ -186,6 +186,15 @@ fn requests_refuse_unknown_keys_and_take_numbers_as_params() {
     assert_eq!(m.request().unwrap().params, vec![("order".to_owned(), "shortest".to_owned())]);
     let m: RunMessage = serde_json::from_str(r#"{"policy":"easy","params":{"error":12.5}}"#).unwrap();
     assert_eq!(m.request().unwrap().params, vec![("error".to_owned(), "12.5".to_owned())]);
+    // The parameters keep the order they were given in, which the run's
+    // label and title follow.
+    let text = r#"{"policy":"backfill","params":{"order":"wfp3","depth":2}}"#;
+    let m: RunMessage = serde_json::from_str(text).unwrap();
+    let keys: Vec<String> = m.request().unwrap().params.into_iter().map(|(k, _)| k).collect();
+    assert_eq!(keys, ["order", "depth"]);
+    let twice = r#"{"policy":"easy","params":{"order":"shortest","order":"priority"}}"#;
+    let e = serde_json::from_str::<RunMessage>(twice).unwrap_err().to_string();
+    assert!(e.contains("parameter `order` is given twice"), "{e}");
     let e = serde_json::from_str::<RunMessage>(r#"{"policy":"easy","sed":2}"#).unwrap_err().to_string();
     assert!(e.contains("unknown field `sed`"), "{e}");
     assert!(serde_json::from_str::<RunMessage>(r#"{"params":{}}"#).unwrap_err().to_string().contains("policy"));

@@ -57,3 +57,89 @@ fn the_options_still_apply() {
     let l = read(&fixture("batsim/workload-v4.json"), &opts).expect("v4 on 4");
     assert_eq!((l.trace.procs, l.report.oversized_dropped), (4, 2), "jobs 2 (8) and 6 (6) do not fit");
 }
+
+const DELAY: &str = r#""p": {"type": "delay", "delay": 5}"#;
+
+fn job(id: u64) -> String {
+    format!(r#"{{"id": {id}, "subtime": {id}, "res": 1, "profile": "p"}}"#)
+}
+
+/// The profiles may come first: each job's profile is looked up once
+/// both are read, with the same result.
+#[test]
+fn profiles_before_the_jobs_read_the_same() {
+    let after = read(workload(&job(1), DELAY).as_bytes(), &ReadOptions::default()).expect("after");
+    let before = format!("{{\"profiles\": {{{DELAY}}}, \"nb_res\": 4, \"jobs\": [{}]}}", job(1));
+    let before = read(before.as_bytes(), &ReadOptions::default()).expect("before");
+    assert_eq!((before.trace.jobs, before.trace.procs), (after.trace.jobs, after.trace.procs));
+}
+
+/// The job limit stops the stream at the first job past it, whatever
+/// follows (the whole document was parsed first: 484 MB for 3 M jobs).
+#[test]
+fn the_job_limit_stops_the_stream_at_the_first_job_past_it() {
+    let jobs: Vec<String> = (1..=50).map(job).collect();
+    let text = format!("{{\"nb_res\": 4, \"jobs\": [\n{}\n], \"profiles\": {{{DELAY}}}}}", jobs.join(",\n"));
+    let opts = ReadOptions { max_jobs: 10, ..ReadOptions::default() };
+    let err = read(text.as_bytes(), &opts).expect_err("50 jobs, limit 10");
+    assert_eq!(err.to_string(), "the input holds more than 10 jobs, the job limit (refused at line 12)");
+    // The text after the limit is never parsed: garbage there changes nothing.
+    let cut = text.find(&job(12)).expect("job 12");
+    let broken = format!("{}!!! not JSON", &text[..cut]);
+    let err = read(broken.as_bytes(), &opts).expect_err("limit before the garbage");
+    assert!(matches!(err, SwfError::TooManyJobs { limit: 10, .. }), "{err}");
+    // Profiles are bounded by the same limit, wherever they come.
+    let profiles: Vec<String> = (0..20).map(|i| format!(r#""p{i}": {{"type": "delay", "delay": 1}}"#)).collect();
+    let text = format!("{{\"profiles\": {{{}}}, \"jobs\": [{}]}}", profiles.join(","), job(1));
+    let err = read(text.as_bytes(), &opts).expect_err("20 profiles, limit 10");
+    assert!(err.to_string().contains("more than 10 profiles, the job limit"), "{err}");
+}
+
+#[test]
+fn a_profile_defined_twice_is_refused_with_its_place() {
+    let text =
+        workload(&job(1), "\"p\": {\"type\": \"delay\", \"delay\": 5},\n \"p\": {\"type\": \"delay\", \"delay\": 9}");
+    let err = read(text.as_bytes(), &ReadOptions::default()).expect_err("twice");
+    assert_eq!(err.to_string(), "Batsim workload, line 2, column 36: the profile `p` is defined twice");
+}
+
+#[test]
+fn a_byte_order_mark_is_read_past() {
+    let text = format!("\u{feff}{}", workload(&job(1), DELAY));
+    let l = read(text.as_bytes(), &ReadOptions::default()).expect("BOM");
+    assert_eq!((l.format, l.trace.jobs.len()), (TraceFormat::Batsim, 1));
+}
+
+/// `nb_res` of 0 or beyond the processor limit is warned and ignored, as
+/// an SWF header's MaxProcs is (2^40 became 2^31 processors silently; 0
+/// dropped every job as oversized).
+#[test]
+fn an_unusable_nb_res_is_warned_as_a_header_is() {
+    for (nb_res, reason) in [("0", "is 0, not a machine size"), ("1099511627776", "is above the limit of 2147483648")] {
+        let text = workload(&job(1), DELAY).replacen("\"nb_res\": 4", &format!("\"nb_res\": {nb_res}"), 1);
+        let l = read(text.as_bytes(), &ReadOptions::default()).expect(nb_res);
+        assert_eq!((l.trace.procs, l.report.jobs_kept), (1, 1), "{nb_res}: the largest job sets the machine");
+        let warned = l.report.warnings.iter().any(|w| w.starts_with(&format!("nb_res `{nb_res}` {reason}")));
+        assert!(warned, "{nb_res}: {:?}", l.report.warnings);
+        assert!(l.report.warnings.iter().any(|w| w.starts_with("the workload's nb_res is unusable")));
+    }
+}
+
+#[test]
+fn a_top_level_array_is_named_as_json() {
+    let err = read(format!("[{}]\n", job(1)).as_bytes(), &ReadOptions::default()).expect_err("array");
+    assert!(err.to_string().contains("the document is a JSON array; a Batsim workload is a JSON object"), "{err}");
+}
+
+/// Text the document holds is quoted short, with its length: a 50 MB id
+/// made a 52 MB error line.
+#[test]
+fn long_text_in_messages_is_cut_with_its_length() {
+    let long = "x".repeat(100_000);
+    let text = workload(&format!(r#"{{"id": "{long}", "subtime": 0, "res": 1, "profile": "p"}}"#), DELAY);
+    let err = read(text.as_bytes(), &ReadOptions::default()).expect_err("long id").to_string();
+    assert!(err.contains("… (100000 characters)") && err.len() < 300, "{err}");
+    let text = workload(&format!(r#"{{"id": 1, "subtime": "{long}", "res": 1, "profile": "p"}}"#), DELAY);
+    let err = read(text.as_bytes(), &ReadOptions::default()).expect_err("long subtime").to_string();
+    assert!(err.contains("… (100000 characters)") && err.len() < 300, "{err}");
+}

@@ -131,3 +131,88 @@ fn parsable_with_a_trailing_bar_and_epoch_seconds() {
     assert_eq!(l.trace.extras[0].wait, 60);
     assert!(!l.report.warnings.iter().any(|w| w.contains("time zone")), "epoch seconds name their instant");
 }
+
+const HEAD: &str = "JobIDRaw|JobID|Submit|Start|End|ElapsedRaw|ReqCPUS|User|State\n";
+
+/// One array record of 20 million tasks, started and ended so that every
+/// task would be kept: the job limit stops the reading at that line,
+/// before a task is made (it took 4.7 GB).
+#[test]
+fn array_tasks_count_against_the_job_limit_before_they_are_made() {
+    let line =
+        "100|100_[0-19999999]|2024-03-01T10:00:00|2024-03-01T10:00:05|2024-03-01T10:10:05|600|4|alice|COMPLETED\n";
+    let opts = ReadOptions { max_jobs: 1000, ..ReadOptions::default() };
+    let err = read(format!("{HEAD}{line}").as_bytes(), &opts).expect_err("20 M tasks");
+    assert_eq!(err.to_string(), "the input holds more than 1000 jobs, the job limit (refused at line 2)");
+    // The default limit refuses one task more than it allows.
+    let line = line.replace("19999999", "20000000");
+    let err = read(format!("{HEAD}{line}").as_bytes(), &ReadOptions::default()).expect_err("20 M + 1 tasks");
+    assert!(matches!(err, SwfError::TooManyJobs { limit: 20_000_000, line: 2 }), "{err}");
+    // 2^64 tasks do not wrap to none: the count saturates and is refused.
+    let line = line.replace("0-20000000", "0-18446744073709551615");
+    let err = read(format!("{HEAD}{line}").as_bytes(), &ReadOptions::default()).expect_err("2^64 tasks");
+    assert!(matches!(err, SwfError::TooManyJobs { line: 2, .. }), "{err}");
+    // Pending tasks cancelled before they started are counted, not kept:
+    // two records of 2^64 tasks saturate the counts rather than wrap them.
+    let cancelled =
+        "104|104_[0-18446744073709551615]|2024-03-01T10:03:00|None|2024-03-01T10:21:00|1|carol|CANCELLED by 1\n";
+    let kept = "8|8|2024-03-01T10:00:00|2024-03-01T10:00:00|2024-03-01T10:01:00|60|1|alice|COMPLETED\n";
+    let l = read(format!("{HEAD}{cancelled}{cancelled}{kept}").as_bytes(), &ReadOptions::default()).expect("one job");
+    let slurm = l.report.slurm.as_ref().expect("slurm");
+    assert_eq!((slurm.cancelled_before_start, slurm.array_tasks, l.report.job_lines), (u64::MAX, u64::MAX, u64::MAX));
+}
+
+/// A difference of times past i64 is out of range, not unknown.
+#[test]
+fn a_run_time_past_i64_is_out_of_range() {
+    let line = "7|7|2024-03-01T10:00:00|0000-01-01T00:00:00|9223372036854775807||1|alice|COMPLETED\n";
+    let keep = "8|8|2024-03-01T10:00:00|2024-03-01T10:00:00|2024-03-01T10:01:00||1|alice|COMPLETED\n";
+    let l = read(format!("{HEAD}{line}{keep}").as_bytes(), &ReadOptions::default()).expect("one job kept");
+    assert_eq!((count(&l.report, "time_out_of_range"), count(&l.report, "unknown_runtime")), (1, 0));
+}
+
+/// A job still running when the dump was taken has no run time, whether
+/// the dump has ElapsedRaw (its time so far) or not (docs/formats.md).
+#[test]
+fn a_running_job_is_unknown_runtime_whatever_the_columns() {
+    let running = "7|7|2024-03-01T10:00:00|2024-03-01T10:00:05|Unknown|3600|1|alice|RUNNING\n";
+    let done = "8|8|2024-03-01T10:00:00|2024-03-01T10:00:00|2024-03-01T10:01:00|60|1|alice|COMPLETED\n";
+    let l = read(format!("{HEAD}{running}{done}").as_bytes(), &ReadOptions::default()).expect("dump");
+    assert_eq!(ids(&l), [8]);
+    assert_eq!(count(&l.report, "unknown_runtime"), 1);
+    // Without End, the State says it.
+    let head = "JobIDRaw|Submit|Start|ElapsedRaw|ReqCPUS|State\n";
+    let text = format!("{head}7|2024-03-01T10:00:00|2024-03-01T10:00:05|3600|1|RUNNING\n8|2024-03-01T10:00:00|2024-03-01T10:00:00|60|1|COMPLETED\n");
+    let l = read(text.as_bytes(), &ReadOptions::default()).expect("dump without End");
+    assert_eq!((ids(&l), count(&l.report, "unknown_runtime")), (vec![8], 1));
+}
+
+/// Latin-1 user names stay distinct users, with a warning counting the
+/// lines (a lossy decoding made `müller`, `möller` and `mäller` one user).
+#[test]
+fn latin1_names_stay_distinct_and_are_counted() {
+    let mut text = HEAD.as_bytes().to_vec();
+    for (id, name) in [(1, &b"m\xfcller"[..]), (2, b"m\xf6ller"), (3, b"m\xe4ller"), (4, "müller".as_bytes())] {
+        text.extend_from_slice(
+            format!("{id}|{id}|2024-03-01T10:00:00|2024-03-01T10:00:00|2024-03-01T10:01:00|60|1|").as_bytes(),
+        );
+        text.extend_from_slice(name);
+        text.extend_from_slice(b"|COMPLETED\n");
+    }
+    let l = read(&text, &ReadOptions::default()).expect("dump");
+    let users = &l.report.slurm.as_ref().expect("slurm report").users;
+    assert_eq!(users, &["müller", "möller", "mäller"], "Latin-1 ü is UTF-8 ü: one user");
+    let users: Vec<i32> = l.trace.jobs.iter().map(|j| j.user).collect();
+    assert_eq!(users, [1, 2, 3, 1]);
+    let warning = l.report.warnings.iter().find(|w| w.contains("Latin-1")).expect("a warning");
+    assert!(warning.starts_with("3 lines (the first is line 2) hold text that is not UTF-8"), "{warning}");
+}
+
+/// A header longer than the longest line is named as the header, not
+/// taken for a bad line before a header on line 2.
+#[test]
+fn a_header_over_the_line_limit_is_named() {
+    let text = format!("JobIDRaw|Submit|Start|End|ReqCPUS|{}\n1|2|3|4|5|x\n", "x".repeat(70_000));
+    let err = read(text.as_bytes(), &ReadOptions::default()).expect_err("header too long");
+    assert_eq!(err.to_string(), "line 1 (the sacct header): the header line is longer than 65536 bytes");
+}
