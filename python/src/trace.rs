@@ -12,6 +12,7 @@ use pyo3::exceptions::{PyFileNotFoundError, PyIsADirectoryError, PyOSError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes};
 use schedlab::experiment::WorkloadOptions;
+use schedlab::workload::TraceClock;
 use schedlab_outputs::Input;
 use schedlab_session::Session;
 
@@ -43,6 +44,13 @@ impl Trace {
     /// The header's key/value pairs as JSON text.
     fn header_json(&self) -> PyResult<String> {
         serde_json::to_string(&self.session.loaded().header).map_err(core_error)
+    }
+
+    /// What the header says of the trace's clock (`UnixStartTime`, the
+    /// `TimeZone` offset and the `TimeZoneString` name, each as the core
+    /// reads it for the page's dates), as JSON text.
+    fn clock_json(&self) -> PyResult<String> {
+        serde_json::to_string(&TraceClock::of(&self.session.loaded().header)).map_err(core_error)
     }
 
     fn __len__(&self) -> usize {

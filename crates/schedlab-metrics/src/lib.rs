@@ -51,7 +51,7 @@ pub use predictions::{prediction_metrics, PredictionMetrics};
 pub use preemption::PreemptionMetrics;
 pub use priority::{priority_metrics, PriorityMetrics};
 pub use summary::{
-    compute, measured, measured_waits, BlockedGroup, Category, CategoryLimits, Fairness, Metrics, MetricsError,
-    MetricsOptions,
+    compute, headline, measured, measured_waits, BlockedGroup, Category, CategoryLimits, Fairness, Headline, Metrics,
+    MetricsError, MetricsOptions,
 };
 pub use violations::ReservationViolations;
