@@ -306,7 +306,7 @@ export function drawSeries(s: Surface, data: SeriesData[], win: TimeWindow, line
     const wide = Math.max(...lines.map((l) => ctx.measureText(l).width));
     const size = wide > room ? Math.floor((s.font * room) / wide) : s.font;
     ctx.font = `${size}px system-ui, sans-serif`;
-    lines.forEach((l, k) => ctx.fillText(l, MARGIN.left - 4, top + 2 + k * (size + 2)));
+    for (const [k, l] of lines.entries()) ctx.fillText(l, MARGIN.left - 4, top + 2 + k * (size + 2));
     ctx.font = `${s.font}px system-ui, sans-serif`;
     ctx.textAlign = "left";
     ctx.fillText(st.label, MARGIN.left + 4, top + 2);
