@@ -142,7 +142,8 @@ class Trace:
     cleaning rule), ``warnings``, ``options`` (the workload options it was
     read with), ``header`` (the SWF header's fields) and ``identity`` (all
     of these, as every result document records them). ``len(trace)`` is
-    the number of jobs a run replays.
+    the number of jobs a run replays. ``facts`` and ``cleaning_lines`` are
+    the statistics and cleaning counts worded as the page shows them.
 
     A trace never changes, so ``copy.copy`` and ``copy.deepcopy`` give it
     back as it is. It pickles as the bytes it was read from (a file's are
@@ -166,6 +167,19 @@ class Trace:
     cleaning = property(lambda self: self.identity["cleaning"], doc="Counts by cleaning rule, in the order they apply.")
     warnings = property(lambda self: self.identity["warnings"], doc="What the reader warned about.")
     options = property(lambda self: self.identity["options"], doc="The reader's options in force.")
+
+    @property
+    def facts(self) -> Dict[str, str]:
+        """The statistics as the page words them, in its order:
+        ``{"Jobs": "3,000", "Span": "17 d 17 h", ...}``."""
+        return dict(_core.trace_facts(self._core))
+
+    @property
+    def cleaning_lines(self) -> List[Tuple[str, str, str]]:
+        """The cleaning rules that counted something, in the order they
+        apply, as ``(key, text, meaning)``: ``("blank_lines", "skipped:
+        blank lines: 1 line", "...")``."""
+        return _core.cleaning_lines(self._core)
 
     @property
     def time_zone(self) -> Optional[datetime_tzinfo]:
@@ -443,6 +457,14 @@ class Run:
         self._core.write(what, os.fspath(path), f"{call}()")
         return None
 
+    def file_name(self, kind: str, ending: str) -> str:
+        """The name the page gives this run's file of ``kind``: the trace,
+        the policy, the kind, e.g. ``run.file_name("jobs", "csv")`` is
+        ``kth-sp2-first3000-easy-jobs.csv``."""
+        where = "Run.file_name()"
+        kind, ending = _args.text(where, "kind", kind), _args.text(where, "ending", ending)
+        return _core.download_name(self.trace.name, self.policy, kind, ending)
+
     def __repr__(self) -> str:
         return f"<schedlab.Run {self.policy}@{self.predictor} on {self.trace.name!r}: MBS {self.metrics.get('mbs')}>"
 
@@ -701,9 +723,9 @@ class Experiment:
             name, data = _core.sample(ref["id"])
             return _load(data, name, workload)
         if kind == "generated":
-            data = _core.generate_lublin(ref["procs"], ref["jobs"], ref["load"], ref["seed"])
-            name = f"lublin99-p{ref['procs']}-n{ref['jobs']}-l{_js_number(ref['load'])}-s{ref['seed']}.swf"
-            return _load(data, name, workload)
+            generator = (ref["procs"], ref["jobs"], ref["load"], ref["seed"])
+            data = _core.generate_lublin(*generator)
+            return _load(data, _core.generated_trace_name(*generator), workload)
         if kind == "file":
             raise SchedlabError(
                 f"the link's trace is the file {ref['name']} (sha256 {ref['sha256']}): pass it as run(trace=...)"
@@ -749,12 +771,6 @@ def _run_on(executor: Any, trace: Trace, definition: str, count: int) -> "Experi
                 cancel()
         raise
     return ExperimentResult(_core.merge_shards(texts))
-
-
-def _js_number(x: float) -> str:
-    """A number as JavaScript prints it (the page names generated traces
-    with it): whole numbers without a decimal point."""
-    return str(int(x)) if float(x).is_integer() and abs(x) < 1e21 else repr(float(x))
 
 
 def _experiment(

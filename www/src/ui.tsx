@@ -63,8 +63,8 @@ export function download(name: string, data: BlobPart, type: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** The size of exported charts (SVG, and PNG at `PNG_SCALE` times its pixels). */
-const EXPORT_SIZE = { width: 1200, height: 750 };
+/** The width of exported charts (SVG, and PNG at `PNG_SCALE` times its pixels); the core gives the height. */
+const EXPORT_WIDTH = 1200;
 const PNG_SCALE = 2;
 
 /**
@@ -89,35 +89,35 @@ export function svgToPng(svg: string, width: number, height: number): Promise<Bl
   }).finally(() => URL.revokeObjectURL(url));
 }
 
-/**
- * A chart's canvas for a box `css` pixels wide: one canvas pixel per device
- * pixel (`width`, `height`), and the chart pixels each of them covers
- * (`ratio`). The core's fonts scale with the chart's size in its own pixels
- * and have a floor, so fewer chart pixels per CSS pixel (the layout's
- * scale) make the text larger on the screen: large type and the
- * presentation layout, and a projector-wide window (1800 px and more),
- * read from afar. The core draws through the canvas's transform, never on a
- * smaller canvas scaled up afterwards, so the chart stays crisp. A narrow
- * chart is drawn taller so that its text stays readable on a phone.
- */
-function canvasSize(css: number, large: boolean): { width: number; height: number; ratio: number } {
-  const narrow = css < 600;
-  const far = window.innerWidth >= 1800;
-  const scale = large ? 0.6 : narrow ? 1 : far ? 0.8 : 1;
-  const dpr = window.devicePixelRatio || 1;
-  const width = Math.max(200, Math.round(css * dpr));
-  return { width, height: Math.round(width * (narrow ? 0.9 : 0.625)), ratio: dpr / scale };
-}
+/** The height a chart's canvas may take in the presentation layout: its caption and the chart on one screen. */
+const PRESENT_HEIGHT = 0.82;
 
-function drawOn(canvas: HTMLCanvasElement, f: Figure, large: boolean): string | null {
-  const { width, height, ratio } = canvasSize(canvas.clientWidth || 600, large);
+/**
+ * Draws `f` on `canvas` for a box `avail` CSS pixels wide. The core sizes
+ * the canvas: a pixel per device pixel, the chart's pixels for large type,
+ * and tall enough for every name it shows. In the presentation layout a
+ * chart taller than `PRESENT_HEIGHT` of the window is drawn narrower, in
+ * proportion, so that it fits; the canvas then takes exactly the CSS width
+ * it was drawn for. The width is decided here from the box, never read back
+ * from the canvas, whose width would follow its own aspect and could never
+ * settle (a pixel wider, a pixel taller, a pixel narrower…).
+ */
+function drawOn(canvas: HTMLCanvasElement, f: Figure, large: boolean, present: boolean, avail: number): string | null {
+  const dpr = window.devicePixelRatio || 1;
+  const spec = { ...f.spec, title: "" };
+  const size = (css: number) => core().chart_canvas(spec, { css_width: css, device_ratio: dpr, window_width: window.innerWidth, large });
+  let drawn = size(avail);
+  const cap = PRESENT_HEIGHT * window.innerHeight;
+  if (present && drawn.height / dpr > cap) drawn = size((avail * cap) / (drawn.height / dpr));
+  const { width, height, ratio } = drawn;
   canvas.width = width;
   canvas.height = height;
   canvas.style.aspectRatio = `${width} / ${height}`;
+  canvas.style.width = present ? `${width / dpr}px` : "";
   try {
     // The caption above the canvas carries the title (it wraps on a phone,
     // where a drawn title would be cut); the SVG export keeps it.
-    core().draw_chart(canvas, { ...f.spec, title: "" }, ratio);
+    core().draw_chart(canvas, spec, ratio);
     canvas.dataset.drawn = "1";
     return null;
   } catch (e) {
@@ -126,46 +126,55 @@ function drawOn(canvas: HTMLCanvasElement, f: Figure, large: boolean): string | 
   }
 }
 
-/** A chart the core draws on a canvas, redrawn when its width or the text size changes; SVG and PNG exports. */
+/** A chart the core draws on a canvas, redrawn when its width or the text size changes; SVG and PNG exports, with or without the title, named by `file` (the trace) and the figure. */
 export function ChartFigure(props: { figure: Figure; file: string; id?: string }) {
   const ref = useRef<HTMLCanvasElement>(null);
+  const boxRef = useRef<HTMLDivElement>(null);
   const [failed, setFailed] = useState<string | null>(null);
-  const large = view.value.large || view.value.present;
+  const present = view.value.present;
+  const large = view.value.large || present;
   const f = props.figure;
   useEffect(() => {
     const canvas = ref.current;
-    if (!canvas) return;
-    let width = -1;
+    const box = boxRef.current;
+    if (!canvas || !box) return;
+    let drawnFor = "";
     let timer = 0;
     const redraw = () => {
-      if (canvas.clientWidth === width) return;
-      width = canvas.clientWidth;
-      setFailed(drawOn(canvas, f, large));
+      // The box's exact width (a fraction of a CSS pixel counts at a pixel ratio of 2).
+      const avail = box.getBoundingClientRect().width || 600;
+      const key = `${avail} ${present ? window.innerHeight : 0}`;
+      if (key === drawnFor) return;
+      drawnFor = key;
+      setFailed(drawOn(canvas, f, large, present, avail));
     };
     redraw();
-    const ro = new ResizeObserver(() => {
+    const later = () => {
       clearTimeout(timer);
       timer = window.setTimeout(redraw, 150);
-    });
-    ro.observe(canvas);
+    };
+    const ro = new ResizeObserver(later);
+    ro.observe(box);
+    window.addEventListener("resize", later);
     return () => {
       ro.disconnect();
+      window.removeEventListener("resize", later);
       clearTimeout(timer);
     };
-  }, [f, large]);
-  const { width, height } = EXPORT_SIZE;
-  const svg = () => {
+  }, [f, large, present]);
+  const [titled, setTitled] = useState(true);
+  // Without its title and subtitle, for a figure whose caption says them (LaTeX).
+  const spec = titled ? f.spec : { ...f.spec, title: "", subtitle: "" };
+  const exported = async (kind: "svg" | "png") => {
     try {
-      download(`${props.file}.svg`, core().chart_svg(f.spec, width, height), "image/svg+xml");
+      const width = EXPORT_WIDTH;
+      const height = core().chart_height(spec, width);
+      const svg = core().chart_svg(spec, width, height);
+      const name = core().download_name(props.file, f.id, titled ? "" : "untitled", kind);
+      if (kind === "svg") download(name, svg, "image/svg+xml");
+      else download(name, await svgToPng(svg, width, height), "image/png");
     } catch (e) {
-      formNote.value = { kind: "error", text: `SVG export failed: ${errorMessage(e)}` };
-    }
-  };
-  const png = async () => {
-    try {
-      download(`${props.file}.png`, await svgToPng(core().chart_svg(f.spec, width, height), width, height), "image/png");
-    } catch (e) {
-      formNote.value = { kind: "error", text: `PNG export failed: ${errorMessage(e)}` };
+      formNote.value = { kind: "error", text: `${kind.toUpperCase()} export failed: ${errorMessage(e)}` };
     }
   };
   return (
@@ -173,10 +182,13 @@ export function ChartFigure(props: { figure: Figure; file: string; id?: string }
       <figcaption>
         <span>{f.title}</span>
         <span class="exports">
-          <button type="button" class="small" data-export="svg" aria-label={`${f.title}: save as SVG`} onClick={svg}>
+          <label class="small">
+            <input type="checkbox" data-export="titled" checked={titled} onChange={(e) => setTitled(e.currentTarget.checked)} /> title
+          </label>{" "}
+          <button type="button" class="small" data-export="svg" aria-label={`${f.title}: save as SVG`} onClick={() => void exported("svg")}>
             SVG
           </button>{" "}
-          <button type="button" class="small" data-export="png" aria-label={`${f.title}: save as PNG`} onClick={() => void png()}>
+          <button type="button" class="small" data-export="png" aria-label={`${f.title}: save as PNG`} onClick={() => void exported("png")}>
             PNG
           </button>{" "}
           <button
@@ -190,7 +202,9 @@ export function ChartFigure(props: { figure: Figure; file: string; id?: string }
           </button>
         </span>
       </figcaption>
-      <canvas id={props.id ?? f.id} ref={ref} role="img" aria-label={f.title} />
+      <div class="chart-box" ref={boxRef}>
+        <canvas id={props.id ?? f.id} ref={ref} role="img" aria-label={f.title} />
+      </div>
       {embedCode.value?.chart === (props.id ?? f.id) ? (
         <textarea class="embed-code" readOnly rows={3} aria-label={`Code that embeds ${f.title}`} value={embedCode.value.code} />
       ) : null}

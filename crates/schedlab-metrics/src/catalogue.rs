@@ -148,7 +148,7 @@ keyed_entries! {
     PriorityLowMeanWait = e("priority.low_mean_wait", "low-priority mean wait", S, 1, "Mean wait of the jobs that kept the lower priority.", false),
     PredictionsErrorPct = e("predictions.error_pct", "error x", Some("%"), 0, "The virtual predictor's maximum relative error x: each prediction is runtime × (1 + u), u uniform in [−x, x].", false),
     PredictionsMeanAbsErrorPct = e("predictions.mean_abs_error_pct", "realised error", Some("%"), 1, "Mean of |prediction − runtime| / max(runtime, 1 s) over the measured jobs, with the predictions the jobs last started with (after clamping to [1 s, estimate]).", false),
-    PredictionsMeanAbsErrorS = e("predictions.mean_abs_error_s", "realised error (s)", S, 0, "Mean of |prediction − runtime| over the measured jobs.", false),
+    PredictionsMeanAbsErrorS = e("predictions.mean_abs_error_s", "realised error in time", S, 0, "Mean of |prediction − runtime| over the measured jobs.", false),
     PredictionsUnderpredicted = e("predictions.underpredicted", "under-predicted", None, 0, "Jobs whose prediction fell short of their runtime (they outlive it while running).", false),
     PredictionsClampedToEstimate = e("predictions.clamped_to_estimate", "clamped to estimate", None, 0, "Virtual-predictor draws above the estimate, clamped to it.", false),
     PredictionsRaisedToOne = e("predictions.raised_to_one", "raised to 1 s", None, 0, "Virtual-predictor draws below 1 s, raised to it.", false),
@@ -383,6 +383,17 @@ mod tests {
         assert_eq!(format_cell(Some(f64::NAN), 1), "\u{2013}");
         assert_eq!(format_mean(Some(2.0), 1), "2.0");
         assert_eq!(format_mean(None, 1), "undefined (no jobs)");
+    }
+
+    /// A header is the label and its unit: a label that already ends in
+    /// its unit would read "realised error (s) (s)".
+    #[test]
+    fn no_label_repeats_its_unit() {
+        for c in columns() {
+            if let Some(unit) = c.unit {
+                assert!(!c.label.ends_with(&format!("({unit})")), "{}: {}", c.key, c.label);
+            }
+        }
     }
 
     /// docs/metrics.md is the catalogue's glossary; `SCHEDLAB_BLESS=1`
