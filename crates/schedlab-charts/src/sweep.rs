@@ -62,7 +62,13 @@ pub(crate) fn draw<DB: DrawingBackend>(
         let last = lines.iter().flatten().map(|p| p.0 .0).filter(|&x| x < w.0).fold(xlo, f64::max);
         (last + w.0) / 2.0
     });
-    let mut x_ticks: Vec<f64> = ticks(xlo, xhi, c.log_x).into_iter().filter(|&t| t < numbers_end).collect();
+    // A parameter swept over whole numbers (a depth, an interval) has no
+    // value between them, so its axis shows none (no depth 0.5).
+    let whole = lines.iter().flatten().map(|p| p.0 .0).filter(|&x| x < numbers_end).all(|x| x.fract() == 0.0);
+    let mut x_ticks: Vec<f64> = ticks(xlo, xhi, c.log_x)
+        .into_iter()
+        .filter(|&t| t < numbers_end && (c.log_x || !whole || t.fract() == 0.0))
+        .collect();
     x_ticks.extend(words.iter().map(|w| w.0));
     let xl = move |v: f64| match words.iter().find(|w| (w.0 - v).abs() < 1e-9) {
         Some(w) => w.1.clone(),

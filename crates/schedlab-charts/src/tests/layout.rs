@@ -171,6 +171,26 @@ fn every_whisker_ends_inside_the_plot() {
     }
 }
 
+/// Depths 0 and 1 and the word `all`: the linear axis's nice ticks would
+/// be 0, 0.5 and 1; a parameter swept over whole numbers shows 0 and 1
+/// only, then `all`. Error percentages 0.5 and 1.5 keep their halves.
+#[test]
+fn a_sweep_over_whole_numbers_has_no_fractional_ticks() {
+    let mut spec = sweep(false, false, &[("backfill", vec![(0.0, 87.0), (1.0, 112.0), (2.0, 102.0)])]);
+    // The point of `all` lies one step past the last number, as the
+    // figures put it.
+    if let ChartSpec::Sweep(c) = &mut spec {
+        c.words = vec![crate::WordTick { x: 2.0, word: "all".into() }];
+    }
+    let t = texts(&to_svg(&spec, 600, 500));
+    for tick in ["0", "1", "all"] {
+        assert!(t.iter().any(|x| x == tick), "{tick} in {t:?}");
+    }
+    assert!(!t.iter().any(|x| x == "0.5"), "no depth 0.5: {t:?}");
+    let halves = sweep(false, false, &[("easy", vec![(0.5, 10.0), (1.5, 12.0)])]);
+    assert!(texts(&to_svg(&halves, 600, 500)).iter().any(|x| x == "1"), "a half-step sweep keeps its ticks");
+}
+
 /// A sweep chart drawn with a log value axis keeps it: powers of ten as
 /// ticks, and values a hundredfold apart a fixed height apart per decade.
 #[test]
