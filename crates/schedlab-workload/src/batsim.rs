@@ -460,12 +460,34 @@ pub(crate) fn read_batsim<B: BufRead>(input: &mut B, opts: &ReadOptions, lines: 
 }
 
 /// A serde message with every quoted part cut short: serde quotes the
-/// document's text whole (`invalid type: string "…50 MB…", expected f64`).
+/// document's text whole (`invalid type: string "…50 MB…", expected f64`),
+/// escaping the quotes inside it (`"{\"a\": 1}"`), so a quoted part ends
+/// at the first quote that no backslash escapes.
 fn shorten_quoted(message: &str) -> String {
-    let parts: Vec<String> = message
-        .split('"')
-        .enumerate()
-        .map(|(i, part)| if i % 2 == 1 { short_text(part) } else { part.to_owned() })
-        .collect();
-    parts.join("\"")
+    let mut out = String::new();
+    let mut quoted: Option<String> = None;
+    let mut chars = message.chars();
+    while let Some(c) = chars.next() {
+        match (&mut quoted, c) {
+            (None, '"') => quoted = Some(String::new()),
+            (None, c) => out.push(c),
+            (Some(part), '\\') => {
+                part.push(c);
+                part.extend(chars.next());
+            }
+            (Some(part), '"') => {
+                out.push('"');
+                out.push_str(&short_text(part));
+                out.push('"');
+                quoted = None;
+            }
+            (Some(part), c) => part.push(c),
+        }
+    }
+    if let Some(part) = quoted {
+        // An unclosed quote: its text is cut short all the same.
+        out.push('"');
+        out.push_str(&short_text(&part));
+    }
+    out
 }

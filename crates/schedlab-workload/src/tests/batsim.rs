@@ -143,3 +143,19 @@ fn long_text_in_messages_is_cut_with_its_length() {
     let err = read(text.as_bytes(), &ReadOptions::default()).expect_err("long subtime").to_string();
     assert!(err.contains("… (100000 characters)") && err.len() < 300, "{err}");
 }
+
+/// serde quotes a string it did not expect whole, escaping the quotes in
+/// it; the message cuts it short at its real end, not at the first
+/// escaped quote, so it stays short whatever the document holds (found
+/// by the batsim_reader fuzz target: a 1,041-byte message).
+#[test]
+fn a_string_with_escaped_quotes_is_quoted_short() {
+    let long = format!("{{\"jobs\": [\"{{\\\"a\\\":{}\\\"b\\\":{}\"]}}", "-".repeat(1000), "-".repeat(1000));
+    let err = read_swf(long.as_bytes(), &ReadOptions::default()).expect_err("a job that is a string");
+    let message = err.to_string();
+    assert!(message.len() < 200, "{} bytes: {message}", message.len());
+    // The string is `{"a":`, 1,000 dashes, `"b":` and 1,000 dashes: 2,009
+    // characters, and four more for the backslashes serde prints before
+    // its quotes.
+    assert!(message.contains("… (2013 characters)\", expected"), "{message}");
+}
