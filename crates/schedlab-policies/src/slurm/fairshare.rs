@@ -105,6 +105,11 @@ impl Tree {
         }
     }
 
+    /// Every association's usage, in association order.
+    pub(crate) fn usage(&self) -> &[f64] {
+        &self.usage
+    }
+
     /// Zeroes every usage (`_reset_usage`, at `PriorityUsageResetPeriod`).
     pub(crate) fn reset(&mut self) {
         self.usage.iter_mut().for_each(|u| *u = 0.0);

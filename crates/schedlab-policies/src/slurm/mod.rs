@@ -219,6 +219,12 @@ struct Multifactor {
     next_run: Option<Time>,
     last_reset: Option<Time>,
     next_reset: Option<Time>,
+    /// The last run left the usage as it found it, and so will the runs
+    /// after it until a job arrives, starts or ends or the usage is reset.
+    usage_settled: bool,
+    /// The last run moved no job and no job's priority can change with
+    /// age alone: with settled usage, the runs after it compute the same.
+    order_settled: bool,
 }
 
 /// When the main scheduler and the backfill cycle run next.
@@ -304,6 +310,8 @@ fn multifactor(p: &SlurmParams) -> Multifactor {
         next_run: None,
         last_reset: None,
         next_reset: None,
+        usage_settled: false,
+        order_settled: false,
     }
 }
 
@@ -315,6 +323,9 @@ impl Policy for Slurm {
             self.start(sim);
         }
         self.catch_up_decay(sim, now);
+        if !happened.arrived.is_empty() || !happened.completed.is_empty() {
+            self.unsettle();
+        }
         for &j in &happened.completed {
             self.end(sim, j);
         }
@@ -324,7 +335,7 @@ impl Policy for Slurm {
         self.decay_if_due(sim, now);
         for &j in &happened.arrived {
             let p = self.priority_at_submit(sim, j);
-            self.queue.insert(j, p, priority::limit_minutes(sim.job(j)) * 60);
+            self.queue.insert(j, p, priority::limit_minutes(sim.job(j)) * 60, sim.job(j).size);
         }
         if !happened.arrived.is_empty() {
             self.clock.bf_dirty = true;
@@ -371,17 +382,14 @@ impl Slurm {
         let assoc = self.multifactor.as_ref().and_then(|m| m.tree.as_ref()).map_or(0, |t| t.user(job.group, job.user));
         let end = now + priority::limit_minutes(job) * 60;
         self.running.insert(j, Run { start: now, end, size: job.size, assoc });
+        self.unsettle();
         self.clock.bf_dirty = true;
         Ok(())
     }
 
     fn arm(&mut self, sim: &mut Sim<'_>) -> Result<(), EngineError> {
         let now = sim.now();
-        let wanted = [
-            self.clock.main_due.map(|d| d.0),
-            self.clock.bf_due,
-            self.multifactor.as_ref().and_then(|m| m.next_run).filter(|_| !self.is_idle()),
-        ];
+        let wanted = [self.clock.main_due.map(|d| d.0), self.clock.bf_due, self.next_decay_timer(sim.free())];
         for at in wanted.into_iter().flatten() {
             if at > now && self.armed.insert(at) {
                 sim.set_timer(at, 0)?;

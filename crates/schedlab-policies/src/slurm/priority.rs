@@ -4,6 +4,7 @@
 
 use schedlab_profile::treap::{Search, Summary, Treap};
 use std::cmp::Reverse;
+use std::collections::BTreeMap;
 
 use schedlab_engine::{JobIdx, Time};
 use schedlab_workload::Job;
@@ -68,34 +69,50 @@ impl Search<Key, Time, LeastLimit> for LimitBelow {
 #[derive(Default)]
 pub(crate) struct Queue {
     order: Treap<Key, Time, LeastLimit>,
-    /// Each waiting job's priority, where it is filed.
-    priority: std::collections::BTreeMap<JobIdx, u32>,
+    /// Each waiting job's priority (where it is filed) and size.
+    filed: BTreeMap<JobIdx, (u32, u32)>,
+    /// How many waiting jobs have each size, so whether any fits the free
+    /// processors is one lookup.
+    sizes: BTreeMap<u32, usize>,
 }
 
 impl Queue {
-    pub(crate) fn insert(&mut self, j: JobIdx, priority: u32, limit: Time) {
-        self.priority.insert(j, priority);
+    pub(crate) fn insert(&mut self, j: JobIdx, priority: u32, limit: Time, size: u32) {
+        self.filed.insert(j, (priority, size));
         self.order.insert((Reverse(priority), j), limit);
+        *self.sizes.entry(size).or_default() += 1;
     }
 
     pub(crate) fn remove(&mut self, j: JobIdx) {
-        if let Some(p) = self.priority.remove(&j) {
+        if let Some((p, size)) = self.filed.remove(&j) {
             self.order.remove(&(Reverse(p), j));
+            if let Some(n) = self.sizes.get_mut(&size) {
+                *n -= 1;
+                if *n == 0 {
+                    self.sizes.remove(&size);
+                }
+            }
         }
     }
 
     /// Files `j` again under a new priority; whether its place changed.
     pub(crate) fn update(&mut self, j: JobIdx, priority: u32) -> bool {
-        match self.priority.get(&j) {
-            Some(&p) if p == priority => false,
-            Some(&p) => {
+        match self.filed.get(&j) {
+            Some(&(p, _)) if p == priority => false,
+            Some(&(p, size)) => {
                 let limit = *self.order.get(&(Reverse(p), j)).expect("a filed job is in the order");
                 self.remove(j);
-                self.insert(j, priority, limit);
+                self.insert(j, priority, limit, size);
                 true
             }
             None => false,
         }
+    }
+
+    /// Whether some waiting job needs no more than `free` processors: if
+    /// none does, no pass can start a job, whatever the order.
+    pub(crate) fn any_fits(&self, free: u32) -> bool {
+        self.sizes.first_key_value().is_some_and(|(&least, _)| least <= free)
     }
 
     /// The next job in order after `after` (from the first for `None`);
@@ -111,11 +128,11 @@ impl Queue {
     }
 
     pub(crate) fn jobs(&self) -> Vec<JobIdx> {
-        self.priority.keys().copied().collect()
+        self.filed.keys().copied().collect()
     }
 
     pub(crate) fn is_empty(&self) -> bool {
-        self.priority.is_empty()
+        self.filed.is_empty()
     }
 }
 

@@ -137,17 +137,66 @@ impl Slurm {
         }
     }
 
-    /// Runs of the decay thread that fell while nothing ran or waited, so
-    /// no timer was set for them: only decay and resets happen there.
+    /// Runs of the decay thread before `now` that no timer woke: those
+    /// that fell while nothing ran or waited, and those skipped once the
+    /// usage settled (see `next_decay_timer`). They are made one by one
+    /// until the usage settles (while idle, once it has decayed to zero);
+    /// settled runs leave the usage alone, so of those before `now` (or
+    /// before a usage reset, which is run) only the last is made, for the
+    /// priorities at its time. A stretch of years thus costs the runs
+    /// the usage takes to settle, not one per period.
     pub(super) fn catch_up_decay(&mut self, sim: &Sim<'_>, now: Time) {
-        while self.multifactor.as_ref().and_then(|m| m.next_run).is_some_and(|t| t < now) {
+        while let Some(m) = self.multifactor.as_mut() {
+            let Some(t) = m.next_run.filter(|&t| t < now) else { break };
+            let period = m.calc_period;
+            if m.usage_settled {
+                let until = m.next_reset.map_or(now, |r| r.min(now));
+                let last = first_run_at_or_after(t, period, until).unwrap_or(Time::MAX) - period;
+                if last > t {
+                    m.last_ran = Some(last - period);
+                    m.next_run = Some(last);
+                }
+            }
             self.decay_run(sim);
+        }
+        // A full pass that a skipped run asked for before `now` would have
+        // found no job to start (no waiting job fitted), and left nothing.
+        if self.clock.main_due.is_some_and(|(d, full)| full && d < now) {
+            self.clock.main_due = None;
         }
     }
 
     pub(super) fn decay_if_due(&mut self, sim: &Sim<'_>, now: Time) {
         if self.multifactor.as_ref().and_then(|m| m.next_run) == Some(now) {
             self.decay_run(sim);
+        }
+    }
+
+    /// When a timer must wake the decay thread: at its next run while jobs
+    /// run or wait, until the usage has settled. Then no run can start a
+    /// job if no waiting job fits the free processors: the runs are made
+    /// up at the next event (`catch_up_decay`), usage resets included.
+    /// Otherwise, if the runs file the jobs as they are, only a usage
+    /// reset changes anything before a job arrives, starts or ends: the
+    /// timer is set for the first run at or after it.
+    pub(super) fn next_decay_timer(&self, free: u32) -> Option<Time> {
+        let m = self.multifactor.as_ref()?;
+        let next = m.next_run?;
+        if self.is_idle() || (m.usage_settled && !self.queue.any_fits(free)) {
+            None
+        } else if m.usage_settled && m.order_settled {
+            first_run_at_or_after(next, m.calc_period, m.next_reset?)
+        } else {
+            Some(next)
+        }
+    }
+
+    /// A job arrived, started or ended: the decay thread's next run may
+    /// differ from its last.
+    pub(super) fn unsettle(&mut self) {
+        if let Some(m) = &mut self.multifactor {
+            m.usage_settled = false;
+            m.order_settled = false;
         }
     }
 
@@ -159,51 +208,89 @@ impl Slurm {
     /// (`decay_apply_weighted_factors`). The classic formula computes the
     /// accounts' effective usage first, before this run's usage, and
     /// recomputes nothing on its first run, as Slurm does.
+    ///
+    /// The usage has settled when the run, one period after the last,
+    /// charged every running job for the whole period and left the usage
+    /// as it found it (decay and charges balance to the last bit): the
+    /// next run starts from the same usage and decays and charges the
+    /// same. The order has settled when besides no priority changed and
+    /// every waiting job's age factor is at its cap.
     fn decay_run(&mut self, sim: &Sim<'_>) {
         let Some(m) = &mut self.multifactor else { return };
         let Some(t) = m.next_run else { return };
+        let previous = m.last_ran;
         m.next_run = Some(t + m.calc_period);
         reset_if_due(m, t);
         let tree = m.tree.as_mut().expect("the tree is built at the first pass");
+        let before = tree.usage().to_vec();
         if m.weights.classic {
             tree.refresh_classic();
         }
-        let decayed = match m.last_ran {
-            Some(last) if t > last => {
-                let real = libm::pow(m.decay_factor, (t - last) as f64).max(f64::MIN_POSITIVE);
-                if m.decay_factor != 1.0 {
-                    tree.decay(real);
-                }
-                true
-            }
-            _ => false,
-        };
+        let decayed = decay_to(m, t);
         let recompute = decayed || !m.weights.classic;
         if recompute {
             for (_, run) in self.running.iter() {
                 charge(m, run, t);
             }
         }
+        let tree = m.tree.as_mut().expect("built");
         if !m.weights.classic {
-            m.tree.as_mut().expect("built").compute_fair_tree();
+            tree.compute_fair_tree();
         }
+        let usage_kept = tree.usage() == before.as_slice();
         m.last_ran = Some(t);
-        if recompute && reprioritise(m, &mut self.queue, sim, t) {
-            self.clock.bf_dirty = true;
-            self.main_full_after(t);
+        let whole_period = previous == Some(t - m.calc_period)
+            && self.running.iter().all(|(_, run)| previous.is_some_and(|p| run.start <= p));
+        m.usage_settled = usage_kept && whole_period;
+        m.order_settled = false;
+        if recompute {
+            let (moved, aging) = reprioritise(m, &mut self.queue, sim, t);
+            m.order_settled = !moved && !aging;
+            if moved {
+                self.clock.bf_dirty = true;
+                self.main_full_after(t);
+            }
         }
     }
 }
 
-/// Files every waiting job again under its priority at `t`; whether any
-/// moved.
-fn reprioritise(m: &mut Multifactor, queue: &mut Queue, sim: &Sim<'_>, t: Time) -> bool {
+/// Decays all usage by `decay_factor^Δt` since the decay thread's last
+/// run (`_apply_decay`); whether there was a last run before `t`.
+fn decay_to(m: &mut Multifactor, t: Time) -> bool {
+    match m.last_ran {
+        Some(last) if t > last => {
+            let real = libm::pow(m.decay_factor, (t - last) as f64).max(f64::MIN_POSITIVE);
+            if m.decay_factor != 1.0 {
+                m.tree.as_mut().expect("the tree is built at the first pass").decay(real);
+            }
+            true
+        }
+        _ => false,
+    }
+}
+
+/// The first run of a thread that runs at `t` and every `period` after,
+/// at or after `until`; `None` past the clock's range.
+fn first_run_at_or_after(t: Time, period: Time, until: Time) -> Option<Time> {
+    if until <= t {
+        return Some(t);
+    }
+    let periods = (until - t - 1) / period + 1;
+    t.checked_add(periods.checked_mul(period)?)
+}
+
+/// Files every waiting job again under its priority at `t`: whether any
+/// moved, and whether any job's age factor is still below its cap (so its
+/// priority may change at the next run).
+fn reprioritise(m: &mut Multifactor, queue: &mut Queue, sim: &Sim<'_>, t: Time) -> (bool, bool) {
     let mut moved = false;
+    let mut aging = false;
     for j in queue.jobs() {
         let p = job_priority(m, sim, j, t);
         moved |= queue.update(j, p);
+        aging |= m.weights.age > 0 && t - sim.job(j).submit < m.weights.max_age;
     }
-    moved
+    (moved, aging)
 }
 
 fn job_priority(m: &mut Multifactor, sim: &Sim<'_>, j: JobIdx, now: Time) -> u32 {
@@ -247,11 +334,14 @@ fn reset_if_due(m: &mut Multifactor, t: Time) {
     if m.reset == ResetPeriod::Now {
         return;
     }
-    let next = *m.next_reset.get_or_insert_with(|| calendar::next_reset(m.reset, last, t));
-    if t >= next {
+    // Every boundary up to `t` is passed, as runs after a stretch of
+    // idle time (folded into one) would have passed them one by one.
+    let mut next = *m.next_reset.get_or_insert_with(|| calendar::next_reset(m.reset, last, t));
+    while t >= next {
         m.tree.as_mut().expect("built").reset();
         m.last_reset = Some(next);
-        m.next_reset = Some(calendar::next_reset(m.reset, next, t));
+        next = calendar::next_reset(m.reset, next, t);
+        m.next_reset = Some(next);
     }
 }
 

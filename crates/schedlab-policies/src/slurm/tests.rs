@@ -297,3 +297,75 @@ fn usage_decays_by_slurms_factor() {
     let want = (559.806 + 559.806) * 0.933009 * 0.933009;
     assert!((user1 - want).abs() < 0.05, "{user1} vs {want}");
 }
+
+/// Runs `rows` on 64 cores under multifactor fair-share with a half-life
+/// of 2 minutes and a run of the decay thread each minute, `params`
+/// replacing or adding to those: the starts, the record's count of events
+/// and the policy after the run.
+fn long_run(rows: &[Row], params: &[(&str, &str)]) -> (Vec<Time>, u64, Slurm) {
+    let base = [
+        ("PriorityType", "priority/multifactor"),
+        ("PriorityWeightFairshare", "1000"),
+        ("PriorityWeightAge", "100"),
+        ("PriorityDecayHalfLife", "2"),
+        ("PriorityCalcPeriod", "1"),
+    ];
+    let base = base.iter().filter(|(k, _)| !params.iter().any(|(given, _)| given == k));
+    let mut p = policy(&base.chain(params).copied().collect::<Vec<_>>());
+    let jobs = jobs(rows);
+    let config = RunConfig {
+        procs: 64,
+        source: RuntimeSource::Estimate,
+        overrun: Overrun::Estimate,
+        seed: 0,
+        progress_every: 0,
+    };
+    let record = run(&jobs, &config, &mut p, &mut |_| Control::Continue).unwrap_or_else(|e| panic!("{e}"));
+    check(&jobs, &record, &p.guarantees()).unwrap_or_else(|e| panic!("{e}"));
+    (record.jobs.iter().map(|r| r.first_start).collect(), record.events, p)
+}
+
+/// J1 holds 60 cores for 10^9 s (31 years) while J2, of 64, waits: a run
+/// a minute would be 16.7 million. Within a few hundred runs J1's usage
+/// reaches its fixed point (each run decays by 0.707 and charges the
+/// same), and since no waiting job fits the 4 free cores no run can start
+/// one: the runs are skipped until J1 ends.
+#[test]
+fn settled_decay_runs_are_skipped() {
+    let rows = [(0, 1_000_000_000, 60, 1_000_000_000, 1, 1), (10, 60, 64, 60, 2, 2)];
+    let (starts, events, _) = long_run(&rows, &[]);
+    assert_eq!(starts, [0, 1_000_000_000], "J2 starts at the pass a job end makes");
+    assert!(events < 2_000, "{events} events");
+}
+
+/// A year without jobs between J1 and J2, half-life 30 days: no timer
+/// wakes the decay thread in it; its runs are made when J2 arrives. J1
+/// (10 cores, 120 s) is charged 60 × f^60 × 10 at the run at 60 and again
+/// when it ends at 120, f = 1 − 0.693/2,592,000; the runs from 120 to
+/// Y + 60 (when J2 ends) decay that by f^Y in all, Y the year.
+#[test]
+fn idle_stretches_are_made_up_at_the_next_arrival() {
+    let year = 365 * 86_400;
+    let rows = [(0, 120, 10, 120, 1, 1), (year, 60, 64, 60, 2, 2)];
+    let (starts, events, p) = long_run(&rows, &[("PriorityDecayHalfLife", "30-0")]);
+    assert_eq!(starts, [0, year]);
+    assert!(events < 100, "{events} events");
+    let tree = p.multifactor.as_ref().and_then(|m| m.tree.as_ref()).unwrap();
+    let f: f64 = 1.0 - 0.693 / 2_592_000.0;
+    let want = 1200.0 * f.powi(60) * f.powf(year as f64);
+    let got = tree.usage_of(tree.user(1, 1));
+    assert!((got - want).abs() < want * 1e-9, "{got} vs {want}");
+}
+
+/// With monthly resets, the settled runs stop at the first run of each
+/// month: J1 runs from day 0 to day 100, so the last reset is at
+/// 1970-04-01, day 90.
+#[test]
+fn skipped_runs_stop_at_a_usage_reset() {
+    let day = 86_400;
+    let rows = [(0, 100 * day, 60, 100 * day, 1, 1), (10, 60, 64, 60, 2, 2)];
+    let (starts, events, p) = long_run(&rows, &[("PriorityUsageResetPeriod", "MONTHLY")]);
+    assert_eq!(starts[1], 100 * day);
+    assert!(events < 5_000, "{events} events");
+    assert_eq!(p.multifactor.as_ref().unwrap().last_reset, Some(90 * day));
+}
