@@ -4,7 +4,7 @@
 //! digits. The command line's `sweep` and `reproduce` tables and the page's
 //! result and preset tables are all this table.
 
-use schedlab_metrics::{column, columns, format_cell, Column};
+use schedlab_metrics::{columns, format_cell, Column, MetricKey};
 use serde::Serialize;
 
 use crate::{ExperimentResult, MetricValue, MetricsDocument};
@@ -62,13 +62,12 @@ pub fn summary_cell(mean: &MetricsDocument, ci95: &MetricsDocument, c: &Column) 
     }
 }
 
-/// The table of `r` with the given columns (metric paths; a path the
-/// catalogue does not know is left out), or, with `None`, every catalogue
-/// column that some row has a number for (`Column::shown` marks the ones
-/// to show first).
-pub fn summary_table(r: &ExperimentResult, paths: Option<&[String]>) -> SummaryTable {
-    let columns: Vec<Column> = match paths {
-        Some(paths) => paths.iter().filter_map(|p| column(p)).collect(),
+/// The table of `r` with the given columns, or, with `None`, every
+/// catalogue column that some row has a number for (`Column::shown` marks
+/// the ones to show first).
+pub fn summary_table(r: &ExperimentResult, keys: Option<&[MetricKey]>) -> SummaryTable {
+    let columns: Vec<Column> = match keys {
+        Some(keys) => keys.iter().map(|k| k.column()).collect(),
         None => columns()
             .into_iter()
             .filter(|c| r.summary.iter().any(|row| row.mean.value(c.metric).number().is_some()))
@@ -105,6 +104,7 @@ pub fn summary_table(r: &ExperimentResult, paths: Option<&[String]>) -> SummaryT
 mod tests {
     use super::*;
     use crate::{Experiment, Plan, PointResult, RunSpec, TraceDocument};
+    use schedlab_metrics::Metric;
 
     fn result(repeat: u32, metrics: &[&str]) -> ExperimentResult {
         // DBF draws from its seed, so it runs `repeat` times.
@@ -130,7 +130,7 @@ mod tests {
         // Two repetitions: MBS 2 and 4, mean 3, s = √2, half-width
         // t(0.975, 1) · √2 / √2 = 12.706.
         let r = result(2, &[r#"{"mbs": 2.0, "max_wait": 7}"#, r#"{"mbs": 4.0, "max_wait": 7}"#]);
-        let t = summary_table(&r, Some(&["mbs".into(), "max_wait".into(), "no_such".into()]));
+        let t = summary_table(&r, Some(&[MetricKey::Fixed(Metric::Mbs), MetricKey::Fixed(Metric::MaxWait)]));
         assert_eq!(t.columns.iter().map(|c| c.label.as_str()).collect::<Vec<_>>(), ["MBS", "max wait"]);
         let cells = &t.rows[0].cells;
         assert_eq!(cells[0].text, "3.000 ± 12.706");
@@ -156,8 +156,8 @@ mod tests {
     fn a_mean_over_no_jobs_prints_as_undefined() {
         let m = r#"{"deadline": {"regular_jobs": 0, "regular_mean_wait": null}}"#;
         let r = result(2, &[m, m]);
-        let paths = ["deadline.regular_jobs".into(), "deadline.regular_mean_wait".into(), "mbs".into()];
-        let cells = &summary_table(&r, Some(&paths)).rows[0].cells;
+        let keys = [Metric::DeadlineRegularJobs, Metric::DeadlineRegularMeanWait, Metric::Mbs].map(MetricKey::Fixed);
+        let cells = &summary_table(&r, Some(&keys)).rows[0].cells;
         let texts: Vec<&str> = cells.iter().map(|c| c.text.as_str()).collect();
         assert_eq!(texts, ["0 ± 0", "undefined (no jobs)", "\u{2013}"]);
         assert_eq!((cells[1].mean, cells[1].ci95), (None, None));

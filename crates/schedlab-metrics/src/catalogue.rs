@@ -83,6 +83,19 @@ macro_rules! keyed_entries {
             pub fn parse(name: &str) -> Option<Self> {
                 $table.iter().position(|e| e.key == name).map(|i| Self::ALL[i])
             }
+
+            /// The label of its column (for a row's field, without the
+            /// row's name).
+            pub fn label(self) -> &'static str {
+                self.entry().label
+            }
+        }
+
+        /// Written as its name, the way documents and the page know it.
+        impl Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.name())
+            }
         }
     };
 }
@@ -187,7 +200,8 @@ keyed_entries! {
     Percent = e("percent", "%", None, 1, "Percentage of jobs whose slowdown is {r} times their fair slowdown.", false),
 }
 
-const FAIR_SLOWDOWN_RANGES: [&str; 5] = ["<=1", "1-1.5", "1.5-2", "2-4", ">4"];
+/// The fair-slowdown table's rows, in the order of its `rows` array.
+pub const FAIR_SLOWDOWN_RANGES: [&str; 5] = ["<=1", "1-1.5", "1.5-2", "2-4", ">4"];
 
 impl Entry {
     fn column(&self, metric: MetricKey, label: String, description: String) -> Column {
@@ -270,6 +284,13 @@ impl MetricKey {
                 e.column(self, format!("fair slowdown {range} {}", e.label), e.description.replace("{r}", range))
             }
         }
+    }
+}
+
+/// Written as its path, the way documents and the page know it.
+impl Serialize for MetricKey {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
     }
 }
 

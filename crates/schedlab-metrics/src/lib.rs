@@ -39,7 +39,7 @@ mod violations;
 
 pub use catalogue::{
     column, columns, format_cell, format_mean, glossary_markdown, CategoryField, Column, FairSlowdownField, GroupField,
-    Metric, MetricKey, CATEGORY_NAMES, UNDEFINED,
+    Metric, MetricKey, CATEGORY_NAMES, FAIR_SLOWDOWN_RANGES, UNDEFINED,
 };
 pub use deadline::{deadline_metrics, DeadlineMetrics};
 pub use ecdf::{downsample_ecdf, wait_ecdf};

@@ -342,12 +342,24 @@ pub fn experiment_result(experiment: Js<Experiment>, identity: &str, points: Vec
 }
 
 /// An experiment result (its JSON text) as a table: the given columns
-/// (metric paths), or every catalogue column some row has a number for;
-/// each cell's text as the command line's tables print it.
+/// (metric paths, each one of the catalogue), or every catalogue column
+/// some row has a number for; each cell's text as the command line's
+/// tables print it.
 #[export]
 pub fn summary_table(result: &str, columns: Option<Vec<String>>) -> Result<Js<SummaryTable>, JsError> {
     let result: ExperimentResult = serde_json::from_str(result).map_err(|e| JsError::new(&format!("result: {e}")))?;
-    Js::encode(&schedlab_experiment::summary_table(&result, columns.as_deref()))
+    let keys = columns
+        .map(|paths| {
+            paths
+                .iter()
+                .map(|p| {
+                    schedlab_metrics::MetricKey::parse(p)
+                        .ok_or_else(|| JsError::new(&format!("columns: `{p}` is not a metric of the catalogue")))
+                })
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .transpose()?;
+    Js::encode(&schedlab_experiment::summary_table(&result, keys.as_deref()))
 }
 
 /// A preset's result as the text `schedlab reproduce --json` writes, from

@@ -101,7 +101,7 @@ fn tampered_shards_are_refused_with_the_field() {
         (Box::new(|v| v["experiment"]["repeat"] = json!(3)), "`experiment.repeat` differs"),
         (
             Box::new(|v| v["points"][0]["metrics"]["categories"][0]["mbs"] = json!(1.7e308)),
-            "run `easy@virtual` at error=0: the mean or 95 % interval of metric `categories[0].mbs` is beyond",
+            "run `easy@virtual` at error=0: the mean or 95 % interval of metric `categories.0.mbs` is beyond",
         ),
     ];
     for (edit, message) in cases {
