@@ -14,6 +14,8 @@
 #               job limit from the first byte; messages stay short
 #   link_budget experiments and links of any size the bytes choose: an
 #               accepted plan stays within the budget on simulations
+#   machine     any text as a slurm.conf, a --nodes description and a host
+#               list; small machines replay a Slurm dump, checker on
 #   all         each of the above in turn, SECONDS each
 #
 # FUZZ_JOBS=N runs N targets at a time (default 1), each on one core: the
@@ -83,6 +85,10 @@ seed_corpus() {
       printf '%s' 'AAAAA' > "$corpus/small"
       printf 'c5\377\3773%s' 'eyJleHBlcmltZW50Ijp7InJ1bnMiOlt7InBvbGljeSI6ImVhc3kiLCJwYXJhbXMiOnt9fV19fQ' > "$corpus/big-v2"
       ;;
+    machine)
+      cp "$ROOT/tests/fixtures/slurm/cluster.conf" "$corpus/cluster.conf"
+      printf '%s' 'batch:2x(cpu=8,mem=32G)+gpu:1x(cpu=16,mem=64G,gpu=4)' > "$corpus/spec"
+      ;;
     merge_reader)
       printf '%s' '{"schema":"schedlab-experiment/2","experiment":{"runs":[{"policy":"easy","params":{}}],"repeat":2},"labels":["easy"],"trace":{},"points":[{"index":0,"run":0,"value":null,"seed":0,"events":1,"metrics":{"mbs":1.0}}],"summary":[]}' > "$corpus/shard.json"
       ;;
@@ -121,7 +127,7 @@ fuzz_one() {
 }
 
 case "$TARGET" in
-  all) TARGETS="swf_reader whole_run share_link merge_reader priority_formula batsim_reader link_budget" ;;
+  all) TARGETS="swf_reader whole_run share_link merge_reader priority_formula batsim_reader link_budget machine" ;;
   *) TARGETS="$TARGET" ;;
 esac
 # One build of every target first, so that targets running side by side do

@@ -19,6 +19,8 @@ const VARIANTS: &[&str] = &[
     "pv-easy:mode=suspend,cost=120",
     "selective:variant=sel-d",
     "easy:error=100@virtual",
+    "slurm:bf_interval=1,bf_resolution=1,sched_interval=1",
+    "slurm:PriorityType=priority/multifactor,PriorityWeightAge=100,PriorityWeightFairshare=1000,PriorityWeightJobSize=10,PriorityCalcPeriod=1,PriorityDecayHalfLife=2",
 ];
 
 /// Most jobs a trace gets: small traces keep a run to microseconds.

@@ -277,6 +277,7 @@ fn reversed_backlog(sizes: &[u32]) -> (Vec<Job>, RunRecord) {
         reservations: ReservationLog::default(),
         events: 0,
         passes: 0,
+        placements: None,
     };
     (jobs, run)
 }

@@ -49,6 +49,13 @@ const SPECS: &[&str] = &[
     "backfill:depth=2,order=predicted * procs - free,direction=highest,error=40@virtual",
     "backfill:fill=none,order=sjf",
     "backfill:fill=hold,order=wfp3@last",
+    "slurm",
+    "slurm:bf_interval=1,bf_resolution=1,sched_interval=1",
+    "slurm:bf_interval=7,bf_resolution=5,sched_interval=13,batch_sched_delay=0,bf_window=2,bf_max_job_test=3",
+    "slurm:bf_interval=1,bf_resolution=1,bf_min_age_reserve=30,bf_max_job_user=1,default_queue_depth=1",
+    "slurm:PriorityType=priority/multifactor,PriorityWeightAge=1000,PriorityWeightFairshare=5000,PriorityWeightJobSize=300,PriorityMaxAge=5,PriorityCalcPeriod=1,PriorityDecayHalfLife=3,bf_interval=1,bf_resolution=1",
+    "slurm:PriorityType=priority/multifactor,PriorityWeightFairshare=5000,PriorityFlags=NO_FAIR_TREE,PriorityCalcPeriod=1,PriorityDecayHalfLife=0,PriorityUsageResetPeriod=DAILY",
+    "slurm:PriorityType=priority/multifactor,PriorityWeightJobSize=1000,PriorityFavorSmall=YES,PriorityFlags=SMALL_RELATIVE_TO_TIME",
 ];
 
 /// Random traces: bursts of simultaneous arrivals, jobs up to the whole

@@ -26,7 +26,7 @@ pub fn trace(procs: u32, rows: &[Row]) -> Trace {
         })
         .collect();
     let extras = vec![SwfExtra::unknown(-1); jobs.len()];
-    Trace { procs, jobs, extras }
+    Trace { procs, jobs, extras, cluster: None }
 }
 
 /// A policy as the command line names it: `ID[:k=v,k=v][@source]`.

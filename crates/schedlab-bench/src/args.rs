@@ -123,6 +123,9 @@ pub struct BenchOneArgs {
     /// instead of measuring, so that `schedlab run` can replay it.
     #[arg(long, value_name = "FILE", conflicts_with = "policy")]
     pub write_swf: Option<PathBuf>,
+    /// A machine of nodes for the trace (the command line's `--nodes`).
+    #[arg(long, value_name = "SPEC", conflicts_with_all = ["procs", "backlog"])]
+    pub nodes: Option<String>,
     #[arg(long, default_value_t = 1)]
     pub repeat: u32,
     #[arg(long)]

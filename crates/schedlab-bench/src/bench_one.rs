@@ -14,7 +14,7 @@ use anyhow::{Context, Result};
 use schedlab_engine::Control;
 use schedlab_experiment::{resolve, RunRequest};
 use schedlab_synth::{generate_backlog, LublinParams};
-use schedlab_workload::{Loaded, ReadOptions, Trace};
+use schedlab_workload::{Loaded, Machine, ReadOptions, Trace};
 use serde::{Deserialize, Serialize};
 
 use crate::args::{BenchOneArgs, PolicySpec};
@@ -63,9 +63,11 @@ pub fn main(args: &BenchOneArgs) -> Result<ExitCode> {
     let (trace, bytes, parse_seconds) = match (args.backlog, &args.trace) {
         (Some(jobs), _) => (backlog(jobs, args.procs, args.estimates_from.as_deref())?, 0, 0.0),
         (None, Some(path)) => {
+            let machine = args.nodes.as_deref().map(Machine::from_spec).transpose();
             let opts = ReadOptions {
                 machine_size: args.procs,
                 load_factor: args.load_factor.unwrap_or(1.0),
+                machine: machine.map_err(|e| anyhow::anyhow!("--nodes: {e}"))?,
                 ..ReadOptions::default()
             };
             let (loaded, parse_seconds) = best_parse(path, args, &opts)?;

@@ -94,7 +94,12 @@ mod tests {
     }
 
     fn trace(jobs: Vec<Job>) -> Trace {
-        Trace { procs: 4, extras: jobs.iter().map(|j| SwfExtra::unknown(i64::from(j.size))).collect(), jobs }
+        Trace {
+            procs: 4,
+            extras: jobs.iter().map(|j| SwfExtra::unknown(i64::from(j.size))).collect(),
+            jobs,
+            cluster: None,
+        }
     }
 
     #[test]

@@ -47,6 +47,14 @@ pub struct WorkloadArgs {
     /// Run jobs larger than the machine on the whole machine instead of dropping them.
     #[arg(long)]
     pub clamp_oversized: bool,
+    /// A machine of nodes: `+`-separated groups `[PARTITION:]COUNTx(cpu=64,mem=256G,gpu=4)`
+    /// (docs/semantics.md, "Machines of nodes"). Only fcfs and easy run on one.
+    #[arg(long, value_name = "SPEC", conflicts_with_all = ["procs", "slurm_conf"])]
+    pub nodes: Option<String>,
+    /// A site's slurm.conf: its NodeName, PartitionName and GresTypes lines make the machine of
+    /// nodes; the lines no reader uses are listed as ignored.
+    #[arg(long, value_name = "FILE", conflicts_with = "procs")]
+    pub slurm_conf: Option<std::path::PathBuf>,
     /// Keep only jobs of this queue (field 15); repeatable.
     #[arg(long = "queue", value_name = "Q", allow_negative_numbers = true)]
     pub queues: Vec<i32>,
@@ -189,6 +197,8 @@ pub struct RunArgs {
     #[command(flatten)]
     pub output: OutputArgs,
     #[command(flatten)]
+    pub slurm: SlurmConfArgs,
+    #[command(flatten)]
     pub metrics: MetricArgs,
     #[command(flatten)]
     pub workload: WorkloadArgs,
@@ -220,6 +230,8 @@ pub struct CompareArgs {
     #[command(flatten)]
     pub output: OutputArgs,
     #[command(flatten)]
+    pub slurm: SlurmConfArgs,
+    #[command(flatten)]
     pub metrics: MetricArgs,
     #[command(flatten)]
     pub workload: WorkloadArgs,
@@ -237,6 +249,39 @@ pub use schedlab_experiment::{split_param, PolicySpec};
 /// Every `--param` of a command.
 pub fn split_params(texts: &[String]) -> Result<Vec<(String, String)>> {
     texts.iter().map(|t| split_param(t).map_err(|e| anyhow::anyhow!("--param: {e}"))).collect()
+}
+
+/// A site's slurm.conf for the `slurm` policy.
+#[derive(Debug, Clone, Args)]
+pub struct SlurmConfArgs {
+    /// A site's slurm.conf: its SchedulerParameters and Priority* lines set
+    /// the `slurm` policy's parameters (a --param of the same name wins);
+    /// every line and option it does not use is listed on stderr with why.
+    #[arg(long, value_name = "FILE")]
+    pub slurm_conf: Option<PathBuf>,
+}
+
+/// Every `--param` of a command, then the `slurm` policy's parameters of
+/// `--slurm-conf` that no `--param` sets.
+pub fn params_with_slurm_conf(texts: &[String], conf: &SlurmConfArgs) -> Result<Vec<(String, String)>> {
+    let mut params = split_params(texts)?;
+    let Some(path) = &conf.slurm_conf else { return Ok(params) };
+    let name = path.display();
+    let text = std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("--slurm-conf {name}: {e}"))?;
+    let parsed = schedlab_workload::parse_slurm_conf(&text).map_err(|e| anyhow::anyhow!("--slurm-conf {name}: {e}"))?;
+    let site = schedlab_policies::site_settings(&parsed);
+    for i in &site.ignored {
+        match i.line {
+            0 => eprintln!("{name}: {} ignored: {}", i.what, i.why),
+            line => eprintln!("{name}:{line}: {} ignored: {}", i.what, i.why),
+        }
+    }
+    for (key, value) in site.params {
+        if !params.iter().any(|(given, _)| *given == key) {
+            params.push((key, value));
+        }
+    }
+    Ok(params)
 }
 
 #[derive(Debug, Args)]
@@ -275,6 +320,8 @@ pub struct SweepArgs {
     pub json: bool,
     #[command(flatten)]
     pub output: OutputArgs,
+    #[command(flatten)]
+    pub slurm: SlurmConfArgs,
     #[command(flatten)]
     pub metrics: MetricArgs,
     #[command(flatten)]

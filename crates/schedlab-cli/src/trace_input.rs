@@ -7,7 +7,8 @@ use std::path::Path;
 
 use anyhow::{anyhow, bail, Context, Result};
 use schedlab_workload::{
-    read_stats, read_swf, Loaded, Oversize, ReadOptions, Summary, SwfError, Window, MAX_PROCS, MAX_TIME,
+    parse_slurm_conf, read_stats, read_swf, Loaded, Machine, Oversize, ReadOptions, Summary, SwfError, Window,
+    MACHINE_KEYS, MAX_PROCS, MAX_TIME,
 };
 
 use schedlab_experiment::WorkloadOptions;
@@ -40,7 +41,34 @@ pub fn read_options(w: &WorkloadArgs) -> Result<ReadOptions> {
     if let Some(n) = w.max_jobs {
         o.max_jobs = n;
     }
+    o.machine = machine(w)?;
     Ok(o)
+}
+
+/// The machine of nodes `--nodes` or `--slurm-conf` gives, if any. The
+/// slurm.conf lines that no reader uses are printed to standard error
+/// (once, though a command may read its flags more than once), so a site's
+/// file is never half-read in silence.
+fn machine(w: &WorkloadArgs) -> Result<Option<Machine>> {
+    if let Some(spec) = &w.nodes {
+        return Machine::from_spec(spec).map(Some).map_err(|e| anyhow!("--nodes `{}`: {e}", short_text(spec)));
+    }
+    let Some(path) = &w.slurm_conf else { return Ok(None) };
+    let text = std::fs::read_to_string(path).with_context(|| format!("--slurm-conf {}", path.display()))?;
+    let conf = parse_slurm_conf(&text).with_context(|| format!("--slurm-conf {}", path.display()))?;
+    let machine = Machine::from_slurm_conf(&conf).map_err(|e| anyhow!("--slurm-conf {}: {e}", path.display()))?;
+    static TOLD: std::sync::Once = std::sync::Once::new();
+    TOLD.call_once(|| {
+        let ignored: Vec<String> =
+            conf.lines_except(MACHINE_KEYS).map(|l| format!("{} (line {})", l.key(), l.line)).collect();
+        if !ignored.is_empty() {
+            eprintln!("--slurm-conf {}: ignored {} line(s): {}", path.display(), ignored.len(), ignored.join(", "));
+        }
+        for include in &conf.includes {
+            eprintln!("--slurm-conf {}: line {}: `Include {}` is not read", path.display(), include.line, include.file);
+        }
+    });
+    Ok(Some(machine))
 }
 
 fn non_empty(values: &[i32]) -> Option<Vec<i32>> {

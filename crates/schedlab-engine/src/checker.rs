@@ -2,8 +2,10 @@
 //! trusts nothing the engine computed on the way. It recomputes processor
 //! usage from the recorded start and end times alone.
 
-use schedlab_workload::Job;
+use schedlab_workload::{Cluster, Job};
 use thiserror::Error;
+
+mod nodes;
 
 use crate::fenwick::Fenwick;
 use crate::{Guarantee, JobIdx, ReservationChange, RunRecord, Segment, Time};
@@ -53,6 +55,18 @@ impl Findings {
 /// machine, total useful work equals Σ runtime × size, and each of the
 /// policy's `guarantees` holds.
 pub fn check(jobs: &[Job], run: &RunRecord, guarantees: &[Guarantee]) -> Result<(), CheckError> {
+    check_on(jobs, None, run, guarantees)
+}
+
+/// [`check`] on a machine of nodes (`cluster`) as well: every job ran in
+/// its partition in the shape it asked for, and no resource of any node
+/// was ever over its capacity.
+pub fn check_on(
+    jobs: &[Job],
+    cluster: Option<&Cluster>,
+    run: &RunRecord,
+    guarantees: &[Guarantee],
+) -> Result<(), CheckError> {
     let mut f = Findings::default();
     if run.jobs.len() != jobs.len() {
         f.add(None, format!("the run records {} jobs, the trace has {}", run.jobs.len(), jobs.len()));
@@ -60,6 +74,9 @@ pub fn check(jobs: &[Job], run: &RunRecord, guarantees: &[Guarantee]) -> Result<
     }
     check_jobs(jobs, run, &mut f);
     check_capacity(jobs, run, &mut f);
+    if let Some(c) = cluster {
+        nodes::check_nodes(jobs, c, run, &mut f);
+    }
     for g in guarantees {
         match g {
             Guarantee::PriorityOrder => check_priority_order(jobs, run, &mut f),

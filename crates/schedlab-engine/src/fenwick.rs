@@ -42,6 +42,15 @@ impl Fenwick {
         }
     }
 
+    /// Indices the tree holds (`0..len`).
+    pub fn len(&self) -> usize {
+        self.tree.len() - 1
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     /// Sum over indices strictly greater than `index`.
     pub fn above(&self, index: usize) -> i64 {
         self.total - self.prefix(index)

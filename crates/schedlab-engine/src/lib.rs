@@ -14,6 +14,7 @@
 
 mod checker;
 mod fenwick;
+mod nodes;
 pub mod params;
 mod policy;
 mod predictor;
@@ -22,14 +23,15 @@ mod record;
 mod rng;
 mod sim;
 
-pub use checker::{check, CheckError, Violation};
+pub use checker::{check, check_on, CheckError, Violation};
 pub use fenwick::Fenwick;
+pub use nodes::{Nodes, Slot};
 pub use policy::{Deadline, DeadlineKind, Guarantee, Happened, Policy};
 pub use predictor::{Overrun, Predictor, RuntimeSource, SourceInfo, UserForecast, SOURCES};
 pub use preemption::Preemption;
-pub use record::{JobRecord, LogPosition, ReservationChange, ReservationLog, RunRecord, Segment};
+pub use record::{JobRecord, LogPosition, Placements, ReservationChange, ReservationLog, RunRecord, Segment};
 pub use rng::SplitMix64;
-pub use sim::{run, Control, EngineError, Progress, Replay, RunConfig, Sim};
+pub use sim::{run, run_on, Control, EngineError, Progress, Replay, RunConfig, Sim};
 
 /// Simulated time in integer seconds (docs/semantics.md, "Simulation").
 pub type Time = i64;

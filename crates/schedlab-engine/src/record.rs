@@ -252,6 +252,46 @@ pub struct RunRecord {
     /// Scheduling passes (one per distinct event time, plus follow-ups for
     /// zero-length jobs and timers set for the current second).
     pub passes: u64,
+    /// On a machine of nodes, where each job ran; `None` on processors.
+    #[serde(skip)]
+    pub placements: Option<Placements>,
+}
+
+/// Where each job of a run on a machine of nodes ran: its slots (node and
+/// units of its request), kept once per job in one list.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Placements {
+    /// Per job, where its slots start in `slots` and how many there are.
+    spans: Vec<(u64, u32)>,
+    slots: Vec<crate::Slot>,
+}
+
+impl Placements {
+    /// No job placed yet, for `jobs` jobs.
+    pub fn new(jobs: usize) -> Self {
+        Placements { spans: vec![(0, 0); jobs], slots: Vec::new() }
+    }
+
+    /// Records where job `j` runs (its latest start counts).
+    pub fn set(&mut self, j: crate::JobIdx, slots: &[crate::Slot]) {
+        self.spans[j as usize] = (self.slots.len() as u64, slots.len() as u32);
+        self.slots.extend_from_slice(slots);
+    }
+
+    /// Where job `j` ran (empty if it never started).
+    pub fn of(&self, j: crate::JobIdx) -> &[crate::Slot] {
+        let (at, len) = self.spans[j as usize];
+        &self.slots[at as usize..at as usize + len as usize]
+    }
+
+    /// Jobs recorded.
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
 }
 
 #[cfg(test)]

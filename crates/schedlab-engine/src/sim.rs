@@ -1,8 +1,12 @@
 use std::cmp::Reverse;
 use std::collections::{BTreeSet, BinaryHeap};
 
-use schedlab_workload::Job;
+use schedlab_workload::{Cluster, Job};
 use thiserror::Error;
+
+mod on_nodes;
+
+pub(crate) use on_nodes::NodeRun;
 
 use crate::fenwick::Fenwick;
 use crate::policy::{Happened, Policy};
@@ -72,6 +76,14 @@ pub enum EngineError {
     /// first pass rather than run another policy in its place).
     #[error("policy `{policy}` cannot run with these parameters: {message}")]
     Unbuildable { policy: &'static str, message: String },
+    #[error("policy bug at t={time}: job {job} does not fit the free nodes of its partition")]
+    NoRoom { time: Time, job: u64 },
+    #[error("policy bug at t={time}: job {job} was placed on nodes that cannot hold it")]
+    BadPlacement { time: Time, job: u64 },
+    #[error("the trace's machine of nodes gives requests for {requests} jobs, the run has {jobs}")]
+    RequestsMismatch { requests: usize, jobs: usize },
+    #[error("preemption is not modelled on a machine of nodes (job {job} at t={time})")]
+    PreemptOnNodes { time: Time, job: u64 },
 }
 
 /// A job without a reservation in its current wait.
@@ -124,6 +136,9 @@ pub struct Sim<'a> {
     events: u64,
     passes: u64,
     completed: u64,
+    /// The machine of nodes and its free resources; `None` on the
+    /// archive's model of interchangeable processors.
+    cluster: Option<NodeRun<'a>>,
 }
 
 impl<'a> Sim<'a> {
@@ -228,11 +243,21 @@ impl<'a> Sim<'a> {
     /// Starts a waiting job now with a prediction the policy planned with
     /// (a profile-based policy keeps the one it reserved with).
     pub fn start_predicted(&mut self, j: JobIdx, prediction: Time) -> Result<(), EngineError> {
+        if self.cluster.is_some() {
+            let slots = self.placement_now(j)?;
+            return self.start_on(j, slots, prediction);
+        }
+        self.start_checked(j, prediction)
+    }
+
+    /// Starts `j` once its room is known to be there (processors checked
+    /// here; nodes by the caller).
+    fn start_checked(&mut self, j: JobIdx, prediction: Time) -> Result<(), EngineError> {
         let job = self.jobs[j as usize];
         if self.state[j as usize] != State::Waiting {
             return Err(EngineError::NotWaiting { time: self.now, job: job.id });
         }
-        if job.size > self.free {
+        if self.cluster.is_none() && job.size > self.free {
             return Err(EngineError::Overcommit { time: self.now, job: job.id, size: job.size, free: self.free });
         }
         if prediction < 1 || prediction > job.estimate.max(1) {
@@ -259,7 +284,7 @@ impl<'a> Sim<'a> {
         rec.starts += 1;
         self.reservation[j as usize] = NO_RESERVATION;
         self.state[j as usize] = State::Running;
-        self.free -= job.size;
+        self.free -= self.cores_of(j);
         self.held.add(j as usize, i64::from(job.size));
         self.running_by_priority.insert(j);
         let saved = self.saved[j as usize];
@@ -288,6 +313,9 @@ impl<'a> Sim<'a> {
         if self.state[j as usize] != State::Running {
             return Err(EngineError::NotRunning { time: self.now, job: job.id });
         }
+        if self.cluster.is_some() {
+            return Err(EngineError::PreemptOnNodes { time: self.now, job: job.id });
+        }
         self.stop(j);
         let rec = &mut self.records[j as usize];
         let elapsed = self.now - rec.start;
@@ -306,7 +334,8 @@ impl<'a> Sim<'a> {
         let size = self.jobs[j as usize].size;
         self.running.remove(&(self.expected_end[j as usize], j));
         self.running_by_priority.remove(&j);
-        self.free += size;
+        self.free += self.cores_of(j);
+        self.release_nodes(j);
         self.held.add(j as usize, -i64::from(size));
         let rec = &mut self.records[j as usize];
         rec.held += self.now - rec.start;
@@ -345,7 +374,19 @@ pub fn run(
     policy: &mut dyn Policy,
     observer: &mut dyn FnMut(Progress) -> Control,
 ) -> Result<RunRecord, EngineError> {
-    let mut replay = Replay::new(jobs, config, policy.preemption())?;
+    run_on(jobs, None, config, policy, observer)
+}
+
+/// [`run`] on a machine of nodes (`cluster`, whose requests are the
+/// jobs'), or on the archive's processors for `None`.
+pub fn run_on(
+    jobs: &[Job],
+    cluster: Option<&Cluster>,
+    config: &RunConfig,
+    policy: &mut dyn Policy,
+    observer: &mut dyn FnMut(Progress) -> Control,
+) -> Result<RunRecord, EngineError> {
+    let mut replay = Replay::on(jobs, cluster, config, policy.preemption())?;
     // A report every `progress_every` events, or as many reservation
     // changes: a backlog re-planned at every early end does its work in
     // the plan, between few events.
@@ -399,8 +440,25 @@ pub struct Replay<'a> {
 impl<'a> Replay<'a> {
     /// A run of `jobs` (in priority order) that has applied no event yet.
     pub fn new(jobs: &'a [Job], config: &RunConfig, preemption: Preemption) -> Result<Self, EngineError> {
+        Replay::on(jobs, None, config, preemption)
+    }
+
+    /// [`Replay::new`] on a machine of nodes, or on processors for `None`.
+    pub fn on(
+        jobs: &'a [Job],
+        cluster: Option<&'a Cluster>,
+        config: &RunConfig,
+        preemption: Preemption,
+    ) -> Result<Self, EngineError> {
         validate(jobs, config.procs)?;
-        Ok(Replay { sim: new_sim(jobs, config, preemption), happened: Happened::default(), source: config.source })
+        let mut sim = new_sim(jobs, config, preemption);
+        if let Some(c) = cluster {
+            if c.of_job.len() != jobs.len() {
+                return Err(EngineError::RequestsMismatch { requests: c.of_job.len(), jobs: jobs.len() });
+            }
+            sim.cluster = Some(NodeRun::new(c, jobs.len()));
+        }
+        Ok(Replay { sim, happened: Happened::default(), source: config.source })
     }
 
     /// Applies every event of the next second that has any and opens its
@@ -451,6 +509,7 @@ impl<'a> Replay<'a> {
             reservations: sim.reservations,
             events: sim.events,
             passes: sim.passes,
+            placements: sim.cluster.map(|c| c.placements),
         }
     }
 }
@@ -497,6 +556,7 @@ fn new_sim<'a>(jobs: &'a [Job], config: &RunConfig, preemption: Preemption) -> S
         events: 0,
         passes: 0,
         completed: 0,
+        cluster: None,
     }
 }
 

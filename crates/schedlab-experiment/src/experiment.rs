@@ -232,6 +232,24 @@ pub enum SweepValues {
     List(Vec<String>),
 }
 
+impl SweepValues {
+    /// The values of a sweep of `param` as a user types them: `FROM:TO:STEP`
+    /// (inclusive) or `V1,V2,...`, as `--sweep` takes them after `PARAM=`.
+    pub fn parse(param: &str, text: &str) -> Result<Self, SweepError> {
+        Ok(Sweep::parse(&format!("{param}={text}"))?.values)
+    }
+
+    /// The values as [`SweepValues::parse`] reads them: `0:8:2`, `0,1,2,4,8,all`.
+    pub fn text(&self) -> String {
+        match self {
+            SweepValues::List(v) => v.join(","),
+            &SweepValues::Range { from, to, step } => {
+                format!("{}:{}:{}", format_value(from), format_value(to), format_value(step))
+            }
+        }
+    }
+}
+
 /// A swept parameter. It applies to every run that takes the parameter,
 /// or only to the runs listed in `runs` (indices into the experiment's
 /// runs); the other runs run once per repetition, unchanged.
@@ -424,6 +442,11 @@ pub struct WorkloadOptions {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub load_factor: Option<f64>,
+    /// A machine of nodes to read the trace for (docs/semantics.md,
+    /// "Machines of nodes"); absent: the archive's processors.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub machine: Option<schedlab_workload::Machine>,
 }
 
 impl WorkloadOptions {
@@ -440,6 +463,7 @@ impl WorkloadOptions {
             window: self.window.unwrap_or(d.window),
             load_factor: self.load_factor.unwrap_or(d.load_factor),
             max_jobs: self.max_jobs.unwrap_or(d.max_jobs),
+            machine: self.machine.clone(),
         }
     }
 
@@ -457,6 +481,7 @@ impl WorkloadOptions {
             drop_status: (!o.drop_status.is_empty()).then(|| o.drop_status.clone()),
             window: (o.window != d.window).then_some(o.window),
             load_factor: (o.load_factor != d.load_factor).then_some(o.load_factor),
+            machine: o.machine.clone(),
         }
     }
 

@@ -18,6 +18,7 @@
 mod calibration;
 mod document;
 mod experiment;
+mod facts;
 pub mod json;
 pub mod link;
 mod merge;
@@ -41,6 +42,7 @@ pub use experiment::{
     format_value, Experiment, MetricSettings, ParamList, RunSpec, Sweep, SweepError, SweepValues, WorkloadOptions,
     MAX_REPEAT, MAX_RUNS, MAX_SWEEP_VALUES,
 };
+pub use facts::{cleaning_lines, count_text, counted, trace_facts, CleaningLine, Fact};
 pub use json::{document_text, write_document, DocumentError, MetricValue, MetricsDocument, TraceDocument};
 pub use merge::{merge, MergeError, Merged, Merger, MAX_MERGE_MEMORY};
 pub use output::{job_rows, schedule_comments, write_jobs_csv, write_schedule_swf, JobRow, JOB_COLUMNS};
@@ -57,10 +59,10 @@ pub use result::{
 pub use scope::{scope, Ignored, ParamState, RunScope, Scope, SharedScope, Sweepable, ValueFrom, KNOBS};
 pub use settings::{resolve, ConfigError, RunRequest, RunSettings, RUN_PARAMS};
 pub use spec::{split_param, PolicySpec, SpecError};
-pub use table::{summary_cell, summary_table, SummaryTable, TableCell, TableRow};
-pub use title::{identity_context, run_title, trace_context};
+pub use table::{column_header, summary_cell, summary_table, CellStyle, SummaryTable, TableCell, TableRow};
+pub use title::{distinguishing, download_name, identity_context, run_title, trace_context};
 
-use schedlab_engine::{check, CheckError, Control, EngineError, Progress, RunConfig, RunRecord};
+use schedlab_engine::{CheckError, Control, EngineError, Progress, RunConfig, RunRecord};
 use schedlab_metrics::{deadline_metrics, fair_slowdown_table, prediction_metrics, priority_metrics, Metrics};
 use schedlab_workload::Trace;
 use serde::Serialize;
@@ -72,6 +74,8 @@ pub enum RunError {
     Engine(#[from] EngineError),
     #[error(transparent)]
     Check(#[from] CheckError),
+    #[error("policy `{policy}` refuses a machine of nodes: {why}; run it on processors (without --nodes or --slurm-conf) or choose fcfs or easy")]
+    NotOnNodes { policy: &'static str, why: &'static str },
 }
 
 /// A finished, checked run.
@@ -119,6 +123,9 @@ pub fn run_phased(
     settings: &RunSettings,
     observer: &mut dyn FnMut(Phase, Progress) -> Control,
 ) -> Result<RunOutcome, RunError> {
+    if let (Some(_), schedlab_policies::OnNodes::Refuses(why)) = (&trace.cluster, settings.policy.on_nodes) {
+        return Err(RunError::NotOnNodes { policy: settings.policy.id, why });
+    }
     let steps = if settings.needs_reference() { 2 } else { 1 };
     let reference_label = if settings.needs_calibration() {
         "calibration (CBF reference run)"
@@ -147,15 +154,17 @@ pub fn run_phased(
         progress_every: PROGRESS_EVERY,
     };
     let phase = Phase { step: steps, steps, label: "run" };
-    let record = schedlab_engine::run(&trace.jobs, &config, policy.as_mut(), &mut |p| observer(phase, p))?;
+    let cluster = trace.cluster.as_deref();
+    let record = schedlab_engine::run_on(&trace.jobs, cluster, &config, policy.as_mut(), &mut |p| observer(phase, p))?;
     if settings.check {
-        check(&trace.jobs, &record, &policy.guarantees())?;
+        schedlab_engine::check_on(&trace.jobs, cluster, &record, &policy.guarantees())?;
     }
     let mut metrics = schedlab_metrics::compute(&trace.jobs, &record, &settings.metrics);
     let skip = settings.metrics.skip_percent;
     let deadlines = policy.deadlines();
     metrics.deadline = deadlines.as_ref().map(|d| deadline_metrics(&trace.jobs, &record, d, skip));
     metrics.priority = policy.high_priority_jobs().map(|h| priority_metrics(&trace.jobs, &record, &h, skip));
+    metrics.machine = cluster.map(|c| schedlab_metrics::machine_metrics(&trace.jobs, c, &record, &settings.metrics));
     if settings.policy.uses_runtime_source {
         metrics.predictions = Some(prediction_metrics(&trace.jobs, &record, settings.seed, skip));
     }

@@ -29,6 +29,7 @@ mod deadline;
 mod ecdf;
 mod fair_slowdown;
 mod fairness;
+mod machine;
 mod predictions;
 mod preemption;
 mod priority;
@@ -39,17 +40,18 @@ mod violations;
 
 pub use catalogue::{
     column, columns, format_cell, format_mean, glossary_markdown, CategoryField, Column, FairSlowdownField, GroupField,
-    Metric, MetricKey, CATEGORY_NAMES, FAIR_SLOWDOWN_RANGES, UNDEFINED,
+    Metric, MetricKey, PartitionField, ResourceField, CATEGORY_NAMES, FAIR_SLOWDOWN_RANGES, UNDEFINED,
 };
 pub use deadline::{deadline_metrics, DeadlineMetrics};
 pub use ecdf::{downsample_ecdf, wait_ecdf};
 pub use fair_slowdown::{fair_slowdown_table, fair_starts, FairSlowdownRow, FairSlowdownTable};
 pub use fairness::{fairness_audit, DelayedJob, FairnessAll, FairnessAudit};
+pub use machine::{machine_metrics, MachineMetrics, PartitionMetrics, ResourceUse};
 pub use predictions::{prediction_metrics, PredictionMetrics};
 pub use preemption::PreemptionMetrics;
 pub use priority::{priority_metrics, PriorityMetrics};
 pub use summary::{
-    compute, measured, measured_waits, BlockedGroup, Category, CategoryLimits, Fairness, Metrics, MetricsError,
-    MetricsOptions,
+    compute, headline, measured, measured_waits, BlockedGroup, Category, CategoryLimits, Fairness, Headline, Metrics,
+    MetricsError, MetricsOptions,
 };
 pub use violations::ReservationViolations;

@@ -44,6 +44,7 @@ pub(crate) fn finished(rows: &[(Time, Time, Time, Time)]) -> (Vec<Job>, RunRecor
         reservations: ReservationLog::default(),
         events: 0,
         passes: 0,
+        placements: None,
     };
     (jobs, run)
 }

@@ -79,6 +79,7 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
     uses_runtime_source: true,
     default_source: "estimate",
     uses_seed: false,
+    on_nodes: crate::OnNodes::Refuses("its profile plans processors, not nodes (planned for a follow-up)"),
     build: |values, s| Box::new(Backfill::new(&BackfillParams::read(values), s)),
     needs_calibration: crate::never_calibrate,
     // The depth does not apply in strict order, but it stays an ordinary

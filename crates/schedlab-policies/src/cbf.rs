@@ -38,6 +38,7 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
     uses_runtime_source: true,
     default_source: "estimate",
     uses_seed: false,
+    on_nodes: crate::OnNodes::Refuses("its profile plans processors, not nodes (planned for a follow-up)"),
     build: |_, s| build(s),
     needs_calibration: crate::never_calibrate,
     conditions: &[],

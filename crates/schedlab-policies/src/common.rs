@@ -10,7 +10,7 @@ use crate::queue_index::QueueIndex;
 /// `started` about each.
 pub(crate) fn start_in_order(sim: &mut Sim<'_>, started: &mut dyn FnMut(JobIdx)) -> Result<(), EngineError> {
     while let Some(&head) = sim.waiting().first() {
-        if sim.job(head).size > sim.free() {
+        if !sim.fits(head) {
             break;
         }
         sim.start(head)?;

@@ -61,6 +61,7 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
     uses_runtime_source: true,
     default_source: "estimate",
     uses_seed: true,
+    on_nodes: crate::OnNodes::Refuses("its profile plans processors, not nodes"),
     build: |values, s| build(DbfParams::read(values), s),
     needs_calibration: never_calibrate,
     conditions: &[],

@@ -13,6 +13,8 @@
 use schedlab_engine::params::ParamSet;
 use schedlab_engine::{EngineError, Guarantee, Happened, JobIdx, Policy, Sim, Time};
 
+use schedlab_profile::NodePlanner;
+
 use crate::common::{backfill_by_priority, shadow, start_in_order};
 use crate::queue_index::{Orders, QueueIndex};
 use crate::{PolicyInfo, PolicySettings};
@@ -28,6 +30,7 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
     uses_runtime_source: true,
     default_source: "estimate",
     uses_seed: false,
+    on_nodes: crate::OnNodes::Runs,
     build: |values, s| build(EasyParams::read(values), s),
     needs_calibration: crate::never_calibrate,
     conditions: &[],
@@ -52,7 +55,8 @@ schedlab_engine::param_set! {
 fn build(p: EasyParams, s: &PolicySettings) -> Box<dyn Policy> {
     let order = p.order;
     let orders = Orders { by_priority: order == Order::Priority, by_prediction: order == Order::Shortest };
-    Box::new(Easy { order, upper_bound: s.source.is_upper_bound(), queue: QueueIndex::new(orders, s.source) })
+    let queue = QueueIndex::new(orders, s.source);
+    Box::new(Easy { order, upper_bound: s.source.is_upper_bound(), queue, planner: NodePlanner::default() })
 }
 
 struct Easy {
@@ -61,6 +65,8 @@ struct Easy {
     upper_bound: bool,
     /// The waiting queue, indexed for backfilling.
     queue: QueueIndex,
+    /// The head's reservation on a machine of nodes.
+    planner: NodePlanner,
 }
 
 impl Policy for Easy {
@@ -68,6 +74,9 @@ impl Policy for Easy {
         self.queue.refresh(sim, happened);
         start_in_order(sim, &mut |j| self.queue.remove(j))?;
         let Some(&head) = sim.waiting().first() else { return Ok(()) };
+        if sim.cluster().is_some() {
+            return self.backfill_on_nodes(sim, head);
+        }
         let (shadow_time, extra) = shadow(sim, sim.job(head).size);
         sim.reserve(head, shadow_time);
         if sim.free() > 0 {
@@ -107,6 +116,46 @@ impl Easy {
             extra -= sim.job(j).size;
             self.start(sim, j)?;
             after = Some((p, j));
+        }
+        Ok(())
+    }
+
+    /// EASY on a machine of nodes: the head's reservation from the running
+    /// jobs' ends node by node (`NodePlanner`); then, in the backfill
+    /// order, every later job that fits now and either is expected to end
+    /// by the shadow time (placed first fit) or fits now on nodes where the
+    /// reservation leaves it room (placed first fit on both states, and
+    /// taken from what the reservation leaves). Candidates are all the
+    /// waiting jobs, tried while any core is free.
+    fn backfill_on_nodes(&mut self, sim: &mut Sim<'_>, head: JobIdx) -> Result<(), EngineError> {
+        let Some(shadow) = self.planner.shadow(sim, head) else { return Ok(()) };
+        sim.reserve(head, shadow.at);
+        let mut candidates: Vec<(Time, JobIdx)> = Vec::new();
+        if sim.free() > 0 {
+            let key = |j: JobIdx| if self.order == Order::Shortest { sim.prediction(j) } else { 0 };
+            candidates = sim.waiting().iter().skip(1).map(|&j| (key(j), j)).collect();
+            candidates.sort_unstable();
+        }
+        for (_, j) in candidates {
+            if sim.free() == 0 {
+                break;
+            }
+            let (Some(nodes), Some(request)) = (sim.nodes(), sim.request(j)) else { break };
+            let prediction = sim.prediction(j);
+            let slots = if sim.now().saturating_add(prediction) <= shadow.at {
+                nodes.find(request)
+            } else {
+                let planner = &self.planner;
+                let slots = nodes.find_where(request, &|n, r| planner.units_at(nodes, n, r));
+                if let Some(s) = &slots {
+                    self.planner.take(nodes, request, s);
+                }
+                slots
+            };
+            if let Some(slots) = slots {
+                self.queue.remove(j);
+                sim.start_on(j, slots, prediction)?;
+            }
         }
         Ok(())
     }

@@ -14,6 +14,7 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
     uses_runtime_source: false,
     default_source: "estimate",
     uses_seed: false,
+    on_nodes: crate::OnNodes::Runs,
     build: |_, s| build(s),
     needs_calibration: crate::never_calibrate,
     conditions: &[],

@@ -17,11 +17,13 @@ mod pv_easy;
 mod queue_index;
 mod selective;
 mod slack;
+mod slurm;
 
 pub use backfill::order_formula;
 use schedlab_engine::params::{ParamSpec, Params};
 use schedlab_engine::{Policy, RuntimeSource, Time};
 use serde::Serialize;
+pub use slurm::{site_settings, Ignored as SlurmConfIgnored, SiteSettings as SlurmSiteSettings};
 
 /// What the front ends need to know of a policy, and how to build one.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -42,6 +44,10 @@ pub struct PolicyInfo {
     /// source both use no seed gives the same result under every seed, so
     /// an experiment runs it once however many repetitions it asks for.
     pub uses_seed: bool,
+    /// Whether the policy runs on a machine of nodes (docs/semantics.md,
+    /// "Machines of nodes"), or why it refuses one.
+    #[serde(skip)]
+    pub on_nodes: OnNodes,
     /// Builds the policy from values checked against `params`; each policy
     /// reads them as the struct its parameter list is declared as
     /// (`schedlab_engine::param_set!`), so it names no key as text.
@@ -55,6 +61,17 @@ pub struct PolicyInfo {
     /// Parameters that matter only under some values of another one
     /// (PV-EASY's checkpoint interval only in checkpoint mode).
     pub conditions: &'static [ParamCondition],
+}
+
+/// Whether a policy runs on a machine of nodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnNodes {
+    /// It plans with nodes and resources (through `Sim::fits`,
+    /// `Sim::nodes`, `Sim::start_on`).
+    Runs,
+    /// It counts processors only; the reason completes "… refuses a
+    /// machine of nodes: ".
+    Refuses(&'static str),
 }
 
 /// A parameter that matters only while a choice parameter of the same
@@ -172,6 +189,7 @@ pub const REGISTRY: &[&PolicyInfo] = &[
     &selective::INFO,
     &dbf::INFO,
     &backfill::INFO,
+    &slurm::INFO,
 ];
 
 /// Looks a policy up by its identifier.

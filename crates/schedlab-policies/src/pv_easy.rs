@@ -48,6 +48,9 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
     uses_runtime_source: true,
     default_source: "last",
     uses_seed: false,
+    on_nodes: crate::OnNodes::Refuses(
+        "shadow-load preemption counts processors and preemption is not modelled on nodes",
+    ),
     build: |values, s| build(PvEasyParams::read(values), s),
     needs_calibration: crate::never_calibrate,
     conditions: &[

@@ -50,6 +50,7 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
     uses_runtime_source: true,
     default_source: "estimate",
     uses_seed: false,
+    on_nodes: crate::OnNodes::Refuses("its profile plans processors, not nodes"),
     build: |values, s| build(SelectiveParams::read(values), s),
     needs_calibration: |values| needs_calibration(&SelectiveParams::read(values)),
     conditions: &[

@@ -89,6 +89,7 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
     uses_runtime_source: true,
     default_source: "estimate",
     uses_seed: false,
+    on_nodes: crate::OnNodes::Refuses("its cost function and profile count processors"),
     build: |values, s| build(SlackParams::read(values), s),
     needs_calibration: |values| SlackParams::read(values).awt <= 0.0,
     conditions: &[

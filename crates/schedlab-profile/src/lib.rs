@@ -3,6 +3,8 @@
 //! - [`Profile`]: free processors as a step function of time, where
 //!   conservative-style policies keep running jobs and reservations
 //!   (breakpoints in chunks under a segment tree, `skyline.rs`);
+//! - [`NodePlanner`]: EASY's reservation on a machine of nodes, the
+//!   running jobs' ends played forward on an overlay of the nodes they touch;
 //! - [`treap`]: an ordered map whose nodes hold a summary of their subtree,
 //!   under the policies' indexes of the waiting queue.
 //!
@@ -10,8 +12,10 @@
 //! needs whatever the policy, and so that they can be tested against naive
 //! models on their own (`tests/`).
 
+mod node_plan;
 mod profile;
 mod skyline;
 pub mod treap;
 
+pub use node_plan::{NodePlanner, NodeShadow};
 pub use profile::Profile;

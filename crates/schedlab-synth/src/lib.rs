@@ -291,7 +291,7 @@ pub fn generate_backlog(params: &LublinParams) -> Result<Trace, SynthError> {
             (row.job, row.extra)
         })
         .unzip();
-    Ok(Trace { procs: params.procs, jobs, extras })
+    Ok(Trace { procs: params.procs, jobs, extras, cluster: None })
 }
 
 fn swf_row(id: u64, j: &SynthJob) -> SwfRow {

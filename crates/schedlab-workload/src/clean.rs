@@ -64,6 +64,10 @@ pub struct CleaningReport {
     /// and numbered; absent for the other formats.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub slurm: Option<SlurmReport>,
+    /// On a machine of nodes, the jobs that can never run on it, by
+    /// reason; absent for the archive's model.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub machine: Option<MachineReport>,
     /// The first [`MAX_BAD_LINES_KEPT`] bad lines, with line number and message.
     pub bad_lines: Vec<BadLine>,
     /// Things the user should know that are not counts (e.g. machine size guessed).
@@ -97,6 +101,56 @@ pub struct SlurmReport {
     pub partitions: Vec<String>,
     /// QOS names by number (SWF field 15, the queue), the same way.
     pub qos: Vec<String>,
+}
+
+/// What reading a trace for a machine of nodes did.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct MachineReport {
+    /// Jobs dropped because they can never run on the machine, by reason
+    /// (`asks for more gpu than partition `gpu`'s nodes have`), reasons in
+    /// order; applied before the window, like the other rules that drop.
+    pub no_fit: Vec<NoFitCount>,
+    /// Distinct request shapes of the kept jobs.
+    pub requests: u64,
+}
+
+/// Jobs dropped for one reason.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct NoFitCount {
+    pub reason: String,
+    pub jobs: u64,
+}
+
+impl MachineReport {
+    /// Jobs dropped for any reason.
+    pub fn dropped(&self) -> u64 {
+        self.no_fit.iter().map(|n| n.jobs).sum()
+    }
+}
+
+/// Gives every row its request on `machine`, dropping and counting the
+/// rows that can never run on it; `names` are the trace's partition names
+/// by number (a Slurm dump's), if it has them. Returns the report and the
+/// distinct requests.
+pub(crate) fn place_rows(
+    rows: &mut Vec<Row>,
+    machine: &crate::Machine,
+    names: &[String],
+) -> (MachineReport, Vec<crate::Request>) {
+    let mut requests = crate::request::Requests::new(machine, names);
+    let mut dropped: std::collections::BTreeMap<crate::NoFit, u64> = std::collections::BTreeMap::new();
+    rows.retain_mut(|(job, extra)| match requests.of(job, extra) {
+        Ok(i) => {
+            extra.request = i;
+            true
+        }
+        Err(why) => {
+            *dropped.entry(why).or_default() += 1;
+            false
+        }
+    });
+    let no_fit = dropped.into_iter().map(|(why, jobs)| NoFitCount { reason: why.text(), jobs }).collect();
+    (MachineReport { no_fit, requests: requests.list.len() as u64 }, requests.list)
 }
 
 /// Sums over the kept jobs as recorded (after the rules that drop or
@@ -199,6 +253,11 @@ impl CleaningReport {
             ("status_filtered", self.status_filtered),
             ("queue_filtered", self.queue_filtered),
             ("partition_filtered", self.partition_filtered),
+        ]);
+        if let Some(m) = &self.machine {
+            counts.push(("no_fit", m.dropped()));
+        }
+        counts.extend([
             ("oversized_dropped", self.oversized_dropped),
             ("unsorted", self.unsorted),
             ("window_filtered", self.window_filtered),

@@ -48,6 +48,15 @@ pub struct SwfExtra {
     pub preceding: i64,
     /// Field 18.
     pub think_time: i64,
+    /// Nodes the job asked for (a Slurm dump's `NNodes` or `ReqNodes`);
+    /// -1 when unknown, as in every SWF trace.
+    pub nodes: i64,
+    /// GPUs the job asked for in all (a Slurm dump's `ReqTRES` `gres/gpu`);
+    /// -1 when unknown.
+    pub gpus: i64,
+    /// On a machine of nodes, the index of the job's request in the
+    /// trace's [`crate::Cluster`]; 0 otherwise.
+    pub request: u32,
 }
 
 impl SwfExtra {
@@ -63,6 +72,9 @@ impl SwfExtra {
             executable: -1,
             preceding: -1,
             think_time: -1,
+            nodes: -1,
+            gpus: -1,
+            request: 0,
         }
     }
 }
@@ -77,4 +89,8 @@ pub struct Trace {
     pub jobs: Vec<Job>,
     /// Same length and order as `jobs`.
     pub extras: Vec<SwfExtra>,
+    /// The machine of nodes and the jobs' requests on it, when the trace
+    /// was read for one; `None` is the archive's model of `procs`
+    /// interchangeable processors.
+    pub cluster: Option<std::sync::Arc<crate::Cluster>>,
 }

@@ -129,16 +129,20 @@ mod input;
 mod job;
 mod limits;
 mod line;
+mod machine;
 mod machines;
 mod options;
 mod read;
+mod request;
 mod sacct;
+mod sacct_tres;
+mod slurm_conf;
 mod slurm_time;
 mod stats;
 mod tally;
 mod write;
 
-pub use clean::{AsRecorded, CleaningReport, SlurmReport, MAX_BAD_LINES_KEPT};
+pub use clean::{AsRecorded, CleaningReport, MachineReport, NoFitCount, SlurmReport, MAX_BAD_LINES_KEPT};
 pub use cleaning_rules::{CleaningRule, Effect, CLEANING_RULES};
 pub use clock::{duration_text, trace_time, TraceClock};
 pub use error::{field_name, is_hidden, short_number, short_text, BadLine, SwfError, FIELD_NAMES};
@@ -146,11 +150,16 @@ pub use format::TraceFormat;
 pub use header::Header;
 pub use job::{Job, SwfExtra, Trace};
 pub use limits::{DEFAULT_MAX_JOBS, MAX_HORIZON, MAX_PROCS, MAX_TIME};
+pub use machine::{parse_amount, Machine, NodeType, Partition, CPU, MACHINE_KEYS, MAX_NODES, MAX_RESOURCES, MEM};
 pub use machines::{
     is_trace, paper_machine, paper_machine_note, PaperMachine, CTC_SP2_BATCH, KTH_SP2_SLACK, PAPER_MACHINES,
 };
 pub use options::{OptionsError, Oversize, ReadOptions, Window, DEFAULT_MAX_BYTES};
 pub use read::{read_stats, read_swf, Loaded, Summary, MAX_LINE_BYTES};
+pub use request::{fits, units_on, Cluster, NoFit, Request, Spread};
+pub use slurm_conf::{
+    expand_hostlist, parse_slurm_conf, ConfInclude, ConfLine, ConfPair, SlurmConf, SlurmConfError, MAX_HOSTS,
+};
 pub use stats::{stats, stats_with_cleaning, Figures, Simulated, TraceStats};
 pub use write::{write_swf, SwfRow};
 

@@ -184,6 +184,9 @@ pub(crate) fn to_job(f: &[Num; FIELDS]) -> Result<Parsed, LineError> {
         executable: ident(f, 14)?,
         preceding: ident(f, 17)?,
         think_time: f[17].int,
+        nodes: -1,
+        gpus: -1,
+        request: 0,
     };
     Ok(Parsed { job, extra, rounded })
 }

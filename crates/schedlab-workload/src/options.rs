@@ -73,6 +73,13 @@ pub struct ReadOptions {
     pub window: Window,
     /// Divide inter-arrival times by this factor (> 0): 1.2 offers 20 % more load.
     pub load_factor: f64,
+    /// The machine of nodes to read the trace for (docs/semantics.md,
+    /// "Machines of nodes"); `None`, the archive's model, leaves
+    /// `machine_size` or the header to give the processors. Every job then
+    /// gets a request on it, and jobs that can never run are dropped and
+    /// counted (the report's `machine`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub machine: Option<crate::Machine>,
 }
 
 impl Default for ReadOptions {
@@ -87,6 +94,7 @@ impl Default for ReadOptions {
             drop_status: Vec::new(),
             window: Window::All,
             load_factor: 1.0,
+            machine: None,
         }
     }
 }

@@ -517,9 +517,18 @@ pub(crate) struct Gathered<R = Vec<Row>> {
 impl Gathered {
     /// Machine size, cleaning passes, and the final trace.
     fn finish(mut self, opts: &ReadOptions) -> Result<(Trace, Header, CleaningReport), SwfError> {
-        let largest = self.rows.iter().map(|r| r.0.size).max();
-        let machine = machine_size(opts, &self.header, largest, self.no_machine_size, &mut self.warnings);
         let mut rows = std::mem::take(&mut self.rows);
+        let placed = opts.machine.as_ref().map(|m| {
+            let names = self.report.slurm.as_ref().map_or(&[][..], |s| &s.partitions[..]);
+            let (report, requests) = crate::clean::place_rows(&mut rows, m, names);
+            self.report.machine = Some(report);
+            (m, requests)
+        });
+        let largest = rows.iter().map(|r| r.0.size).max();
+        let machine = match &placed {
+            Some((m, _)) => u32::try_from(m.total(0)).unwrap_or(u32::MAX).min(crate::MAX_PROCS),
+            None => machine_size(opts, &self.header, largest, self.no_machine_size, &mut self.warnings),
+        };
         clean_rows(&mut rows, machine, opts, &mut self.report)?;
         let (count, example) = duplicate_ids(&rows);
         self.warnings.extend(self.report.duplicate_ids_warning(count, example));
@@ -532,7 +541,11 @@ impl Gathered {
         let (mut jobs, mut extras): (Vec<_>, Vec<_>) = rows.into_iter().unzip();
         jobs.shrink_to_fit();
         extras.shrink_to_fit();
-        Ok((Trace { procs: machine, jobs, extras }, self.header, self.report))
+        let cluster = placed.map(|(m, requests)| {
+            let of_job = extras.iter().map(|e| e.request).collect();
+            std::sync::Arc::new(crate::Cluster { machine: m.clone(), requests, of_job })
+        });
+        Ok((Trace { procs: machine, jobs, extras, cluster }, self.header, self.report))
     }
 }
 

@@ -39,11 +39,16 @@ enum Col {
     Partition,
     Qos,
     State,
+    ReqTres,
+    AllocTres,
+    ReqMem,
+    NNodes,
+    ReqNodes,
 }
 
 /// The columns by their names in sacct's header (matched without regard
 /// to case).
-const COLUMNS: [(&str, Col); 15] = [
+const COLUMNS: [(&str, Col); 20] = [
     ("JobIDRaw", Col::JobIdRaw),
     ("JobID", Col::JobId),
     ("Submit", Col::Submit),
@@ -59,6 +64,11 @@ const COLUMNS: [(&str, Col); 15] = [
     ("Partition", Col::Partition),
     ("QOS", Col::Qos),
     ("State", Col::State),
+    ("ReqTRES", Col::ReqTres),
+    ("AllocTRES", Col::AllocTres),
+    ("ReqMem", Col::ReqMem),
+    ("NNodes", Col::NNodes),
+    ("ReqNodes", Col::ReqNodes),
 ];
 
 /// The `--format` the documentation recommends, quoted in messages.
@@ -287,7 +297,8 @@ impl<'a> SacctIngest<'a> {
             (Some(s), Some(t)) if t >= s => t.checked_sub(s).unwrap_or(i64::MAX),
             _ => -1,
         };
-        let extra = SwfExtra { wait, ..SwfExtra::unknown(allocated) };
+        let (nodes, gpus, requested_memory) = self.resources(cols, f, size)?;
+        let extra = SwfExtra { wait, nodes, gpus, requested_memory, ..SwfExtra::unknown(allocated) };
         let cancelled_before_start = cancelled && (start.is_none() || runtime == 0);
         Ok(Record { job, extra, tasks, array, cancelled_before_start, no_time_limit })
     }
@@ -313,6 +324,21 @@ impl<'a> SacctIngest<'a> {
             .parse::<u64>()
             .map_err(|_| bad(id_col, format!("`{}` is not a job number", crate::line::show(id_text.as_bytes()))))?;
         Ok((id, tasks))
+    }
+
+    /// The nodes, GPUs and memory (KB per processor) the job asked for,
+    /// each -1 when the dump does not say (`sacct_tres.rs`).
+    fn resources(&self, cols: &Columns, f: &[&str], size: u32) -> Result<(i64, i64, f64), Bad> {
+        let text = |col| cols.get(f, col).filter(|t: &&str| !t.is_empty());
+        let tres = |col| text(col).map(crate::sacct_tres::tres).transpose().map_err(|e| bad(col, e));
+        let req_mem = text(Col::ReqMem).map(crate::sacct_tres::req_mem).transpose().map_err(|e| bad(Col::ReqMem, e))?;
+        let nodes = |col| {
+            text(col)
+                .map(|t| t.parse::<u64>().map_err(|_| bad(col, format!("`{t}` is not a number of nodes"))))
+                .transpose()
+        };
+        let nodes = nodes(Col::ReqNodes)?.filter(|&n| n > 0).or(nodes(Col::NNodes)?);
+        Ok(crate::sacct_tres::asked(tres(Col::ReqTres)?, tres(Col::AllocTres)?, req_mem, nodes, size))
     }
 
     /// A time column: epoch seconds, or `None` when the dump says the time is

@@ -169,7 +169,7 @@ mod tests {
 
     fn trace(procs: u32, jobs: Vec<Job>) -> Trace {
         let extras = vec![SwfExtra::unknown(-1); jobs.len()];
-        Trace { procs, jobs, extras }
+        Trace { procs, jobs, extras, cluster: None }
     }
 
     #[test]

@@ -14,6 +14,8 @@ export type Intervals<T> = T extends number
 /** A summary's `ci95`: the metrics document's shape, half-widths for numbers. */
 export type MetricsIntervals = Intervals<Metrics>;
 
+export type AxisTick = { value: number, label: string, };
+
 export type BadLineInfo = { line: number, field: number | null, field_name: string | null, message: string, text: string, };
 
 export type Band = { lo: number, hi: number, };
@@ -47,9 +49,15 @@ export type BlockedGroup = { group: string, min_size: number, max_size: number, 
 
 export type BoxKind = "in_order" | "backfilled" | "ventured" | "preempted";
 
+export type CanvasRequest = { css_width: number, device_ratio: number, window_width: number, large: boolean, };
+
+export type CanvasSize = { width: number, height: number, ratio: number, };
+
 export type Category = { name: string, jobs: number, mbs: number, mean_turnaround: number, mean_wait: number, };
 
 export type ChartSpec = { "kind": "bars" } & BarChart | { "kind": "ecdf" } & EcdfChart | { "kind": "sweep" } & SweepChart | { "kind": "schedule" } & ScheduleChart;
+
+export type CleaningLine = { key: string, text: string, meaning: string, };
 
 export type CleaningRule = { 
 /**
@@ -166,6 +174,8 @@ trace: TraceIdentity, shard?: Shard, points: Array<PointResult>, summary: Array<
  * otherwise. Their rows have one seed and no interval.
  */
 note?: string, };
+
+export type Fact = { label: string, value: string, };
 
 export type FairSlowdownRow = { 
 /**
@@ -389,6 +399,24 @@ preset?: string,
  */
 view?: ViewLink, };
 
+export type Machine = { 
+/**
+ * Resource names: `cpu` first, then `mem` if any node has memory,
+ * then the generic resources (`gpu`, …) in the order declared.
+ */
+resources: Array<string>, 
+/**
+ * Node types, in order of first appearance; nodes are numbered type
+ * by type, so a type's nodes are a contiguous range.
+ */
+node_types: Array<NodeType>, 
+/**
+ * The partitions; jobs that name none go to `default_partition`.
+ */
+partitions: Array<Partition>, default_partition: number, };
+
+export type MachineMetrics = { resources: Array<ResourceUse>, partitions: Array<PartitionMetrics>, };
+
 export type Measure = "wait" | "bsd";
 
 export type MetricSettings = { 
@@ -454,9 +482,24 @@ fair_slowdown?: FairSlowdownTable,
 /**
  * What the runtime predictions were worth, for policies that use them.
  */
-predictions?: PredictionMetrics, preempted: number, preemption_rate: number, mkt: number, mean_rtw: number, total_load: number, wasted_load: number, };
+predictions?: PredictionMetrics, 
+/**
+ * On a machine of nodes, utilisation per resource and figures per
+ * partition; absent on processors.
+ */
+machine?: MachineMetrics, preempted: number, preemption_rate: number, mkt: number, mean_rtw: number, total_load: number, wasted_load: number, };
 
 export type NamedLine = { name: string, line: string, };
+
+export type NodeType = { 
+/**
+ * Amount of each of the machine's resources, in its order.
+ */
+capacity: Array<number>, 
+/**
+ * Nodes of this type.
+ */
+count: number, };
 
 export type Oversize = "drop" | "clamp";
 
@@ -501,9 +544,39 @@ matters: boolean,
  * When it matters, for one that does only sometimes ("only when mode
  * is checkpoint or suspend").
  */
-condition: string | null, };
+condition: string | null, 
+/**
+ * The values a number takes, as the form's note says them: "0–100 %",
+ * "0–1000000 or all"; `None` for a choice or a text.
+ */
+range: string | null, };
 
 export type ParamText = string | number;
+
+export type Partition = { name: string, 
+/**
+ * Its nodes as indices into the machine's nodes, increasing.
+ */
+nodes: Array<number>, 
+/**
+ * Longest time limit a job may ask for, seconds (`None`: unlimited).
+ */
+max_time: number | null, 
+/**
+ * Slurm's `PriorityTier`: jobs of a higher tier are considered first
+ * by a policy that reads it.
+ */
+priority_tier: number, 
+/**
+ * Jobs of this partition take whole nodes (`OverSubscribe=EXCLUSIVE`).
+ */
+exclusive: boolean, };
+
+export type PartitionMetrics = { partition: string, jobs: number, mean_wait: number, mbs: number, 
+/**
+ * Core-seconds of its jobs over its nodes' cores × the run's span.
+ */
+utilization: number, };
 
 export type Phase = { 
 /**
@@ -726,7 +799,15 @@ window: Window,
 /**
  * Divide inter-arrival times by this factor (> 0): 1.2 offers 20 % more load.
  */
-load_factor: number, };
+load_factor: number, 
+/**
+ * The machine of nodes to read the trace for (docs/semantics.md,
+ * "Machines of nodes"); `None`, the archive's model, leaves
+ * `machine_size` or the header to give the processors. Every job then
+ * gets a request on it, and jobs that can never run are dropped and
+ * counted (the report's `machine`).
+ */
+machine: Machine | null, };
 
 export type Registry = { policies: Array<PolicyInfo>, predictors: Array<SourceInfo>, 
 /**
@@ -760,6 +841,11 @@ version: string,
  */
 columns: Array<Column>, 
 /**
+ * Each column's header as the page's tables print it (a duration's
+ * cells carry their unit, so its header names none).
+ */
+column_headers: Array<string>, 
+/**
  * The shared parameters a form offers as global knobs.
  */
 knobs: Array<string>, 
@@ -789,6 +875,8 @@ next: number | null, previous: number | null, };
 export type ReservationHeld = { made: number, start: number, wait: number, };
 
 export type ReservationViolations = { count: number, mean_victim_size: number, mean_dtr: number, max_dtr: number, mean_si: number, max_si: number, };
+
+export type ResourceUse = { resource: string, utilization: number, };
 
 export type RunMessage = { policy: string, 
 /**
@@ -1068,7 +1156,15 @@ bytes: number, lines: number,
 /**
  * The header's clock: what dates the trace's seconds stand for.
  */
-clock: TraceClock, };
+clock: TraceClock, 
+/**
+ * The statistics as the page lists them, labels and units included.
+ */
+facts: Array<Fact>, 
+/**
+ * The cleaning counts that are not zero, in words.
+ */
+cleaning: Array<CleaningLine>, };
 
 export type SummaryRow = { run: number, label: string, 
 /**
@@ -1097,7 +1193,12 @@ sweep: string | null,
 /**
  * The trace and the options it was read with (`trace_context`).
  */
-context: string, columns: Array<Column>, rows: Array<TableRow>, 
+context: string, columns: Array<Column>, 
+/**
+ * Each column's header: its label, and its unit when the cells do not
+ * carry one ("MBS", "largest size (processors)", "max wait").
+ */
+headers: Array<string>, rows: Array<TableRow>, 
 /**
  * Which runs ran once because they use no randomness
  * ([`ExperimentResult::note`]), for the table to print under it.
@@ -1263,7 +1364,12 @@ from: number, to: number,
 /**
  * The job inspected, by its number in the trace.
  */
-job?: number, };
+job?: number, 
+/**
+ * Whether the two runs' Gantts are stacked on one time axis (before
+ * and after); absent in links made before the stacking was kept.
+ */
+stacked?: boolean, };
 
 export type Window = "all" | { "first_jobs": number } | { "time_range": { 
 /**
@@ -1298,4 +1404,9 @@ window?: "all" | { first_jobs: number } | { time_range: { from: number, to: numb
 /**
  * Divides inter-arrival times (1: the trace as recorded).
  */
-load_factor?: number, };
+load_factor?: number, 
+/**
+ * A machine of nodes to read the trace for (docs/semantics.md,
+ * "Machines of nodes"); absent: the archive's processors.
+ */
+machine?: Machine, };

@@ -17,7 +17,7 @@ use schedlab_experiment::{
 };
 use schedlab_session::Session;
 
-use crate::args::{split_params, MetricArgs, WorkloadArgs};
+use crate::args::{params_with_slurm_conf, MetricArgs, SlurmConfArgs, WorkloadArgs};
 use crate::fail::{panic_text, run_failure};
 use crate::output;
 use crate::trace_input;
@@ -35,12 +35,13 @@ pub(super) fn runs(specs: &[String], predictor: Option<&str>) -> Result<Vec<RunS
 pub(super) fn experiment(
     runs: Vec<RunSpec>,
     params: &[String],
+    slurm: &SlurmConfArgs,
     metrics: &MetricArgs,
     workload: &WorkloadArgs,
 ) -> Result<Experiment> {
     Ok(Experiment {
         runs,
-        params: ParamList(split_params(params)?),
+        params: ParamList(params_with_slurm_conf(params, slurm)?),
         metrics: metric_settings(metrics),
         workload: workload_options(workload)?,
         ..Experiment::default()

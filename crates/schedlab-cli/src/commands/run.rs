@@ -13,7 +13,7 @@ use schedlab_schedule::parse_window;
 use schedlab_session::{Export, Run, Session};
 use schedlab_workload::Loaded;
 
-use crate::args::{split_params, MetricArgs, RunArgs};
+use crate::args::{params_with_slurm_conf, MetricArgs, RunArgs, SlurmConfArgs};
 use crate::fail::run_failure;
 use crate::output::{self, duration, fixed, grouped};
 use crate::outputs::{self, commit, Outputs};
@@ -22,7 +22,7 @@ use crate::trace_input;
 pub fn main(args: &RunArgs) -> Result<ExitCode> {
     let request = RunRequest {
         policy: args.policy.clone(),
-        params: split_params(&args.params)?,
+        params: params_with_slurm_conf(&args.params, &args.slurm)?,
         predictor: args.predictor.clone(),
         seed: args.seed,
         metrics: metrics_options(&args.metrics),
@@ -204,6 +204,22 @@ fn write_extras(out: &mut dyn Write, doc: &RunDocument) -> std::io::Result<()> {
     if let Some(p) = &m.predictions {
         writeln!(out, "predictions     {}", predictions_text(p))?;
     }
+    if let Some(machine) = &m.machine {
+        let uses: Vec<String> =
+            machine.resources.iter().map(|r| format!("{} {:.1} %", r.resource, 100.0 * r.utilization)).collect();
+        writeln!(out, "resources       utilization {}", uses.join(", "))?;
+        for p in &machine.partitions {
+            writeln!(
+                out,
+                "partition       {}: {} jobs, mean wait {} s, MBS {}, cores {:.1} %",
+                p.partition,
+                grouped(p.jobs as u64),
+                fixed(p.mean_wait, 1),
+                fixed(p.mbs, 3),
+                100.0 * p.utilization
+            )?;
+        }
+    }
     if let Some(c) = &doc.calibration {
         writeln!(
             out,
@@ -251,10 +267,16 @@ fn repeated(args: &RunArgs) -> Result<ExitCode> {
     let (outputs, report) = outputs::for_report([args.trace.as_path()], &args.output)?;
     let spec = schedlab_experiment::RunSpec {
         policy: args.policy.clone(),
-        params: schedlab_experiment::ParamList(split_params(&args.params)?),
+        params: schedlab_experiment::ParamList(params_with_slurm_conf(&args.params, &args.slurm)?),
         predictor: args.predictor.clone(),
     };
-    let mut e = super::experiment::experiment(vec![spec], &[], &args.metrics, &args.workload)?;
+    let mut e = super::experiment::experiment(
+        vec![spec],
+        &[],
+        &SlurmConfArgs { slurm_conf: None },
+        &args.metrics,
+        &args.workload,
+    )?;
     e.repeat = args.repeat;
     e.seed = args.seed;
     let plan = schedlab_session::plan(e)?;

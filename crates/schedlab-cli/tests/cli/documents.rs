@@ -216,7 +216,7 @@ fn means_over_no_regular_jobs_are_undefined() {
 fn policies_lists_every_policy_and_parameter() {
     let v = json(&["policies", "--json"]);
     let ids: Vec<&str> = v["policies"].as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap()).collect();
-    assert_eq!(ids, ["fcfs", "easy", "cbf", "pv-easy", "slack", "selective", "dbf", "backfill"]);
+    assert_eq!(ids, ["fcfs", "easy", "cbf", "pv-easy", "slack", "selective", "dbf", "backfill", "slurm"]);
     let backfill = &v["policies"][7];
     let kinds: Vec<&str> = backfill["params"].as_array().unwrap().iter().map(|p| p["type"].as_str().unwrap()).collect();
     // depth, order, direction, fill.
@@ -259,4 +259,49 @@ fn sacct_dumps_and_batsim_workloads_are_read_wherever_swf_is() {
     assert_eq!(v4.lines().count(), 7, "a header and six jobs");
     let o = schedlab(&["run", &sample(), "--repeat", "2", "--batsim-jobs", &csv("r.csv")]);
     assert!(!o.status.success() && stderr(&o).contains("--batsim-jobs"), "{}", stderr(&o));
+}
+
+/// `--slurm-conf`: its scheduler and priority lines become the `slurm`
+/// policy's parameters (a `--param` wins), and every other line or option
+/// is named on stderr with its line and why; without SlurmDBD the age
+/// weight drops to 0 as Slurm drops it.
+#[test]
+fn slurm_conf_sets_the_slurm_policy_and_says_what_it_ignored() {
+    let conf = fixture("slurm/site.conf");
+    let args = [
+        "run",
+        &sample(),
+        "--first",
+        "200",
+        "--policy",
+        "slurm",
+        "--slurm-conf",
+        &conf,
+        "--param",
+        "bf_window=60",
+        "--json",
+    ];
+    let o = crate::schedlab(&args);
+    assert!(o.status.success(), "{}", crate::stderr(&o));
+    let doc: serde_json::Value = serde_json::from_str(&crate::stdout(&o)).unwrap();
+    let params = &doc["params"];
+    assert_eq!(params["bf_window"], 60, "--param wins over the file");
+    assert_eq!(params["bf_max_job_test"], 100);
+    assert_eq!(params["PriorityType"], "priority/multifactor");
+    assert_eq!(params["PriorityFavorSmall"], "YES");
+    assert_eq!(params["PriorityWeightJobSize"], 500);
+    assert_eq!(params["PriorityWeightAge"], 0);
+    let err = crate::stderr(&o);
+    for line in [
+        "site.conf:2: ClusterName=demo ignored",
+        "site.conf:4: bf_continue ignored",
+        "site.conf:4: kill_invalid_depend ignored",
+        "site.conf:9: NodeName=n[1-4] ignored",
+        "PriorityWeightAge ignored: set to 0",
+    ] {
+        assert!(err.contains(line), "{line} not in\n{err}");
+    }
+    let missing = crate::schedlab(&["run", &sample(), "--policy", "slurm", "--slurm-conf", "/nonexistent/slurm.conf"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(crate::stderr(&missing).contains("--slurm-conf /nonexistent/slurm.conf"), "{}", crate::stderr(&missing));
 }

@@ -9,6 +9,7 @@ mod experiments;
 mod files;
 mod input;
 mod messages;
+mod nodes;
 mod results;
 
 use std::path::{Path, PathBuf};

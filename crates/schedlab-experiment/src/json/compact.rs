@@ -30,8 +30,13 @@ impl Skeleton {
     /// Whether `doc` has this shape: the same metrics and the same labels;
     /// else what differs.
     pub(crate) fn check(&self, doc: &MetricsDocument) -> Result<(), String> {
-        let theirs: Vec<MetricKey> = doc.keys().collect();
-        if let Some(k) = self.keys.iter().find(|k| !theirs.contains(k)).or_else(|| theirs.iter().find(|k| !self.keys.contains(k))) {
+        // Both key lists are sorted: equal lists are the common case, and
+        // otherwise the first key one lacks is the one to name.
+        if !self.keys.iter().copied().eq(doc.keys()) {
+            let theirs: Vec<MetricKey> = doc.keys().collect();
+            let lacking = |a: &[MetricKey], b: &[MetricKey]| a.iter().find(|k| b.binary_search(k).is_err()).copied();
+            let k = lacking(&self.keys, &theirs).or_else(|| lacking(&theirs, &self.keys));
+            let k = k.map_or_else(String::new, |k| k.path());
             return Err(format!("metric `{k}` is in one point of this run and not in another"));
         }
         if &self.labels != doc.labels() {
@@ -143,7 +148,7 @@ mod tests {
         assert!(leaves.is_null(4) && leaves.is_null(6 + 1) && !leaves.is_null(6 + 4));
         assert!(skeleton.check(&docs[1]).is_ok());
         let other = doc(r#"{"mbs": 1, "blocked_groups": [{"group": "small", "mbs": 1}]}"#);
-        assert!(skeleton.check(&other).unwrap_err().contains("`max_wait` is in one point"));
+        assert!(skeleton.check(&other).unwrap_err().contains("`mwbs` is in one point"));
     }
 
     #[test]

@@ -90,10 +90,65 @@ pub struct MetricLabels {
     /// The blocked-job groups' names in row order (big, small, then the size
     /// bins "1", "2", "3-4", …), when the document has that table.
     pub groups: Option<Vec<String>>,
+    /// On a machine of nodes, its resources' names in row order (`cores`
+    /// first).
+    pub resources: Option<Vec<String>>,
+    /// On a machine of nodes, its partitions' names in row order.
+    pub partitions: Option<Vec<String>>,
     /// The policy the fair-slowdown table compares with.
     pub fair_slowdown_reference: Option<String>,
     /// The runtime source the prediction metrics are about.
     pub prediction_source: Option<String>,
+}
+
+/// A table whose rows the run names: where it is in the document and the
+/// field that holds each row's name.
+#[derive(Clone, Copy)]
+enum Named {
+    Groups,
+    Resources,
+    Partitions,
+}
+
+impl Named {
+    const ALL: [Named; 3] = [Named::Groups, Named::Resources, Named::Partitions];
+
+    /// The table's place: the objects above it, its key, its rows' name field.
+    fn place(self) -> (&'static [&'static str], &'static str, &'static str) {
+        match self {
+            Named::Groups => (&[], "blocked_groups", "group"),
+            Named::Resources => (&["machine"], "resources", "resource"),
+            Named::Partitions => (&["machine"], "partitions", "partition"),
+        }
+    }
+
+    /// The table's path in the document (`machine.resources`).
+    fn path(self) -> String {
+        let (above, key, _) = self.place();
+        above.iter().chain([&key]).copied().collect::<Vec<_>>().join(".")
+    }
+
+    fn names(self, labels: &MetricLabels) -> &Option<Vec<String>> {
+        match self {
+            Named::Groups => &labels.groups,
+            Named::Resources => &labels.resources,
+            Named::Partitions => &labels.partitions,
+        }
+    }
+
+    fn names_mut(self, labels: &mut MetricLabels) -> &mut Option<Vec<String>> {
+        match self {
+            Named::Groups => &mut labels.groups,
+            Named::Resources => &mut labels.resources,
+            Named::Partitions => &mut labels.partitions,
+        }
+    }
+
+    /// Row `i` of the table in `root`, made with its name if missing.
+    fn row(self, root: &mut Map<String, Value>, i: usize) -> &mut Map<String, Value> {
+        let (above, key, label) = self.place();
+        row(above.iter().fold(root, |m, k| object(m, k)), key, i, label, &[])
+    }
 }
 
 /// A metrics document: one run's metrics, or a summary of several runs of
@@ -181,9 +236,12 @@ impl MetricsDocument {
     /// The JSON tree of the document, in the metrics' layout.
     fn json(&self) -> Value {
         let mut root = Map::new();
-        if let Some(groups) = &self.labels.groups {
-            let rows = groups.iter().map(|g| Value::Object(Map::from_iter([("group".into(), g.clone().into())])));
-            root.insert("blocked_groups".into(), Value::Array(rows.collect()));
+        for table in Named::ALL {
+            if let Some(names) = table.names(&self.labels) {
+                let (above, key, label) = table.place();
+                let rows = names.iter().map(|n| Value::Object(Map::from_iter([(label.to_owned(), n.clone().into())])));
+                above.iter().fold(&mut root, |m, k| object(m, k)).insert(key.to_owned(), Value::Array(rows.collect()));
+            }
         }
         if let Some(r) = &self.labels.fair_slowdown_reference {
             object(&mut root, "fair_slowdown").insert("reference".into(), r.clone().into());
@@ -199,11 +257,13 @@ impl MetricsDocument {
                     (parts.into_iter().fold(&mut root, object), field)
                 }
                 MetricKey::Category(i, f) => (row(&mut root, "categories", i, "name", &CATEGORY_NAMES), f.name()),
-                MetricKey::BlockedGroup(i, f) => (row(&mut root, "blocked_groups", i, "group", &[]), f.name()),
+                MetricKey::BlockedGroup(i, f) => (Named::Groups.row(&mut root, i), f.name()),
                 MetricKey::FairSlowdown(i, f) => {
                     let table = object(&mut root, "fair_slowdown");
                     (row(table, "rows", i, "range", &FAIR_SLOWDOWN_RANGES), f.name())
                 }
+                MetricKey::Resource(i, f) => (Named::Resources.row(&mut root, i), f.name()),
+                MetricKey::Partition(i, f) => (Named::Partitions.row(&mut root, i), f.name()),
             };
             slot.insert(field.to_owned(), leaf.json());
         }
@@ -264,8 +324,8 @@ fn walk(v: &Value, path: String, doc: &mut MetricsDocument) -> Result<(), String
     match v {
         Value::Object(m) => m.iter().try_for_each(|(k, x)| walk(x, join(k), doc)),
         Value::Array(a) => {
-            if path == "blocked_groups" {
-                doc.labels.groups = Some(vec![String::new(); a.len()]);
+            if let Some(table) = Named::ALL.into_iter().find(|t| t.path() == path) {
+                *table.names_mut(&mut doc.labels) = Some(vec![String::new(); a.len()]);
             }
             a.iter().enumerate().try_for_each(|(i, x)| walk(x, join(&i), doc))
         }
@@ -294,15 +354,18 @@ fn label(path: &str, text: &str, labels: &mut MetricLabels) -> Result<(), String
     match path {
         "fair_slowdown.reference" => labels.fair_slowdown_reference = Some(text.to_owned()),
         "predictions.source" => labels.prediction_source = Some(text.to_owned()),
-        _ => match (row("blocked_groups", "group"), row("categories", "name"), row("fair_slowdown.rows", "range")) {
-            (Some(i), _, _) => match labels.groups.as_mut().and_then(|g| g.get_mut(i)) {
-                Some(slot) => *slot = text.to_owned(),
-                None => return Err(format!("metric `{path}` names a group outside the table")),
-            },
-            (_, Some(i), _) if named(&CATEGORY_NAMES, i) => {}
-            (_, _, Some(i)) if named(&FAIR_SLOWDOWN_RANGES, i) => {}
-            _ => return Err(format!("metric `{path}` is text, not a number")),
-        },
+        _ => {
+            let by_run = Named::ALL.into_iter().find_map(|t| Some((t, row(&t.path(), t.place().2)?)));
+            match (by_run, row("categories", "name"), row("fair_slowdown.rows", "range")) {
+                (Some((table, i)), _, _) => match table.names_mut(labels).as_mut().and_then(|g| g.get_mut(i)) {
+                    Some(slot) => *slot = text.to_owned(),
+                    None => return Err(format!("metric `{path}` names a row outside its table")),
+                },
+                (_, Some(i), _) if named(&CATEGORY_NAMES, i) => {}
+                (_, _, Some(i)) if named(&FAIR_SLOWDOWN_RANGES, i) => {}
+                _ => return Err(format!("metric `{path}` is text, not a number")),
+            }
+        }
     }
     Ok(())
 }
@@ -346,7 +409,7 @@ mod tests {
     /// catalogue's row names, an empty group table.
     #[test]
     fn a_document_is_written_back_byte_for_byte() {
-        let text = r#"{"blocked_groups":[{"group":"big","mbs":1e300},{"group":"3-4","jobs":2}],"categories":[{"jobs":3,"name":"SN"},{"mbs":-0.0,"name":"SW"}],"fair_slowdown":{"jobs":4,"reference":"cbf","rows":[{"percent":50.0,"range":"<=1"}]},"max_wait":-5,"mbs":3.0,"predictions":{"source":"virtual","underpredicted":null}}"#;
+        let text = r#"{"blocked_groups":[{"group":"big","mbs":1e+300},{"group":"3-4","jobs":2}],"categories":[{"jobs":3,"name":"SN"},{"mbs":-0.0,"name":"SW"}],"fair_slowdown":{"jobs":4,"reference":"cbf","rows":[{"percent":50.0,"range":"<=1"}]},"max_wait":-5,"mbs":3.0,"predictions":{"source":"virtual","underpredicted":null}}"#;
         assert_eq!(serde_json::to_string(&doc(text).unwrap()).unwrap(), text);
         let empty = r#"{"blocked_groups":[],"mbs":1}"#;
         assert_eq!(serde_json::to_string(&doc(empty).unwrap()).unwrap(), empty);

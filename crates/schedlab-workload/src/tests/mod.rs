@@ -8,6 +8,7 @@ mod batsim;
 mod cleaning;
 mod errors;
 mod formats;
+mod machine;
 mod properties;
 mod slurm;
 mod streamed;

@@ -1,0 +1,377 @@
+//! The free resources of a machine of nodes, indexed for first-fit
+//! queries (docs/semantics.md, "Machines of nodes").
+//!
+//! Each partition keeps a segment tree over its nodes (in node order)
+//! whose inner entries hold, per resource, the largest free amount below
+//! them and the number of idle nodes below them. A query descends only
+//! into subtrees whose maxima could hold one unit of the request (and that
+//! hold an idle node, for an exclusive request), left to right, so it
+//! visits O(k log N) entries for k nodes found in the best case and never
+//! touches a subtree that cannot help. Taking or giving back a slot
+//! updates the node's leaf in every partition tree that holds it.
+//!
+//! The allocation rule is first fit by node index: a request of `count`
+//! nodes takes the lowest-numbered nodes of its partition that can each
+//! hold one unit; a request of tasks takes as many units as fit on the
+//! lowest-numbered node that holds any, then the next, until it has them
+//! all. The rule is deterministic and documented; a policy may also place
+//! a job on nodes it chose (`Sim::start_on`), which the engine checks.
+
+use std::sync::Arc;
+
+use schedlab_workload::{units_on, Cluster, Request, Spread};
+
+use crate::Fenwick;
+
+/// A node and how many units of its job's request it holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Slot {
+    pub node: u32,
+    pub units: u32,
+}
+
+/// What never changes during a run: capacities, which partitions hold
+/// each node, and each partition's nodes. Shared by a planner's copies, so
+/// a copy costs only the free amounts and the trees' entries.
+#[derive(Debug)]
+struct Shape {
+    /// Resources per node.
+    r: usize,
+    capacity: Vec<u64>,
+    /// For each node, (partition, leaf position) of each tree holding it.
+    leaves: Vec<Vec<(u32, u32)>>,
+    /// Each partition's nodes, increasing.
+    members: Vec<Vec<u32>>,
+}
+
+/// A partition's segment tree.
+#[derive(Clone, Debug)]
+struct Tree {
+    /// Leaves: a power of two at least the partition's node count.
+    width: usize,
+    /// Per entry (1-based heap order), per resource, the largest free amount.
+    max: Vec<u64>,
+    /// Per entry, idle nodes below it.
+    idle: Vec<u32>,
+    /// Per resource, the free amount on all the partition's nodes: a
+    /// request asking more than this is refused without a descent.
+    total: Vec<u64>,
+    /// Nodes by their free cores (when no node has more than
+    /// `MAX_CORES_INDEXED`): how many nodes have at least c free cores, so
+    /// a request of k nodes that k nodes cannot give cores is refused
+    /// without a descent.
+    by_cores: Option<Fenwick>,
+}
+
+/// Largest node (in cores) whose partition keeps `Tree::by_cores`.
+const MAX_CORES_INDEXED: u64 = 1 << 16;
+
+/// The free resources of every node, and the partition indexes over them.
+#[derive(Debug)]
+pub struct Nodes {
+    shape: Arc<Shape>,
+    free: Vec<u64>,
+    trees: Vec<Tree>,
+}
+
+impl Clone for Nodes {
+    fn clone(&self) -> Self {
+        Nodes { shape: Arc::clone(&self.shape), free: self.free.clone(), trees: self.trees.clone() }
+    }
+
+    /// Copies in place, reusing the buffers (a planner's copy per pass).
+    fn clone_from(&mut self, source: &Self) {
+        self.shape = Arc::clone(&source.shape);
+        self.free.clone_from(&source.free);
+        self.trees.clone_from(&source.trees);
+    }
+}
+
+impl Nodes {
+    /// Every node idle.
+    pub fn new(cluster: &Cluster) -> Nodes {
+        let m = &cluster.machine;
+        let r = m.resources.len();
+        let types = m.node_type_of();
+        let capacity: Vec<u64> =
+            types.iter().flat_map(|&t| m.node_types[t as usize].capacity.iter().copied()).collect();
+        let mut leaves = vec![Vec::new(); types.len()];
+        let mut trees = Vec::with_capacity(m.partitions.len());
+        for (p, part) in m.partitions.iter().enumerate() {
+            let width = part.nodes.len().next_power_of_two();
+            let total = (0..r)
+                .map(|k| part.nodes.iter().map(|&n| capacity[n as usize * r + k]).fold(0, u64::saturating_add))
+                .collect();
+            let most = part.nodes.iter().map(|&n| capacity[n as usize * r]).max().unwrap_or(0);
+            let by_cores = (most <= MAX_CORES_INDEXED).then(|| {
+                let mut f = Fenwick::new(most as usize + 1);
+                for &n in &part.nodes {
+                    f.add(capacity[n as usize * r] as usize, 1);
+                }
+                f
+            });
+            let mut tree = Tree { width, max: vec![0; 2 * width * r], idle: vec![0; 2 * width], total, by_cores };
+            for (i, &n) in part.nodes.iter().enumerate() {
+                leaves[n as usize].push((p as u32, i as u32));
+                let at = width + i;
+                tree.max[at * r..(at + 1) * r].copy_from_slice(&capacity[n as usize * r..(n as usize + 1) * r]);
+                tree.idle[at] = 1;
+            }
+            for at in (1..width).rev() {
+                tree.pull(at, r);
+            }
+            trees.push(tree);
+        }
+        let members = m.partitions.iter().map(|p| p.nodes.clone()).collect();
+        let free = capacity.clone();
+        Nodes { shape: Arc::new(Shape { r, capacity, leaves, members }), free, trees }
+    }
+
+    /// Resources per node.
+    pub fn resources(&self) -> usize {
+        self.shape.r
+    }
+
+    /// Nodes of the machine.
+    pub fn len(&self) -> usize {
+        self.shape.leaves.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.shape.leaves.is_empty()
+    }
+
+    /// The free amounts of node `n`.
+    pub fn free(&self, n: u32) -> &[u64] {
+        let r = self.shape.r;
+        &self.free[n as usize * r..(n as usize + 1) * r]
+    }
+
+    /// The capacity of node `n`.
+    pub fn capacity(&self, n: u32) -> &[u64] {
+        let r = self.shape.r;
+        &self.shape.capacity[n as usize * r..(n as usize + 1) * r]
+    }
+
+    /// Whether node `n` holds nothing.
+    pub fn is_idle(&self, n: u32) -> bool {
+        self.free(n) == self.capacity(n)
+    }
+
+    /// What a slot of `request` takes of resource `k` on its node:
+    /// `units` × `each`, or the whole node for an exclusive request.
+    pub fn taken(&self, request: &Request, slot: Slot, k: usize) -> u64 {
+        if request.exclusive {
+            return self.capacity(slot.node)[k];
+        }
+        request.each[k] * u64::from(slot.units)
+    }
+
+    /// The first-fit placement of `request` now, if it fits.
+    pub fn find(&self, request: &Request) -> Option<Vec<Slot>> {
+        self.find_where(request, &|_, _| u64::MAX)
+    }
+
+    /// The first-fit placement of `request` on nodes where `also(node,
+    /// units)` allows units too (capped at what it returns): a planner's
+    /// second state, such as what a reservation leaves free later.
+    pub fn find_where(&self, request: &Request, also: &dyn Fn(u32, &Request) -> u64) -> Option<Vec<Slot>> {
+        let p = request.partition as usize;
+        if !self.trees[p].may_fit(request) {
+            return None;
+        }
+        let mut found = Vec::new();
+        let mut left = u64::from(request.count);
+        self.descend(p, 1, request, also, &mut Some(&mut found), &mut left);
+        (left == 0).then_some(found)
+    }
+
+    /// Every node of `request`'s partition that can hold a unit now, in
+    /// order, with all the units it can hold (a planner's starting point).
+    pub fn fitting(&self, request: &Request) -> Vec<Slot> {
+        let p = request.partition as usize;
+        let mut found = Vec::new();
+        let mut left = u64::MAX;
+        let all = Request { spread: Spread::Tasks, ..request.clone() };
+        self.descend(p, 1, &all, &|_, _| u64::MAX, &mut Some(&mut found), &mut left);
+        found
+    }
+
+    /// Whether node `n` belongs to partition `p`.
+    pub fn in_partition(&self, n: u32, p: u32) -> bool {
+        self.shape.leaves[n as usize].iter().any(|l| l.0 == p)
+    }
+
+    /// Whether `request` fits now ([`Nodes::find`] without the placement,
+    /// so without allocating).
+    pub fn fits(&self, request: &Request) -> bool {
+        let p = request.partition as usize;
+        if !self.trees[p].may_fit(request) {
+            return false;
+        }
+        let mut left = u64::from(request.count);
+        self.descend(p, 1, request, &|_, _| u64::MAX, &mut None, &mut left);
+        left == 0
+    }
+
+    /// Visits the leaves below `at` that could hold a unit, left to right,
+    /// taking what they hold until `left` units are found.
+    fn descend(
+        &self,
+        p: usize,
+        at: usize,
+        request: &Request,
+        also: &dyn Fn(u32, &Request) -> u64,
+        found: &mut Option<&mut Vec<Slot>>,
+        left: &mut u64,
+    ) {
+        let tree = &self.trees[p];
+        if *left == 0 || !tree.may_hold(at, self.shape.r, request) {
+            return;
+        }
+        if at < tree.width {
+            self.descend(p, 2 * at, request, also, found, left);
+            self.descend(p, 2 * at + 1, request, also, found, left);
+            return;
+        }
+        let n = self.shape.members[p][at - tree.width];
+        let here = self.units(n, request).min(also(n, request));
+        if here == 0 {
+            return;
+        }
+        let take = match request.spread {
+            Spread::Nodes => 1,
+            Spread::Tasks => here.min(*left),
+        };
+        if let Some(found) = found {
+            found.push(Slot { node: n, units: take as u32 });
+        }
+        *left -= take;
+    }
+
+    /// Units of `request` node `n` can hold now (for an exclusive request,
+    /// none unless the node is idle).
+    pub fn units(&self, n: u32, request: &Request) -> u64 {
+        if request.exclusive && !self.is_idle(n) {
+            return 0;
+        }
+        units_on(self.free(n), &request.each)
+    }
+
+    /// Takes `slots` of `request` from the free resources.
+    pub fn take(&mut self, request: &Request, slots: &[Slot]) {
+        self.change(request, slots, false);
+    }
+
+    /// Gives `slots` of `request` back.
+    pub fn give(&mut self, request: &Request, slots: &[Slot]) {
+        self.change(request, slots, true);
+    }
+
+    /// Takes or gives back `slots`, then refreshes their leaves and the
+    /// entries above them once each, level by level (the slots' nodes are
+    /// increasing, so their leaves are too and shared parents are adjacent).
+    fn change(&mut self, request: &Request, slots: &[Slot], give: bool) {
+        let r = self.shape.r;
+        for &s in slots {
+            let base = s.node as usize * r;
+            for k in 0..r {
+                let amount = self.taken(request, s, k);
+                let f = &mut self.free[base + k];
+                *f = if give { *f + amount } else { *f - amount };
+            }
+        }
+        let shape = Arc::clone(&self.shape);
+        let mut touched: Vec<usize> = Vec::with_capacity(slots.len());
+        for (p, tree) in self.trees.iter_mut().enumerate() {
+            touched.clear();
+            for &s in slots {
+                let n = s.node as usize;
+                let Some(&(_, pos)) = shape.leaves[n].iter().find(|l| l.0 as usize == p) else { continue };
+                for k in 0..r {
+                    let amount = if request.exclusive {
+                        shape.capacity[n * r + k]
+                    } else {
+                        request.each[k] * u64::from(s.units)
+                    };
+                    let t = &mut tree.total[k];
+                    *t = if give { *t + amount } else { *t - amount };
+                }
+                let at = tree.width + pos as usize;
+                let free = &self.free[n * r..(n + 1) * r];
+                if let Some(f) = &mut tree.by_cores {
+                    f.add(tree.max[at * r] as usize, -1);
+                    f.add(free[0] as usize, 1);
+                }
+                tree.max[at * r..(at + 1) * r].copy_from_slice(free);
+                tree.idle[at] = u32::from(free == &shape.capacity[n * r..(n + 1) * r]);
+                touched.push(at);
+            }
+            while touched.first().is_some_and(|&at| at > 1) {
+                for at in touched.iter_mut() {
+                    *at /= 2;
+                }
+                touched.dedup();
+                for &at in &touched {
+                    tree.pull(at, r);
+                }
+            }
+        }
+    }
+
+    /// Whether `slots` can be taken now: each within the free amounts of
+    /// its node, distinct nodes, in the request's partition, and as many
+    /// units as the request asks.
+    pub fn can_take(&self, request: &Request, slots: &[Slot]) -> bool {
+        let nodes = &self.shape.members[request.partition as usize];
+        let units: u64 = slots.iter().map(|s| u64::from(s.units)).sum();
+        let distinct = slots.windows(2).all(|w| w[0].node < w[1].node);
+        let each_fits = slots.iter().all(|s| {
+            nodes.binary_search(&s.node).is_ok()
+                && s.units > 0
+                && (request.spread == Spread::Tasks || s.units == 1)
+                && self.units(s.node, request) >= u64::from(s.units)
+        });
+        distinct && each_fits && units == u64::from(request.count)
+    }
+}
+
+impl Tree {
+    /// Recomputes entry `at` from its two children.
+    fn pull(&mut self, at: usize, r: usize) {
+        let (l, rr) = (2 * at * r, (2 * at + 1) * r);
+        for k in 0..r {
+            self.max[at * r + k] = self.max[l + k].max(self.max[rr + k]);
+        }
+        self.idle[at] = self.idle[2 * at] + self.idle[2 * at + 1];
+    }
+
+    /// Whether the partition's free amounts (and idle nodes, for an
+    /// exclusive request) are enough for the whole request: a necessary
+    /// condition checked before a descent.
+    fn may_fit(&self, request: &Request) -> bool {
+        let count = u64::from(request.count);
+        if request.exclusive && request.spread == Spread::Nodes && u64::from(self.idle[1]) < count {
+            return false;
+        }
+        if let (Spread::Nodes, Some(f)) = (request.spread, &self.by_cores) {
+            let cores = request.each[0];
+            if cores >= f.len() as u64 || (f.above_or_at(cores as usize) as u64) < count {
+                return false;
+            }
+        }
+        self.total.iter().zip(&request.each).all(|(&t, &e)| e.saturating_mul(count) <= t)
+    }
+
+    /// Whether some node below `at` may hold one unit of `request`.
+    fn may_hold(&self, at: usize, r: usize, request: &Request) -> bool {
+        if request.exclusive && self.idle[at] == 0 {
+            return false;
+        }
+        self.max[at * r..(at + 1) * r].iter().zip(&request.each).all(|(m, e)| m >= e)
+    }
+}
+
+#[cfg(test)]
+#[path = "nodes_tests.rs"]
+mod tests;

@@ -1,0 +1,131 @@
+//! The node index against a naive model: a scan of the partition's nodes
+//! in order, taking what each can hold. Random machines (types, overlapping
+//! partitions, exclusive ones) and random sequences of placements and
+//! releases must give the same placements and the same free amounts.
+
+use schedlab_workload::{Cluster, Machine, NodeType, Partition, Request, Spread};
+
+use super::{Nodes, Slot};
+use crate::SplitMix64;
+
+fn random_machine(rng: &mut SplitMix64, nodes: u32) -> Machine {
+    let mut node_types = Vec::new();
+    let mut left = nodes;
+    while left > 0 {
+        let count = 1 + (rng.next_u64() % u64::from(left)) as u32;
+        let capacity = vec![1 + rng.next_u64() % 64, rng.next_u64() % 512, rng.next_u64() % 5];
+        node_types.push(NodeType { capacity, count });
+        left -= count;
+    }
+    let mut partitions = Vec::new();
+    for p in 0..3 {
+        let mut members: Vec<u32> = (0..nodes).filter(|_| !rng.next_u64().is_multiple_of(3)).collect();
+        if members.is_empty() {
+            members.push(0);
+        }
+        let exclusive = p == 2;
+        partitions.push(Partition {
+            name: format!("p{p}"),
+            nodes: members,
+            max_time: None,
+            priority_tier: 1,
+            exclusive,
+        });
+    }
+    let resources = ["cpu", "mem", "gpu"].map(String::from).to_vec();
+    Machine { resources, node_types, partitions, default_partition: 0 }
+}
+
+fn random_request(rng: &mut SplitMix64, m: &Machine) -> Request {
+    let partition = (rng.next_u64() % m.partitions.len() as u64) as u32;
+    let spread = if rng.next_u64().is_multiple_of(2) { Spread::Nodes } else { Spread::Tasks };
+    let count = 1 + (rng.next_u64() % 6) as u32;
+    let each = vec![1 + rng.next_u64() % 16, rng.next_u64() % 64, rng.next_u64() % 2];
+    Request { partition, spread, count, each, exclusive: m.partitions[partition as usize].exclusive }
+}
+
+/// First fit by a scan, on plain arrays.
+fn naive_find(m: &Machine, free: &[Vec<u64>], capacity: &[Vec<u64>], r: &Request) -> Option<Vec<Slot>> {
+    let mut left = u64::from(r.count);
+    let mut out = Vec::new();
+    for &n in &m.partitions[r.partition as usize].nodes {
+        if left == 0 {
+            break;
+        }
+        let f = &free[n as usize];
+        if r.exclusive && f != &capacity[n as usize] {
+            continue;
+        }
+        let units = f.iter().zip(&r.each).filter(|(_, &e)| e > 0).map(|(&f, &e)| f / e).min().unwrap_or(u64::MAX);
+        if units == 0 {
+            continue;
+        }
+        let take = if r.spread == Spread::Nodes { 1 } else { units.min(left) };
+        out.push(Slot { node: n, units: take as u32 });
+        left -= take;
+    }
+    (left == 0).then_some(out)
+}
+
+#[test]
+fn the_index_places_as_a_scan_does() {
+    let mut rng = SplitMix64::new(11);
+    for round in 0..60 {
+        let nodes = 1 + (rng.next_u64() % if round < 50 { 40 } else { 3000 }) as u32;
+        let machine = random_machine(&mut rng, nodes);
+        let cluster = Cluster { machine: machine.clone(), requests: Vec::new(), of_job: Vec::new() };
+        let mut index = Nodes::new(&cluster);
+        let types = machine.node_type_of();
+        let capacity: Vec<Vec<u64>> = types.iter().map(|&t| machine.node_types[t as usize].capacity.clone()).collect();
+        let mut free = capacity.clone();
+        let mut held: Vec<(Request, Vec<Slot>)> = Vec::new();
+        for _ in 0..400 {
+            if !held.is_empty() && rng.next_u64().is_multiple_of(3) {
+                let (r, slots) = held.swap_remove((rng.next_u64() % held.len() as u64) as usize);
+                index.give(&r, &slots);
+                for s in &slots {
+                    for (k, f) in free[s.node as usize].iter_mut().enumerate() {
+                        *f += index.taken(&r, *s, k);
+                    }
+                }
+            } else {
+                let r = random_request(&mut rng, &machine);
+                let found = index.find(&r);
+                assert_eq!(found, naive_find(&machine, &free, &capacity, &r), "round {round}");
+                if let Some(slots) = found {
+                    assert!(index.can_take(&r, &slots));
+                    for s in &slots {
+                        for (k, f) in free[s.node as usize].iter_mut().enumerate() {
+                            *f -= index.taken(&r, *s, k);
+                        }
+                    }
+                    index.take(&r, &slots);
+                    held.push((r, slots));
+                }
+            }
+            for n in 0..nodes {
+                assert_eq!(index.free(n), free[n as usize].as_slice());
+            }
+        }
+    }
+}
+
+#[test]
+fn placements_the_engine_refuses() {
+    let machine = Machine::from_spec("a:2x(cpu=4,gpu=1)+b:1x(cpu=8)").unwrap();
+    let cluster = Cluster { machine, requests: Vec::new(), of_job: Vec::new() };
+    let nodes = Nodes::new(&cluster);
+    let two = Request { partition: 0, spread: Spread::Nodes, count: 2, each: vec![2, 1], exclusive: false };
+    assert!(nodes.can_take(&two, &[Slot { node: 0, units: 1 }, Slot { node: 1, units: 1 }]));
+    for (bad, why) in [
+        (vec![Slot { node: 0, units: 1 }], "too few units"),
+        (vec![Slot { node: 1, units: 1 }, Slot { node: 0, units: 1 }], "out of order"),
+        (vec![Slot { node: 0, units: 1 }, Slot { node: 2, units: 1 }], "outside the partition"),
+        (vec![Slot { node: 0, units: 2 }], "two units of a per-node request"),
+    ] {
+        assert!(!nodes.can_take(&two, &bad), "{why}");
+    }
+    let tasks = Request { partition: 0, spread: Spread::Tasks, count: 5, each: vec![1, 0], exclusive: false };
+    assert!(!nodes.can_take(&tasks, &[Slot { node: 0, units: 5 }]), "more than the node holds");
+    assert!(nodes.can_take(&tasks, &[Slot { node: 0, units: 4 }, Slot { node: 1, units: 1 }]));
+}

@@ -1,0 +1,152 @@
+//! The running jobs as Slurm's scheduler sees them: each holds its
+//! processors until its start plus its time limit (`job_ptr->end_time`),
+//! and the backfill cycle asks when a job of some size could start
+//! (`_will_run_test` in src/plugins/select/cons_common/job_test.c).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use schedlab_engine::{JobIdx, Time};
+
+use super::fairshare::Assoc;
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Run {
+    pub(crate) start: Time,
+    /// Start plus the time limit: when Slurm expects the job to end.
+    pub(crate) end: Time,
+    pub(crate) size: u32,
+    pub(crate) assoc: Assoc,
+}
+
+#[derive(Default)]
+pub(crate) struct Running {
+    jobs: BTreeMap<JobIdx, Run>,
+    by_end: BTreeSet<(Time, JobIdx)>,
+    /// The batches of `will_run`, which depend on the expected ends alone:
+    /// the end of each batch's last job and the processors freed by then.
+    /// Made again after the running jobs change, when first asked.
+    batches: std::cell::RefCell<Option<Vec<(Time, u64)>>>,
+}
+
+/// The first window of `_will_run_test`, in seconds.
+const TIME_WINDOW: Time = 30;
+
+impl Running {
+    pub(crate) fn insert(&mut self, j: JobIdx, run: Run) {
+        self.by_end.insert((run.end, j));
+        self.jobs.insert(j, run);
+        self.batches.replace(None);
+    }
+
+    pub(crate) fn remove(&mut self, j: JobIdx) -> Option<Run> {
+        let run = self.jobs.remove(&j)?;
+        self.by_end.remove(&(run.end, j));
+        self.batches.replace(None);
+        Some(run)
+    }
+
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (JobIdx, &Run)> {
+        self.jobs.iter().map(|(&j, r)| (j, r))
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.jobs.is_empty()
+    }
+
+    /// When a job of `size` processors could start, `free` being idle now,
+    /// as `_will_run_test` answers: now if it fits; otherwise the running
+    /// jobs are taken away in order of expected end, in batches (the
+    /// first ends at the next multiple of 30 s after the first expected
+    /// end plus a window of 30 s; the window then doubles until it holds
+    /// the next end), and the job starts at the expected end of the last
+    /// job of the first batch after which it fits. A batch can thus put
+    /// the start a little later than the first instant enough processors
+    /// are free. `None` if it never fits.
+    pub(crate) fn will_run(&self, size: u32, free: u32, now: Time) -> Option<Time> {
+        if size <= free {
+            return Some(now);
+        }
+        let mut cache = self.batches.borrow_mut();
+        let batches = cache.get_or_insert_with(|| self.make_batches());
+        let need = u64::from(size - free);
+        let i = batches.partition_point(|&(_, freed)| freed < need);
+        let &(end, _) = batches.get(i)?;
+        Some(if end <= now { guess_end(end, now) } else { end })
+    }
+
+    fn make_batches(&self) -> Vec<(Time, u64)> {
+        let mut batches = Vec::new();
+        let mut freed = 0u64;
+        let mut iter = self.by_end.iter().peekable();
+        let mut barrier: Option<Time> = None;
+        let mut window = TIME_WINDOW;
+        while let Some(&(end, j)) = iter.next() {
+            let barrier_at = *barrier.get_or_insert_with(|| end + (TIME_WINDOW - end.rem_euclid(TIME_WINDOW)));
+            freed += u64::from(self.jobs[&j].size);
+            let next = iter.peek().map(|&&(e, _)| e);
+            if next.is_some_and(|n| n <= barrier_at + window) {
+                continue;
+            }
+            // The batch ends with this job; the window doubles at least
+            // once, and until it holds the next end.
+            while let Some(n) = next {
+                window *= 2;
+                if n <= barrier_at + window {
+                    break;
+                }
+            }
+            batches.push((end, freed));
+        }
+        batches
+    }
+}
+
+/// `_guess_job_end` for a job past its expected end, with Slurm's defaults
+/// (`OverTimeLimit=0`, `KillWait=30`).
+fn guess_end(end: Time, now: Time) -> Time {
+    let guess = end + 30;
+    if guess <= now {
+        now + 1
+    } else {
+        guess
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn running(jobs: &[(Time, u32)]) -> Running {
+        let mut r = Running::default();
+        for (i, &(end, size)) in jobs.iter().enumerate() {
+            r.insert(i as JobIdx, Run { start: 0, end, size, assoc: 0 });
+        }
+        r
+    }
+
+    /// Ends at 100, 105, 170 and 300, 16 processors each, none free. The
+    /// first barrier is 120 (the multiple of 30 after 100) and the window
+    /// 30: the first batch takes the jobs ending by 150, {100, 105}, so a
+    /// 16-processor job starts at 105, not at 100; the window doubles to
+    /// 60 (170 ≤ 180), the next batch is {170}; then 120 is too short for
+    /// 300, 240 holds it.
+    #[test]
+    fn batches_follow_the_thirty_second_windows() {
+        let r = running(&[(100, 16), (105, 16), (170, 16), (300, 16)]);
+        assert_eq!(r.will_run(16, 0, 10), Some(105));
+        assert_eq!(r.will_run(32, 0, 10), Some(105));
+        assert_eq!(r.will_run(48, 0, 10), Some(170));
+        assert_eq!(r.will_run(64, 0, 10), Some(300));
+        assert_eq!(r.will_run(65, 0, 10), None);
+        assert_eq!(r.will_run(8, 8, 10), Some(10), "fits now");
+    }
+
+    /// An end on a multiple of 30 moves the barrier a whole window on.
+    #[test]
+    fn an_end_on_the_barrier_opens_the_next_window() {
+        let r = running(&[(90, 8), (150, 8), (151, 8)]);
+        // Barrier 120, window 30: 150 ≤ 150 joins, 151 does not.
+        assert_eq!(r.will_run(8, 0, 0), Some(150));
+        assert_eq!(r.will_run(24, 0, 0), Some(151));
+    }
+}

@@ -1,0 +1,299 @@
+//! Hand-computed schedules of the `slurm` policy, one rule each, on one
+//! node of 64 cores unless said otherwise. Times are seconds; a job's
+//! limit is its estimate rounded up to whole minutes.
+
+use schedlab_engine::params::Params;
+use schedlab_engine::{check, run, Control, Overrun, RunConfig, RuntimeSource, Time};
+use schedlab_workload::Job;
+
+use super::fairshare::Tree;
+use super::*;
+use crate::Categories;
+
+/// A job: submit, runtime, cores, estimate, user, group.
+type Row = (Time, Time, u32, Time, i32, i32);
+
+fn jobs(rows: &[Row]) -> Vec<Job> {
+    rows.iter()
+        .enumerate()
+        .map(|(i, &(submit, runtime, size, estimate, user, group))| Job {
+            id: i as u64 + 1,
+            submit,
+            runtime,
+            size,
+            estimate,
+            user,
+            group,
+            queue: -1,
+            partition: -1,
+            status: 1,
+        })
+        .collect()
+}
+
+fn policy(params: &[(&str, &str)]) -> Slurm {
+    let given: Vec<(String, String)> = params.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    let values = Params::resolve(INFO.params, &given).unwrap_or_else(|e| panic!("{e}"));
+    let settings = PolicySettings {
+        source: RuntimeSource::Estimate,
+        seed: 0,
+        calibration: None,
+        categories: Categories::default(),
+    };
+    Slurm::new(&SlurmParams::read(&values), &settings)
+}
+
+/// The settings: every loop each second, reservations to the second.
+const EVERY_SECOND: [(&str, &str); 3] = [("bf_interval", "1"), ("bf_resolution", "1"), ("sched_interval", "1")];
+
+/// The start of each job under `params`, the run checked.
+fn starts(procs: u32, rows: &[Row], params: &[(&str, &str)]) -> Vec<Time> {
+    let jobs = jobs(rows);
+    let mut p = policy(params);
+    let config =
+        RunConfig { procs, source: RuntimeSource::Estimate, overrun: Overrun::Estimate, seed: 0, progress_every: 0 };
+    let record = run(&jobs, &config, &mut p, &mut |_| Control::Continue).unwrap_or_else(|e| panic!("{e}"));
+    check(&jobs, &record, &p.guarantees()).unwrap_or_else(|e| panic!("{e}"));
+    record.jobs.iter().map(|r| r.first_start).collect()
+}
+
+fn with<'a>(base: &[(&'a str, &'a str)], more: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
+    base.iter().chain(more).copied().collect()
+}
+
+/// J1 holds 60 of the 64 cores until 300. J2 (62 cores) is blocked; the
+/// backfill cycle at 10 reserves the node for it from 300 (J1's end) to
+/// 360. J3 (1 core, a 10-minute limit) arrives at 20: 4 cores are idle,
+/// and EASY would start it on the 2 cores J2 leaves over, but the
+/// reservation holds the whole node from 300 and J3's limit ends at 620,
+/// so it is reserved after J2 instead, at 360. At 300 J1 ends and the
+/// main scheduler starts J2 and then J3, which fits beside it.
+#[test]
+fn a_reservation_takes_the_whole_node() {
+    let rows = [(0, 300, 60, 300, 1, 1), (10, 60, 62, 60, 1, 1), (20, 60, 1, 600, 1, 1)];
+    assert_eq!(starts(64, &rows, &EVERY_SECOND), [0, 300, 300]);
+}
+
+/// With `bf_window=1` (a minute), J2's start at 300 is past the window at
+/// every cycle before it, so it gets no reservation, and J3 (1 core, 10
+/// minutes) backfills at once; with the default window (a day) J2's
+/// reservation stops J3, which then waits for J2 (all 64 cores) to end.
+#[test]
+fn bf_window_cuts_a_reservation_off() {
+    let rows = [(0, 300, 60, 300, 1, 1), (10, 60, 64, 60, 1, 1), (20, 60, 1, 600, 1, 1)];
+    assert_eq!(starts(64, &rows, &with(&EVERY_SECOND, &[("bf_window", "1")])), [0, 300, 20]);
+    assert_eq!(starts(64, &rows, &EVERY_SECOND), [0, 300, 360]);
+}
+
+/// Running jobs end (at their limits) at 120 and 180. For J3 (34 cores)
+/// `_will_run_test` takes away the jobs ending by 180 together (first
+/// barrier: 150, the multiple of 30 after 120, plus a window of 30), so
+/// J3's reservation is at 180, not at 120 when enough cores are in fact
+/// free. J4 (4 cores, ending by 130) therefore backfills at 10, which it
+/// could not do before a reservation at 120. J1 really ends at 120, and
+/// the main scheduler starts J3 then, as it ignores reservations.
+#[test]
+fn will_run_batches_ends_in_thirty_second_windows() {
+    let rows = [(0, 120, 30, 120, 1, 1), (0, 180, 30, 180, 1, 1), (5, 60, 34, 60, 1, 1), (10, 60, 4, 120, 1, 1)];
+    assert_eq!(starts(64, &rows, &EVERY_SECOND), [0, 0, 120, 10]);
+}
+
+/// J1 (63 cores from 10, a 3-minute limit) is expected to end at 190; J2
+/// (64 cores) is reserved from 190, which `bf_resolution=60` rounds down to
+/// 180 in the map. J3 (1 core, 2 minutes) arrives at 65: its limit ends at
+/// 185, past 180, so it waits (J1 really ends at 140, J2 runs until 200,
+/// then J3). With a resolution of a second the map starts at 190 and J3
+/// backfills at 65.
+#[test]
+fn bf_resolution_rounds_the_reservation_down() {
+    let rows = [(10, 130, 63, 130, 1, 1), (20, 60, 64, 60, 1, 1), (65, 60, 1, 120, 1, 1)];
+    let coarse = [("bf_interval", "1"), ("sched_interval", "1"), ("bf_resolution", "60")];
+    assert_eq!(starts(64, &rows, &coarse), [10, 140, 200]);
+    assert_eq!(starts(64, &rows, &EVERY_SECOND), [10, 140, 65]);
+}
+
+/// `bf_max_job_test=1`: only J2, the first job, is tested; J3, which
+/// would backfill before J2's reservation, waits for the main scheduler.
+/// `bf_max_job_user=1` does the same when J2 and J3 belong to one user,
+/// and not when they do not.
+#[test]
+fn backfill_limits_stop_the_cycle() {
+    let rows = [(0, 300, 60, 300, 1, 1), (10, 60, 64, 60, 1, 1), (20, 30, 1, 60, 1, 1)];
+    assert_eq!(starts(64, &rows, &EVERY_SECOND), [0, 300, 20]);
+    assert_eq!(starts(64, &rows, &with(&EVERY_SECOND, &[("bf_max_job_test", "1")])), [0, 300, 360]);
+    assert_eq!(starts(64, &rows, &with(&EVERY_SECOND, &[("bf_max_job_user", "1")])), [0, 300, 360]);
+    let other_user = [rows[0], rows[1], (20, 30, 1, 60, 2, 1)];
+    assert_eq!(starts(64, &other_user, &with(&EVERY_SECOND, &[("bf_max_job_user", "1")])), [0, 300, 20]);
+}
+
+/// `bf_min_age_reserve=1000`: J2 has waited less, so backfill reserves
+/// nothing for it and the main scheduler does not close the partition
+/// behind it; J3 starts at once (by default it waits for J2, as in
+/// `bf_window_cuts_a_reservation_off`).
+#[test]
+fn young_jobs_reserve_nothing() {
+    let rows = [(0, 300, 60, 300, 1, 1), (10, 60, 64, 60, 1, 1), (20, 60, 1, 600, 1, 1)];
+    assert_eq!(starts(64, &rows, &with(&EVERY_SECOND, &[("bf_min_age_reserve", "1000")])), [0, 300, 20]);
+}
+
+/// `default_queue_depth=0`: the pass when J1 ends at 100 looks at one job
+/// (`job_depth++ > 0` stops at the second), so J2 starts and J3 waits for
+/// the full pass at the next `sched_interval` (120). Backfill, every 1000
+/// s after its first cycle at 10, does not run in between.
+#[test]
+fn the_queue_depth_leaves_jobs_to_the_full_pass() {
+    let rows = [(0, 100, 64, 100, 1, 1), (10, 100, 32, 100, 1, 1), (20, 100, 32, 100, 1, 1)];
+    let slow = [("bf_interval", "1000")];
+    assert_eq!(starts(64, &rows, &with(&slow, &[("default_queue_depth", "0")])), [0, 100, 120]);
+    assert_eq!(starts(64, &rows, &slow), [0, 100, 100]);
+}
+
+/// With `sched_interval=60`, a job submitted at 1 waits for the
+/// background loop's pass `batch_sched_delay` (3 s) after its last, at 0:
+/// it starts at 3, or at 1 with no delay. Backfill, which last found an
+/// empty queue at 0, would not run before 30.
+#[test]
+fn submissions_wait_for_the_batch_delay() {
+    let rows = [(0, 1000, 1, 1000, 1, 1), (1, 100, 8, 100, 1, 1)];
+    assert_eq!(starts(64, &rows, &[]), [0, 3]);
+    assert_eq!(starts(64, &rows, &[("batch_sched_delay", "0")]), [0, 1]);
+}
+
+/// Job size, favouring small jobs, weight 1000 on one node of 64 cores:
+/// J2 (48 cores) has (64 − 48) / 64 / 2 = 0.125, priority 125; J3 (32)
+/// 0.25, 250. When J1 ends at 100 they do not both fit: multifactor starts
+/// J3 first, basic J2.
+#[test]
+fn size_factor_orders_the_queue() {
+    let rows = [(0, 100, 64, 100, 1, 1), (10, 100, 48, 100, 1, 1), (20, 100, 32, 100, 1, 1)];
+    let size =
+        [("PriorityType", "priority/multifactor"), ("PriorityWeightJobSize", "1000"), ("PriorityFavorSmall", "YES")];
+    assert_eq!(starts(64, &rows, &with(&EVERY_SECOND, &size)), [0, 200, 100]);
+    assert_eq!(starts(64, &rows, &EVERY_SECOND), [0, 100, 200]);
+}
+
+#[test]
+fn priorities_are_truncated_weighted_sums() {
+    let w = Weights {
+        age: 1000,
+        fairshare: 2000,
+        job_size: 300,
+        partition: 7,
+        qos: 5,
+        max_age: 600,
+        favor_small: false,
+        size_relative: false,
+        classic: false,
+    };
+    // Age 150/600 = 0.25 → 250; fair-share 0.5 → 1000; size (1 + 16/64)/2
+    // = 0.625 → 187.5; partition 1 → 7; QOS 0.
+    let f = priority::Factors { age: 0.25, fairshare: 0.5, job_size: 0.625, partition: 1.0, qos: 0.0 };
+    assert_eq!(priority::multifactor(&w, &f), 1444);
+    let zero = priority::Factors { age: 0.0, fairshare: 0.0, job_size: 0.0, partition: 0.0, qos: 0.0 };
+    assert_eq!(priority::multifactor(&w, &zero), 1, "never below 1");
+    let job = jobs(&[(0, 10, 16, 10, 1, 1)])[0];
+    let mut tree = Tree::new([(1, 1)].into_iter(), &Default::default());
+    let f = priority::factors(&w, &job, tree.user(1, 1), &mut tree, 64, 150);
+    assert_eq!((f.age, f.job_size, f.partition), (0.25, 0.625, 1.0));
+    let f = priority::factors(&w, &job, tree.user(1, 1), &mut tree, 64, 6000);
+    assert_eq!(f.age, 1.0, "capped at PriorityMaxAge");
+}
+
+/// Accounts 1 (users 1 and 2) and 2 (user 3), one share each, beside the
+/// user root under the root (as on every Slurm cluster): four users, three
+/// shares at the top. Usage: user 1 100, user 3 50. Fair Tree: root (no
+/// usage, S/U infinite) ranks first (4 of 4); account 2's level
+/// fair-share is (1/3) / (50/150) = 1, account 1's (1/3) / (100/150) =
+/// 0.5, so user 3 ranks next (3/4); in account 1, user 2 (no usage) ranks
+/// 2 (2/4), user 1 last (1/4).
+///
+/// Classic: shares_norm 1/6 for users 1 and 2, 1/3 for user 3; effective
+/// usage: user 1 2/3 + (2/3 − 2/3)/2 = 2/3, user 2 0 + (2/3 − 0)/2 = 1/3,
+/// user 3 1/3; factors 2^(−4) = 0.0625, 2^(−2) = 0.25, 2^(−1) = 0.5.
+#[test]
+fn fair_share_factors_by_hand() {
+    let pairs = [(1, 1), (1, 2), (2, 3)];
+    let mut tree = Tree::new(pairs.into_iter(), &Default::default());
+    tree.charge(tree.user(1, 1), 100.0);
+    tree.charge(tree.user(2, 3), 50.0);
+    tree.compute_fair_tree();
+    let ft: Vec<f64> = pairs.iter().map(|&(g, u)| tree.fair_tree_factor(tree.user(g, u))).collect();
+    assert_eq!(ft, [0.25, 0.5, 0.75]);
+    tree.refresh_classic();
+    let classic: Vec<f64> = pairs.iter().map(|&(g, u)| tree.classic_factor(tree.user(g, u))).collect();
+    for (got, want) in classic.iter().zip([0.0625, 0.25, 0.5]) {
+        assert!((got - want).abs() < 1e-12, "{classic:?}");
+    }
+}
+
+/// Shares weigh the level: with account 1 given 3 shares, account 2 and
+/// the user root one, account 1's level fair-share is (3/5) / (100/150) =
+/// 0.9 and account 2's (1/5) / (50/150) = 0.6: after root (4/4), account
+/// 1's users rank first (user 2 3/4, user 1 2/4), user 3 last (1/4).
+#[test]
+fn shares_change_the_ranking() {
+    let pairs = [(1, 1), (1, 2), (2, 3)];
+    let shares = fairshare::parse_shares("1=3").unwrap();
+    let mut tree = Tree::new(pairs.into_iter(), &shares);
+    tree.charge(tree.user(1, 1), 100.0);
+    tree.charge(tree.user(2, 3), 50.0);
+    tree.compute_fair_tree();
+    let ft: Vec<f64> = pairs.iter().map(|&(g, u)| tree.fair_tree_factor(tree.user(g, u))).collect();
+    assert_eq!(ft, [0.5, 0.75, 0.25]);
+    assert!(fairshare::parse_shares("1/x=3").is_err());
+    assert!(fairshare::parse_shares("1=3,1=4").is_err());
+}
+
+/// Fair-share in a run, with no decay (`PriorityDecayHalfLife=0`) and a
+/// decay run every minute: user 1 (account 1) runs J1 on all 64 cores
+/// from 0 to 120; at 60 it has used 3840 core-seconds and user 2 (account
+/// 2) none, so root and account 2 tie (no usage) and user 2 shares root's
+/// rank (factor 3/3) while user 1 is last (1/3). J2 (user 1, at 70) gets
+/// priority 333 and J3 (user 2, at 80) 1000: when J1 ends, J3 starts
+/// first. Under basic priority J2 does.
+#[test]
+fn fair_share_puts_the_light_user_first() {
+    let rows = [(0, 120, 64, 120, 1, 1), (70, 60, 64, 60, 1, 1), (80, 60, 64, 60, 2, 2)];
+    let fs = [
+        ("PriorityType", "priority/multifactor"),
+        ("PriorityWeightFairshare", "1000"),
+        ("PriorityDecayHalfLife", "0"),
+        ("PriorityCalcPeriod", "1"),
+    ];
+    assert_eq!(starts(64, &rows, &with(&EVERY_SECOND, &fs)), [0, 180, 120]);
+    assert_eq!(starts(64, &rows, &EVERY_SECOND), [0, 120, 180]);
+}
+
+/// Decay with a half-life of 10 minutes: Slurm's factor per second is
+/// 1 − 0.693/600 = 0.998845, and a job of 10 cores running the 60 s
+/// between two decay runs adds 60 × 0.998845^60 × 10 = 559.80 (0.998845^60
+/// = e^(60 ln 0.998845) = e^(−0.069340) = 0.933010), which the next run
+/// multiplies by the same 0.933010.
+#[test]
+fn usage_decays_by_slurms_factor() {
+    let rows = [(0, 120, 10, 120, 1, 1), (1, 60, 64, 60, 2, 2)];
+    let mut p = policy(&[
+        ("PriorityType", "priority/multifactor"),
+        ("PriorityWeightFairshare", "1000"),
+        ("PriorityDecayHalfLife", "10"),
+        ("PriorityCalcPeriod", "1"),
+    ]);
+    let jobs = jobs(&rows);
+    let config = RunConfig {
+        procs: 64,
+        source: RuntimeSource::Estimate,
+        overrun: Overrun::Estimate,
+        seed: 0,
+        progress_every: 0,
+    };
+    run(&jobs, &config, &mut p, &mut |_| Control::Continue).unwrap();
+    let m = p.multifactor.as_ref().unwrap();
+    let tree = m.tree.as_ref().unwrap();
+    // Runs at 60 (the first: nothing decays; 60 s charged: 559.806), at
+    // 120 (J1 ends there first, charging its second minute, 559.806; then
+    // everything decays by 0.933009) and at 180, when J2 (user 2) ends,
+    // another decay by 0.933009.
+    let user1 = tree.usage_of(tree.user(1, 1));
+    let want = (559.806 + 559.806) * 0.933009 * 0.933009;
+    assert!((user1 - want).abs() < 0.05, "{user1} vs {want}");
+}

@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""Compares Schedlab's `slurm` policy with real Slurm runs of one workload.
+
+    compare.py --schedlab BIN --params 'k=v k=v' [--policy ID ...] \
+               [--markdown OUT.md] [--check] REAL.csv [REAL.csv ...]
+
+Each REAL.csv is what scripts/slurm/replay.py recorded of one real run of
+the same workload (job, submit, start, end, procs, limit, user, group).
+For each real run, Schedlab replays the same jobs as Slurm recorded them
+(submit times and run times as logged, the limit as the estimate) under
+`slurm` with the given parameters (those of the cluster's slurm.conf), and
+under any other --policy for context. The table compares waits job by job:
+how many jobs are within 2 s, the median |difference| of wait, and the
+mean wait. The real runs are first compared with each other: their spread
+is the floor no simulator can beat.
+
+With --check the script fails (exit 1) unless, for every real run,
+Schedlab's mean wait lies in the real runs' range widened by 5 % and its
+median |difference| is no larger than the largest median between two real
+runs (SPEC 11a; thresholds from the real runs, not from Schedlab).
+"""
+import argparse
+import csv
+import itertools
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+
+def read_real(path):
+    with open(path) as f:
+        rows = list(csv.DictReader(f))
+    if not rows:
+        sys.exit(f"{path}: no job")
+    return {int(r["job"]): {k: int(v) for k, v in r.items()} for r in rows}
+
+
+def waits(run):
+    return {j: r["start"] - r["submit"] for j, r in run.items()}
+
+
+def write_swf(run, path, procs):
+    with open(path, "w") as f:
+        f.write(f"; MaxProcs: {procs}\n")
+        for j in sorted(run, key=lambda j: (run[j]["submit"], j)):
+            r = run[j]
+            runtime = r["end"] - r["start"]
+            # The limit is the estimate; a job never runs past it, and Slurm
+            # logs whole seconds, so a run time rounded up to the limit is kept.
+            f.write(f"{j} {r['submit']} -1 {min(runtime, r['limit'])} {r['procs']} -1 -1 {r['procs']} {r['limit']} -1 1 "
+                    f"{r['user']} {r['group']} -1 1 1 -1 -1\n")
+
+
+def simulate(binary, swf, policy, params, workdir):
+    out = os.path.join(workdir, "jobs.csv")
+    cmd = [binary, "run", swf, "--policy", policy, "--jobs-csv", out, "--quiet"]
+    for p in params:
+        cmd += ["--param", p]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"{' '.join(cmd)} failed:\n{done.stderr}")
+    with open(out) as f:
+        return {int(r["job"]): int(r["start"]) - int(r["submit"]) for r in csv.DictReader(f)}
+
+
+def against(w, ref):
+    diffs = [abs(w[j] - ref[j]) for j in ref]
+    return sum(d <= 2 for d in diffs), statistics.median(diffs)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--schedlab", required=True)
+    ap.add_argument("--params", default="", help="space-separated KEY=VALUE of the slurm policy")
+    ap.add_argument("--policy", action="append", default=[], help="another policy for context (ID or ID:k=v,...)")
+    ap.add_argument("--procs", type=int, default=64)
+    ap.add_argument("--markdown")
+    ap.add_argument("--check", action="store_true")
+    ap.add_argument("real", nargs="+")
+    a = ap.parse_args()
+    runs = [read_real(p) for p in a.real]
+    jobs = set(runs[0])
+    if any(set(r) != jobs for r in runs):
+        sys.exit("the real runs do not hold the same jobs")
+    real_waits = [waits(r) for r in runs]
+    means = [statistics.mean(w.values()) for w in real_waits]
+    lines = ["| against real run | jobs within 2 s | median \\|Δ wait\\| | mean wait |", "|---|---|---|---|"]
+    for i, m in enumerate(means, 1):
+        lines.append(f"| real run {i} itself | — | — | {m:.1f} s |")
+    pair_medians = []
+    for (i, wi), (k, wk) in itertools.combinations(enumerate(real_waits, 1), 2):
+        within, med = against(wi, wk)
+        pair_medians.append(med)
+        lines.append(f"| real run {i} vs real run {k} | {within} of {len(jobs)} | {med:g} s | — |")
+    floor = max(pair_medians) if pair_medians else 0
+    low, high = min(means) * 0.95, max(means) * 1.05
+    ok = True
+    params = a.params.split()
+    contexts = [("slurm", params)] + [(p.split(":")[0], p.split(":", 1)[1].split(",") if ":" in p else []) for p in a.policy]
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, ps in contexts:
+            for i, run in enumerate(runs, 1):
+                swf = os.path.join(tmp, f"real{i}.swf")
+                write_swf(run, swf, a.procs)
+                w = simulate(a.schedlab, swf, name, ps, tmp)
+                within, med = against(w, real_waits[i - 1])
+                mean = statistics.mean(w[j] for j in jobs)
+                lines.append(f"| Schedlab `{name}` vs real run {i} | {within} of {len(jobs)} | {med:g} s | {mean:.1f} s |")
+                if name == "slurm" and not (low <= mean <= high and med <= floor):
+                    ok = False
+                    print(f"real run {i}: Schedlab's mean wait {mean:.1f} s (real range widened: {low:.1f}–{high:.1f} s), "
+                          f"median |Δ| {med:g} s (real-vs-real at most {floor:g} s)", file=sys.stderr)
+    table = "\n".join(lines) + "\n"
+    sys.stdout.write(table)
+    if a.markdown:
+        with open(a.markdown, "w") as f:
+            f.write(table)
+    if a.check:
+        print("fidelity: " + ("within the real runs' spread" if ok else "OUTSIDE the real runs' spread"))
+        sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()
