@@ -486,7 +486,9 @@ mod tests {
         let blocked = figs.iter().find(|f| f.id == "chart-blocked").expect("the blocked-by-size bars");
         let ChartSpec::Bars(b) = &blocked.spec else { panic!("bars") };
         assert!(b.log_y, "{:?}", b.series);
-        let ChartSpec::Sweep(s) = sweep_chart(&r, MetricKey::BlockedGroup(2, GroupField::Mbs), "error", false, &r.labels) else {
+        let ChartSpec::Sweep(s) =
+            sweep_chart(&r, MetricKey::BlockedGroup(2, GroupField::Mbs), "error", false, &r.labels)
+        else {
             panic!("sweep")
         };
         assert!(s.log_y, "{:?}", s.lines);

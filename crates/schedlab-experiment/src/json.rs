@@ -377,10 +377,9 @@ mod catalogue {
         let plan = Plan::new(Experiment::of(specs.iter().map(|s| RunSpec::parse(s).unwrap()).collect())).unwrap();
         let mut keys = Vec::new();
         for p in plan.points(None) {
-            let outcome = crate::run_phased(&trace, &plan.settings(&p).unwrap(), &mut |_, _| {
-                schedlab_engine::Control::Continue
-            })
-            .unwrap();
+            let outcome =
+                crate::run_phased(&trace, &plan.settings(&p).unwrap(), &mut |_, _| schedlab_engine::Control::Continue)
+                    .unwrap();
             let doc = MetricsDocument::of(&outcome.metrics).unwrap();
             let typed = serde_json::to_string_pretty(&doc).unwrap();
             // The document the metrics made before they were typed: their

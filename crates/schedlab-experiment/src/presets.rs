@@ -2,8 +2,8 @@
 //! and one `schedlab reproduce PRESET TRACE` command, named after what they
 //! reproduce. A preset is data: sections of runs (policy specs), an
 //! optional sweep, repetitions, a load factor, the metrics its table shows
-//! (paths into the metrics document, labelled by the column catalogue,
-//! `schedlab_metrics::column`) and the figures the paper draws.
+//! (catalogue keys, `schedlab_metrics::MetricKey`, labelled by their
+//! columns) and the figures the paper draws.
 
 use schedlab_metrics::{CategoryField, GroupField, Metric, MetricKey};
 use serde::Serialize;
@@ -106,15 +106,48 @@ const CTC_SP2: (&str, u32) = (CTC_SP2_BATCH.trace, CTC_SP2_BATCH.procs);
 
 const SLOWDOWNS: &[MetricKey] = &[f(Metric::Mbs), f(Metric::Mwbs), f(Metric::MeanWait)];
 
-const BLOCKED: &[MetricKey] = &[f(Metric::Mbs), f(Metric::Mwbs), f(Metric::Blocked), f(Metric::Backfilled), MetricKey::BlockedGroup(0, GroupField::Mbs), MetricKey::BlockedGroup(0, GroupField::Mwbs), MetricKey::BlockedGroup(1, GroupField::Mbs), MetricKey::BlockedGroup(1, GroupField::Mwbs)];
+const BLOCKED: &[MetricKey] = &[
+    f(Metric::Mbs),
+    f(Metric::Mwbs),
+    f(Metric::Blocked),
+    f(Metric::Backfilled),
+    MetricKey::BlockedGroup(0, GroupField::Mbs),
+    MetricKey::BlockedGroup(0, GroupField::Mwbs),
+    MetricKey::BlockedGroup(1, GroupField::Mbs),
+    MetricKey::BlockedGroup(1, GroupField::Mwbs),
+];
 
-const PREEMPTION: &[MetricKey] = &[f(Metric::Preempted), f(Metric::Mkt), f(Metric::WastedLoad), f(Metric::TotalLoad), f(Metric::Mbs), f(Metric::Mwbs)];
+const PREEMPTION: &[MetricKey] = &[
+    f(Metric::Preempted),
+    f(Metric::Mkt),
+    f(Metric::WastedLoad),
+    f(Metric::TotalLoad),
+    f(Metric::Mbs),
+    f(Metric::Mwbs),
+];
 
-const CATEGORIES: &[MetricKey] = &[MetricKey::Category(0, CategoryField::Mbs), MetricKey::Category(1, CategoryField::Mbs), MetricKey::Category(2, CategoryField::Mbs), MetricKey::Category(3, CategoryField::Mbs), MetricKey::Category(0, CategoryField::MeanTurnaround), MetricKey::Category(1, CategoryField::MeanTurnaround), MetricKey::Category(2, CategoryField::MeanTurnaround), MetricKey::Category(3, CategoryField::MeanTurnaround)];
+const CATEGORIES: &[MetricKey] = &[
+    MetricKey::Category(0, CategoryField::Mbs),
+    MetricKey::Category(1, CategoryField::Mbs),
+    MetricKey::Category(2, CategoryField::Mbs),
+    MetricKey::Category(3, CategoryField::Mbs),
+    MetricKey::Category(0, CategoryField::MeanTurnaround),
+    MetricKey::Category(1, CategoryField::MeanTurnaround),
+    MetricKey::Category(2, CategoryField::MeanTurnaround),
+    MetricKey::Category(3, CategoryField::MeanTurnaround),
+];
 
 const SELECTIVE_RUNS: &[&str] = &["cbf", "easy", "selective", "selective:variant=sel-d"];
 
-const DEADLINE: &[MetricKey] = &[f(Metric::DeadlineJobs), f(Metric::DeadlineViolations), f(Metric::DeadlineMeanUsage), f(Metric::DeadlineRegularMeanWait), f(Metric::DeadlineRegularMeanStretch), f(Metric::MeanWait), f(Metric::MaxStretch)];
+const DEADLINE: &[MetricKey] = &[
+    f(Metric::DeadlineJobs),
+    f(Metric::DeadlineViolations),
+    f(Metric::DeadlineMeanUsage),
+    f(Metric::DeadlineRegularMeanWait),
+    f(Metric::DeadlineRegularMeanStretch),
+    f(Metric::MeanWait),
+    f(Metric::MaxStretch),
+];
 
 /// Every preset, in the order front ends list them.
 pub const PRESETS: &[Preset] = &[
@@ -149,7 +182,18 @@ pub const PRESETS: &[Preset] = &[
             sweep: None,
             repeat: 1,
             load_factor: 1.0,
-            columns: &[f(Metric::FairnessBlocked), f(Metric::FairnessDelayed), f(Metric::FairnessMeanDelay), f(Metric::FairnessMaxDelay), f(Metric::ReservationViolationsCount), f(Metric::ReservationViolationsMeanVictimSize), f(Metric::ReservationViolationsMeanDtr), f(Metric::ReservationViolationsMaxDtr), f(Metric::ReservationViolationsMeanSi), f(Metric::ReservationViolationsMaxSi)],
+            columns: &[
+                f(Metric::FairnessBlocked),
+                f(Metric::FairnessDelayed),
+                f(Metric::FairnessMeanDelay),
+                f(Metric::FairnessMaxDelay),
+                f(Metric::ReservationViolationsCount),
+                f(Metric::ReservationViolationsMeanVictimSize),
+                f(Metric::ReservationViolationsMeanDtr),
+                f(Metric::ReservationViolationsMaxDtr),
+                f(Metric::ReservationViolationsMeanSi),
+                f(Metric::ReservationViolationsMaxSi),
+            ],
         }],
     },
     Preset {
@@ -167,7 +211,12 @@ pub const PRESETS: &[Preset] = &[
             // The realised error beside the swept maximum x: the virtual
             // predictor draws errors up to x (about x/2 on average before
             // clamping to the estimate, which the next column counts).
-            columns: &[f(Metric::Mbs), f(Metric::Mwbs), f(Metric::PredictionsMeanAbsErrorPct), f(Metric::PredictionsClampedToEstimate)],
+            columns: &[
+                f(Metric::Mbs),
+                f(Metric::Mwbs),
+                f(Metric::PredictionsMeanAbsErrorPct),
+                f(Metric::PredictionsClampedToEstimate),
+            ],
         }],
     },
     Preset {
@@ -245,7 +294,10 @@ pub const PRESETS: &[Preset] = &[
         id: "selective",
         title: "Selective reservation: Sel, Sel-D, EASY vs CBF by category",
         reproduces: "selective-reservation figures 1–6 and table 9",
-        figures: &[PresetFigure::Categories { metric: CategoryField::Mbs }, PresetFigure::Categories { metric: CategoryField::MeanTurnaround }],
+        figures: &[
+            PresetFigure::Categories { metric: CategoryField::Mbs },
+            PresetFigure::Categories { metric: CategoryField::MeanTurnaround },
+        ],
         paper_traces: &[CTC_SP2, ("SDSC-SP2", 0), ("KTH-SP2", 0), ("LANL-CM5", 0)],
         sections: &[
             Section {

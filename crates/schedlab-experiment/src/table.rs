@@ -168,7 +168,11 @@ mod tests {
         // Two repetitions: MBS 2 and 4, mean 3, s = √2, half-width
         // t(0.975, 1) · √2 / √2 = 12.706.
         let r = result(2, &[r#"{"mbs": 2.0, "max_wait": 7}"#, r#"{"mbs": 4.0, "max_wait": 7}"#]);
-        let t = summary_table(&r, Some(&[MetricKey::Fixed(Metric::Mbs), MetricKey::Fixed(Metric::MaxWait)]), CellStyle::Seconds);
+        let t = summary_table(
+            &r,
+            Some(&[MetricKey::Fixed(Metric::Mbs), MetricKey::Fixed(Metric::MaxWait)]),
+            CellStyle::Seconds,
+        );
         assert_eq!(t.columns.iter().map(|c| c.label.as_str()).collect::<Vec<_>>(), ["MBS", "max wait"]);
         let cells = &t.rows[0].cells;
         assert_eq!(cells[0].text, "3.000 ± 12.706");

@@ -133,8 +133,12 @@ mod tests {
     #[test]
     fn documents_come_back_as_they_were_stored() {
         let docs = [
-            doc(r#"{"mbs": 1, "max_wait": -2, "mwbs": 0.5, "mkt": null, "blocked_groups": [{"group": "big", "mbs": 1e300}], "utilization": 3.0}"#),
-            doc(r#"{"mbs": 7, "max_wait": 2, "mwbs": null, "mkt": 1.25, "blocked_groups": [{"group": "big", "mbs": 0.0}], "utilization": -0.0}"#),
+            doc(
+                r#"{"mbs": 1, "max_wait": -2, "mwbs": 0.5, "mkt": null, "blocked_groups": [{"group": "big", "mbs": 1e300}], "utilization": 3.0}"#,
+            ),
+            doc(
+                r#"{"mbs": 7, "max_wait": 2, "mwbs": null, "mkt": 1.25, "blocked_groups": [{"group": "big", "mbs": 0.0}], "utilization": -0.0}"#,
+            ),
         ];
         let skeleton = Skeleton::of(&docs[0]);
         let mut leaves = Leaves::default();

@@ -285,7 +285,13 @@ fn object<'a>(map: &'a mut Map<String, Value>, key: &str) -> &'a mut Map<String,
 
 /// Row `i` of the table at `key` of `map`, rows made up to it, each named
 /// (`label` = `names[j]`) when the catalogue names the table's rows.
-fn row<'a>(map: &'a mut Map<String, Value>, key: &str, i: usize, label: &str, names: &[&str]) -> &'a mut Map<String, Value> {
+fn row<'a>(
+    map: &'a mut Map<String, Value>,
+    key: &str,
+    i: usize,
+    label: &str,
+    names: &[&str],
+) -> &'a mut Map<String, Value> {
     let slot = map.entry(key.to_owned()).or_insert_with(|| Value::Array(Vec::new()));
     if !slot.is_array() {
         *slot = Value::Array(Vec::new());
@@ -386,7 +392,7 @@ impl<'de> Deserialize<'de> for MetricsDocument {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use schedlab_metrics::{CategoryField, Metric};
+    use schedlab_metrics::{CategoryField, Metric, PartitionField, ResourceField};
 
     fn doc(text: &str) -> Result<MetricsDocument, String> {
         serde_json::from_str(text).map_err(|e| e.to_string())
@@ -416,6 +422,23 @@ mod tests {
         let labels = doc(text).unwrap().labels().clone();
         assert_eq!(labels.groups, Some(vec!["big".to_owned(), "3-4".to_owned()]));
         assert_eq!(labels.fair_slowdown_reference.as_deref(), Some("cbf"));
+    }
+
+    /// A machine of nodes: its resources' and partitions' names are labels,
+    /// their figures metrics, read by key and written back as they were.
+    #[test]
+    fn machine_metrics_are_keyed_and_their_names_kept() {
+        let text = r#"{"machine":{"partitions":[{"jobs":3,"mbs":1.5,"mean_wait":2.0,"partition":"gpu","utilization":0.0},{"jobs":0,"mbs":0.0,"mean_wait":0.0,"partition":"cpu","utilization":0.75}],"resources":[{"resource":"cores","utilization":0.5},{"resource":"gpu","utilization":0.25}]},"mbs":1.0}"#;
+        let m = doc(text).unwrap();
+        assert_eq!(serde_json::to_string(&m).unwrap(), text);
+        assert_eq!(m.value(MetricKey::Resource(1, ResourceField::Utilization)), MetricValue::Number(0.25));
+        assert_eq!(m.value(MetricKey::Partition(1, PartitionField::Utilization)), MetricValue::Number(0.75));
+        assert_eq!(m.value(MetricKey::Partition(0, PartitionField::Jobs)), MetricValue::Number(3.0));
+        assert_eq!(m.value(MetricKey::Partition(2, PartitionField::Jobs)), MetricValue::Absent);
+        assert_eq!(m.labels().resources, Some(vec!["cores".to_owned(), "gpu".to_owned()]));
+        assert_eq!(m.labels().partitions, Some(vec!["gpu".to_owned(), "cpu".to_owned()]));
+        let e = doc(r#"{"machine":{"resources":[{"resource":"cores","jobs":1}]}}"#).unwrap_err();
+        assert!(e.contains("`machine.resources.0.jobs` is not a metric of the catalogue"), "{e}");
     }
 
     /// What is not a metric of the catalogue is named, never kept or
