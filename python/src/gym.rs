@@ -170,10 +170,17 @@ impl Slot {
             );
             SessionError::new(ErrorKind::Option, message)
         })?;
+        // An episode is a slice of the trace's jobs, and a machine's
+        // requests are indexed by job: the environment runs on processors.
+        if trace.cluster.is_some() {
+            let message = "the Gymnasium environment runs on processors, not on a machine of nodes".to_owned();
+            return Err(SessionError::new(ErrorKind::Option, message));
+        }
         let jobs = Arc::new(Jobs {
             procs: trace.procs,
             jobs: trace.jobs[start..end].to_vec(),
             extras: trace.extras[start..end].to_vec(),
+            cluster: None,
         });
         let config = RunConfig {
             procs: jobs.procs,
