@@ -45,7 +45,8 @@ pub fn read_options(w: &WorkloadArgs) -> Result<ReadOptions> {
     Ok(o)
 }
 
-/// The machine of nodes `--nodes` or `--slurm-conf` gives, if any. The
+/// The machine of nodes `--nodes` or `--slurm-conf` gives, if any (none
+/// from the file when every policy is `slurm`, which reads it instead). The
 /// slurm.conf lines that no reader uses are printed to standard error
 /// (once, though a command may read its flags more than once), so a site's
 /// file is never half-read in silence.
@@ -53,7 +54,7 @@ fn machine(w: &WorkloadArgs) -> Result<Option<Machine>> {
     if let Some(spec) = &w.nodes {
         return Machine::from_spec(spec).map(Some).map_err(|e| anyhow!("--nodes `{}`: {e}", short_text(spec)));
     }
-    let Some(path) = &w.slurm_conf else { return Ok(None) };
+    let Some(path) = w.slurm_conf.as_ref().filter(|_| !w.slurm_conf_sets_policy_only) else { return Ok(None) };
     let text = std::fs::read_to_string(path).with_context(|| format!("--slurm-conf {}", path.display()))?;
     let conf = parse_slurm_conf(&text).with_context(|| format!("--slurm-conf {}", path.display()))?;
     let machine = Machine::from_slurm_conf(&conf).map_err(|e| anyhow!("--slurm-conf {}: {e}", path.display()))?;
