@@ -6,7 +6,7 @@
 use schedlab_experiment::{
     identity_context, ExperimentResult, MetricsDocument, PointResult, Preset, PresetFigure, SummaryRow,
 };
-use schedlab_metrics::{column, MetricKey, CATEGORY_NAMES};
+use schedlab_metrics::{CategoryField, GroupField, Metric, MetricKey, CATEGORY_NAMES};
 use serde::Serialize;
 
 use crate::{BarChart, BarSeries, ChartSpec, EcdfChart, EcdfCurve, SweepChart, SweepLine, SweepPoint, WordTick};
@@ -25,15 +25,17 @@ pub struct Figure {
 /// are drawn on a log axis: FCFS's slowdown would flatten every other bar.
 pub const LOG_RATIO: f64 = 30.0;
 
-/// The finite number of the catalogue metric at `path` (a preset's column),
-/// read by its key; `None` for a path the catalogue does not know.
-fn number(v: &MetricsDocument, path: &str) -> Option<f64> {
-    MetricKey::parse(path).and_then(|key| v.value(key).number()).filter(|x| x.is_finite())
+const MBS: MetricKey = MetricKey::Fixed(Metric::Mbs);
+const MWBS: MetricKey = MetricKey::Fixed(Metric::Mwbs);
+
+/// The finite number of the metric `key`, if the document has one.
+fn number(v: &MetricsDocument, key: MetricKey) -> Option<f64> {
+    v.value(key).number().filter(|x| x.is_finite())
 }
 
-/// `[mean − h, mean + h]` when the row has an interval at `path`.
-fn interval(row: &SummaryRow, path: &str) -> Option<(f64, f64)> {
-    let (m, h) = (number(&row.mean, path)?, number(&row.ci95, path)?);
+/// `[mean − h, mean + h]` when the row has an interval for `key`.
+fn interval(row: &SummaryRow, key: MetricKey) -> Option<(f64, f64)> {
+    let (m, h) = (number(&row.mean, key)?, number(&row.ci95, key)?);
     Some((m - h, m + h))
 }
 
@@ -48,18 +50,16 @@ pub fn wants_log(values: impl IntoIterator<Item = f64>) -> bool {
     !positive.is_empty() && hi / lo > LOG_RATIO
 }
 
-fn label_of(c: &str) -> String {
-    column(c).map_or_else(|| c.to_owned(), |c| c.label)
+fn label_of(key: MetricKey) -> String {
+    key.column().label
 }
 
-fn axis_label(c: &str) -> String {
-    column(c).map_or_else(
-        || c.to_owned(),
-        |c| match c.unit {
-            Some(u) => format!("{} ({u})", c.label),
-            None => c.label,
-        },
-    )
+fn axis_label(key: MetricKey) -> String {
+    let c = key.column();
+    match c.unit {
+        Some(u) => format!("{} ({u})", c.label),
+        None => c.label,
+    }
 }
 
 /// Bars of `columns` (a series each), one group per row.
@@ -67,22 +67,22 @@ fn column_bars(
     title: String,
     groups: Vec<String>,
     rows: &[&SummaryRow],
-    columns: &[&str],
+    columns: &[MetricKey],
     with_intervals: bool,
 ) -> ChartSpec {
     let series: Vec<BarSeries> = columns
         .iter()
         .map(|c| BarSeries {
-            name: label_of(c),
-            values: rows.iter().map(|r| number(&r.mean, c)).collect(),
-            intervals: with_intervals.then(|| rows.iter().map(|r| interval(r, c)).collect()),
+            name: label_of(*c),
+            values: rows.iter().map(|r| number(&r.mean, *c)).collect(),
+            intervals: with_intervals.then(|| rows.iter().map(|r| interval(r, *c)).collect()),
         })
         .collect();
     let log_y = wants_log(series.iter().flat_map(|s| s.values.iter().flatten().copied()));
     // A few columns name themselves ("MBS / MWBS"); more would not fit
     // along the axis.
     let y_label = match columns.len() {
-        1..=3 => columns.iter().map(|c| axis_label(c)).collect::<Vec<_>>().join(" / "),
+        1..=3 => columns.iter().map(|c| axis_label(*c)).collect::<Vec<_>>().join(" / "),
         _ => "value".to_owned(),
     };
     // The groups are runs named by their titles: the axis needs no
@@ -101,7 +101,7 @@ pub fn figures(r: &ExperimentResult) -> Vec<Figure> {
     let groups: Vec<String> = rows.iter().map(|row| row_label(r, row)).collect();
     let rep = repeated(r);
     let title = if rep { "MBS and MWBS per run (95 % intervals)" } else { "MBS and MWBS per run" };
-    let mut bars = column_bars(title.into(), groups.clone(), &rows, &["mbs", "mwbs"], rep);
+    let mut bars = column_bars(title.into(), groups.clone(), &rows, &[MBS, MWBS], rep);
     if let ChartSpec::Bars(b) = &mut bars {
         b.y_label = "bounded slowdown".into();
     }
@@ -126,12 +126,12 @@ pub fn figures(r: &ExperimentResult) -> Vec<Figure> {
         });
         out.push(Figure { id: "chart-ecdf".into(), title, spec });
     }
-    if let Some(spec) = blocked_bars(&rows, &groups, "mbs", rep) {
+    if let Some(spec) = blocked_bars(&rows, &groups, GroupField::Mbs, rep) {
         out.push(Figure { id: "chart-blocked".into(), title: chart_title(&spec), spec });
     }
     if let Some(s) = &r.experiment.sweep {
         let names = run_titles(r);
-        for metric in ["mbs", "mwbs"] {
+        for metric in [MBS, MWBS] {
             let spec = sweep_chart(r, metric, &s.param, rep, &names);
             out.push(Figure { id: format!("chart-sweep-{metric}"), title: chart_title(&spec), spec });
         }
@@ -176,7 +176,7 @@ fn row_label(r: &ExperimentResult, row: &SummaryRow) -> String {
 
 /// A blocked-group metric by job-size bin (the power-of-two bins; "big"
 /// and "small" are the first two groups), one series per row.
-fn blocked_bars(rows: &[&SummaryRow], names: &[String], metric: &str, rep: bool) -> Option<ChartSpec> {
+fn blocked_bars(rows: &[&SummaryRow], names: &[String], metric: GroupField, rep: bool) -> Option<ChartSpec> {
     let groups: Vec<String> = rows.first()?.mean.blocked_group_names().into_iter().skip(2).collect();
     if groups.is_empty() {
         return None;
@@ -185,15 +185,15 @@ fn blocked_bars(rows: &[&SummaryRow], names: &[String], metric: &str, rep: bool)
         .iter()
         .zip(names)
         .map(|(row, name)| {
-            let path = |k: usize| format!("blocked_groups.{}.{metric}", k + 2);
+            let key = |k: usize| MetricKey::BlockedGroup(k + 2, metric);
             BarSeries {
                 name: name.clone(),
-                values: (0..groups.len()).map(|k| number(&row.mean, &path(k))).collect(),
-                intervals: rep.then(|| (0..groups.len()).map(|k| interval(row, &path(k))).collect()),
+                values: (0..groups.len()).map(|k| number(&row.mean, key(k))).collect(),
+                intervals: rep.then(|| (0..groups.len()).map(|k| interval(row, key(k))).collect()),
             }
         })
         .collect();
-    let label = if metric == "mwbs" { "MWBS" } else { "MBS" };
+    let label = if metric == GroupField::Mwbs { "MWBS" } else { "MBS" };
     let log_y = wants_log(series.iter().flat_map(|s| s.values.iter().flatten().copied()));
     Some(ChartSpec::Bars(BarChart {
         title: format!("{label} of blocked jobs by job size"),
@@ -214,7 +214,7 @@ fn blocked_bars(rows: &[&SummaryRow], names: &[String], metric: &str, rep: bool)
 /// run). A swept value that is a word
 /// (depth `all`) goes past the numbers, one step further each: a doubling
 /// on a log axis, the mean gap on a linear one.
-fn sweep_chart(r: &ExperimentResult, metric: &str, param: &str, rep: bool, names: &[String]) -> ChartSpec {
+fn sweep_chart(r: &ExperimentResult, metric: MetricKey, param: &str, rep: bool, names: &[String]) -> ChartSpec {
     let xs: Vec<f64> = r.summary.iter().filter_map(|row| row.value.as_deref()?.parse::<f64>().ok()).collect();
     let (lo, hi) = xs.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| (a.min(x), b.max(x)));
     let log_x = lo > 0.0 && hi / lo >= LOG_X_RATIO;
@@ -304,7 +304,7 @@ pub fn preset_figures(preset: &Preset, section: usize, r: &ExperimentResult) -> 
             PresetFigure::Bars { columns } => specs.extend(bars_by_magnitude(&rows, &names, columns, rep)),
             PresetFigure::Curves { columns } => {
                 let param = r.experiment.sweep.as_ref().map_or("value", |s| s.param.as_str());
-                specs.extend(columns.iter().map(|c| sweep_chart(r, c, param, rep, &short)));
+                specs.extend(columns.iter().map(|c| sweep_chart(r, *c, param, rep, &short)));
             }
             PresetFigure::Categories { metric } => specs.extend(category_change(&rows, &names, metric)),
             PresetFigure::BlockedGroups { metric } => specs.extend(blocked_bars(&rows, &names, metric, rep)),
@@ -323,17 +323,18 @@ pub fn preset_figures(preset: &Preset, section: usize, r: &ExperimentResult) -> 
 
 /// Bars of the columns, together when their scales are within tenfold,
 /// else a chart each.
-fn bars_by_magnitude(rows: &[&SummaryRow], names: &[String], columns: &[&str], rep: bool) -> Vec<ChartSpec> {
-    let magnitude = |c: &str| rows.iter().filter_map(|row| number(&row.mean, c)).fold(0.0f64, |m, v| m.max(v.abs()));
-    let m: Vec<f64> = columns.iter().map(|c| magnitude(c)).collect();
+fn bars_by_magnitude(rows: &[&SummaryRow], names: &[String], columns: &[MetricKey], rep: bool) -> Vec<ChartSpec> {
+    let magnitude =
+        |c: MetricKey| rows.iter().filter_map(|row| number(&row.mean, c)).fold(0.0f64, |m, v| m.max(v.abs()));
+    let m: Vec<f64> = columns.iter().map(|c| magnitude(*c)).collect();
     let together = m.len() < 2
         || (m.iter().all(|&x| x > 0.0)
             && m.iter().fold(0.0f64, |a, &b| a.max(b)) / m.iter().fold(f64::INFINITY, |a, &b| a.min(b)) <= 10.0);
-    let sets: Vec<Vec<&str>> =
+    let sets: Vec<Vec<MetricKey>> =
         if together { vec![columns.to_vec()] } else { columns.iter().map(|c| vec![*c]).collect() };
     sets.into_iter()
         .map(|set| {
-            let labels: Vec<String> = set.iter().map(|c| label_of(c)).collect();
+            let labels: Vec<String> = set.iter().map(|c| label_of(*c)).collect();
             let title = format!("{} per run{}", labels.join(" and "), if rep { " (95 % intervals)" } else { "" });
             column_bars(title, names.to_vec(), rows, &set, rep)
         })
@@ -343,15 +344,14 @@ fn bars_by_magnitude(rows: &[&SummaryRow], names: &[String], columns: &[&str], r
 /// % change of a category metric of every run relative to the first run,
 /// per category (negative = better). A category without jobs has no value
 /// (its mean over no job is not 0), so it has no bar and says so.
-fn category_change(rows: &[&SummaryRow], names: &[String], metric: &str) -> Option<ChartSpec> {
+fn category_change(rows: &[&SummaryRow], names: &[String], metric: CategoryField) -> Option<ChartSpec> {
     let base = rows.iter().find(|row| row.run == 0)?;
-    let path = |k: usize| format!("categories.{k}.{metric}");
     let value = |row: &SummaryRow, k: usize| {
-        let empty = number(&row.mean, &format!("categories.{k}.jobs")) == Some(0.0);
+        let empty = number(&row.mean, MetricKey::Category(k, CategoryField::Jobs)) == Some(0.0);
         if empty {
             None
         } else {
-            number(&row.mean, &path(k))
+            number(&row.mean, MetricKey::Category(k, metric))
         }
     };
     let series = rows
@@ -369,7 +369,7 @@ fn category_change(rows: &[&SummaryRow], names: &[String], metric: &str) -> Opti
             intervals: None,
         })
         .collect();
-    let what = column(&path(0)).map_or(metric.to_owned(), |c| c.label.trim_start_matches("SN ").to_owned());
+    let what = metric.label();
     Some(ChartSpec::Bars(BarChart {
         title: format!("{what}: % change relative to {} (negative = better)", base.label),
         x_label: "category".into(),
@@ -486,7 +486,9 @@ mod tests {
         let blocked = figs.iter().find(|f| f.id == "chart-blocked").expect("the blocked-by-size bars");
         let ChartSpec::Bars(b) = &blocked.spec else { panic!("bars") };
         assert!(b.log_y, "{:?}", b.series);
-        let ChartSpec::Sweep(s) = sweep_chart(&r, "blocked_groups.2.mbs", "error", false, &r.labels) else {
+        let ChartSpec::Sweep(s) =
+            sweep_chart(&r, MetricKey::BlockedGroup(2, GroupField::Mbs), "error", false, &r.labels)
+        else {
             panic!("sweep")
         };
         assert!(s.log_y, "{:?}", s.lines);
@@ -513,7 +515,7 @@ mod tests {
         };
         let base = row(0, cats([5, 0, 3, 2], [2.0, 0.0, 4.0, 1.0]));
         let other = row(1, cats([0, 0, 3, 2], [0.0, 0.0, 2.0, 1.5]));
-        let spec = category_change(&[&base, &other], &["r0".into(), "r1".into()], "mbs").unwrap();
+        let spec = category_change(&[&base, &other], &["r0".into(), "r1".into()], CategoryField::Mbs).unwrap();
         let ChartSpec::Bars(b) = spec else { panic!("bars") };
         assert_eq!(b.series[0].values, [None, None, Some(-50.0), Some(50.0)]);
         assert_eq!(b.empty, "no jobs");

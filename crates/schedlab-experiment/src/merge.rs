@@ -76,9 +76,9 @@ struct First {
     plan: Plan,
     experiment: Experiment,
     trace: TraceDocument,
-    /// Per run: its first point's metrics (the shape the others must
-    /// have) and their skeleton.
-    shapes: Vec<Option<(MetricsDocument, Skeleton)>>,
+    /// Per run: the skeleton of its first point's metrics (the shape the
+    /// others must have).
+    shapes: Vec<Option<Skeleton>>,
 }
 
 /// A point as kept: everything but its metrics, which are leaves.
@@ -200,7 +200,7 @@ impl Merger {
             return Err(MergeError::Missing { missing: total - stored.len() as u64, total, first });
         }
         let skeletons: Vec<Skeleton> =
-            first.shapes.into_iter().map(|s| s.map_or(Skeleton::Leaf, |(_, skeleton)| skeleton)).collect();
+            first.shapes.into_iter().map(|s| s.unwrap_or_else(|| Skeleton::of(&MetricsDocument::default()))).collect();
         let mut merged = Merged {
             plan: first.plan,
             trace: first.trace,
@@ -260,14 +260,13 @@ impl Merged {
     /// would be averaged over fewer points than the row's seeds say.
     fn check_nulls(&self, run: usize, value: Option<usize>, cell: &[Stored]) -> Result<(), MergeError> {
         let skeleton = &self.skeletons[run];
-        let paths = skeleton.leaf_paths();
-        for (leaf, path) in paths.iter().enumerate() {
+        for (leaf, key) in skeleton.keys().iter().enumerate() {
             let nulls: Vec<&Stored> = cell.iter().filter(|p| self.leaves.is_null(p.leaves + leaf)).collect();
             if !nulls.is_empty() && nulls.len() < cell.len() {
                 return Err(MergeError::PartlyNull {
                     label: self.plan.label(run),
                     at: self.plan.at(value),
-                    field: path.clone(),
+                    field: key.path(),
                     nulls: nulls.len(),
                     points: cell.len(),
                     first: nulls[0].point.index,
@@ -360,7 +359,7 @@ fn check_point(
     plan: &Plan,
     shard: Option<Shard>,
     p: &PointResult,
-    shapes: &mut [Option<(MetricsDocument, Skeleton)>],
+    shapes: &mut [Option<Skeleton>],
 ) -> Result<(), String> {
     let expected = plan
         .point(p.point.index)
@@ -379,11 +378,10 @@ fn check_point(
     if p.point.seed != expected.seed {
         return Err(format!("`seed` is {}, the plan says {}", p.point.seed, expected.seed));
     }
-    p.metrics.check_kinds()?;
     match &shapes[p.point.run] {
-        Some((shape, _)) => shape.check_same_shape(&p.metrics),
+        Some(shape) => shape.check(&p.metrics),
         None => {
-            shapes[p.point.run] = Some((p.metrics.clone(), Skeleton::of(&p.metrics)));
+            shapes[p.point.run] = Some(Skeleton::of(&p.metrics));
             Ok(())
         }
     }

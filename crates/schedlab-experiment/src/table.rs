@@ -4,7 +4,7 @@
 //! digits. The command line's `sweep` and `reproduce` tables and the page's
 //! result and preset tables are all this table.
 
-use schedlab_metrics::{column, columns, format_cell, Column};
+use schedlab_metrics::{columns, format_cell, Column, MetricKey};
 use schedlab_workload::duration_text;
 use serde::Serialize;
 
@@ -99,13 +99,12 @@ pub fn column_header(c: &Column, style: CellStyle) -> String {
     }
 }
 
-/// The table of `r` with the given columns (metric paths; a path the
-/// catalogue does not know is left out), or, with `None`, every catalogue
-/// column that some row has a number for (`Column::shown` marks the ones
-/// to show first), its durations printed in `style`.
-pub fn summary_table(r: &ExperimentResult, paths: Option<&[String]>, style: CellStyle) -> SummaryTable {
-    let columns: Vec<Column> = match paths {
-        Some(paths) => paths.iter().filter_map(|p| column(p)).collect(),
+/// The table of `r` with the given columns, or, with `None`, every
+/// catalogue column that some row has a number for (`Column::shown` marks
+/// the ones to show first), its durations printed in `style`.
+pub fn summary_table(r: &ExperimentResult, keys: Option<&[MetricKey]>, style: CellStyle) -> SummaryTable {
+    let columns: Vec<Column> = match keys {
+        Some(keys) => keys.iter().map(|k| k.column()).collect(),
         None => columns()
             .into_iter()
             .filter(|c| r.summary.iter().any(|row| row.mean.value(c.metric).number().is_some()))
@@ -143,6 +142,7 @@ pub fn summary_table(r: &ExperimentResult, paths: Option<&[String]>, style: Cell
 mod tests {
     use super::*;
     use crate::{Experiment, Plan, PointResult, RunSpec, TraceDocument};
+    use schedlab_metrics::Metric;
 
     fn result(repeat: u32, metrics: &[&str]) -> ExperimentResult {
         // DBF draws from its seed, so it runs `repeat` times.
@@ -168,7 +168,11 @@ mod tests {
         // Two repetitions: MBS 2 and 4, mean 3, s = √2, half-width
         // t(0.975, 1) · √2 / √2 = 12.706.
         let r = result(2, &[r#"{"mbs": 2.0, "max_wait": 7}"#, r#"{"mbs": 4.0, "max_wait": 7}"#]);
-        let t = summary_table(&r, Some(&["mbs".into(), "max_wait".into(), "no_such".into()]), CellStyle::Seconds);
+        let t = summary_table(
+            &r,
+            Some(&[MetricKey::Fixed(Metric::Mbs), MetricKey::Fixed(Metric::MaxWait)]),
+            CellStyle::Seconds,
+        );
         assert_eq!(t.columns.iter().map(|c| c.label.as_str()).collect::<Vec<_>>(), ["MBS", "max wait"]);
         let cells = &t.rows[0].cells;
         assert_eq!(cells[0].text, "3.000 ± 12.706");
@@ -194,8 +198,8 @@ mod tests {
     fn a_mean_over_no_jobs_prints_as_undefined() {
         let m = r#"{"deadline": {"regular_jobs": 0, "regular_mean_wait": null}}"#;
         let r = result(2, &[m, m]);
-        let paths = ["deadline.regular_jobs".into(), "deadline.regular_mean_wait".into(), "mbs".into()];
-        let cells = &summary_table(&r, Some(&paths), CellStyle::Durations).rows[0].cells;
+        let keys = [Metric::DeadlineRegularJobs, Metric::DeadlineRegularMeanWait, Metric::Mbs].map(MetricKey::Fixed);
+        let cells = &summary_table(&r, Some(&keys), CellStyle::Durations).rows[0].cells;
         let texts: Vec<&str> = cells.iter().map(|c| c.text.as_str()).collect();
         assert_eq!(texts, ["0 ± 0", "undefined (no jobs)", "\u{2013}"]);
         assert_eq!((cells[1].mean, cells[1].ci95), (None, None));
@@ -207,12 +211,12 @@ mod tests {
     #[test]
     fn durations_print_as_people_read_them_in_the_page_style() {
         let r = result(2, &[r#"{"mbs": 2.0, "max_wait": 17000}"#, r#"{"mbs": 4.0, "max_wait": 18280}"#]);
-        let paths = ["max_wait".into(), "mbs".into()];
-        let t = summary_table(&r, Some(&paths), CellStyle::Durations);
+        let keys = [Metric::MaxWait, Metric::Mbs].map(MetricKey::Fixed);
+        let t = summary_table(&r, Some(&keys), CellStyle::Durations);
         let texts: Vec<&str> = t.rows[0].cells.iter().map(|c| c.text.as_str()).collect();
         assert_eq!(texts, ["4 h 54 min ± 2 h 15 min", "3.000 ± 12.706"]);
         assert_eq!(t.headers, ["max wait", "MBS"]);
-        let t = summary_table(&r, Some(&paths), CellStyle::Seconds);
+        let t = summary_table(&r, Some(&keys), CellStyle::Seconds);
         assert_eq!(t.rows[0].cells[0].text, "17640 ± 8132");
         assert_eq!(t.headers, ["max wait (s)", "MBS"]);
     }

@@ -83,6 +83,19 @@ macro_rules! keyed_entries {
             pub fn parse(name: &str) -> Option<Self> {
                 $table.iter().position(|e| e.key == name).map(|i| Self::ALL[i])
             }
+
+            /// The label of its column (for a row's field, without the
+            /// row's name).
+            pub fn label(self) -> &'static str {
+                self.entry().label
+            }
+        }
+
+        /// Written as its name, the way documents and the page know it.
+        impl Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.name())
+            }
         }
     };
 }
@@ -187,7 +200,25 @@ keyed_entries! {
     Percent = e("percent", "%", None, 1, "Percentage of jobs whose slowdown is {r} times their fair slowdown.", false),
 }
 
-const FAIR_SLOWDOWN_RANGES: [&str; 5] = ["<=1", "1-1.5", "1.5-2", "2-4", ">4"];
+keyed_entries! {
+    /// A field of a row of the `machine.resources` table (a machine of
+    /// nodes: one row per resource, cores first).
+    ResourceField, RESOURCE_FIELDS;
+    Utilization = e("utilization", "utilisation", None, 3, "Amount of {r} the jobs held × the time they held it, over the machine's total {r} × (last end − first submission).", false),
+}
+
+keyed_entries! {
+    /// A field of a row of the `machine.partitions` table (a machine of
+    /// nodes: one row per partition).
+    PartitionField, PARTITION_FIELDS;
+    Jobs = e("jobs", "jobs", None, 0, "Jobs of {p} measured.", false),
+    MeanWait = e("mean_wait", "mean wait", S, 1, "Mean wait of the jobs of {p}.", false),
+    Mbs = e("mbs", "MBS", None, 3, "Mean bounded slowdown of the jobs of {p}.", false),
+    Utilization = e("utilization", "core utilisation", None, 3, "Core-seconds of the jobs of {p} over its nodes' cores × (last end − first submission).", false),
+}
+
+/// The fair-slowdown table's rows, in the order of its `rows` array.
+pub const FAIR_SLOWDOWN_RANGES: [&str; 5] = ["<=1", "1-1.5", "1.5-2", "2-4", ">4"];
 
 impl Entry {
     fn column(&self, metric: MetricKey, label: String, description: String) -> Column {
@@ -208,6 +239,11 @@ pub enum MetricKey {
     BlockedGroup(usize, GroupField),
     /// Row `index` of the fair-slowdown table.
     FairSlowdown(usize, FairSlowdownField),
+    /// Resource `index` of a machine of nodes (its name is a label of the
+    /// document: `cores`, `memory`, …).
+    Resource(usize, ResourceField),
+    /// Partition `index` of a machine of nodes (named by the document).
+    Partition(usize, PartitionField),
 }
 
 impl MetricKey {
@@ -218,10 +254,19 @@ impl MetricKey {
         if let Some(m) = Metric::parse(path) {
             return Some(MetricKey::Fixed(m));
         }
-        if let Some(rest) = path.strip_prefix("fair_slowdown.rows.") {
-            let (i, field) = rest.split_once('.')?;
-            let row = i.parse::<usize>().ok().filter(|&i| i < FAIR_SLOWDOWN_RANGES.len())?;
+        let row = |table: &str| {
+            let (i, field) = path.strip_prefix(table)?.strip_prefix('.')?.split_once('.')?;
+            Some((i.parse::<usize>().ok()?, field))
+        };
+        if let Some((i, field)) = row("fair_slowdown.rows") {
+            let row = Some(i).filter(|&i| i < FAIR_SLOWDOWN_RANGES.len())?;
             return Some(MetricKey::FairSlowdown(row, FairSlowdownField::parse(field)?));
+        }
+        if let Some((i, field)) = row("machine.resources") {
+            return Some(MetricKey::Resource(i, ResourceField::parse(field)?));
+        }
+        if let Some((i, field)) = row("machine.partitions") {
+            return Some(MetricKey::Partition(i, PartitionField::parse(field)?));
         }
         let mut parts = path.splitn(3, '.');
         let (table, index, field) = (parts.next()?, parts.next()?.parse::<usize>().ok()?, parts.next()?);
@@ -241,6 +286,8 @@ impl MetricKey {
             MetricKey::Category(i, f) => format!("categories.{i}.{}", f.name()),
             MetricKey::BlockedGroup(i, f) => format!("blocked_groups.{i}.{}", f.name()),
             MetricKey::FairSlowdown(i, f) => format!("fair_slowdown.rows.{i}.{}", f.name()),
+            MetricKey::Resource(i, f) => format!("machine.resources.{i}.{}", f.name()),
+            MetricKey::Partition(i, f) => format!("machine.partitions.{i}.{}", f.name()),
         }
     }
 
@@ -269,7 +316,24 @@ impl MetricKey {
                 let (range, e) = (FAIR_SLOWDOWN_RANGES[i], f.entry());
                 e.column(self, format!("fair slowdown {range} {}", e.label), e.description.replace("{r}", range))
             }
+            // The names of resources and partitions come with each run's
+            // machine, so a column names them by their row.
+            MetricKey::Resource(i, f) => {
+                let (what, e) = (format!("resource {i}"), f.entry());
+                e.column(self, format!("{what} {}", e.label), e.description.replace("{r}", &what))
+            }
+            MetricKey::Partition(i, f) => {
+                let (what, e) = (format!("partition {i}"), f.entry());
+                e.column(self, format!("{what} {}", e.label), e.description.replace("{p}", &what))
+            }
         }
+    }
+}
+
+/// Written as its path, the way documents and the page know it.
+impl Serialize for MetricKey {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
     }
 }
 
@@ -279,8 +343,10 @@ impl std::fmt::Display for MetricKey {
     }
 }
 
-/// The column of a metric path, or `None` for a path that is not a metric.
-pub fn column(path: &str) -> Option<Column> {
+/// The column of a metric path, or `None` for a path that is not a metric:
+/// for the tests, since results are read by key.
+#[cfg(test)]
+fn column(path: &str) -> Option<Column> {
     MetricKey::parse(path).map(MetricKey::column)
 }
 
@@ -359,7 +425,26 @@ mod tests {
             assert_eq!(MetricKey::parse(&c.key), Some(c.metric), "{}", c.key);
         }
         assert_eq!(MetricKey::parse("fair_slowdown.rows.5.jobs"), None, "the table has five rows");
-        for not in ["categories.4.mbs", "nope", "categories.x.mbs", "blocked_groups.0.nope", ""] {
+        assert_eq!(column("machine.resources.1.utilization").unwrap().label, "resource 1 utilisation");
+        assert_eq!(column("machine.partitions.0.mean_wait").unwrap().unit, Some("s"));
+        for key in [
+            MetricKey::Resource(1, ResourceField::Utilization),
+            MetricKey::Partition(2, PartitionField::Jobs),
+            MetricKey::FairSlowdown(4, FairSlowdownField::Percent),
+            MetricKey::BlockedGroup(7, GroupField::Mwbs),
+        ] {
+            assert_eq!(MetricKey::parse(&key.path()), Some(key), "{key}");
+        }
+        for not in [
+            "categories.4.mbs",
+            "nope",
+            "categories.x.mbs",
+            "blocked_groups.0.nope",
+            "",
+            "machine.resources.0.jobs",
+            "machine.partitions.x.mbs",
+            "machine.nodes.0.mbs",
+        ] {
             assert!(column(not).is_none(), "{not}");
         }
     }

@@ -343,13 +343,25 @@ pub fn experiment_result(experiment: Js<Experiment>, identity: &str, points: Vec
 }
 
 /// An experiment result (its JSON text) as a table: the given columns
-/// (metric paths), or every catalogue column some row has a number for;
-/// each cell as people read it (durations in their units, "4 h 54 min").
+/// (metric paths, each one of the catalogue), or every catalogue column
+/// some row has a number for; each cell as people read it (durations in
+/// their units, "4 h 54 min").
 #[export]
 pub fn summary_table(result: &str, columns: Option<Vec<String>>) -> Result<Js<SummaryTable>, JsError> {
     let result: ExperimentResult = serde_json::from_str(result).map_err(|e| JsError::new(&format!("result: {e}")))?;
+    let keys = columns
+        .map(|paths| {
+            paths
+                .iter()
+                .map(|p| {
+                    schedlab_metrics::MetricKey::parse(p)
+                        .ok_or_else(|| JsError::new(&format!("columns: `{p}` is not a metric of the catalogue")))
+                })
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .transpose()?;
     let style = schedlab_experiment::CellStyle::Durations;
-    Js::encode(&schedlab_experiment::summary_table(&result, columns.as_deref(), style))
+    Js::encode(&schedlab_experiment::summary_table(&result, keys.as_deref(), style))
 }
 
 /// A preset's result as the text `schedlab reproduce --json` writes, from

@@ -63,8 +63,7 @@ fn write_text(out: &mut dyn Write, doc: &Reproduction<'_>) -> std::io::Result<()
 /// One row per (run, sweep value); a cell is the mean, with its 95 %
 /// interval when the runs were repeated. Column labels from the catalogue.
 fn section_table(section: &Section, r: &ExperimentResult) -> Table {
-    let paths: Vec<String> = section.columns.iter().map(|p| (*p).to_owned()).collect();
-    let t = summary_table(r, Some(&paths), CellStyle::Seconds);
+    let t = summary_table(r, Some(section.columns), CellStyle::Seconds);
     let mut headers = vec!["run".to_owned()];
     headers.extend(t.sweep.clone());
     headers.extend(t.headers.iter().cloned());

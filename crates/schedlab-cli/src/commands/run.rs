@@ -352,8 +352,9 @@ fn write_repeated(
         writeln!(out, "                {note}")?;
     }
     writeln!(out)?;
-    let keys = ["mbs", "mwbs", "mean_wait", "max_wait", "utilization", "backfilled", "blocked", "preempted", "mkt"];
-    for c in keys.iter().chain(&["mean_rtw", "wasted_load"]).filter_map(|k| schedlab_metrics::column(k)) {
+    use schedlab_metrics::Metric::*;
+    let keys = [Mbs, Mwbs, MeanWait, MaxWait, Utilization, Backfilled, Blocked, Preempted, Mkt, MeanRtw, WastedLoad];
+    for c in keys.map(|m| schedlab_metrics::MetricKey::Fixed(m).column()) {
         writeln!(out, "{:<15} {}", c.key, output::summary_cell(&s.mean, &s.ci95, &c))?;
     }
     Ok(())

@@ -54,8 +54,8 @@ pub(super) fn write_table(out: &mut dyn Write, r: &ExperimentResult) -> std::io:
             r.points.len()
         )?;
     }
-    let keys: Vec<String> =
-        schedlab_metrics::columns().into_iter().filter(|c| c.shown).take(4).map(|c| c.key).collect();
+    let keys: Vec<schedlab_metrics::MetricKey> =
+        schedlab_metrics::columns().into_iter().filter(|c| c.shown).take(4).map(|c| c.metric).collect();
     let t = summary_table(r, Some(&keys), CellStyle::Seconds);
     let mut headers = vec!["policy".to_owned(), t.sweep.clone().unwrap_or_else(|| "value".into())];
     headers.extend(t.headers.iter().cloned());

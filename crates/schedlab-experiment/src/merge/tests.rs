@@ -70,13 +70,20 @@ fn tampered_shards_are_refused_with_the_field() {
     let cases: Vec<(Edit, &str)> = vec![
         (
             Box::new(|v| v["points"][0]["metrics"]["mbs"] = json!("12")),
-            "shard 2, point 1: metric `metrics.mbs` is text",
+            "shard 2: `points[0].metrics`: metric `mbs` is text, not a number",
         ),
         (Box::new(|v| v["points"][0]["seed"] = json!(99)), "shard 2, point 1: `seed` is 99, the plan says 8"),
         (Box::new(|v| v["points"][0]["value"] = json!(1)), "shard 2, point 1: `value` is 1"),
         (Box::new(|v| v["points"][0]["index"] = json!(2)), "shard 2, point 2: not a point of shard 2/2"),
         (Box::new(|v| v["points"][0]["index"] = json!(1_000_000)), "the experiment has 4 points"),
-        (Box::new(|v| v["points"][1]["metrics"]["extra"] = json!(1)), "metric `metrics.extra` is in one point"),
+        (
+            Box::new(|v| v["points"][1]["metrics"]["extra"] = json!(1)),
+            "shard 2: `points[1].metrics`: `extra` is not a metric of the catalogue",
+        ),
+        (
+            Box::new(|v| _ = v["points"][1]["metrics"].as_object_mut().map(|m| m.remove("mbs"))),
+            "shard 2, point 3: metric `mbs` is in one point of this run and not in another",
+        ),
         (Box::new(|v| v["points"][0]["seed"] = json!("x")), "shard 2: `points[0]"),
         (
             Box::new(|v| v["experiment"]["workload"] = json!({"machine_size": 50})),
@@ -101,7 +108,7 @@ fn tampered_shards_are_refused_with_the_field() {
         (Box::new(|v| v["experiment"]["repeat"] = json!(3)), "`experiment.repeat` differs"),
         (
             Box::new(|v| v["points"][0]["metrics"]["categories"][0]["mbs"] = json!(1.7e308)),
-            "run `easy@virtual` at error=0: the mean or 95 % interval of metric `categories[0].mbs` is beyond",
+            "run `easy@virtual` at error=0: the mean or 95 % interval of metric `categories.0.mbs` is beyond",
         ),
     ];
     for (edit, message) in cases {
