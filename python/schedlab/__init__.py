@@ -373,11 +373,18 @@ class Run:
         (all in seconds), ``bsd`` (bounded slowdown), ``preempted`` (times),
         ``backfilled``, ``blocked`` (bool), ``fair_start`` and
         ``reservation`` (seconds, nullable ``Int64``: ``<NA>`` for none);
-        and, when the trace's header gives ``UnixStartTime``,
-        ``submit_time``, ``start_time`` and ``end_time`` as UTC datetimes.
-        Times and counts are ``int64``, ``bsd`` ``float64``."""
+        on a machine of nodes, what each job held: ``partition`` (a
+        categorical of the machine's partition names), ``nodes``, and one
+        ``uint64`` column per resource of the machine, named as it is
+        (``cpu`` cores, ``mem`` MiB, ``gpu``, …; a job of an exclusive
+        partition holds its nodes whole); and, when the trace's header gives
+        ``UnixStartTime``, ``submit_time``, ``start_time`` and ``end_time``
+        as UTC datetimes. Times and counts are ``int64``, ``bsd``
+        ``float64``."""
         if self._jobs is None:
-            self._jobs = _jobs_frame(self._core.jobs_columns(), self.trace.header.get("unix_start_time"))
+            columns = self._core.jobs_columns()
+            names = self._core.partition_names()
+            self._jobs = _jobs_frame(columns, self.trace.header.get("unix_start_time"), names)
         return self._jobs
 
     def jobs_csv(self, path: Optional[Union[str, "os.PathLike[str]"]] = None) -> Optional[str]:
@@ -422,10 +429,15 @@ def _unpickle_run(trace: Trace, request: str) -> Run:
     return Run(trace, _core.run(trace._core, request, None), request)
 
 
-def _jobs_frame(columns: Sequence[Tuple[str, str, bytes, Optional[bytes]]], unix_start: Optional[int]) -> "Any":
+def _jobs_frame(
+    columns: Sequence[Tuple[str, str, bytes, Optional[bytes]]],
+    unix_start: Optional[int],
+    categories: Sequence[str] = (),
+) -> "Any":
     """The DataFrame of the core's per-job columns (little-endian bytes),
     with the instants as UTC datetimes when the trace says when its second
-    0 was (``UnixStartTime``)."""
+    0 was (``UnixStartTime``); a ``category`` column holds ``uint32`` codes
+    into ``categories``."""
     import numpy as np
     import pandas as pd
 
@@ -436,6 +448,9 @@ def _jobs_frame(columns: Sequence[Tuple[str, str, bytes, Optional[bytes]]], unix
             data[name] = pd.arrays.IntegerArray(values, np.frombuffer(mask, dtype=np.bool_))
         elif kind == "bool":
             data[name] = np.frombuffer(raw, dtype=np.bool_)
+        elif kind == "category":
+            codes = np.frombuffer(raw, dtype="<u4").astype(np.int64)
+            data[name] = pd.Categorical.from_codes(codes, categories=list(categories))
         else:
             data[name] = np.frombuffer(raw, dtype="<" + kind)
     if unix_start is not None:

@@ -4,7 +4,7 @@
 //! digits. The command line's `sweep` and `reproduce` tables and the page's
 //! result and preset tables are all this table.
 
-use schedlab_metrics::{column, columns, format_cell, Column};
+use schedlab_metrics::{columns, format_cell, machine_columns, Column, MetricKey};
 use serde::Serialize;
 
 use crate::{ExperimentResult, MetricValue, MetricsDocument};
@@ -65,12 +65,23 @@ pub fn summary_cell(mean: &MetricsDocument, ci95: &MetricsDocument, c: &Column) 
 /// The table of `r` with the given columns (metric paths; a path the
 /// catalogue does not know is left out), or, with `None`, every catalogue
 /// column that some row has a number for (`Column::shown` marks the ones
-/// to show first).
+/// to show first), then on a machine of nodes those of each resource and
+/// partition. A machine's columns are labelled by its names.
 pub fn summary_table(r: &ExperimentResult, paths: Option<&[String]>) -> SummaryTable {
+    let (resources, partitions) = r.trace.machine_names();
     let columns: Vec<Column> = match paths {
-        Some(paths) => paths.iter().filter_map(|p| column(p)).collect(),
+        Some(paths) => paths
+            .iter()
+            .filter_map(|p| MetricKey::parse(p))
+            .map(|key| match key {
+                MetricKey::Resource(i, _) => resources.get(i).map_or_else(|| key.column(), |n| key.column_named(n)),
+                MetricKey::Partition(i, _) => partitions.get(i).map_or_else(|| key.column(), |n| key.column_named(n)),
+                _ => key.column(),
+            })
+            .collect(),
         None => columns()
             .into_iter()
+            .chain(machine_columns(&resources, &partitions))
             .filter(|c| r.summary.iter().any(|row| row.mean.value(c.metric).number().is_some()))
             .collect(),
     };

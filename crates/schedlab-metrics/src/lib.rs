@@ -39,8 +39,8 @@ mod test_run;
 mod violations;
 
 pub use catalogue::{
-    column, columns, format_cell, format_mean, glossary_markdown, CategoryField, Column, FairSlowdownField, GroupField,
-    Metric, MetricKey, CATEGORY_NAMES, UNDEFINED,
+    column, columns, format_cell, format_mean, glossary_markdown, machine_columns, CategoryField, Column, FairSlowdownField, GroupField,
+    Metric, MetricKey, PartitionField, ResourceField, CATEGORY_NAMES, UNDEFINED,
 };
 pub use deadline::{deadline_metrics, DeadlineMetrics};
 pub use ecdf::{downsample_ecdf, wait_ecdf};
