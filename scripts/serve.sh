@@ -21,7 +21,7 @@ bash scripts/setup-web.sh
 if [ -e www/src/wasm/schedlab_wasm_bg.wasm ]; then
   echo "== building the page into www/dist/ (the core's WebAssembly build is rebuilt only if the Rust code changed: seconds)"
 else
-  echo "== building the page into www/dist/: first the core compiled to WebAssembly (a one-time step, about 2 minutes on 2 cores; later runs take seconds), then the TypeScript"
+  echo "== building the page into www/dist/: first the core compiled to WebAssembly (a one-time step, about 3 to 4 minutes on 2 idle cores, longer while other builds run; later runs take seconds), then the TypeScript"
 fi
 (cd www && npm run build)
 
@@ -30,5 +30,7 @@ echo "Schedlab playground: http://$HOST:$PORT/"
 echo "(Ctrl-C stops the server; www/dist/ is a static site any web server can host)"
 cd www
 # exec node itself (not npx, which would keep a child): killing this script's
-# PID, e.g. of `bash scripts/serve.sh &`, stops the server.
-exec node node_modules/vite/bin/vite.js preview --host "$HOST" --port "$PORT" --strictPort
+# PID, e.g. of `bash scripts/serve.sh &`, stops the server. Vite's own
+# banner would print the address a second time: only its warnings and
+# errors are shown.
+exec node node_modules/vite/bin/vite.js preview --host "$HOST" --port "$PORT" --strictPort --logLevel warn

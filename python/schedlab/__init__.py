@@ -33,10 +33,11 @@ import json
 import os
 from collections.abc import Mapping
 from datetime import datetime
+from datetime import tzinfo as datetime_tzinfo
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, TypedDict, Union
 
-from . import _args, _core
+from . import _args, _clock, _core
 from ._core import (
     CancelledError,
     ExperimentError,
@@ -89,9 +90,10 @@ ParamValue = Union[str, int, float]
 class JobRow(TypedDict, total=False):
     """One row of :attr:`Run.jobs`: its columns and their types (``int``
     is ``int64``, but ``job``, the trace's job number, is ``uint64``;
-    ``Optional[int]`` the nullable ``Int64``, ``datetime`` a UTC
-    ``datetime64``; the ``*_time`` columns only when the trace's header
-    gives ``UnixStartTime``)."""
+    ``Optional[int]`` the nullable ``Int64``, ``datetime`` a
+    ``datetime64`` in the trace's zone, :attr:`Trace.time_zone`; the
+    ``*_time`` columns only when the trace's header gives
+    ``UnixStartTime``)."""
 
     job: int
     user: int
@@ -140,11 +142,12 @@ class Trace:
     cleaning rule), ``warnings``, ``options`` (the workload options it was
     read with), ``header`` (the SWF header's fields) and ``identity`` (all
     of these, as every result document records them). ``len(trace)`` is
-    the number of jobs a run replays.
+    the number of jobs a run replays. ``facts`` and ``cleaning_lines`` are
+    the statistics and cleaning counts worded as the page shows them.
 
     A trace never changes, so ``copy.copy`` and ``copy.deepcopy`` give it
     back as it is. It pickles as the bytes it was read from (a file's are
-    read when it is first pickled) with its name and options, and is read
+    read at each pickling, never kept) with its name and options, and is read
     again on the other side, which checks that the text is the same
     (its SHA-256): a file changed since it was loaded is refused.
     """
@@ -155,6 +158,7 @@ class Trace:
         self._request = (name, workload)
         self.identity: Dict[str, Any] = json.loads(core.identity_json())
         self.header: Dict[str, Any] = json.loads(core.header_json())
+        self._zone: Optional[_clock.TimeZone] = None
 
     name = property(lambda self: self.identity["name"], doc="The trace's name (its file name by default).")
     sha256 = property(lambda self: self.identity["sha256"], doc="SHA-256 of the uncompressed text, lowercase hex.")
@@ -163,6 +167,39 @@ class Trace:
     cleaning = property(lambda self: self.identity["cleaning"], doc="Counts by cleaning rule, in the order they apply.")
     warnings = property(lambda self: self.identity["warnings"], doc="What the reader warned about.")
     options = property(lambda self: self.identity["options"], doc="The reader's options in force.")
+
+    @property
+    def facts(self) -> Dict[str, str]:
+        """The statistics as the page words them, in its order:
+        ``{"Jobs": "3,000", "Span": "17 d 17 h", ...}``."""
+        return dict(_core.trace_facts(self._core))
+
+    @property
+    def cleaning_lines(self) -> List[Tuple[str, str, str]]:
+        """The cleaning rules that counted something, in the order they
+        apply, as ``(key, text, meaning)``: ``("blank_lines", "skipped:
+        blank lines: 1 line", "...")``."""
+        return _core.cleaning_lines(self._core)
+
+    @property
+    def time_zone(self) -> Optional[datetime_tzinfo]:
+        """The zone of the datetime columns (``Run.jobs``' ``*_time``): the
+        header's ``TimeZoneString`` when it is a zone of Python's IANA
+        database (``Europe/Stockholm``, with its daylight saving), else
+        its ``TimeZone`` as a fixed offset (the dates the page shows), else
+        UTC; None when the header gives no ``UnixStartTime``.
+        :attr:`time_zone_note` says which."""
+        return self._time_zone().zone
+
+    @property
+    def time_zone_note(self) -> str:
+        """One sentence saying which zone the datetimes are in, and why."""
+        return self._time_zone().note
+
+    def _time_zone(self) -> _clock.TimeZone:
+        if self._zone is None:
+            self._zone = _clock.time_zone(self._core.clock_json())
+        return self._zone
 
     def _workload(self) -> Dict[str, Any]:
         return json.loads(self._core.workload_json())
@@ -180,11 +217,16 @@ class Trace:
         return self
 
     def __reduce__(self) -> Tuple[Any, Tuple[Any, ...]]:
-        if not isinstance(self._source, bytes):
-            # Read once; a bytearray is copied, since its owner may change it.
-            self._source = bytes(self._source) if isinstance(self._source, bytearray) else Path(self._source).read_bytes()
+        # A file is read again at each pickling and its bytes are not kept:
+        # a trace of a large file would otherwise hold the whole file for
+        # as long as it lives after its first pickling (an executor's
+        # sweep pickles it once per task, and the pickle copies the bytes
+        # anyway, so one more read of a file the system caches costs less
+        # than the copy). The other side refuses bytes that changed.
+        source = self._source
+        data = source if isinstance(source, bytes) else bytes(source) if isinstance(source, bytearray) else Path(source).read_bytes()
         name, workload = self._request
-        return (_unpickle_trace, (self._source, name or self.name, workload, self.sha256))
+        return (_unpickle_trace, (data, name or self.name, workload, self.sha256))
 
 
 def _unpickle_trace(data: bytes, name: str, workload: Dict[str, Any], sha256: str) -> Trace:
@@ -379,12 +421,15 @@ class Run:
         (``cpu`` cores, ``mem`` MiB, ``gpu``, …; a job of an exclusive
         partition holds its nodes whole); and, when the trace's header gives
         ``UnixStartTime``, ``submit_time``, ``start_time`` and ``end_time``
-        as UTC datetimes. Times and counts are ``int64``, ``bsd``
-        ``float64``."""
+        as datetimes in the trace's zone (:attr:`Trace.time_zone`; a warning
+        when the header names a zone Python's database does not know).
+        Times and counts are ``int64``, ``bsd`` ``float64``."""
         if self._jobs is None:
+            zone = self.trace._time_zone()
+            _clock.warn_unknown(self.trace.name, zone)
             columns = self._core.jobs_columns()
             names = self._core.partition_names()
-            self._jobs = _jobs_frame(columns, self.trace.header.get("unix_start_time"), names)
+            self._jobs = _jobs_frame(columns, self.trace.header.get("unix_start_time"), zone.zone, names)
         return self._jobs
 
     def jobs_csv(self, path: Optional[Union[str, "os.PathLike[str]"]] = None) -> Optional[str]:
@@ -418,6 +463,14 @@ class Run:
         self._core.write(what, os.fspath(path), f"{call}()")
         return None
 
+    def file_name(self, kind: str, ending: str) -> str:
+        """The name the page gives this run's file of ``kind``: the trace,
+        the policy, the kind, e.g. ``run.file_name("jobs", "csv")`` is
+        ``kth-sp2-first3000-easy-jobs.csv``."""
+        where = "Run.file_name()"
+        kind, ending = _args.text(where, "kind", kind), _args.text(where, "ending", ending)
+        return _core.download_name(self.trace.name, self.policy, kind, ending)
+
     def __repr__(self) -> str:
         return f"<schedlab.Run {self.policy}@{self.predictor} on {self.trace.name!r}: MBS {self.metrics.get('mbs')}>"
 
@@ -432,12 +485,13 @@ def _unpickle_run(trace: Trace, request: str) -> Run:
 def _jobs_frame(
     columns: Sequence[Tuple[str, str, bytes, Optional[bytes]]],
     unix_start: Optional[int],
+    zone: Optional[datetime_tzinfo],
     categories: Sequence[str] = (),
 ) -> "Any":
     """The DataFrame of the core's per-job columns (little-endian bytes),
-    with the instants as UTC datetimes when the trace says when its second
-    0 was (``UnixStartTime``); a ``category`` column holds ``uint32`` codes
-    into ``categories``."""
+    with the instants as datetimes in ``zone`` when the trace says when its
+    second 0 was (``UnixStartTime``); a ``category`` column holds ``uint32``
+    codes into ``categories``."""
     import numpy as np
     import pandas as pd
 
@@ -453,10 +507,12 @@ def _jobs_frame(
             data[name] = pd.Categorical.from_codes(codes, categories=list(categories))
         else:
             data[name] = np.frombuffer(raw, dtype="<" + kind)
-    if unix_start is not None:
+    if unix_start is not None and zone is not None:
+        # Instants are added in UTC and then shown in the zone, so that a
+        # daylight-saving change between two of them shifts nothing.
         origin = pd.Timestamp(unix_start, unit="s", tz="UTC")
         for name in ("submit", "start", "end"):
-            data[f"{name}_time"] = origin + pd.to_timedelta(data[name], unit="s")
+            data[f"{name}_time"] = (origin + pd.to_timedelta(data[name], unit="s")).tz_convert(zone)
     return pd.DataFrame(data)
 
 
@@ -680,9 +736,9 @@ class Experiment:
             name, data = _core.sample(ref["id"])
             return _load(data, name, workload)
         if kind == "generated":
-            data = _core.generate_lublin(ref["procs"], ref["jobs"], ref["load"], ref["seed"])
-            name = f"lublin99-p{ref['procs']}-n{ref['jobs']}-l{_js_number(ref['load'])}-s{ref['seed']}.swf"
-            return _load(data, name, workload)
+            generator = (ref["procs"], ref["jobs"], ref["load"], ref["seed"])
+            data = _core.generate_lublin(*generator)
+            return _load(data, _core.generated_trace_name(*generator), workload)
         if kind == "file":
             raise SchedlabError(
                 f"the link's trace is the file {ref['name']} (sha256 {ref['sha256']}): pass it as run(trace=...)"
@@ -728,12 +784,6 @@ def _run_on(executor: Any, trace: Trace, definition: str, count: int) -> "Experi
                 cancel()
         raise
     return ExperimentResult(_core.merge_shards(texts))
-
-
-def _js_number(x: float) -> str:
-    """A number as JavaScript prints it (the page names generated traces
-    with it): whole numbers without a decimal point."""
-    return str(int(x)) if float(x).is_integer() and abs(x) < 1e21 else repr(float(x))
 
 
 def _experiment(

@@ -266,9 +266,22 @@ class VectorSchedulingEnv(VectorEnv):
     which the next step overwrites (as ``SyncVectorEnv(copy=False)``).
     ``threads`` splits the episodes into that many groups stepped at once,
     each on a core of its own (the results do not depend on it).
+
+    ``episode_metrics=False`` makes an episode's end cheaper: the reward is
+    the same number, but the run checker does not verify the episode's
+    schedule and ``info["metrics"]`` is left out (by default, True, each
+    ended episode is checked and measured in full, as ``SchedulingEnv``
+    does, which costs about as much as the episode's decisions).
+
+    It pickles and ``copy.deepcopy`` gives an independent copy at the same
+    point of every episode (each replays its decisions from its first job),
+    with the same random generators.
     """
 
     metadata = {"render_modes": [], "autoreset_mode": AutoresetMode.NEXT_STEP}
+
+    # What the core holds, made again by __setstate__ rather than pickled.
+    _NATIVE = ("_core", "_buffers", "_observation", "_reward", "_terminated", "_mask", "_invalid")
 
     def __init__(
         self,
@@ -281,6 +294,7 @@ class VectorSchedulingEnv(VectorEnv):
         reward: str = "mbs",
         copy: bool = True,
         threads: int = 1,
+        episode_metrics: bool = True,
     ) -> None:
         where = "VectorSchedulingEnv()"
         trace, window, episode_jobs = _settings(where, trace, mode, window, backfill, episode_jobs, reward)
@@ -289,20 +303,14 @@ class VectorSchedulingEnv(VectorEnv):
             raise ValueError(f"{where}: num_envs must be at least 1, not {n}")
         self.trace, self.mode, self.window, self.backfill = trace, mode, window, backfill
         self.episode_jobs, self.reward_metric, self.copy = episode_jobs, reward, _args.flag(where, "copy", copy)
+        self.episode_metrics = _args.flag(where, "episode_metrics", episode_metrics)
+        self.threads = _args.integer(where, "threads", threads, _args.U32)
         self.num_envs = n
         self.single_observation_space = _observation_space(trace, window)
         self.single_action_space = spaces.Discrete(window if mode == "pick" else 2)
         self.observation_space = batch_space(self.single_observation_space, n)
         self.action_space = batch_space(self.single_action_space, n)
-        actions = self.single_action_space.n
-        buffers = [bytearray(size) for size in (n * window * _core.FEATURES * 4, n * 8, n, n * actions, n)]
-        threads = _args.integer(where, "threads", threads, _args.U32)
-        self._core = _core.Episodes(trace._core, n, episode_jobs, window, backfill, mode, reward, buffers, threads)
-        self._observation = np.frombuffer(buffers[0], dtype="<f4").reshape(n, window, _core.FEATURES)
-        self._reward = np.frombuffer(buffers[1], dtype="<f8")
-        self._terminated = np.frombuffer(buffers[2], dtype=np.bool_)
-        self._mask = np.frombuffer(buffers[3], dtype=np.bool_).reshape(n, actions)
-        self._invalid = np.frombuffer(buffers[4], dtype=np.bool_)
+        self._make_core()
         self._truncated = np.zeros(n, dtype=np.bool_)
         self._everyone = np.ones(n, dtype=np.bool_)
         self._generators: List[np.random.Generator] = []
@@ -310,6 +318,46 @@ class VectorSchedulingEnv(VectorEnv):
         self._ended: List[int] = []
         self._starts = np.full(n, -1, dtype="<i8")
         self._last_start = len(trace) - episode_jobs + 1
+
+    def _make_core(self) -> None:
+        """The core's episodes and the buffers they write, with the numpy
+        views the steps read (see ``_NATIVE``)."""
+        n, window, actions = self.num_envs, self.window, self.single_action_space.n
+        buffers = [bytearray(size) for size in (n * window * _core.FEATURES * 4, n * 8, n, n * actions, n)]
+        self._core = _core.Episodes(
+            self.trace._core,
+            n,
+            self.episode_jobs,
+            window,
+            self.backfill,
+            self.mode,
+            self.reward_metric,
+            buffers,
+            self.threads,
+            self.episode_metrics,
+        )
+        self._buffers = buffers
+        self._observation = np.frombuffer(buffers[0], dtype="<f4").reshape(n, window, _core.FEATURES)
+        self._reward = np.frombuffer(buffers[1], dtype="<f8")
+        self._terminated = np.frombuffer(buffers[2], dtype=np.bool_)
+        self._mask = np.frombuffer(buffers[3], dtype=np.bool_).reshape(n, actions)
+        self._invalid = np.frombuffer(buffers[4], dtype=np.bool_)
+
+    def __getstate__(self) -> Dict[str, Any]:
+        """Everything but the core's episodes, which travel as each one's
+        first job and decisions, and the last step's rewards and flags."""
+        state = {k: v for k, v in self.__dict__.items() if k not in self._NATIVE}
+        state["_episodes"] = self._core.answers()
+        state["_last_step"] = [bytes(self._buffers[i]) for i in (1, 2, 4)]
+        return state
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        episodes, last_step = state.pop("_episodes"), state.pop("_last_step")
+        self.__dict__.update(state)
+        self._make_core()
+        for i, raw in zip((1, 2, 4), last_step):
+            self._buffers[i][:] = raw
+        self._core.restore(episodes)
 
     def reset(
         self, *, seed: Union[int, Sequence[Optional[int]], None] = None, options: Optional[Dict[str, Any]] = None
@@ -356,7 +404,8 @@ class VectorSchedulingEnv(VectorEnv):
         else:
             infos["_invalid_action"] = self._everyone.copy()
         for i, metrics in ended:
-            self._add_info(infos, {"metrics": json.loads(metrics)}, i)
+            if metrics is not None:
+                self._add_info(infos, {"metrics": json.loads(metrics)}, i)
         self._ended = [i for i, _ in ended]
         return (
             self._out(self._observation),

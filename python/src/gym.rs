@@ -21,7 +21,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyByteArray;
 use schedlab::engine::{self, Overrun, Preemption, Replay, RunConfig, RuntimeSource};
 use schedlab::experiment::write_jobs_csv;
-use schedlab::metrics::{Metrics, MetricsOptions};
+use schedlab::metrics::{Headline, Metrics, MetricsOptions};
 use schedlab::policies::directed::{Backfill, Decision, Steps};
 use schedlab::workload::{Job, Trace as Jobs};
 
@@ -74,7 +74,7 @@ impl Reward {
         }
     }
 
-    fn of(self, m: &Metrics) -> f64 {
+    fn of(self, m: &Headline) -> f64 {
         match self {
             Reward::Mbs => -m.mbs,
             Reward::Mwbs => -m.mwbs,
@@ -197,6 +197,18 @@ impl Slot {
         Ok(slot)
     }
 
+    /// The episode from job `start` after `answers` (a copy's decisions,
+    /// from [`Slot::answers`]), run to the decision that follows them.
+    fn replayed(trace: &Jobs, start: usize, setup: &Setup, answers: &[i64]) -> Result<Slot, SessionError> {
+        let mut slot = Slot::new(trace, start, setup)?;
+        for &a in answers {
+            if !slot.advance(Some(a))? {
+                return Err(SessionError::new(ErrorKind::State, "the answers go past the end of the episode"));
+            }
+        }
+        Ok(slot)
+    }
+
     fn steps(&mut self) -> Result<&mut Steps<'static>, SessionError> {
         match &mut self.steps {
             Some(steps) if !self.ended => Ok(steps),
@@ -285,6 +297,13 @@ impl Slot {
         }
     }
 
+    /// The reward metrics of the ended run alone, unchecked: what an
+    /// environment asked for no episode metrics needs (see
+    /// `VectorSchedulingEnv`'s `episode_metrics`).
+    fn headline(steps: Steps<'static>, jobs: &Jobs) -> Headline {
+        schedlab::metrics::headline(&jobs.jobs, &steps.finish(), &MetricsOptions::default())
+    }
+
     /// Checks the ended run and computes its metrics, and its per-job table
     /// (`run --jobs-csv`'s) if asked.
     fn finish(steps: Steps<'static>, jobs: &Jobs, csv: bool) -> Result<(Metrics, Option<String>), SessionError> {
@@ -370,12 +389,7 @@ impl Episode {
                 observation.len()
             )));
         }
-        let mut slot = Slot::new(t, start, &setup).map_err(session_error)?;
-        for &a in &answers {
-            if !slot.advance(Some(a)).map_err(session_error)? {
-                return Err(error(ErrorKind::State, "the answers go past the end of the episode"));
-            }
-        }
+        let slot = Slot::replayed(t, start, &setup, &answers).map_err(session_error)?;
         let mut live = Live { slot: Some(slot), observation: observation.unbind(), written: window };
         live.observe(py);
         Ok(Episode { setup, live: Mutex::new(live) })
@@ -430,7 +444,7 @@ impl Episode {
             slot.steps.take().ok_or_else(|| error(ErrorKind::State, "the episode's result was already taken"))?;
         let jobs = Arc::clone(&slot.jobs);
         let (metrics, csv) = py.detach(move || Slot::finish(steps, &jobs, true)).map_err(session_error)?;
-        Ok((self.setup.reward.of(&metrics), metrics_json(&metrics)?, csv.unwrap_or_default()))
+        Ok((self.setup.reward.of(&Headline::from(&metrics)), metrics_json(&metrics)?, csv.unwrap_or_default()))
     }
 }
 

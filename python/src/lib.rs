@@ -16,6 +16,7 @@
 
 mod experiment;
 mod gym;
+mod names;
 mod observer;
 mod run;
 mod trace;
@@ -197,5 +198,11 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(experiment::columns, m)?)?;
     m.add_function(wrap_pyfunction!(experiment::run_spec, m)?)?;
     m.add_function(wrap_pyfunction!(experiment::parse_sweep, m)?)?;
+    m.add_function(wrap_pyfunction!(names::facts, m)?)?;
+    m.add_function(wrap_pyfunction!(names::cleaning, m)?)?;
+    m.add_function(wrap_pyfunction!(names::count_text, m)?)?;
+    m.add_function(wrap_pyfunction!(names::counted, m)?)?;
+    m.add_function(wrap_pyfunction!(names::download_name, m)?)?;
+    m.add_function(wrap_pyfunction!(names::generated_trace_name, m)?)?;
     Ok(())
 }

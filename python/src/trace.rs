@@ -12,6 +12,7 @@ use pyo3::exceptions::{PyFileNotFoundError, PyIsADirectoryError, PyOSError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes};
 use schedlab::experiment::WorkloadOptions;
+use schedlab::workload::TraceClock;
 use schedlab_outputs::Input;
 use schedlab_session::Session;
 
@@ -43,6 +44,13 @@ impl Trace {
     /// The header's key/value pairs as JSON text.
     fn header_json(&self) -> PyResult<String> {
         serde_json::to_string(&self.session.loaded().header).map_err(core_error)
+    }
+
+    /// What the header says of the trace's clock (`UnixStartTime`, the
+    /// `TimeZone` offset and the `TimeZoneString` name, each as the core
+    /// reads it for the page's dates), as JSON text.
+    fn clock_json(&self) -> PyResult<String> {
+        serde_json::to_string(&TraceClock::of(&self.session.loaded().header)).map_err(core_error)
     }
 
     fn __len__(&self) -> usize {
@@ -196,14 +204,25 @@ pub fn generate_lublin<'py>(
     seed: Option<u64>,
     estimate_factor: Option<f64>,
 ) -> PyResult<Bound<'py, PyBytes>> {
+    let params = lublin_params(procs, jobs, load, seed, estimate_factor);
+    let bytes = py.detach(|| schedlab_synth::generate_swf(&params)).map_err(session_error)?;
+    Ok(PyBytes::new(py, &bytes))
+}
+
+/// The generator's settings, each not given at its default.
+pub fn lublin_params(
+    procs: Option<u32>,
+    jobs: Option<u32>,
+    load: Option<f64>,
+    seed: Option<u64>,
+    estimate_factor: Option<f64>,
+) -> schedlab_synth::LublinParams {
     let d = schedlab_synth::LublinParams::default();
-    let params = schedlab_synth::LublinParams {
+    schedlab_synth::LublinParams {
         procs: procs.unwrap_or(d.procs),
         jobs: jobs.unwrap_or(d.jobs),
         load: load.unwrap_or(d.load),
         seed: seed.unwrap_or(d.seed),
         estimate_factor: estimate_factor.unwrap_or(d.estimate_factor),
-    };
-    let bytes = py.detach(|| schedlab_synth::generate_swf(&params)).map_err(session_error)?;
-    Ok(PyBytes::new(py, &bytes))
+    }
 }

@@ -75,6 +75,31 @@ def test_a_trace_carries_its_identity_statistics_and_cleaning_report(kth):
     assert kth.header["max_procs"] == 100
 
 
+def test_a_traces_facts_and_cleaning_are_worded_as_in_the_page():
+    # Two jobs of 17,640 s submitted three hours apart, after a blank line.
+    swf = "; MaxProcs: 4\n\n" + "".join(
+        f"{n} {submit} 0 17640 2 -1 -1 2 20000 -1 1 1 1 -1 1 -1 -1 -1\n" for n, submit in [(1, 0), (2, 10800)]
+    )
+    trace = schedlab.load(swf.encode(), name="dump.swf")
+    assert (trace.facts["Span"], trace.facts["Mean runtime"], trace.facts["Jobs"]) == ("3 h", "4 h 54 min", "2")
+    assert list(trace.facts)[:3] == ["Trace", "SHA-256", "Jobs"]
+    [(key, text, meaning)] = trace.cleaning_lines
+    assert text == "skipped: blank lines: 1 line" and key in trace.cleaning and meaning
+    assert (_core.count_text(28489), _core.counted(1, "line", "lines"), _core.counted(3000, "job", "jobs")) == (
+        "28,489",
+        "1 line",
+        "3,000 jobs",
+    )
+
+
+def test_a_runs_file_name_is_the_pages(kth):
+    run = schedlab.run(kth, "easy", progress=False)
+    assert run.file_name("jobs", "csv") == "kth-sp2-first3000-easy-jobs.csv"
+    assert run.file_name("batsim jobs", "csv") == "kth-sp2-first3000-easy-batsim-jobs.csv"
+    with pytest.raises(TypeError, match="kind must be a str"):
+        run.file_name(3, "csv")
+
+
 def test_bytes_and_compressed_bytes_read_as_the_file(kth):
     plain = schedlab.load(SAMPLE.read_bytes(), name=kth.name)
     packed = schedlab.load(gzip.compress(SAMPLE.read_bytes()), name=kth.name)
@@ -313,6 +338,16 @@ def test_a_link_to_a_file_needs_that_file(kth):
     assert schedlab.Experiment.from_link(good).run(SAMPLE, progress=False).document["summary"][0]["label"] == "fcfs"
     with pytest.raises(schedlab.SchedlabError, match="not a Schedlab experiment"):
         schedlab.Experiment.from_link("https://example.org/#v9=abc")
+
+
+def test_a_link_to_a_generated_trace_names_it_as_the_page_does():
+    # The page names it `lublin99-p{procs}-n{jobs}-l{load}-s{seed}.swf`,
+    # whole loads without a decimal point, through the same core function.
+    experiment = {"runs": [{"policy": "fcfs"}]}
+    for load, written in [(0.5, "0.5"), (1, "1"), (1.0, "1")]:
+        trace = {"kind": "generated", "procs": 64, "jobs": 50, "load": load, "seed": 3}
+        result = schedlab.Experiment.from_link(link_to(experiment, trace)).run(progress=False)
+        assert result.document["trace"]["name"] == f"lublin99-p64-n50-l{written}-s3.swf"
 
 
 def test_an_experiment_refuses_a_trace_read_otherwise(kth):

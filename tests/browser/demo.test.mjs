@@ -156,12 +156,7 @@ describe("demo-grade", () => {
     await choosePolicies(page, ["easy", "cbf"]);
     await page.selectOption("#p0-source", "virtual");
     await page.selectOption("#sweep-param", "error");
-    for (const [id, v] of [
-      ["#sweep-from", "0"],
-      ["#sweep-to", "20"],
-      ["#sweep-step", "20"],
-    ])
-      await setField(page, id, v);
+    await setField(page, "#sweep-values", "0:20:20");
     await page.click("#run");
     await waitResults(page);
     const rows = await tableRows(page);

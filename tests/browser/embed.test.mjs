@@ -91,20 +91,32 @@ describe("embeddable views", () => {
     assert.ok(m, code);
     await page.close();
 
-    const host = await embedder(`<!doctype html><title>A blog post</title><p>The schedule:</p>${code.replace('height="660"', 'height="900"')}`);
+    // As copied (900 × 660): the Gantt of the link's window and its legend, nothing else, inside the frame.
+    // With `&controls=1`: the whole tab, the link's job in the inspector.
+    const withControls = code.replace("?embed=schedule#", "?embed=schedule&controls=1#").replace('height="660"', 'height="900"');
+    const host = await embedder(`<!doctype html><title>A blog post</title><p>The schedule:</p>${code}<p>With controls:</p>${withControls}`);
     try {
       const post = await session.browser.context.newPage();
       post.on("pageerror", (e) => pageErrors.push(String(e)));
       await post.setViewportSize({ width: 1000, height: 1000 });
       await post.goto(host.url);
-      const frame = post.frameLocator("iframe");
-      await frame.locator("[data-testid='schedule-view'][data-mode='runs']").waitFor({ timeout: 120_000 });
-      await frame.locator("#inspector-title").waitFor({ timeout: 30_000 });
-      assert.match(await frame.locator("#inspector-title").textContent(), /^Job 162\b/);
-      const w = await frame.locator("#schedule-window");
+      const plain = post.frameLocator("iframe").first();
+      const gantt = plain.locator("[data-testid='schedule-view'][data-mode='runs']");
+      await gantt.waitFor({ timeout: 120_000 });
+      assert.match(await gantt.getAttribute("aria-label"), / from d7 to d9,/);
+      assert.equal(await plain.locator("#experiment, #results-table, #schedule-window, #job-search, #replay-next, .schedule-pair").count(), 0, "the Gantt alone");
+      assert.equal(await plain.locator(".schedule-legend").count(), 1, "with its legend");
+      const box = await gantt.evaluate((c) => c.getBoundingClientRect().bottom);
+      assert.ok(box <= 660, `the Gantt ends ${box} px down a 660 px frame`);
+      await post.locator("iframe").first().screenshot({ path: join(SHOTS, "embed-schedule-view-only-900.png") });
+      const full = post.frameLocator("iframe").nth(1);
+      await full.locator("[data-testid='schedule-view'][data-mode='runs']").waitFor({ timeout: 120_000 });
+      await full.locator("#inspector-title").waitFor({ timeout: 30_000 });
+      assert.match(await full.locator("#inspector-title").textContent(), /^Job 162\b/);
+      const w = full.locator("#schedule-window");
       assert.deepEqual([await w.getAttribute("data-from"), await w.getAttribute("data-to")], [String(7 * 86_400), String(9 * 86_400)]);
-      assert.equal(await frame.locator("#experiment, #results-table").count(), 0, "the schedule view alone");
-      await post.screenshot({ path: join(SHOTS, "embed-schedule-1000.png") });
+      assert.equal(await full.locator("#experiment, #results-table").count(), 0, "the schedule view alone");
+      await post.screenshot({ path: join(SHOTS, "embed-schedule-1000.png"), fullPage: true });
       await post.close();
     } finally {
       await host.close();

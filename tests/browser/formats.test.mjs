@@ -57,7 +57,8 @@ async function runEasyAndExportBatsim(page) {
   await page.click("#run");
   await page.waitForSelector("#runs li[data-status='done']", { timeout: 120_000 });
   const [download] = await Promise.all([page.waitForEvent("download"), page.click("#runs li:first-child .exports button:text('Batsim CSV')")]);
-  assert.match(download.suggestedFilename(), /\.batsim-jobs\.csv$/);
+  // The one naming scheme: trace, the run's label, kind.
+  assert.match(download.suggestedFilename(), /-easy-batsim-jobs\.csv$/);
   return Buffer.concat(await (await download.createReadStream()).toArray()).toString();
 }
 

@@ -29,12 +29,16 @@ async function runSample(page) {
   }, null, { timeout: 30_000 });
 }
 
-/** What sticks out of the screen sideways, and runs whose parts overlap. */
-function layoutFaults(page) {
-  return page.evaluate(() => {
-    const width = document.documentElement.clientWidth;
+/**
+ * What sticks out of a screen `screen` CSS pixels wide, and runs whose parts overlap. Measured against the
+ * screen's width as the test set it, not the document's own (which a too-wide page widens with it on a phone).
+ */
+function layoutFaults(page, screen) {
+  return page.evaluate((width) => {
     const faults = [];
-    if (document.documentElement.scrollWidth > width) faults.push(`the page scrolls sideways (${document.documentElement.scrollWidth} > ${width})`);
+    const root = document.documentElement;
+    for (const [what, w] of [["scrollWidth", root.scrollWidth], ["clientWidth", root.clientWidth], ["body", document.body.getBoundingClientRect().right]])
+      if (w > width + 0.5) faults.push(`the page is wider than the screen: ${what} ${w} > ${width}`);
     for (const el of document.querySelectorAll("canvas, figure, .panel, .card, .preset, #runs li, .toolbar, h1, .demo, table, .schedule section, .schedule-legend")) {
       // A table may scroll inside its own box (.table-wrap); what counts is the box.
       if (el.tagName === "TABLE" && el.closest(".table-wrap")) continue;
@@ -50,7 +54,7 @@ function layoutFaults(page) {
         }
     }
     return faults;
-  });
+  }, screen);
 }
 
 /** Opens the Schedule tab with both runs, a job in the inspector, the scatter and a step of the replay. */
@@ -73,14 +77,20 @@ describe("layout", () => {
     test(`a phone ${width} px wide: no tab scrolls sideways or is cut, with every schedule view open; runs do not overlap`, async () => {
       const page = await pageAt(width, 844);
       await runSample(page);
-      assert.deepEqual(await layoutFaults(page), [], "the table and charts tab");
+      assert.deepEqual(await layoutFaults(page, width), [], "the table and charts tab");
       await openEveryScheduleView(page);
-      assert.deepEqual(await layoutFaults(page), [], "the schedule tab with every view open");
+      assert.deepEqual(await layoutFaults(page, width), [], "the schedule tab with every view open");
+      // A job that waited, with dates and reservations in the inspector.
+      await page.fill("#job-search", "162");
+      await page.click(".inspector-search button[type='submit']");
+      await page.waitForFunction(() => document.getElementById("inspector-title")?.textContent?.startsWith("Job 162 "));
+      assert.deepEqual(await layoutFaults(page, width), [], "the schedule tab with job 162 in the inspector");
+      await page.locator("[data-testid='job-inspector']").screenshot({ path: join(SHOTS, `phone-${width}-inspector.png`) });
       const scatter = await page.$eval("[data-testid='job-scatter']", (s) => s.getBoundingClientRect().width);
       assert.ok(scatter <= width - 20, `the scatter (${scatter} px) fits the phone`);
       await page.locator("#schedule").screenshot({ path: join(SHOTS, `phone-${width}-schedule.png`) });
       await page.click("#view-glossary");
-      assert.deepEqual(await layoutFaults(page), [], "the glossary tab");
+      assert.deepEqual(await layoutFaults(page, width), [], "the glossary tab");
       await page.click("#view-summary");
       await page.waitForFunction(() => [...document.querySelectorAll("#charts canvas")].every((c) => c.dataset.drawn === "1"));
       // A chart's canvas is drawn for its width (legend and labels inside it).
@@ -94,7 +104,7 @@ describe("layout", () => {
   test("a projector (1920 × 1080): the content uses the width; the presentation layout fits a chart in one screen", async () => {
     const page = await pageAt(1920, 1080);
     await runSample(page);
-    assert.deepEqual(await layoutFaults(page), []);
+    assert.deepEqual(await layoutFaults(page, 1920), []);
     const main = await page.$eval("main", (m) => m.getBoundingClientRect().width);
     assert.ok(main >= 1800, `the content is ${main} px wide`);
     await page.screenshot({ path: join(SHOTS, "projector-1920.png") });

@@ -259,9 +259,44 @@ async function linkRestores(page, jobId) {
     assert.deepEqual(await readout(other), { from: 10 * 86_400, to: 12 * 86_400 });
     assert.equal(await other.$$eval("input[name='gantt-slot']", (r) => r.length), 2, "the pair is open");
     assert.match(await other.textContent(".schedule-info"), /^A: EASY.*B: Conservative/);
+    await landsOnTheView(other, "#inspector-title");
   } finally {
     await other.close();
   }
+}
+
+/** The page opened on a link shows the schedule at the screen's top, the element `focused` having the focus. */
+async function landsOnTheView(page, focused) {
+  await page.waitForFunction((sel) => document.activeElement === document.querySelector(sel), focused, { timeout: 30_000 });
+  const top = await page.$eval("#schedule", (s) => s.getBoundingClientRect().top);
+  assert.ok(Math.abs(top) <= 2 && (await page.evaluate(() => window.scrollY)) > 0, `the schedule view is at the top (${top} px), not the page's start`);
+}
+
+/** A link made with the Gantts stacked opens them stacked, scrolled to and focused; both exports draw A above B. */
+async function stackedLinkRestores(page) {
+  await page.check("#gantt-stack");
+  await page.waitForSelector("[data-testid='schedule-view-b']");
+  await page.waitForFunction(() => location.hash.length > 10);
+  await page.waitForTimeout(600);
+  const hash = await page.evaluate(() => location.hash);
+  const other = await session.browser.context.newPage();
+  try {
+    await other.setViewportSize({ width: 1280, height: 900 });
+    await other.goto(session.server.url + hash);
+    await other.waitForSelector("[data-testid='schedule-view-b'][data-mode='runs']", { timeout: 120_000 });
+    assert.ok(await other.isChecked("#gantt-stack"), "stacked, as the link was made");
+    await landsOnTheView(other, "#inspector-title");
+    await other.screenshot({ path: join(SHOTS, "link-stacked-1280.png") });
+    // The SVG export draws what the view shows: both runs' titles, A above B.
+    const [download] = await Promise.all([other.waitForEvent("download"), other.click("#schedule-svg")]);
+    const svg = readFileSync(await download.path(), "utf8");
+    const y = (title) => Number(svg.split("<text").find((t) => t.includes(`>\n${title}`))?.match(/ y="([0-9.]+)"/)?.[1]);
+    assert.ok(y("EASY") < y("Conservative backfilling"), `A (${y("EASY")}) above B (${y("Conservative backfilling")})`);
+    assert.match(download.suggestedFilename(), /^kth-sp2-first3000-easy-vs-conservative-backfilling-schedule\.svg$/);
+  } finally {
+    await other.close();
+  }
+  await page.uncheck("#gantt-stack");
 }
 
 /** A link whose view is wrong opens nothing and says which field is wrong. */
@@ -327,6 +362,7 @@ describe("schedule view", () => {
     await runPairAndOpen(page, 120_000);
     await wholePath(page, SAMPLE, 100, "schedule-sample");
     await linkRestores(page, 162);
+    await stackedLinkRestores(page);
     await badViewLink();
     await screenshots(page);
     // A new run of the same form: the view says it still shows the earlier runs.
@@ -395,15 +431,17 @@ describe("schedule view", () => {
     const submitted = await page.$eval("[data-testid='job-inspector'] .inspector-run[data-slot='0'] .inspector-times", (dl) =>
       [...dl.querySelectorAll("div")].find((d) => d.querySelector("dt")?.textContent === "submitted")?.querySelector("dd")?.textContent,
     );
-    assert.equal(submitted, `d7 21:11 (${utcPlusOne(681_117)}; t = 681117 s)`);
-    // The scatter's wait axis reads as the charts' duration axes: 10^k seconds as 1 s, 10 s, 100/60 = 1.67 min, 1000/60 = 16.7 min, 10^4/3600 = 2.78 h.
+    // 681117 s after the start is 7 d 21 h 11 min 57 s.
+    assert.equal(submitted, `${utcPlusOne(681_117)} (+7 d 21 h), t = 681117 s`);
+    // The scatter's wait axis ticks at round durations, as the wait ECDF's do.
     await page.waitForSelector("[data-testid='job-scatter'] canvas[data-ticks]");
     const ticks = (await page.getAttribute("[data-testid='job-scatter'] canvas[data-ticks]", "data-ticks")).split("|");
-    assert.deepEqual(ticks.slice(0, 5), ["1 s", "10 s", "1.67 min", "16.7 min", "2.78 h"], ticks.join(", "));
+    assert.deepEqual(ticks.slice(0, 5), ["1 s", "10 s", "1 min", "10 min", "1 h"], ticks.join(", "));
     await page.click("#replay-next");
     await page.waitForFunction(() => document.getElementById("replay-now")?.dataset.t !== "");
     const t = Number(await page.getAttribute("#replay-now", "data-t"));
-    assert.ok((await page.textContent("#replay-now")).includes(`(${utcPlusOne(t)}), t = ${t} s`), await page.textContent("#replay-now"));
+    const now = await page.textContent("#replay-now");
+    assert.ok(now.includes(`now ${utcPlusOne(t)} (+`) && now.endsWith(`, t = ${t} s`), now);
     await page.waitForTimeout(300);
     await page.locator("#schedule").screenshot({ path: join(SHOTS, "schedule-dates-1280.png") });
     assert.deepEqual(errors, []);

@@ -38,6 +38,28 @@ def test_a_trace_whose_file_changed_is_refused_on_the_other_side(tmp_path):
         pickle.loads(pickle.dumps(trace))
 
 
+def test_a_trace_from_a_file_keeps_none_of_its_bytes_after_pickling(tmp_path):
+    import gc
+    import tracemalloc
+
+    path = tmp_path / "t.swf"
+    path.write_bytes(SAMPLE.read_bytes() * 8)  # 2.2 MB, the jobs repeated
+    trace = schedlab.load(path, machine_size=100)
+    size = path.stat().st_size
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for _ in range(2):
+            back = pickle.loads(pickle.dumps(trace))
+            assert back.identity == trace.identity
+            del back
+            gc.collect()
+        kept = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert kept < size / 10, f"{kept} bytes kept after pickling a {size}-byte file"
+
+
 def test_a_run_pickles_as_the_same_run(kth):
     run = schedlab.run(kth, "easy:order=shortest", predictor="last", seed=3, progress=False)
     back = pickle.loads(pickle.dumps(run))

@@ -23,7 +23,7 @@ DTYPES = {
     typing.Optional[int]: "Int64",
     typing.Optional[float]: "float64",
     typing.Optional[str]: "object",
-    datetime.datetime: "datetime64[UTC]",
+    datetime.datetime: "datetime64[UTC]",  # in the trace's zone: UTC here, see the tests
 }
 
 
@@ -52,16 +52,54 @@ def test_counts_are_ints_and_the_rest_floats(kth):
 def test_the_per_job_table_has_its_declared_types_and_datetimes(kth):
     jobs = schedlab.run(kth, "easy", progress=False).jobs
     assert kth.header["unix_start_time"] == 843480031
-    assert dtypes(jobs) == declared(schedlab.JobRow)
+    # The sample's header gives TimeZone 3600 and no TimeZoneString: the
+    # datetimes are at that fixed offset, as the page shows its dates.
+    assert str(kth.time_zone) == "UTC+01:00"
+    expected = {k: v.replace("UTC", "UTC+01:00") for k, v in declared(schedlab.JobRow).items()}
+    assert dtypes(jobs) == expected
     first = jobs.iloc[0]
     assert first["submit_time"] == pd.Timestamp(843480031 + first["submit"], unit="s", tz="UTC")
+    assert first["submit_time"].utcoffset() == datetime.timedelta(hours=1)
     assert (jobs["end_time"] - jobs["start_time"]).dt.total_seconds().tolist() == (jobs["end"] - jobs["start"]).tolist()
+
+
+def swf(header: str) -> bytes:
+    """Two jobs around the switch to summer time in Stockholm (1996-03-31,
+    01:00 UTC): second 0 is 1996-03-31 00:30 UTC, the second job starts an
+    hour later."""
+    jobs = "1 0 -1 60 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n2 3600 -1 60 1 -1 -1 1 60 -1 1 1 1 -1 -1 -1 -1 -1\n"
+    return (f"; MaxProcs: 1\n; UnixStartTime: 828232200\n{header}" + jobs).encode()
+
+
+def test_an_iana_zone_gives_local_times_with_daylight_saving():
+    trace = schedlab.load(swf("; TimeZone: 3600\n; TimeZoneString: Europe/Stockholm\n"))
+    assert str(trace.time_zone) == "Europe/Stockholm" and "daylight saving" in trace.time_zone_note
+    jobs = schedlab.run(trace, "fcfs", progress=False).jobs
+    assert str(jobs["submit_time"].dt.tz) == "Europe/Stockholm"
+    # 01:30 CET (UTC+1), then 03:30 CEST (UTC+2): one hour apart.
+    assert [t.strftime("%H:%M %Z") for t in jobs["submit_time"]] == ["01:30 CET", "03:30 CEST"]
+    assert (jobs["submit_time"][1] - jobs["submit_time"][0]) == pd.Timedelta(hours=1)
+
+
+def test_an_unknown_zone_name_falls_back_to_the_offset_with_a_warning():
+    trace = schedlab.load(swf("; TimeZone: -18000\n; TimeZoneString: Mars/Olympus_Mons\n"))
+    assert str(trace.time_zone) == "UTC-05:00"
+    assert "Mars/Olympus_Mons" in trace.time_zone_note and "fixed offset" in trace.time_zone_note
+    with pytest.warns(UserWarning, match="Mars/Olympus_Mons"):
+        jobs = schedlab.run(trace, "fcfs", progress=False).jobs
+    assert jobs["submit_time"][0].strftime("%Y-%m-%d %H:%M") == "1996-03-30 19:30"
+    # Neither a name nor an offset: UTC, and said so.
+    bare = schedlab.load(swf(""))
+    assert bare.time_zone == datetime.timezone.utc and "UTC" in bare.time_zone_note
+    malformed = schedlab.load(swf("; TimeZoneString: ../../etc/passwd\n"))
+    assert malformed.time_zone == datetime.timezone.utc and "passwd" in malformed.time_zone_note
 
 
 def test_without_a_start_time_there_are_no_datetime_columns():
     trace = schedlab.load(b"1 0 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 -1 -1 -1 -1\n", machine_size=1)
     jobs = schedlab.run(trace, "fcfs", progress=False).jobs
     assert not {"submit_time", "start_time", "end_time"} & set(jobs.columns)
+    assert trace.time_zone is None and "UnixStartTime" in trace.time_zone_note
     assert {k: v for k, v in declared(schedlab.JobRow).items() if not k.endswith("_time")} == dtypes(jobs)
 
 

@@ -1,5 +1,6 @@
 // Embeddable views: `?embed=chart-mbs` (a chart) or `?embed=schedule`
-// (the schedule view with the link's pair, window and job, and its
+// (the Gantt of the link's pair and window with its legend; with
+// `&controls=1` the whole schedule tab: pickers, inspector, scatter,
 // replay) before a share link's fragment opens the page as that one view
 // alone, filling its frame, with a small
 // "open in Schedlab" link back to the full page; it works in an <iframe>
@@ -11,7 +12,7 @@
 import { signal } from "@preact/signals";
 import { SchedulePanel } from "./schedule/SchedulePanel";
 import { linkFragment } from "./share/link";
-import { banner, experimentRun, formNote, useTick } from "./store";
+import { banner, experimentRun, formNote, trace, useTick } from "./store";
 import { ChartFigure, NoteLine } from "./ui";
 
 /** The view the address asks for alone (`?embed=chart-mbs`, `?embed=schedule`), or null for the full page. */
@@ -55,7 +56,7 @@ export function EmbeddedView(props: { chart: string }) {
       <div class="embed-view" id="embed-view" data-chart="schedule">
         <NoteLine id="banner" note={banner.value} class="banner" />
         <OpenLink />
-        <SchedulePanel run={run} />
+        <SchedulePanel run={run} viewOnly={new URLSearchParams(location.search).get("controls") !== "1"} />
       </div>
     );
   }
@@ -70,7 +71,7 @@ export function EmbeddedView(props: { chart: string }) {
       <NoteLine id="banner" note={banner.value} class="banner" />
       <OpenLink />
       {figure ? (
-        <ChartFigure figure={figure} file={`schedlab-${figure.id}`} />
+        <ChartFigure figure={figure} file={trace.value?.name ?? ""} />
       ) : (
         <p class="muted" id="embed-wait">
           {waiting}

@@ -63,8 +63,8 @@ export function download(name: string, data: BlobPart, type: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** The size of exported charts (SVG, and PNG at `PNG_SCALE` times its pixels). */
-const EXPORT_SIZE = { width: 1200, height: 750 };
+/** The width of exported charts (SVG, and PNG at `PNG_SCALE` times its pixels); the core gives the height. */
+const EXPORT_WIDTH = 1200;
 const PNG_SCALE = 2;
 
 /**
@@ -89,31 +89,20 @@ export function svgToPng(svg: string, width: number, height: number): Promise<Bl
   }).finally(() => URL.revokeObjectURL(url));
 }
 
-/**
- * A chart's canvas for a box `css` pixels wide: one canvas pixel per device
- * pixel (`width`, `height`), and the chart pixels each of them covers
- * (`ratio`). The core's fonts scale with the chart's size in its own pixels
- * and have a floor, so fewer chart pixels per CSS pixel (the layout's
- * scale) make the text larger on the screen: large type and the
- * presentation layout, and a projector-wide window (1800 px and more),
- * read from afar. The core draws through the canvas's transform, never on a
- * smaller canvas scaled up afterwards, so the chart stays crisp. A narrow
- * chart is drawn taller so that its text stays readable on a phone.
- */
-function canvasSize(css: number, large: boolean): { width: number; height: number; ratio: number } {
-  const narrow = css < 600;
-  const far = window.innerWidth >= 1800;
-  const scale = large ? 0.6 : narrow ? 1 : far ? 0.8 : 1;
-  const dpr = window.devicePixelRatio || 1;
-  const width = Math.max(200, Math.round(css * dpr));
-  return { width, height: Math.round(width * (narrow ? 0.9 : 0.625)), ratio: dpr / scale };
-}
-
 function drawOn(canvas: HTMLCanvasElement, f: Figure, large: boolean): string | null {
-  const { width, height, ratio } = canvasSize(canvas.clientWidth || 600, large);
+  // The core sizes the canvas: a pixel per device pixel, the chart's
+  // pixels for large type, and tall enough for every name it shows.
+  const request = {
+    css_width: canvas.clientWidth || 600,
+    device_ratio: window.devicePixelRatio || 1,
+    window_width: window.innerWidth,
+    large,
+  };
+  const { width, height, ratio } = core().chart_canvas({ ...f.spec, title: "" }, request);
   canvas.width = width;
   canvas.height = height;
   canvas.style.aspectRatio = `${width} / ${height}`;
+  canvas.style.setProperty("--aspect", String(width / height));
   try {
     // The caption above the canvas carries the title (it wraps on a phone,
     // where a drawn title would be cut); the SVG export keeps it.
@@ -126,7 +115,7 @@ function drawOn(canvas: HTMLCanvasElement, f: Figure, large: boolean): string | 
   }
 }
 
-/** A chart the core draws on a canvas, redrawn when its width or the text size changes; SVG and PNG exports. */
+/** A chart the core draws on a canvas, redrawn when its width or the text size changes; SVG and PNG exports, with or without the title, named by `file` (the trace) and the figure. */
 export function ChartFigure(props: { figure: Figure; file: string; id?: string }) {
   const ref = useRef<HTMLCanvasElement>(null);
   const [failed, setFailed] = useState<string | null>(null);
@@ -153,19 +142,19 @@ export function ChartFigure(props: { figure: Figure; file: string; id?: string }
       clearTimeout(timer);
     };
   }, [f, large]);
-  const { width, height } = EXPORT_SIZE;
-  const svg = () => {
+  const [titled, setTitled] = useState(true);
+  // Without its title and subtitle, for a figure whose caption says them (LaTeX).
+  const spec = titled ? f.spec : { ...f.spec, title: "", subtitle: "" };
+  const exported = async (kind: "svg" | "png") => {
     try {
-      download(`${props.file}.svg`, core().chart_svg(f.spec, width, height), "image/svg+xml");
+      const width = EXPORT_WIDTH;
+      const height = core().chart_height(spec, width);
+      const svg = core().chart_svg(spec, width, height);
+      const name = core().download_name(props.file, f.id, titled ? "" : "untitled", kind);
+      if (kind === "svg") download(name, svg, "image/svg+xml");
+      else download(name, await svgToPng(svg, width, height), "image/png");
     } catch (e) {
-      formNote.value = { kind: "error", text: `SVG export failed: ${errorMessage(e)}` };
-    }
-  };
-  const png = async () => {
-    try {
-      download(`${props.file}.png`, await svgToPng(core().chart_svg(f.spec, width, height), width, height), "image/png");
-    } catch (e) {
-      formNote.value = { kind: "error", text: `PNG export failed: ${errorMessage(e)}` };
+      formNote.value = { kind: "error", text: `${kind.toUpperCase()} export failed: ${errorMessage(e)}` };
     }
   };
   return (
@@ -173,10 +162,13 @@ export function ChartFigure(props: { figure: Figure; file: string; id?: string }
       <figcaption>
         <span>{f.title}</span>
         <span class="exports">
-          <button type="button" class="small" data-export="svg" aria-label={`${f.title}: save as SVG`} onClick={svg}>
+          <label class="small">
+            <input type="checkbox" data-export="titled" checked={titled} onChange={(e) => setTitled(e.currentTarget.checked)} /> title
+          </label>{" "}
+          <button type="button" class="small" data-export="svg" aria-label={`${f.title}: save as SVG`} onClick={() => void exported("svg")}>
             SVG
           </button>{" "}
-          <button type="button" class="small" data-export="png" aria-label={`${f.title}: save as PNG`} onClick={() => void png()}>
+          <button type="button" class="small" data-export="png" aria-label={`${f.title}: save as PNG`} onClick={() => void exported("png")}>
             PNG
           </button>{" "}
           <button

@@ -7,7 +7,7 @@ use crate::frame::{frame, spaced_ticks, titled, with_legend, AxisSpec, Key};
 use crate::{clean_text, colour, draw_err, duration_label, no_data, ChartError, EcdfChart, Look};
 
 /// Tick values of the time axis, seconds.
-const TIME_TICKS: [f64; 10] =
+pub(crate) const TIME_TICKS: [f64; 10] =
     [1.0, 10.0, 60.0, 600.0, 3600.0, 36_000.0, 86_400.0, 864_000.0, 8_640_000.0, 86_400_000.0];
 
 pub(crate) fn draw<DB: DrawingBackend>(

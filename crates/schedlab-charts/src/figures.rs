@@ -341,10 +341,19 @@ fn bars_by_magnitude(rows: &[&SummaryRow], names: &[String], columns: &[&str], r
 }
 
 /// % change of a category metric of every run relative to the first run,
-/// per category (negative = better).
+/// per category (negative = better). A category without jobs has no value
+/// (its mean over no job is not 0), so it has no bar and says so.
 fn category_change(rows: &[&SummaryRow], names: &[String], metric: &str) -> Option<ChartSpec> {
     let base = rows.iter().find(|row| row.run == 0)?;
     let path = |k: usize| format!("categories.{k}.{metric}");
+    let value = |row: &SummaryRow, k: usize| {
+        let empty = number(&row.mean, &format!("categories.{k}.jobs")) == Some(0.0);
+        if empty {
+            None
+        } else {
+            number(&row.mean, &path(k))
+        }
+    };
     let series = rows
         .iter()
         .zip(names)
@@ -352,7 +361,7 @@ fn category_change(rows: &[&SummaryRow], names: &[String], metric: &str) -> Opti
         .map(|(row, name)| BarSeries {
             name: name.clone(),
             values: (0..CATEGORY_NAMES.len())
-                .map(|k| match (number(&base.mean, &path(k)), number(&row.mean, &path(k))) {
+                .map(|k| match (value(base, k), value(row, k)) {
                     (Some(b), Some(v)) if b != 0.0 => Some(100.0 * (v - b) / b),
                     _ => None,
                 })
@@ -368,6 +377,7 @@ fn category_change(rows: &[&SummaryRow], names: &[String], metric: &str) -> Opti
         groups: CATEGORY_NAMES.iter().map(|c| (*c).to_owned()).collect(),
         series,
         log_y: false,
+        empty: "no jobs".into(),
         ..BarChart::default()
     }))
 }
@@ -482,5 +492,30 @@ mod tests {
         assert!(s.log_y, "{:?}", s.lines);
         let ys = s.lines.iter().flat_map(|l| l.points.iter().map(|p| p.y));
         assert_eq!(s.log_y, wants_log(ys));
+    }
+
+    /// A category without jobs has no bar (its MBS over no job is written
+    /// 0, which is no value): hand-made rows, SN empty under the second
+    /// run, SW empty under both; LN from 4 to 2 is −50 %.
+    #[test]
+    fn an_empty_category_has_no_bar() {
+        let cats = |jobs: [u32; 4], mbs: [f64; 4]| -> serde_json::Value {
+            let rows: Vec<serde_json::Value> = (0..4)
+                .map(|k| serde_json::json!({ "name": CATEGORY_NAMES[k], "jobs": jobs[k], "mbs": mbs[k] }))
+                .collect();
+            serde_json::json!({ "categories": rows })
+        };
+        let row = |run: usize, mean: serde_json::Value| -> SummaryRow {
+            serde_json::from_value(serde_json::json!({
+                "run": run, "label": format!("r{run}"), "value": null, "seeds": [0], "mean": mean, "ci95": {}
+            }))
+            .unwrap()
+        };
+        let base = row(0, cats([5, 0, 3, 2], [2.0, 0.0, 4.0, 1.0]));
+        let other = row(1, cats([0, 0, 3, 2], [0.0, 0.0, 2.0, 1.5]));
+        let spec = category_change(&[&base, &other], &["r0".into(), "r1".into()], "mbs").unwrap();
+        let ChartSpec::Bars(b) = spec else { panic!("bars") };
+        assert_eq!(b.series[0].values, [None, None, Some(-50.0), Some(50.0)]);
+        assert_eq!(b.empty, "no jobs");
     }
 }

@@ -98,11 +98,19 @@ pub(crate) fn y_area(y: &AxisSpec<'_>, look: Look) -> u32 {
     (widest + desc + 14.0) as u32
 }
 
-/// Room for the x axis's tick labels (`lines` of them, 10 pixels from the
-/// axis) and its description, if any.
+/// Room for the x axis's tick labels (`lines` of them, under ticks
+/// [`x_drop`] long) and its description, if any.
 pub(crate) fn x_area(x: &AxisSpec<'_>, look: Look, x_tick_size: f64) -> u32 {
     let desc = if clean_text(&x.desc).is_empty() { 0.0 } else { look.label * 1.25 };
-    (x_tick_size * 1.2 * x.lines.max(1) as f64 + desc + 12.0) as u32
+    // Plotters sets labels twice a tick's length from the axis: 10 pixels
+    // for its default 5-pixel ticks.
+    (x_tick_size * 1.2 * x.lines.max(1) as f64 + desc + 12.0 + 2.0 * (x_drop(x_tick_size) - 5.0)) as u32
+}
+
+/// The length of the x axis's ticks, pixels: a quarter of their labels'
+/// font, at least plotters' 5.
+fn x_drop(x_tick_size: f64) -> f64 {
+    (x_tick_size * 0.25).round().max(5.0)
 }
 
 /// [`frame`] with the label areas given, so that panels stacked on one
@@ -138,6 +146,10 @@ pub(crate) fn frame_in<'a, DB: DrawingBackend>(
     if !x_grid {
         mesh.disable_x_mesh();
     }
+    // Longer ticks under the x axis set its labels lower, in proportion to
+    // their font: clear of the lowest y label, which is centred on the
+    // axis, however large the fonts.
+    mesh.set_tick_mark_size(LabelAreaPosition::Bottom, x_drop(x_tick_size) as i32);
     mesh.x_desc(clean_text(&x.desc))
         .y_desc(clean_text(&y.desc))
         .x_label_formatter(&x_label)
@@ -153,31 +165,65 @@ pub(crate) fn frame_in<'a, DB: DrawingBackend>(
     Ok(chart)
 }
 
+/// The title's and the subtitle's lines wrapped to a `w`-pixel-wide chart,
+/// and the height they take above the plot.
+pub(crate) struct Header {
+    pub title: Vec<String>,
+    pub subtitle: Vec<String>,
+    pub height: u32,
+}
+
+/// The subtitle's font size: a little smaller than tick labels, as it is
+/// context, not data.
+fn subtitle_size(look: Look) -> f64 {
+    look.tick * 0.9
+}
+
+/// Lays out the header of a chart `w` pixels wide: the title wrapped in
+/// its font (so that a long title on a phone wraps, never runs off the
+/// canvas) and the subtitle wrapped in grey under it.
+pub(crate) fn header(title: &str, subtitle: &str, w: u32, look: Look) -> Header {
+    let fit = |size: f64| ((f64::from(w) - 2.0 * size) / (size * 0.6)).max(8.0) as usize;
+    let title = clean_text(title);
+    let title = if title.is_empty() { Vec::new() } else { crate::wrap(&title, fit(look.title)) };
+    let subtitle = clean_subtitle(subtitle);
+    let small = subtitle_size(look);
+    let subtitle = if subtitle.is_empty() { Vec::new() } else { crate::wrap(&subtitle, fit(small)) };
+    let title_px = if title.is_empty() { 0.0 } else { title.len() as f64 * look.title * 1.05 + look.title * 0.2 };
+    let sub_px = if subtitle.is_empty() { 0.0 } else { subtitle.len() as f64 * small * 1.25 + small * 0.5 };
+    Header { title, subtitle, height: (title_px + sub_px).ceil() as u32 }
+}
+
 /// The area below the title and the subtitle (the whole area when there
-/// is neither). The subtitle is wrapped to the width, in grey.
+/// is neither), both drawn centred and wrapped to the width.
 pub(crate) fn titled<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     title: &str,
     subtitle: &str,
     look: Look,
 ) -> Result<DrawingArea<DB, Shift>, ChartError> {
-    let title = clean_text(title);
-    let body =
-        if title.is_empty() { root.clone() } else { root.titled(&title, Look::font(look.title)).map_err(draw_err)? };
-    let subtitle = clean_subtitle(subtitle);
-    if subtitle.is_empty() {
-        return Ok(body);
+    let (w, _) = root.dim_in_pixel();
+    let head = header(title, subtitle, w, look);
+    if head.height == 0 {
+        return Ok(root.clone());
     }
-    // A little smaller than tick labels: it is context, not data.
-    let size = look.tick * 0.9;
-    let (w, _) = body.dim_in_pixel();
-    let lines = crate::wrap(&subtitle, ((f64::from(w) - 2.0 * size) / (size * 0.6)).max(8.0) as usize);
+    let mid = w as i32 / 2;
+    let style = Look::font(look.title).pos(Pos::new(HPos::Center, VPos::Top));
+    let mut y = if head.title.is_empty() { 0.0 } else { look.title * 0.1 };
+    for line in &head.title {
+        root.draw(&Text::new(line.clone(), (mid, y as i32), style.clone())).map_err(draw_err)?;
+        y += look.title * 1.05;
+    }
+    if !head.title.is_empty() {
+        y += look.title * 0.1;
+    }
+    let size = subtitle_size(look);
     let style = Look::font(size).color(&RGBColor(0x44, 0x44, 0x44)).pos(Pos::new(HPos::Center, VPos::Top));
-    for (i, line) in lines.iter().enumerate() {
-        let y = (i as f64 * size * 1.25) as i32;
-        body.draw(&Text::new(line.clone(), (w as i32 / 2, y), style.clone())).map_err(draw_err)?;
+    for line in &head.subtitle {
+        root.draw(&Text::new(line.clone(), (mid, y as i32), style.clone())).map_err(draw_err)?;
+        y += size * 1.25;
     }
-    Ok(body.split_vertically((lines.len() as f64 * size * 1.25 + size * 0.5) as u32).1)
+    Ok(root.split_vertically(head.height).1)
 }
 
 /// A subtitle as drawn: control characters removed and whitespace runs
@@ -235,7 +281,7 @@ pub(crate) enum Place {
 
 /// A legend strip beside the plot takes at most this share of the width;
 /// wider names go below the plot, where they keep one line each.
-const SIDE_SHARE: f64 = 0.2;
+pub(crate) const SIDE_SHARE: f64 = 0.2;
 
 /// A legend below the plot takes at most this share of the height; more
 /// entries are drawn smaller, down to [`crate::MIN_FONT`].
@@ -254,11 +300,13 @@ pub(crate) struct LegendLayout {
 }
 
 /// A legend entry's width on one line: key, gap, name, and room after it.
-/// The name is taken at 0.52 em a character, nearer the real width than
+/// The name is taken at [`crate::MARK_EM`] a character, the average of
+/// the fonts a browser picks, nearer the real width than
 /// [`crate::text_width`]'s safe 0.6 em, so that entries pack without wide
-/// holes; a wider name runs into the room after it, not into the next.
+/// holes; a name a little wider runs into the room after it, not into the
+/// next.
 fn entry_width(name: &str, size: f64) -> f64 {
-    size * 1.8 + name.chars().count() as f64 * size * 0.52 + size * 1.4
+    size * 1.8 + name.chars().count() as f64 * size * crate::MARK_EM + size * 1.4
 }
 
 /// Places the legend of `names` for a body of `w` × `h` pixels: beside the
@@ -455,20 +503,19 @@ pub(crate) fn whisker<DB: DrawingBackend>(
     Ok(())
 }
 
-/// Keeps the ticks whose labels, `width(label)` pixels wide at `px` pixels
-/// per axis unit, do not overlap the previous kept one.
+/// Keeps every `k`-th tick, for the smallest `k` at which no label,
+/// `text_width` wide at `px` pixels per axis unit, comes within a font
+/// size of the next: the kept ticks stay evenly spaced (0, 200, 400, not
+/// 0, 100, 300; 1 s, 1 min, 1 h on a log axis of durations).
 pub(crate) fn spaced_ticks(ticks: &[f64], label: &dyn Fn(f64) -> String, size: f64, px: f64) -> Vec<f64> {
-    let mut kept: Vec<f64> = Vec::new();
-    for &t in ticks {
-        let ok = kept.last().is_none_or(|&p| {
-            let half = (crate::text_width(&label(p), size) + crate::text_width(&label(t), size)) / 2.0;
-            (t - p) * px >= half + size
-        });
-        if ok {
-            kept.push(t);
-        }
-    }
-    kept
+    let apart = |p: f64, t: f64| {
+        let half = (crate::text_width(&label(p), size) + crate::text_width(&label(t), size)) / 2.0;
+        (t - p) * px >= half + size
+    };
+    (1..=ticks.len().max(1))
+        .map(|k| ticks.iter().copied().step_by(k).collect::<Vec<f64>>())
+        .find(|kept| kept.windows(2).all(|w| apart(w[0], w[1])))
+        .unwrap_or_default()
 }
 
 /// "Nice" tick positions (1, 2, 5 × 10^k steps) covering [lo, hi].

@@ -47,8 +47,15 @@ mod bars;
 mod ecdf;
 mod figures;
 mod frame;
+mod hbars;
+mod marks;
 mod schedule;
+mod size;
 mod sweep;
+
+pub use bars::MIN_BAR;
+pub use marks::{marks, Extent, Mark, MARK_EM};
+pub use size::{canvas_size, chart_height, default_height, CanvasRequest, CanvasSize};
 
 pub use figures::{figures, preset_figures, wants_log, Figure, LOG_RATIO};
 pub use schedule::{
@@ -265,9 +272,10 @@ pub(crate) fn colour(i: usize) -> RGBColor {
     RGBColor(r, g, b)
 }
 
-/// Longest user text drawn, in characters; longer text is cut with "…"
-/// (the page shows the whole text next to the chart).
-pub const MAX_TEXT_CHARS: usize = 80;
+/// Longest user text drawn, in characters; longer text is cut with "…".
+/// Names and titles wrap, so any name a run gets (a composable-backfilling
+/// title with its formula is under 120) is drawn whole.
+pub const MAX_TEXT_CHARS: usize = 160;
 
 /// Estimated width of `text` at font size `size`, pixels: 0.6 em per
 /// character, wider than the average glyph of the common sans-serif fonts.
@@ -397,16 +405,26 @@ impl Look {
 
 /// Draws `spec` on `root` (filled white first).
 pub fn draw<DB: DrawingBackend>(spec: &ChartSpec, root: &DrawingArea<DB, Shift>) -> Result<(), ChartError> {
+    draw_unpresented(spec, root)?;
+    root.present().map_err(draw_err)
+}
+
+/// [`draw`] without presenting the backend: for charts that share one.
+fn draw_unpresented<DB: DrawingBackend>(spec: &ChartSpec, root: &DrawingArea<DB, Shift>) -> Result<(), ChartError> {
     root.fill(&WHITE).map_err(draw_err)?;
     let (w, h) = root.dim_in_pixel();
-    let look = Look::for_size(w, h);
+    // The schedule view fills its canvas; the other charts keep the font
+    // of their default height when grown to hold their names.
+    let look = match spec {
+        ChartSpec::Schedule(_) => Look::for_size(w, h),
+        _ => size::look_of(w, h),
+    };
     match spec {
         ChartSpec::Bars(c) => bars::draw(c, root, look),
         ChartSpec::Ecdf(c) => ecdf::draw(c, root, look),
         ChartSpec::Sweep(c) => sweep::draw(c, root, look),
         ChartSpec::Schedule(c) => schedule::draw(c, root, look),
-    }?;
-    root.present().map_err(draw_err)
+    }
 }
 
 /// Smallest and largest chart drawn, pixels per side.
@@ -421,6 +439,24 @@ pub fn try_to_svg(spec: &ChartSpec, w: u32, h: u32) -> Result<String, ChartError
     {
         let root = SVGBackend::with_string(&mut out, size).into_drawing_area();
         draw(spec, &root)?;
+    }
+    Ok(out)
+}
+
+/// Charts stacked one above the other in one SVG document of `w` × `h`
+/// pixels (each side clamped as [`try_to_svg`] clamps it), each given an
+/// equal share of the height: the schedule view's runs before and after,
+/// as the page shows them stacked.
+pub fn try_to_svg_stacked(specs: &[ChartSpec], w: u32, h: u32) -> Result<String, ChartError> {
+    let size = (w.clamp(MIN_SIDE, MAX_SIDE), h.clamp(MIN_SIDE, MAX_SIDE));
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, size).into_drawing_area();
+        let areas = root.split_evenly((specs.len().max(1), 1));
+        for (spec, area) in specs.iter().zip(&areas) {
+            draw_unpresented(spec, area)?;
+        }
+        root.present().map_err(draw_err)?;
     }
     Ok(out)
 }
@@ -511,6 +547,35 @@ pub fn duration_label(s: f64) -> String {
     } else {
         format!("{} d", short_number(s / 86_400.0))
     }
+}
+
+/// A value of a schedule strip as its ticks read it, with its unit:
+/// "50 %", "1 job", "2.8 h", "1.5 × 10⁷ proc·s". The page's strips use it.
+pub fn strip_value(unit: StripUnit, v: f64) -> String {
+    schedule::unit_label(unit)(v)
+}
+
+/// One tick of an axis: where it is (in the axis's values) and its text.
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AxisTick {
+    pub value: f64,
+    pub label: String,
+}
+
+/// The ticks of a log axis from 1 to `max`: for durations (seconds) the
+/// round ones the wait ECDF uses (1 s, 10 s, 1 min, 10 min, 1 h, 10 h,
+/// 1 d, …), else the powers of ten (1, 10, 100, …).
+pub fn log_axis_ticks(durations: bool, max: f64) -> Vec<AxisTick> {
+    let max = if max.is_finite() { max.max(1.0) } else { 1.0 };
+    if durations {
+        let ticks = ecdf::TIME_TICKS.iter().filter(|&&t| t <= max);
+        return ticks.map(|&t| AxisTick { value: t, label: duration_label(t) }).collect();
+    }
+    (0..=max.log10().floor().min(300.0) as i32)
+        .map(|e| 10f64.powi(e))
+        .map(|v| AxisTick { value: v, label: short_number(v) })
+        .collect()
 }
 
 /// `(lo, hi)` widened so that the axis is never empty, with `pad` of

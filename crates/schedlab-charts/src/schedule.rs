@@ -535,7 +535,7 @@ impl<'s> Strip<'s> {
 }
 
 /// How a strip's ticks read: "50 %", "20 jobs", "12 h", "2 × 10⁹ proc·s".
-fn unit_label(unit: StripUnit) -> Box<dyn Fn(f64) -> String> {
+pub(crate) fn unit_label(unit: StripUnit) -> Box<dyn Fn(f64) -> String> {
     match unit {
         StripUnit::Fraction => Box::new(|v: f64| format!("{:.0} %", v * 100.0)),
         StripUnit::Count => Box::new(|v: f64| match short_number(v).as_str() {

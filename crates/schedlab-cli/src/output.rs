@@ -117,10 +117,7 @@ impl Table {
 
 /// A column's header: its catalogue label and unit.
 pub fn header(c: &schedlab_metrics::Column) -> String {
-    match c.unit {
-        Some(u) => format!("{} ({u})", c.label),
-        None => c.label.clone(),
-    }
+    schedlab_experiment::column_header(c, schedlab_experiment::CellStyle::Seconds)
 }
 
 /// A metric of a metrics document as its column prints it.

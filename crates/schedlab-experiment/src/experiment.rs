@@ -232,6 +232,24 @@ pub enum SweepValues {
     List(Vec<String>),
 }
 
+impl SweepValues {
+    /// The values of a sweep of `param` as a user types them: `FROM:TO:STEP`
+    /// (inclusive) or `V1,V2,...`, as `--sweep` takes them after `PARAM=`.
+    pub fn parse(param: &str, text: &str) -> Result<Self, SweepError> {
+        Ok(Sweep::parse(&format!("{param}={text}"))?.values)
+    }
+
+    /// The values as [`SweepValues::parse`] reads them: `0:8:2`, `0,1,2,4,8,all`.
+    pub fn text(&self) -> String {
+        match self {
+            SweepValues::List(v) => v.join(","),
+            &SweepValues::Range { from, to, step } => {
+                format!("{}:{}:{}", format_value(from), format_value(to), format_value(step))
+            }
+        }
+    }
+}
+
 /// A swept parameter. It applies to every run that takes the parameter,
 /// or only to the runs listed in `runs` (indices into the experiment's
 /// runs); the other runs run once per repetition, unchanged.

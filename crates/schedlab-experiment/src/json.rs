@@ -223,19 +223,6 @@ impl TraceDocument {
         TraceDocument(Value::Object(Map::new()))
     }
 
-    /// The names of the resources and of the partitions of the machine of
-    /// nodes the trace was read for (its `machine` description), in its
-    /// order; none on processors.
-    pub fn machine_names(&self) -> (Vec<&str>, Vec<&str>) {
-        let names = |table: &str| -> Vec<&str> {
-            let rows = self.0.get("machine").and_then(|m| m.get(table)).and_then(Value::as_array);
-            rows.map_or_else(Vec::new, |rows| {
-                rows.iter().map(|r| r.get("name").and_then(Value::as_str).unwrap_or("")).collect()
-            })
-        };
-        (names("resources"), names("partitions"))
-    }
-
     /// The trace's name, jobs, machine size and read options; `None` when a
     /// field is missing.
     pub fn context_fields(&self) -> Option<(&str, usize, u32, ReadOptions)> {

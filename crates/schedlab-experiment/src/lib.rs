@@ -18,6 +18,7 @@
 mod calibration;
 mod document;
 mod experiment;
+mod facts;
 pub mod json;
 pub mod link;
 mod merge;
@@ -41,6 +42,7 @@ pub use experiment::{
     format_value, Experiment, MetricSettings, ParamList, RunSpec, Sweep, SweepError, SweepValues, WorkloadOptions,
     MAX_REPEAT, MAX_RUNS, MAX_SWEEP_VALUES,
 };
+pub use facts::{cleaning_lines, count_text, counted, trace_facts, CleaningLine, Fact};
 pub use json::{document_text, write_document, DocumentError, MetricValue, MetricsDocument, TraceDocument};
 pub use merge::{merge, MergeError, Merged, Merger, MAX_MERGE_MEMORY};
 pub use output::{
@@ -59,8 +61,8 @@ pub use result::{
 pub use scope::{scope, Ignored, ParamState, RunScope, Scope, SharedScope, Sweepable, ValueFrom, KNOBS};
 pub use settings::{resolve, ConfigError, RunRequest, RunSettings, RUN_PARAMS};
 pub use spec::{split_param, PolicySpec, SpecError};
-pub use table::{summary_cell, summary_table, SummaryTable, TableCell, TableRow};
-pub use title::{identity_context, run_title, trace_context};
+pub use table::{column_header, summary_cell, summary_table, CellStyle, SummaryTable, TableCell, TableRow};
+pub use title::{distinguishing, download_name, identity_context, run_title, trace_context};
 
 use schedlab_engine::{CheckError, Control, EngineError, Progress, RunConfig, RunRecord};
 use schedlab_metrics::{deadline_metrics, fair_slowdown_table, prediction_metrics, priority_metrics, Metrics};

@@ -83,6 +83,11 @@ pub struct ViewLink {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional, type = "number"))]
     pub job: Option<u64>,
+    /// Whether the two runs' Gantts are stacked on one time axis (before
+    /// and after); absent in links made before the stacking was kept.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<bool>", optional))]
+    pub stacked: bool,
 }
 
 /// The farthest instant a view may show, on either side of the trace's
@@ -171,6 +176,9 @@ fn check_view(v: &ViewLink, points: u64) -> Result<(), LinkError> {
     }
     if v.points.len() == 2 && v.points[0] == v.points[1] {
         return Err(bad("view.points: runs A and B must differ"));
+    }
+    if v.stacked && v.points.len() != 2 {
+        return Err(bad("view.stacked: stacking shows two runs, A above B; the view names one"));
     }
     let within = -MAX_VIEW_TIME..=MAX_VIEW_TIME;
     if !within.contains(&v.from) || !within.contains(&v.to) {

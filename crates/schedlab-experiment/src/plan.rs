@@ -261,11 +261,13 @@ impl Plan {
 
     /// The title of run `run` at sweep value `value`, for people
     /// ([`crate::run_title`]): the swept parameter is named whenever the
-    /// row has a value, even at its default.
+    /// row has a value, and a parameter another run of the same policy sets
+    /// otherwise always, even at its default.
     pub fn title(&self, run: usize, value: Option<usize>) -> String {
-        let always = value.and(self.experiment.sweep.as_ref()).map(|s| s.param.as_str());
+        let mut always: Vec<&str> = crate::title::distinguishing(&self.experiment, run);
+        always.extend(value.and(self.experiment.sweep.as_ref()).map(|s| s.param.as_str()));
         match self.resolve_at(run, value, self.experiment.seed) {
-            Ok(settings) => crate::run_title(&settings, always, self.experiment.workload.load()),
+            Ok(settings) => crate::run_title(&settings, &always, self.experiment.workload.load()),
             Err(_) => self.label(run),
         }
     }

@@ -44,6 +44,9 @@ pub struct ParamState {
     /// When it matters, for one that does only sometimes ("only when mode
     /// is checkpoint or suspend").
     pub condition: Option<String>,
+    /// The values a number takes, as the form's note says them: "0–100 %",
+    /// "0–1000000 or all"; `None` for a choice or a text.
+    pub range: Option<String>,
 }
 
 /// Every parameter one run takes.
@@ -127,11 +130,24 @@ fn sweepable(runs: &[RunScope]) -> Vec<Sweepable> {
         if out.iter().any(|s| s.spec.key == state.spec.key) {
             continue;
         }
-        if let Some((from, to, step)) = first_range(&state.spec.kind) {
-            out.push(Sweepable { spec: state.spec, values: SweepValues::Range { from, to, step } });
+        if let Some(values) = first_values(&state.spec.kind) {
+            out.push(Sweepable { spec: state.spec, values });
         }
     }
     out
+}
+
+/// The values a sweep of a parameter starts from: for a whole number that
+/// may also be a word (a depth or `all`), a list of the first powers of two
+/// from the least value and the word, since the word is the point of the
+/// comparison; else [`first_range`].
+fn first_values(kind: &ParamKind) -> Option<SweepValues> {
+    if let ParamKind::IntOr { min, max, word, .. } = *kind {
+        let numbers = [0, 1, 2, 4, 8].into_iter().filter(|&v| v >= min && v <= max).map(|v| v.to_string());
+        return Some(SweepValues::List(numbers.chain([word.to_owned()]).collect()));
+    }
+    let (from, to, step) = first_range(kind)?;
+    Some(SweepValues::Range { from, to, step })
 }
 
 /// The range a sweep of a parameter starts from: zero to twice the
@@ -156,12 +172,15 @@ fn first_range(kind: &ParamKind) -> Option<(f64, f64, f64)> {
     Some((from, (2.0 * default).min(max), step))
 }
 
-/// Run `run`'s title without a sweep value, or its label while a value of
-/// the form does not resolve.
+/// Run `run`'s title without a sweep value; while a value of the form does
+/// not resolve (a formula being typed), its policy's name, not the raw
+/// spec; the label for an unknown policy.
 fn title(e: &Experiment, run: usize) -> String {
     match crate::resolve(&e.request(run, None, e.seed)) {
-        Ok(settings) => crate::run_title(&settings, None, e.workload.load()),
-        Err(_) => e.runs[run].label(),
+        Ok(settings) => crate::run_title(&settings, &crate::title::distinguishing(e, run), e.workload.load()),
+        Err(_) => {
+            schedlab_policies::find(&e.runs[run].policy).map_or_else(|| e.runs[run].label(), |p| p.name.to_owned())
+        }
     }
 }
 
@@ -205,6 +224,20 @@ fn own_or_shared<'a>(spec: &'a RunSpec, e: &'a Experiment, key: &str) -> Option<
     spec.params.get(key).or_else(|| e.params.get(key))
 }
 
+/// "0–100 %", "1–64 jobs", "0–1000000 or all": the values a numeric
+/// parameter takes, with its unit.
+fn range_label(spec: &ParamSpec) -> Option<String> {
+    let unit = spec.unit.map(|u| format!(" {u}")).unwrap_or_default();
+    match spec.kind {
+        ParamKind::Int { min, max, .. } => Some(format!("{min}–{max}{unit}")),
+        ParamKind::Float { min, max, .. } => {
+            Some(format!("{}–{}{unit}", crate::format_value(min), crate::format_value(max)))
+        }
+        ParamKind::IntOr { min, max, word, .. } => Some(format!("{min}–{max}{unit} or {word}")),
+        ParamKind::Choice { .. } | ParamKind::Text { .. } => None,
+    }
+}
+
 fn run_params(e: &Experiment, run: usize) -> Vec<ParamState> {
     let policy = schedlab_policies::find(&e.runs[run].policy);
     e.runs[run]
@@ -218,6 +251,7 @@ fn run_params(e: &Experiment, run: usize) -> Vec<ParamState> {
                 from,
                 matters: matters(e, run, spec.key),
                 condition: policy.and_then(|p| p.condition_text(spec.key)),
+                range: range_label(spec),
             }
         })
         .collect()
@@ -364,6 +398,42 @@ mod tests {
         let want: Vec<&str> = s.runs[0].params.iter().filter(numeric).map(|p| p.spec.key).collect();
         assert_eq!(keys, want);
         assert!(keys.contains(&"cost") && !keys.contains(&"mode"));
+    }
+
+    /// Numbers say their range with their unit; a depth adds its word.
+    #[test]
+    fn ranges_are_labelled_with_units_and_words() {
+        let s = scope(&Experiment::of(vec![run("backfill"), run("easy@virtual")]));
+        let range =
+            |r: usize, key: &str| s.runs[r].params.iter().find(|p| p.spec.key == key).and_then(|p| p.range.clone());
+        assert_eq!(range(0, "depth").as_deref(), Some("0–1000000 or all"));
+        assert_eq!(range(0, "order"), None);
+        assert_eq!(range(1, "error").as_deref(), Some("0–100 %"));
+    }
+
+    /// A run whose formula does not compile yet is named by its policy,
+    /// not by the raw spec.
+    #[test]
+    fn a_run_being_typed_is_named_by_its_policy() {
+        let s = scope(&Experiment::of(vec![run("backfill:order=wiat * procs")]));
+        assert_eq!(s.runs[0].title, "Composable backfilling");
+    }
+
+    /// A depth (a number or `all`) is offered as a list ending in the word,
+    /// which reads back as typed.
+    #[test]
+    fn a_depth_sweep_starts_as_a_list_with_its_word() {
+        let s = scope(&Experiment::of(vec![run("backfill")]));
+        let depth = s.sweepable.iter().find(|x| x.spec.key == "depth").expect("depth is sweepable");
+        let want = SweepValues::List(["0", "1", "2", "4", "8", "all"].map(String::from).to_vec());
+        assert_eq!(depth.values, want);
+        assert_eq!(want.text(), "0,1,2,4,8,all");
+        assert_eq!(SweepValues::parse("depth", "0,1,2,4,8,all").unwrap(), want);
+        let range = SweepValues::parse("slack", "0.5:2:0.5").unwrap();
+        assert_eq!(range, SweepValues::Range { from: 0.5, to: 2.0, step: 0.5 });
+        assert_eq!(range.text(), "0.5:2:0.5");
+        assert!(SweepValues::parse("slack", "2:1:1").is_err());
+        assert!(SweepValues::parse("slack", "1:2").is_err());
     }
 
     #[test]

@@ -4,7 +4,8 @@
 //! digits. The command line's `sweep` and `reproduce` tables and the page's
 //! result and preset tables are all this table.
 
-use schedlab_metrics::{columns, format_cell, machine_columns, Column, MetricKey};
+use schedlab_metrics::{column, columns, format_cell, Column};
+use schedlab_workload::duration_text;
 use serde::Serialize;
 
 use crate::{ExperimentResult, MetricValue, MetricsDocument};
@@ -33,6 +34,23 @@ pub struct TableRow {
     pub cells: Vec<TableCell>,
 }
 
+/// How a table prints the columns measured in seconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CellStyle {
+    /// Seconds with the column's digits ("1749.9"), as the command line's
+    /// tables print them to be compared with the papers' figures.
+    Seconds,
+    /// Durations as people read them ("29 min 10 s"), as the page shows
+    /// them; the header then names no unit, since every cell carries one.
+    Durations,
+}
+
+impl CellStyle {
+    fn durations(self, c: &Column) -> bool {
+        self == CellStyle::Durations && c.unit == Some("s")
+    }
+}
+
 /// An experiment result's summaries as a table.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -42,6 +60,9 @@ pub struct SummaryTable {
     /// The trace and the options it was read with (`trace_context`).
     pub context: String,
     pub columns: Vec<Column>,
+    /// Each column's header: its label, and its unit when the cells do not
+    /// carry one ("MBS", "largest size (processors)", "max wait").
+    pub headers: Vec<String>,
     pub rows: Vec<TableRow>,
     /// Which runs ran once because they use no randomness
     /// ([`ExperimentResult::note`]), for the table to print under it.
@@ -51,37 +72,42 @@ pub struct SummaryTable {
 /// A summarised metric as a table prints it: the mean, and ± the 95 %
 /// half-width when there is an interval (repeated runs).
 pub fn summary_cell(mean: &MetricsDocument, ci95: &MetricsDocument, c: &Column) -> String {
+    styled_cell(mean, ci95, c, CellStyle::Seconds)
+}
+
+/// [`summary_cell`] in `style`: "4 h 54 min ± 12 min" for a duration.
+fn styled_cell(mean: &MetricsDocument, ci95: &MetricsDocument, c: &Column, style: CellStyle) -> String {
     let m = match mean.value(c.metric) {
         MetricValue::Undefined => return schedlab_metrics::UNDEFINED.to_owned(),
-        m => m.number(),
+        m => m.number().filter(|m| m.is_finite()),
     };
     let h = ci95.value(c.metric).number();
-    match (m, h) {
-        (Some(m), Some(h)) => format!("{m:.d$} ± {h:.d$}", d = usize::from(c.digits)),
+    match (m, h, style.durations(c)) {
+        (Some(m), Some(h), true) => format!("{} ± {}", duration_text(m), duration_text(h)),
+        (Some(m), None, true) => duration_text(m),
+        (Some(m), Some(h), false) => format!("{m:.d$} ± {h:.d$}", d = usize::from(c.digits)),
         _ => format_cell(m, c.digits),
+    }
+}
+
+/// A column's header in `style`: the label, and the unit in parentheses
+/// unless every cell carries it.
+pub fn column_header(c: &Column, style: CellStyle) -> String {
+    match c.unit {
+        Some(u) if !style.durations(c) => format!("{} ({u})", c.label),
+        _ => c.label.clone(),
     }
 }
 
 /// The table of `r` with the given columns (metric paths; a path the
 /// catalogue does not know is left out), or, with `None`, every catalogue
 /// column that some row has a number for (`Column::shown` marks the ones
-/// to show first), then on a machine of nodes those of each resource and
-/// partition. A machine's columns are labelled by its names.
-pub fn summary_table(r: &ExperimentResult, paths: Option<&[String]>) -> SummaryTable {
-    let (resources, partitions) = r.trace.machine_names();
+/// to show first), its durations printed in `style`.
+pub fn summary_table(r: &ExperimentResult, paths: Option<&[String]>, style: CellStyle) -> SummaryTable {
     let columns: Vec<Column> = match paths {
-        Some(paths) => paths
-            .iter()
-            .filter_map(|p| MetricKey::parse(p))
-            .map(|key| match key {
-                MetricKey::Resource(i, _) => resources.get(i).map_or_else(|| key.column(), |n| key.column_named(n)),
-                MetricKey::Partition(i, _) => partitions.get(i).map_or_else(|| key.column(), |n| key.column_named(n)),
-                _ => key.column(),
-            })
-            .collect(),
+        Some(paths) => paths.iter().filter_map(|p| column(p)).collect(),
         None => columns()
             .into_iter()
-            .chain(machine_columns(&resources, &partitions))
             .filter(|c| r.summary.iter().any(|row| row.mean.value(c.metric).number().is_some()))
             .collect(),
     };
@@ -96,7 +122,7 @@ pub fn summary_table(r: &ExperimentResult, paths: Option<&[String]>) -> SummaryT
             cells: columns
                 .iter()
                 .map(|c| TableCell {
-                    text: summary_cell(&row.mean, &row.ci95, c),
+                    text: styled_cell(&row.mean, &row.ci95, c, style),
                     mean: row.mean.value(c.metric).number(),
                     ci95: row.ci95.value(c.metric).number(),
                 })
@@ -106,6 +132,7 @@ pub fn summary_table(r: &ExperimentResult, paths: Option<&[String]>) -> SummaryT
     SummaryTable {
         sweep: r.experiment.sweep.as_ref().map(|s| s.param.clone()),
         context: crate::identity_context(&r.trace).unwrap_or_default(),
+        headers: columns.iter().map(|c| column_header(c, style)).collect(),
         columns,
         rows,
         note: r.note.clone(),
@@ -141,7 +168,7 @@ mod tests {
         // Two repetitions: MBS 2 and 4, mean 3, s = √2, half-width
         // t(0.975, 1) · √2 / √2 = 12.706.
         let r = result(2, &[r#"{"mbs": 2.0, "max_wait": 7}"#, r#"{"mbs": 4.0, "max_wait": 7}"#]);
-        let t = summary_table(&r, Some(&["mbs".into(), "max_wait".into(), "no_such".into()]));
+        let t = summary_table(&r, Some(&["mbs".into(), "max_wait".into(), "no_such".into()]), CellStyle::Seconds);
         assert_eq!(t.columns.iter().map(|c| c.label.as_str()).collect::<Vec<_>>(), ["MBS", "max wait"]);
         let cells = &t.rows[0].cells;
         assert_eq!(cells[0].text, "3.000 ± 12.706");
@@ -154,7 +181,7 @@ mod tests {
     #[test]
     fn without_paths_every_column_with_a_number_in_some_row() {
         let r = result(1, &[r#"{"mbs": 1.5, "backfilled": 3, "fairness": {"delayed": 2}}"#]);
-        let t = summary_table(&r, None);
+        let t = summary_table(&r, None, CellStyle::Seconds);
         let keys: Vec<&str> = t.columns.iter().map(|c| c.key.as_str()).collect();
         assert_eq!(keys, ["mbs", "backfilled", "fairness.delayed"]);
         let texts: Vec<&str> = t.rows[0].cells.iter().map(|c| c.text.as_str()).collect();
@@ -168,9 +195,25 @@ mod tests {
         let m = r#"{"deadline": {"regular_jobs": 0, "regular_mean_wait": null}}"#;
         let r = result(2, &[m, m]);
         let paths = ["deadline.regular_jobs".into(), "deadline.regular_mean_wait".into(), "mbs".into()];
-        let cells = &summary_table(&r, Some(&paths)).rows[0].cells;
+        let cells = &summary_table(&r, Some(&paths), CellStyle::Durations).rows[0].cells;
         let texts: Vec<&str> = cells.iter().map(|c| c.text.as_str()).collect();
         assert_eq!(texts, ["0 ± 0", "undefined (no jobs)", "\u{2013}"]);
         assert_eq!((cells[1].mean, cells[1].ci95), (None, None));
+    }
+
+    /// The page's tables print seconds as durations, the interval too
+    /// (mean 17,640 s; half-width t(0.975, 1) · 640 = 8,131.8 s), and their
+    /// headers name no unit; other columns keep theirs and their digits.
+    #[test]
+    fn durations_print_as_people_read_them_in_the_page_style() {
+        let r = result(2, &[r#"{"mbs": 2.0, "max_wait": 17000}"#, r#"{"mbs": 4.0, "max_wait": 18280}"#]);
+        let paths = ["max_wait".into(), "mbs".into()];
+        let t = summary_table(&r, Some(&paths), CellStyle::Durations);
+        let texts: Vec<&str> = t.rows[0].cells.iter().map(|c| c.text.as_str()).collect();
+        assert_eq!(texts, ["4 h 54 min ± 2 h 15 min", "3.000 ± 12.706"]);
+        assert_eq!(t.headers, ["max wait", "MBS"]);
+        let t = summary_table(&r, Some(&paths), CellStyle::Seconds);
+        assert_eq!(t.rows[0].cells[0].text, "17640 ± 8132");
+        assert_eq!(t.headers, ["max wait (s)", "MBS"]);
     }
 }

@@ -10,19 +10,20 @@ use schedlab_engine::params::{ParamSpec, ParamValue, Params};
 use schedlab_engine::SOURCES;
 use schedlab_workload::{Oversize, ReadOptions, Window};
 
-use crate::{format_value, RunSettings, TraceDocument};
+use crate::{format_value, Experiment, RunSettings, RunSpec, TraceDocument};
 
 /// The title of a resolved run: the policy's name, then every parameter
 /// that differs from its default and matters with the run's other values,
 /// the runtime source when it is not the policy's default (with its own
-/// parameters), and the load factor when it is not 1. `always` names a
-/// parameter shown even at its default (a swept one, whose value tells the
-/// rows apart).
-pub fn run_title(settings: &RunSettings, always: Option<&str>, load_factor: f64) -> String {
+/// parameters), and the load factor when it is not 1. `always` names the
+/// parameters shown even at their defaults (a swept one, or one another run
+/// of the experiment sets otherwise: [`distinguishing`]), whose values tell
+/// the rows apart.
+pub fn run_title(settings: &RunSettings, always: &[&str], load_factor: f64) -> String {
     let policy = settings.policy;
     let mut parts = vec![policy.name.to_owned()];
     let matters = |key: &str| policy.param_matters(key, |k| chosen(policy.params, &settings.policy_params, k));
-    let shown = |spec: &ParamSpec| always == Some(spec.key) || differs(spec, &settings.policy_params);
+    let shown = |spec: &ParamSpec| always.contains(&spec.key) || differs(spec, &settings.policy_params);
     for spec in policy.params {
         let is_switch = policy.conditions.iter().any(|c| c.when == spec.key);
         let has_condition = policy.conditions.iter().any(|c| c.param == spec.key);
@@ -57,15 +58,34 @@ pub fn run_title(settings: &RunSettings, always: Option<&str>, load_factor: f64)
 /// The runtime source's part of a title: its id when it is not the
 /// policy's default or when one of its parameters is shown, with those
 /// parameters in parentheses.
-fn source_part(settings: &RunSettings, always: Option<&str>) -> Option<String> {
+fn source_part(settings: &RunSettings, always: &[&str]) -> Option<String> {
     let id = settings.source.id();
     let specs = SOURCES.iter().find(|s| s.id == id).map_or(&[][..], |s| s.params);
     let params: Vec<String> = specs
         .iter()
-        .filter(|s| always == Some(s.key) || differs(s, &settings.source_params))
+        .filter(|s| always.contains(&s.key) || differs(s, &settings.source_params))
         .map(|s| setting(s, &settings.source_params))
         .collect();
     (id != settings.policy.default_source || !params.is_empty()).then(|| with_details(id.to_owned(), &params))
+}
+
+/// The parameters of run `run` that another run of the same policy in `e`
+/// gives another value (each run's own value, else the experiment's shared
+/// one, else the default, compared as text): six cards of composable
+/// backfilling at depths 0, 1, 2, 4, 8 and `all` are each titled with
+/// their depth, the default 1 included.
+pub fn distinguishing(e: &Experiment, run: usize) -> Vec<&'static str> {
+    let Some(this) = e.runs.get(run) else { return Vec::new() };
+    let value = |r: &RunSpec, spec: &ParamSpec| {
+        r.params.get(spec.key).or_else(|| e.params.get(spec.key)).map_or_else(|| spec.default_text(), str::to_owned)
+    };
+    let others: Vec<&RunSpec> =
+        e.runs.iter().enumerate().filter(|&(r, o)| r != run && o.policy == this.policy).map(|(_, o)| o).collect();
+    this.params_taken()
+        .into_iter()
+        .filter(|spec| others.iter().any(|o| o.uses(spec.key) && value(o, spec) != value(this, spec)))
+        .map(|spec| spec.key)
+        .collect()
 }
 
 /// `head (a, b)`, or `head` alone.
@@ -91,21 +111,28 @@ fn differs(spec: &ParamSpec, values: &Params) -> bool {
     values.value(spec) != defaults.value(spec)
 }
 
+/// A text value as a title shows it: the name of the formula preset it
+/// spells out ("f4" for F4's formula typed out), else the whole text. It
+/// is not cut as the spec label cuts it: two formulas that begin alike
+/// would give two runs one title, and the charts wrap long names.
+fn named(text: &str) -> String {
+    match schedlab_priority::preset_of(text) {
+        Some(p) => p.name.to_owned(),
+        None => text.to_owned(),
+    }
+}
+
 /// `key value unit`, the key's underscores read as spaces ("interval 120 s").
 fn setting(spec: &ParamSpec, values: &Params) -> String {
     format!("{} {}", spec.key.replace('_', " "), value_text(values, spec))
 }
 
 /// A value as a title shows it: the option, the number with its unit, or
-/// a text (a formula) cut as the spec label cuts it, so that a long
-/// formula does not push the rest of the title out of a table's column.
+/// a text (a formula, or the preset it spells out).
 fn value_text(values: &Params, spec: &ParamSpec) -> String {
     // Through the value's JSON form, so that every kind of value the
     // registry may declare reads as text or a number without a list of them.
-    let text = values
-        .value(spec)
-        .and_then(crate::json::scalar_text)
-        .map_or_else(|| spec.default_text(), |t| crate::experiment::shortened(&t));
+    let text = values.value(spec).and_then(crate::json::scalar_text).map_or_else(|| spec.default_text(), |t| named(&t));
     match spec.unit {
         Some(unit) => format!("{text} {unit}"),
         None => text,
@@ -142,6 +169,40 @@ pub fn trace_context(name: &str, jobs: usize, procs: u32, options: &ReadOptions)
     parts.join(", ")
 }
 
+/// The one name of every download: the trace (its file name without the
+/// endings `.swf`, `.gz`, …), what the file shows (a run's label, a
+/// figure's id, a preset), and the kind of file, each in lowercase words
+/// joined by hyphens, then the ending: `kth-sp2-first3000-easy-jobs.csv`.
+/// Empty parts are left out; each part is cut at 60 characters.
+pub fn download_name(trace: &str, what: &str, kind: &str, ending: &str) -> String {
+    let mut stem = trace.rsplit(['/', '\\']).next().unwrap_or(trace);
+    while let Some((head, tail)) = stem.rsplit_once('.') {
+        let known = ["swf", "gz", "bz2", "xz", "zst", "zlib", "json", "txt", "csv", "log", "sacct"];
+        if head.is_empty() || !known.contains(&tail.to_ascii_lowercase().as_str()) {
+            break;
+        }
+        stem = head;
+    }
+    let parts: Vec<String> = [stem, what, kind].iter().map(|p| slug(p)).filter(|p| !p.is_empty()).collect();
+    let name = if parts.is_empty() { "schedlab".to_owned() } else { parts.join("-") };
+    format!("{name}.{}", slug(ending))
+}
+
+/// `text` in lowercase letters and digits, every other run of characters
+/// one hyphen, at most 60 characters.
+fn slug(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars().flat_map(char::to_lowercase) {
+        if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    let cut: String = out.chars().take(60).collect();
+    cut.trim_end_matches('-').to_owned()
+}
+
 /// [`trace_context`] of a trace identity as a result document holds it
 /// (`name`, `jobs`, `procs`, `options`); `None` when a field is missing.
 pub fn identity_context(identity: &TraceDocument) -> Option<String> {
@@ -156,7 +217,27 @@ mod tests {
 
     fn title(spec: &str, always: Option<&str>, load: f64) -> String {
         let e = crate::Experiment::of(vec![RunSpec::parse(spec).unwrap()]);
-        run_title(&resolve(&e.request(0, None, 0)).unwrap(), always, load)
+        run_title(&resolve(&e.request(0, None, 0)).unwrap(), always.as_slice(), load)
+    }
+
+    /// Runs of one policy that differ in a parameter are each titled with
+    /// it, the one at its default included; a run of another policy is not.
+    #[test]
+    fn titles_name_the_knobs_runs_of_a_policy_differ_in() {
+        let specs = ["backfill:depth=0", "backfill", "backfill:depth=all", "easy"];
+        let e = crate::Experiment::of(specs.iter().map(|s| RunSpec::parse(s).unwrap()).collect());
+        let titles: Vec<String> =
+            (0..4).map(|r| run_title(&resolve(&e.request(r, None, 0)).unwrap(), &distinguishing(&e, r), 1.0)).collect();
+        assert_eq!(
+            titles,
+            [
+                "Composable backfilling, depth 0",
+                "Composable backfilling, depth 1",
+                "Composable backfilling, depth all",
+                "EASY"
+            ]
+        );
+        assert!(distinguishing(&e, 3).is_empty());
     }
 
     #[test]
@@ -171,10 +252,17 @@ mod tests {
         assert_eq!(title("fcfs", None, 1.0), "FCFS");
         assert_eq!(title("backfill:order=wfp3,depth=all", None, 1.0), "Composable backfilling, depth all, order wfp3");
         assert_eq!(title("backfill:order=sjf,fill=hold", None, 1.0), "Composable backfilling, order sjf, fill hold");
+        let f4 = schedlab_priority::find_preset("f4").unwrap().source.replace(' ', "");
+        assert_eq!(title(&format!("backfill:order={f4}"), None, 1.0), "Composable backfilling, order f4");
+        assert_eq!(
+            title("backfill:order=-(wait + 1e-15) / (log2(procs + 1e-15) * requested * 2)", None, 1.0),
+            "Composable backfilling, order -(wait + 1e-15) / (log2(procs + 1e-15) * requested * 2)",
+            "a formula whole, so that formulas beginning alike give two titles"
+        );
         assert_eq!(
             title("backfill:order=-(wait + 1e-15) / (log2(procs + 1e-15) * requested)", None, 1.0),
-            "Composable backfilling, order -(wait + 1e-15) / (log2(procs +…",
-            "a formula cut after 31 characters, as in the spec label"
+            "Composable backfilling, order unicep",
+            "a preset's formula typed out is named as the preset"
         );
     }
 
@@ -192,6 +280,18 @@ mod tests {
         for p in schedlab_policies::REGISTRY {
             assert!(title(p.id, None, 1.0).starts_with(p.name), "{}", p.id);
         }
+    }
+
+    #[test]
+    fn downloads_are_named_by_trace_what_and_kind() {
+        assert_eq!(download_name("kth-sp2-first3000.swf", "easy", "jobs", "csv"), "kth-sp2-first3000-easy-jobs.csv");
+        assert_eq!(
+            download_name("KTH-SP2-1996-2.1-cln.swf.gz", "easy:order=shortest@virtual", "batsim jobs", "csv"),
+            "kth-sp2-1996-2-1-cln-easy-order-shortest-virtual-batsim-jobs.csv"
+        );
+        assert_eq!(download_name("a.swf", "", "schedule", "png"), "a-schedule.png");
+        assert_eq!(download_name("", "", "", "json"), "schedlab.json");
+        assert_eq!(download_name("../x/y.json", "chart-mbs", "", "svg"), "y-chart-mbs.svg");
     }
 
     #[test]

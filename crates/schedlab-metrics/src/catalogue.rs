@@ -6,11 +6,7 @@
 //! line here; a test fails on a numeric metric the catalogue does not know.
 //!
 //! Keys are paths into the metrics document: `mbs`, `fairness.delayed`,
-//! `categories.0.mbs` (category SN), `blocked_groups.0.mbs` (big jobs),
-//! and on a machine of nodes `machine.resources.1.utilization` (its second
-//! resource) and `machine.partitions.0.mbs` (its first partition), whose
-//! columns are labelled by name where the names are known
-//! ([`MetricKey::column_named`]).
+//! `categories.0.mbs` (category SN), `blocked_groups.0.mbs` (big jobs).
 
 use serde::Serialize;
 
@@ -152,7 +148,7 @@ keyed_entries! {
     PriorityLowMeanWait = e("priority.low_mean_wait", "low-priority mean wait", S, 1, "Mean wait of the jobs that kept the lower priority.", false),
     PredictionsErrorPct = e("predictions.error_pct", "error x", Some("%"), 0, "The virtual predictor's maximum relative error x: each prediction is runtime × (1 + u), u uniform in [−x, x].", false),
     PredictionsMeanAbsErrorPct = e("predictions.mean_abs_error_pct", "realised error", Some("%"), 1, "Mean of |prediction − runtime| / max(runtime, 1 s) over the measured jobs, with the predictions the jobs last started with (after clamping to [1 s, estimate]).", false),
-    PredictionsMeanAbsErrorS = e("predictions.mean_abs_error_s", "realised error (s)", S, 0, "Mean of |prediction − runtime| over the measured jobs.", false),
+    PredictionsMeanAbsErrorS = e("predictions.mean_abs_error_s", "realised error in time", S, 0, "Mean of |prediction − runtime| over the measured jobs.", false),
     PredictionsUnderpredicted = e("predictions.underpredicted", "under-predicted", None, 0, "Jobs whose prediction fell short of their runtime (they outlive it while running).", false),
     PredictionsClampedToEstimate = e("predictions.clamped_to_estimate", "clamped to estimate", None, 0, "Virtual-predictor draws above the estimate, clamped to it.", false),
     PredictionsRaisedToOne = e("predictions.raised_to_one", "raised to 1 s", None, 0, "Virtual-predictor draws below 1 s, raised to it.", false),
@@ -191,21 +187,6 @@ keyed_entries! {
     Percent = e("percent", "%", None, 1, "Percentage of jobs whose slowdown is {r} times their fair slowdown.", false),
 }
 
-keyed_entries! {
-    /// A field of a row of the machine's `resources` table.
-    ResourceField, RESOURCE_FIELDS;
-    Utilization = e("utilization", "utilisation", None, 3, "Amount of {r} held (what each job's placement takes: a whole node in an exclusive partition) × time, over the machine's total {r} × (last end − first submission).", false),
-}
-
-keyed_entries! {
-    /// A field of a row of the machine's `partitions` table.
-    PartitionField, PARTITION_FIELDS;
-    Jobs = e("jobs", "jobs", None, 0, "Jobs of {p} measured.", false),
-    MeanWait = e("mean_wait", "mean wait", S, 1, "Mean wait of the jobs of {p}.", false),
-    Mbs = e("mbs", "MBS", None, 3, "Mean bounded slowdown of the jobs of {p}.", false),
-    Utilization = e("utilization", "core utilisation", None, 3, "Core-seconds held by the jobs of {p} over its nodes' cores × (last end − first submission).", false),
-}
-
 const FAIR_SLOWDOWN_RANGES: [&str; 5] = ["<=1", "1-1.5", "1.5-2", "2-4", ">4"];
 
 impl Entry {
@@ -227,10 +208,6 @@ pub enum MetricKey {
     BlockedGroup(usize, GroupField),
     /// Row `index` of the fair-slowdown table.
     FairSlowdown(usize, FairSlowdownField),
-    /// Resource `index` of a machine of nodes (0 is `cpu`).
-    Resource(usize, ResourceField),
-    /// Partition `index` of a machine of nodes.
-    Partition(usize, PartitionField),
 }
 
 impl MetricKey {
@@ -246,15 +223,8 @@ impl MetricKey {
             let row = i.parse::<usize>().ok().filter(|&i| i < FAIR_SLOWDOWN_RANGES.len())?;
             return Some(MetricKey::FairSlowdown(row, FairSlowdownField::parse(field)?));
         }
-        if let Some(rest) = path.strip_prefix("machine.") {
-            let (table, index, field) = row_of(rest)?;
-            return match table {
-                "resources" => Some(MetricKey::Resource(index, ResourceField::parse(field)?)),
-                "partitions" => Some(MetricKey::Partition(index, PartitionField::parse(field)?)),
-                _ => None,
-            };
-        }
-        let (table, index, field) = row_of(path)?;
+        let mut parts = path.splitn(3, '.');
+        let (table, index, field) = (parts.next()?, parts.next()?.parse::<usize>().ok()?, parts.next()?);
         match table {
             "categories" if index < CATEGORY_NAMES.len() => {
                 Some(MetricKey::Category(index, CategoryField::parse(field)?))
@@ -271,26 +241,6 @@ impl MetricKey {
             MetricKey::Category(i, f) => format!("categories.{i}.{}", f.name()),
             MetricKey::BlockedGroup(i, f) => format!("blocked_groups.{i}.{}", f.name()),
             MetricKey::FairSlowdown(i, f) => format!("fair_slowdown.rows.{i}.{}", f.name()),
-            MetricKey::Resource(i, f) => format!("machine.resources.{i}.{}", f.name()),
-            MetricKey::Partition(i, f) => format!("machine.partitions.{i}.{}", f.name()),
-        }
-    }
-
-    /// The metric's column, a machine's resource or partition named `name`
-    /// (what the metrics document calls row `index`); any other metric's
-    /// column is [`MetricKey::column`].
-    pub fn column_named(self, name: &str) -> Column {
-        match self {
-            MetricKey::Resource(_, f) => {
-                let e = f.entry();
-                e.column(self, format!("{name} {}", e.label), e.description.replace("{r}", name))
-            }
-            MetricKey::Partition(_, f) => {
-                let e = f.entry();
-                let what = format!("partition {name}");
-                e.column(self, format!("{name} {}", e.label), e.description.replace("{p}", &what))
-            }
-            _ => self.column(),
         }
     }
 
@@ -319,8 +269,6 @@ impl MetricKey {
                 let (range, e) = (FAIR_SLOWDOWN_RANGES[i], f.entry());
                 e.column(self, format!("fair slowdown {range} {}", e.label), e.description.replace("{r}", range))
             }
-            MetricKey::Resource(i, _) => self.column_named(&format!("resource {i}")),
-            MetricKey::Partition(i, _) => self.column_named(&i.to_string()),
         }
     }
 }
@@ -329,25 +277,6 @@ impl std::fmt::Display for MetricKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.path())
     }
-}
-
-/// `table.index.field` of a metric path: the row of one of its tables.
-fn row_of(path: &str) -> Option<(&str, usize, &str)> {
-    let mut parts = path.splitn(3, '.');
-    Some((parts.next()?, parts.next()?.parse::<usize>().ok()?, parts.next()?))
-}
-
-/// The columns of a machine of nodes' metrics: each field of each of its
-/// `resources` (by name, in the machine's order) and of each of its
-/// `partitions`, in table order.
-pub fn machine_columns(resources: &[&str], partitions: &[&str]) -> Vec<Column> {
-    let resource = resources.iter().enumerate().flat_map(|(i, name)| {
-        ResourceField::ALL.iter().map(move |&f| MetricKey::Resource(i, f).column_named(name))
-    });
-    let partition = partitions.iter().enumerate().flat_map(|(i, name)| {
-        PartitionField::ALL.iter().map(move |&f| MetricKey::Partition(i, f).column_named(name))
-    });
-    resource.chain(partition).collect()
 }
 
 /// The column of a metric path, or `None` for a path that is not a metric.
@@ -382,25 +311,9 @@ pub fn glossary_markdown() -> String {
             c.description.replace('|', "\\|")
         ));
     }
-    // A machine's rows, once per field with the row's index as N.
-    let machine = ResourceField::ALL.iter().map(|&f| (MetricKey::Resource(0, f), "resource N"));
-    let machine = machine.chain(PartitionField::ALL.iter().map(|&f| (MetricKey::Partition(0, f), "N")));
-    for (key, name) in machine {
-        let c = key.column_named(name);
-        out.push_str(&format!(
-            "| `{}` | {} | {} | {} |\n",
-            c.key.replace(".0.", ".N."),
-            c.label,
-            c.unit.unwrap_or(""),
-            c.description.replace('|', "\\|")
-        ));
-    }
     out.push_str(
         "\nBlocked-job size bins (`blocked_groups.2` on) are powers of two up to the machine size; the \
          fair-slowdown table (`fair_slowdown.rows.N`) bins jobs by slowdown ÷ fair slowdown at 1, 1.5, 2 and 4. \
-         On a machine of nodes, `machine.resources.N` is its resource N (0 is `cpu`) and \
-         `machine.partitions.N` its partition N, in the order of the trace's `machine` description; tables \
-         label them by name. \
          A mean over no jobs (no regular jobs, no high-priority jobs) is `null`, and tables print it as \
          \"undefined (no jobs)\".\n",
     );
@@ -446,20 +359,6 @@ mod tests {
             assert_eq!(MetricKey::parse(&c.key), Some(c.metric), "{}", c.key);
         }
         assert_eq!(MetricKey::parse("fair_slowdown.rows.5.jobs"), None, "the table has five rows");
-        let gpu = MetricKey::parse("machine.resources.2.utilization").unwrap();
-        assert_eq!(gpu, MetricKey::Resource(2, ResourceField::Utilization));
-        assert_eq!((gpu.path(), gpu.column_named("gpu").label), ("machine.resources.2.utilization".into(), "gpu utilisation".into()));
-        let wait = MetricKey::parse("machine.partitions.1.mean_wait").unwrap();
-        assert_eq!(wait.column_named("long").label, "long mean wait");
-        assert_eq!(wait.column_named("long").unit, Some("s"));
-        assert!(wait.column_named("long").description.contains("partition long"));
-        for not in ["machine.resources.0.mbs", "machine.nodes.0.jobs", "machine.partitions.x.mbs", "machine.mbs"] {
-            assert!(column(not).is_none(), "{not}");
-        }
-        let named = machine_columns(&["cpu", "gpu"], &["a"]);
-        let keys: Vec<&str> = named.iter().map(|c| c.key.as_str()).collect();
-        assert_eq!(keys[..3], ["machine.resources.0.utilization", "machine.resources.1.utilization", "machine.partitions.0.jobs"]);
-        assert_eq!(named.len(), 2 + PartitionField::ALL.len());
         for not in ["categories.4.mbs", "nope", "categories.x.mbs", "blocked_groups.0.nope", ""] {
             assert!(column(not).is_none(), "{not}");
         }
@@ -484,6 +383,17 @@ mod tests {
         assert_eq!(format_cell(Some(f64::NAN), 1), "\u{2013}");
         assert_eq!(format_mean(Some(2.0), 1), "2.0");
         assert_eq!(format_mean(None, 1), "undefined (no jobs)");
+    }
+
+    /// A header is the label and its unit: a label that already ends in
+    /// its unit would read "realised error (s) (s)".
+    #[test]
+    fn no_label_repeats_its_unit() {
+        for c in columns() {
+            if let Some(unit) = c.unit {
+                assert!(!c.label.ends_with(&format!("({unit})")), "{}: {}", c.key, c.label);
+            }
+        }
     }
 
     /// docs/metrics.md is the catalogue's glossary; `SCHEDLAB_BLESS=1`

@@ -39,8 +39,8 @@ mod test_run;
 mod violations;
 
 pub use catalogue::{
-    column, columns, format_cell, format_mean, glossary_markdown, machine_columns, CategoryField, Column, FairSlowdownField, GroupField,
-    Metric, MetricKey, PartitionField, ResourceField, CATEGORY_NAMES, UNDEFINED,
+    column, columns, format_cell, format_mean, glossary_markdown, CategoryField, Column, FairSlowdownField, GroupField,
+    Metric, MetricKey, CATEGORY_NAMES, UNDEFINED,
 };
 pub use deadline::{deadline_metrics, DeadlineMetrics};
 pub use ecdf::{downsample_ecdf, wait_ecdf};
@@ -51,7 +51,7 @@ pub use predictions::{prediction_metrics, PredictionMetrics};
 pub use preemption::PreemptionMetrics;
 pub use priority::{priority_metrics, PriorityMetrics};
 pub use summary::{
-    compute, measured, measured_waits, BlockedGroup, Category, CategoryLimits, Fairness, Metrics, MetricsError,
-    MetricsOptions,
+    compute, headline, measured, measured_waits, BlockedGroup, Category, CategoryLimits, Fairness, Headline, Metrics,
+    MetricsError, MetricsOptions,
 };
 pub use violations::ReservationViolations;

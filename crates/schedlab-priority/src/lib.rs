@@ -34,7 +34,7 @@ mod product;
 
 pub use code::{Columns, Formula};
 pub use parse::{BinOp, Expr, ExprKind};
-pub use presets::{find_preset, preset_hint, Preset, PRESETS};
+pub use presets::{find_preset, preset_hint, preset_of, Preset, PRESETS};
 pub use product::{Part, ProductForm};
 
 use std::fmt;

@@ -103,6 +103,14 @@ pub fn find_preset(name: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|p| p.name == name)
 }
 
+/// The preset `text` names or spells out: its name, or its formula typed
+/// with any spacing ("requested*sqrt(procs)+530000*log10(submit)" is F4).
+pub fn preset_of(text: &str) -> Option<&'static Preset> {
+    let bare = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+    let text = bare(text);
+    PRESETS.iter().find(|p| p.name == text || bare(p.source) == text)
+}
+
 /// For an order that is one word and no formula (`WFP3`, `wfp`, `FCFS`):
 /// the preset it may have meant, as a hint. Preset names stay exact (in
 /// lower case), so that one order has one spelling in titles, links and

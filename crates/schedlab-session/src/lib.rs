@@ -128,7 +128,7 @@ impl Session {
     /// A run of settings already resolved (a host that checks the request
     /// before it reads the trace, so that a typo costs no reading).
     pub fn run_resolved(&self, settings: RunSettings, observer: &mut Observer<'_>) -> Result<Run, SessionError> {
-        let title = run_title(&settings, None, self.workload.load());
+        let title = run_title(&settings, &[], self.workload.load());
         self.run_settings(settings, title, observer)
     }
 

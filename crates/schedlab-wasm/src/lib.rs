@@ -27,6 +27,7 @@
 mod boundary;
 mod canvas;
 pub mod experiments;
+mod labels;
 mod page;
 pub mod protocol;
 mod schedule_exports;
@@ -343,11 +344,12 @@ pub fn experiment_result(experiment: Js<Experiment>, identity: &str, points: Vec
 
 /// An experiment result (its JSON text) as a table: the given columns
 /// (metric paths), or every catalogue column some row has a number for;
-/// each cell's text as the command line's tables print it.
+/// each cell as people read it (durations in their units, "4 h 54 min").
 #[export]
 pub fn summary_table(result: &str, columns: Option<Vec<String>>) -> Result<Js<SummaryTable>, JsError> {
     let result: ExperimentResult = serde_json::from_str(result).map_err(|e| JsError::new(&format!("result: {e}")))?;
-    Js::encode(&schedlab_experiment::summary_table(&result, columns.as_deref()))
+    let style = schedlab_experiment::CellStyle::Durations;
+    Js::encode(&schedlab_experiment::summary_table(&result, columns.as_deref(), style))
 }
 
 /// A preset's result as the text `schedlab reproduce --json` writes, from

@@ -138,7 +138,7 @@ pub struct FormulaCheck {
 /// The check of an `order` value, the one a run makes (plain Rust, tested
 /// natively).
 pub fn formula_check_of(text: &str) -> FormulaCheck {
-    let preset = schedlab_priority::find_preset(text.trim()).map(|p| p.name.to_owned());
+    let preset = schedlab_priority::preset_of(text).map(|p| p.name.to_owned());
     match schedlab_policies::order_formula(text) {
         Ok(f) => FormulaCheck { error: None, preset, rescored: f.is_time_dependent() },
         Err(error) => FormulaCheck { error: Some(error), preset, rescored: false },
@@ -158,8 +158,9 @@ pub fn formula_check(text: &str) -> Result<Js<FormulaCheck>, JsError> {
     Js::encode(&formula_check_of(text))
 }
 
-/// `time_label(t, clock)`: trace second `t` as "d7 01:00", with its
-/// date when the header gives one: "d7 01:00 (1996-09-30 14:00 UTC+1)".
+/// `time_label(t, clock)`: trace second `t` as its date and the time since
+/// the start when the header gives a date, "1996-09-30 14:00 UTC+1
+/// (+7 d 1 h)", else as "d7 01:00".
 #[export]
 pub fn time_label(t: f64, clock: Js<TraceClock>) -> Result<String, JsError> {
     Ok(clock.decode_raw("clock")?.label(t))
@@ -217,6 +218,15 @@ mod tests {
         assert_eq!(c.error.as_deref(), Some("unknown variable `wiat` at column 2; did you mean `wait`?"));
         let fixed = formula_check_of("(wait / requested)^3 * procs");
         assert_eq!(fixed, FormulaCheck { error: None, preset: None, rescored: true });
+    }
+
+    /// A preset's formula typed out, with other spacing, is named as it.
+    #[test]
+    fn a_presets_formula_typed_out_is_named() {
+        let f4 = schedlab_priority::find_preset("f4").unwrap();
+        let typed = f4.source.replace(' ', "");
+        assert_eq!(formula_check_of(&typed).preset.as_deref(), Some("f4"));
+        assert_eq!(formula_check_of("requested * procs * 2").preset, None);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 use schedlab_engine::{Progress, SourceInfo, Time, SOURCES};
 use schedlab_experiment::{
-    plan_growth, Phase, PlanGrowth, RunRequest, TraceIdentity, ECDF_PIXELS, PROGRESS_EVERY, SCHEMA,
+    plan_growth, CleaningLine, Fact, Phase, PlanGrowth, RunRequest, TraceIdentity, ECDF_PIXELS, PROGRESS_EVERY, SCHEMA,
 };
 use schedlab_metrics::{CategoryLimits, Column, MetricsOptions};
 use schedlab_policies::{PolicyInfo, REGISTRY};
@@ -40,6 +40,9 @@ pub struct Registry {
     /// The column catalogue: every metric's label, unit, digits and
     /// explanation, and whether tables show it by default.
     pub columns: Vec<Column>,
+    /// Each column's header as the page's tables print it (a duration's
+    /// cells carry their unit, so its header names none).
+    pub column_headers: Vec<String>,
     /// The shared parameters a form offers as global knobs.
     pub knobs: &'static [&'static str],
     /// What every count of a trace's cleaning report means.
@@ -58,6 +61,10 @@ impl Registry {
             schedule_legend: schedlab_charts::schedule_legend(),
             version: env!("CARGO_PKG_VERSION"),
             columns: schedlab_metrics::columns(),
+            column_headers: schedlab_metrics::columns()
+                .iter()
+                .map(|c| schedlab_experiment::column_header(c, schedlab_experiment::CellStyle::Durations))
+                .collect(),
             knobs: schedlab_experiment::KNOBS,
             cleaning: schedlab_workload::CLEANING_RULES,
         }
@@ -113,6 +120,10 @@ pub struct Summary {
     pub lines: u64,
     /// The header's clock: what dates the trace's seconds stand for.
     pub clock: TraceClock,
+    /// The statistics as the page lists them, labels and units included.
+    pub facts: Vec<Fact>,
+    /// The cleaning counts that are not zero, in words.
+    pub cleaning: Vec<CleaningLine>,
 }
 
 impl Summary {
@@ -125,6 +136,8 @@ impl Summary {
             bytes: loaded.bytes,
             lines: loaded.lines,
             clock: TraceClock::of(&loaded.header),
+            facts: schedlab_experiment::trace_facts(identity, Some(&loaded.header)),
+            cleaning: schedlab_experiment::cleaning_lines(identity),
         }
     }
 }

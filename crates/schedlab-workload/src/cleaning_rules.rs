@@ -23,6 +23,19 @@ pub enum Effect {
     Kept,
 }
 
+impl Effect {
+    /// The effect as a report says it (its serialised name): "skipped".
+    pub fn word(self) -> &'static str {
+        match self {
+            Effect::Skipped => "skipped",
+            Effect::Dropped => "dropped",
+            Effect::Changed => "changed",
+            Effect::Reordered => "reordered",
+            Effect::Kept => "kept",
+        }
+    }
+}
+
 /// One count of the cleaning report, explained.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -180,6 +193,15 @@ pub const CLEANING_RULES: &[CleaningRule] = &[
 mod tests {
     use super::*;
     use crate::CleaningReport;
+
+    /// An effect's word is its serialised name, which the page and the
+    /// documents already show.
+    #[test]
+    fn an_effects_word_is_its_serialised_name() {
+        for e in [Effect::Skipped, Effect::Dropped, Effect::Changed, Effect::Reordered, Effect::Kept] {
+            assert_eq!(serde_json::to_string(&e).unwrap(), format!("\"{}\"", e.word()));
+        }
+    }
 
     #[test]
     fn every_count_of_the_report_is_explained_in_its_order() {

@@ -50,10 +50,13 @@ impl TraceClock {
         Some(format!("{y:04}-{m:02}-{d:02} {:02}:{:02} {}", rest / 3600, rest % 3600 / 60, utc_offset(offset)))
     }
 
-    /// The trace time and, when known, the date: `d7 06:40 (1996-09-30 07:40 UTC+1)`.
+    /// The date, when known, with the time since the trace's start:
+    /// `1996-09-30 14:00 UTC+1 (+7 d 1 h)`; else the trace's own clock,
+    /// `d7 01:00`. Never both clocks' times of day side by side: the trace's
+    /// starts at its first second, not at midnight, so they would disagree.
     pub fn label(&self, t: f64) -> String {
         match self.date(t) {
-            Some(d) => format!("{} ({d})", trace_time(t)),
+            Some(d) => format!("{d} (+{})", duration_text(t)),
             None => trace_time(t),
         }
     }
@@ -162,7 +165,7 @@ mod tests {
         assert_eq!(c.date(0.0).as_deref(), Some("1996-09-23 13:00 UTC+1"));
         // 11 h later crosses midnight; a week later is the 30th.
         assert_eq!(c.date(11.0 * 3600.0).as_deref(), Some("1996-09-24 00:00 UTC+1"));
-        assert_eq!(c.label(7.0 * 86_400.0 + 3600.0), "d7 01:00 (1996-09-30 14:00 UTC+1)");
+        assert_eq!(c.label(7.0 * 86_400.0 + 3600.0), "1996-09-30 14:00 UTC+1 (+7 d 1 h)");
         assert_eq!(
             c.note().as_deref(),
             Some("Dates are at UTC+1, the header's TimeZone (Europe/Stockholm, without daylight saving).")

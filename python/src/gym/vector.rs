@@ -17,6 +17,7 @@ use crate::core_error;
 use crate::trace::Trace;
 use crate::SessionError;
 use crate::{error, ErrorKind};
+use schedlab::metrics::Headline;
 use schedlab::workload::Trace as Jobs;
 
 /// The buffers the Python side reads: per episode, its observation rows,
@@ -66,11 +67,18 @@ pub struct Episodes {
     trace: Py<Trace>,
     setup: Setup,
     threads: usize,
+    /// Whether an episode's end is checked and measured in full (its
+    /// metrics returned as JSON), or only its reward computed.
+    all_metrics: bool,
     batch: Mutex<Batch>,
 }
 
+/// The episodes that ended at a step: `(i, metrics JSON)`, the JSON `None`
+/// when the environment does not measure episodes in full.
+type Ended = Vec<(usize, Option<String>)>;
+
 /// Checks that each buffer is as long as it must be.
-fn check_lengths(buffers: [(&Bound<'_, PyByteArray>, usize); 5]) -> PyResult<()> {
+fn check_lengths<const N: usize>(buffers: [(&Bound<'_, PyByteArray>, usize); N]) -> PyResult<()> {
     for (buffer, len) in buffers {
         if buffer.len() != len {
             return Err(core_error(format!("a buffer holds {} bytes, not {len}", buffer.len())));
@@ -104,6 +112,7 @@ impl Episodes {
         reward: &str,
         buffers: [Bound<'_, PyByteArray>; 5],
         threads: usize,
+        all_metrics: bool,
     ) -> PyResult<Self> {
         if !(1..=n.max(1)).contains(&threads) {
             return Err(error(ErrorKind::Option, format!("threads must be from 1 to the {n} episodes, not {threads}")));
@@ -129,7 +138,7 @@ impl Episodes {
         // The mask buffer starts all zeros: no action allowed.
         let lanes = (0..n).map(|_| Lane { slot: None, written: window, masked: 0 }).collect();
         let batch = Batch { lanes, buffers };
-        Ok(Episodes { trace, setup, threads, batch: Mutex::new(batch) })
+        Ok(Episodes { trace, setup, threads, all_metrics, batch: Mutex::new(batch) })
     }
 
     /// Starts every episode anew, episode `i` from job `starts[i]`
@@ -142,12 +151,54 @@ impl Episodes {
         self.step_all(py, &mut batch, orders).map(drop)
     }
 
+    /// Each episode's first job and decisions so far (`None` for one that
+    /// has ended or not begun), from which [`Episodes::restore`] makes a
+    /// copy.
+    fn answers(&self) -> PyResult<Vec<Option<(usize, Vec<i64>)>>> {
+        let batch = try_state(&self.batch)?;
+        let live = |lane: &Lane| lane.slot.as_ref().filter(|s| !s.ended).map(|s| (s.start, s.answers.clone()));
+        Ok(batch.lanes.iter().map(live).collect())
+    }
+
+    /// Makes every episode the one `answers()` described (replaying its
+    /// decisions) and writes its observation and mask; an episode given
+    /// as `None` is left ended, its rows and mask zeros.
+    fn restore(&self, py: Python<'_>, episodes: Vec<Option<(usize, Vec<i64>)>>) -> PyResult<()> {
+        let mut guard = try_state(&self.batch)?;
+        let batch = &mut *guard;
+        if episodes.len() != batch.lanes.len() {
+            let message = format!("{} episodes to restore for {} environments", episodes.len(), batch.lanes.len());
+            return Err(core_error(message));
+        }
+        let trace = self.trace.get().session.trace();
+        let mut slots = Vec::with_capacity(episodes.len());
+        for episode in episodes {
+            let made = episode.map(|(start, answers)| Slot::replayed(trace, start, &self.setup, &answers));
+            slots.push(made.transpose().map_err(session_error)?);
+        }
+        let (rows, actions) = (self.setup.window * ROW, self.setup.actions());
+        let b = &batch.buffers;
+        let (observation, mask) = (b.observation.bind(py), b.mask.bind(py));
+        check_lengths([(observation, slots.len() * rows), (mask, slots.len() * actions)])?;
+        // SAFETY: as in `step_all`: the GIL is held, no Python code runs
+        // while the slices live, and the two bytearrays are distinct.
+        let (observation, mask) = unsafe { (observation.as_bytes_mut(), mask.as_bytes_mut()) };
+        let parts = observation.chunks_exact_mut(rows).zip(mask.chunks_exact_mut(actions));
+        for ((lane, slot), (rows, mask)) in batch.lanes.iter_mut().zip(slots).zip(parts) {
+            // Every row and mask byte may hold the previous episode's.
+            (lane.slot, lane.written, lane.masked) = (slot, self.setup.window, 0);
+            mask.fill(0);
+            write_decision(lane, &self.setup, rows, mask);
+        }
+        Ok(())
+    }
+
     /// Takes one action per episode (`i64`s; see `schedlab.gym`), except
     /// that an episode with a start in `starts` (`i64`s, -1 for none; or
     /// empty: none) starts anew from that job instead, as Gymnasium's
-    /// next-step autoreset does. Returns `(i, metrics JSON)` for every
-    /// episode that ended.
-    fn step(&self, py: Python<'_>, actions: &[u8], starts: &[u8]) -> PyResult<Vec<(usize, String)>> {
+    /// next-step autoreset does. Returns `(i, metrics JSON or None)` for
+    /// every episode that ended.
+    fn step(&self, py: Python<'_>, actions: &[u8], starts: &[u8]) -> PyResult<Ended> {
         let mut batch = try_state(&self.batch)?;
         let n = batch.lanes.len();
         let actions = integers(actions, n, "actions")?;
@@ -159,7 +210,7 @@ impl Episodes {
 }
 
 impl Episodes {
-    fn step_all(&self, py: Python<'_>, batch: &mut Batch, orders: Vec<Order>) -> PyResult<Vec<(usize, String)>> {
+    fn step_all(&self, py: Python<'_>, batch: &mut Batch, orders: Vec<Order>) -> PyResult<Ended> {
         let trace = self.trace.get().session.trace();
         let n = batch.lanes.len();
         let (rows, actions_of) = (self.setup.window * ROW, self.setup.actions());
@@ -198,7 +249,7 @@ impl Episodes {
             })
             .collect();
         let group = n.div_ceil(self.threads);
-        let results: Vec<Result<Vec<(usize, String)>, SessionError>> = std::thread::scope(|scope| {
+        let results: Vec<Result<Ended, SessionError>> = std::thread::scope(|scope| {
             let mut groups = work.chunks_mut(group.max(1));
             let first = groups.next();
             let others: Vec<_> = groups.map(|g| scope.spawn(|| self.step_group(trace, g))).collect();
@@ -215,13 +266,13 @@ impl Episodes {
         Ok(ended)
     }
 
-    /// Steps one group of episodes; returns `(i, metrics JSON)` for each
-    /// that ended.
+    /// Steps one group of episodes; returns `(i, metrics JSON or None)`
+    /// for each that ended.
     fn step_group(
         &self,
         trace: &Jobs,
         group: &mut [(usize, &mut Lane, Order, Out<'_>)],
-    ) -> Result<Vec<(usize, String)>, SessionError> {
+    ) -> Result<Ended, SessionError> {
         let mut ended = Vec::new();
         for (i, lane, order, out) in group.iter_mut() {
             if let Some(metrics) = self.step_lane(trace, *i, lane, *order, out)? {
@@ -232,7 +283,8 @@ impl Episodes {
     }
 
     /// Starts episode `i` anew or takes its action, and writes what it
-    /// gives; returns its metrics (JSON) if it ended.
+    /// gives; returns whether it ended, with its metrics (JSON) if they are
+    /// measured in full.
     fn step_lane(
         &self,
         trace: &Jobs,
@@ -240,7 +292,7 @@ impl Episodes {
         lane: &mut Lane,
         order: Order,
         out: &mut Out<'_>,
-    ) -> Result<Option<String>, SessionError> {
+    ) -> Result<Option<Option<String>>, SessionError> {
         let (mut reward, mut ended, mut invalid) = (0.0, None, false);
         if let Some(start) = order.start {
             lane.slot = Some(Slot::new(trace, start, &self.setup)?);
@@ -255,22 +307,38 @@ impl Episodes {
                     .steps
                     .take()
                     .ok_or_else(|| SessionError::new(ErrorKind::State, "the episode was already finished"))?;
-                let (metrics, _) = Slot::finish(steps, &slot.jobs, false)?;
-                reward = self.setup.reward.of(&metrics);
-                ended = Some(
-                    serde_json::to_string(&metrics).map_err(|e| SessionError::new(ErrorKind::Export, e.to_string()))?,
-                );
+                let (headline, metrics) = if self.all_metrics {
+                    let (metrics, _) = Slot::finish(steps, &slot.jobs, false)?;
+                    let json = serde_json::to_string(&metrics)
+                        .map_err(|e| SessionError::new(ErrorKind::Export, e.to_string()))?;
+                    (Headline::from(&metrics), Some(json))
+                } else {
+                    (Slot::headline(steps, &slot.jobs), None)
+                };
+                reward = self.setup.reward.of(&headline);
+                ended = Some(metrics);
             }
         }
-        let slot = lane
-            .slot
-            .as_ref()
-            .ok_or_else(|| SessionError::new(ErrorKind::State, format!("episode {i} was not made")))?;
-        slot.observe(out.observation, &mut lane.written);
-        slot.mask(self.setup.mode, out.mask, &mut lane.masked);
+        write_decision(lane, &self.setup, out.observation, out.mask);
         out.reward.copy_from_slice(&reward.to_le_bytes());
         *out.terminated = u8::from(ended.is_some());
         *out.invalid = u8::from(invalid);
         Ok(ended)
+    }
+}
+
+/// Writes the lane's waiting decision (zeros if it has none) into its
+/// observation rows and mask.
+fn write_decision(lane: &mut Lane, setup: &Setup, rows: &mut [u8], mask: &mut [u8]) {
+    match &lane.slot {
+        Some(slot) => {
+            slot.observe(rows, &mut lane.written);
+            slot.mask(setup.mode, mask, &mut lane.masked);
+        }
+        None => {
+            rows[..lane.written * ROW].fill(0);
+            mask.fill(0);
+            (lane.written, lane.masked) = (0, 0);
+        }
     }
 }

@@ -6,7 +6,7 @@ import { core, errorMessage } from "../core";
 import { setExperiment } from "../experiment/form";
 import { startExperiment } from "../runs/experiment-run";
 import { SAMPLES } from "../samples";
-import { experimentRun, resultsView, trace, useTick } from "../store";
+import { experimentRun, resultsView, trace, useTick, view } from "../store";
 import { loadSample } from "../trace/load";
 
 /** The demo's run, until its results are shown. */
@@ -24,8 +24,10 @@ async function runDemo(): Promise<string | null> {
   return null;
 }
 
+/** The results panel, or in the presentation layout its first chart, at the screen's top. */
 function showResults(): void {
-  document.getElementById("results-panel")?.scrollIntoView({ block: "start" });
+  const chart = view.value.present ? document.querySelector("#charts figure") : null;
+  (chart ?? document.getElementById("results-panel"))?.scrollIntoView({ block: "start" });
 }
 
 /** Brings the results into view again once the demo's runs are done (the runs list above them has grown meanwhile). */

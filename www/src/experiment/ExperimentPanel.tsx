@@ -88,12 +88,8 @@ const FROM: Record<ParamState["from"], string> = {
 function ParamField(props: { run: number; spec: RunSpec; state: ParamState }) {
   const { spec, value, from, matters, condition } = props.state;
   const own = props.spec.params[spec.key];
-  const range =
-    spec.type === "choice" || spec.type === "text"
-      ? ""
-      : spec.type === "intor"
-        ? `${spec.min}–${spec.max} or ${spec.word}`
-        : `${spec.min}–${spec.max}${spec.unit ?? ""}`;
+  // The core's words for the values it takes ("0–100 %", "0–1000000 or all").
+  const range = props.state.range ?? "";
   const note = [FROM[from] || range, matters ? "" : `not used: ${condition ?? "with these values"}`].filter(Boolean).join("; ");
   return (
     <Field label={`${spec.name}${unit(spec)}`} note={note} class={matters ? "" : "unused"}>

@@ -3,12 +3,15 @@
 // is typed, a menu of the presets that fills the field, and the variables
 // and functions with one line each. Every list and every check is the
 // core's (`formula_language`, `formula_check`); nothing is parsed here.
-import { useId } from "preact/hooks";
+import { useEffect, useId, useState } from "preact/hooks";
 import { core } from "../core";
 import type { FormulaLanguage, ParamState, RunSpec } from "../generated/types";
 import { setRunParam } from "./form";
 
 let language: FormulaLanguage | null = null;
+
+/** How long typing pauses before the text is checked. */
+const CHECK_AFTER_MS = 400;
 
 /** The language's lists, read from the core once. */
 function lang(): FormulaLanguage {
@@ -80,7 +83,14 @@ export function FormulaField(props: { run: number; spec: RunSpec; state: ParamSt
   const id = `p${props.run}-${spec.key}`;
   const own = props.spec.params[spec.key] ?? "";
   const fallback = spec.type === "text" ? spec.default : "";
-  const { error, note } = verdict(own || fallback);
+  // The verdict of the text as it stood when typing paused, so that a
+  // valid formula does not flash an error at every keystroke on its way.
+  const [paused, setPaused] = useState(own || fallback);
+  useEffect(() => {
+    const timer = window.setTimeout(() => setPaused(own || fallback), CHECK_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [own, fallback]);
+  const { error, note } = verdict(paused);
   const noteId = useId();
   const preset = lang().presets.find((p) => p.name === own.trim());
   return (

@@ -1,6 +1,8 @@
 // The workload options, repetitions and the sweep of the form's
 // experiment. Values go to the core as typed; it names a bad one (shown
 // next to Run).
+import { useState } from "preact/hooks";
+import { core, errorMessage } from "../core";
 import type { SweepValues } from "../generated/types";
 import { form, scope, trace } from "../store";
 import { Field } from "../ui";
@@ -120,14 +122,23 @@ function Repetitions() {
 
 function Sweep() {
   const f = form.value;
+  const s = f?.sweep;
+  const [typed, setTyped] = useState<{ text: string; error: string | null } | null>(null);
   if (!f) return null;
-  const s = f.sweep;
-  const range: { from: number; to: number; step: number } = s && !Array.isArray(s.values) ? s.values : { from: 0, to: 0, step: 1 };
-  // The numeric parameters some run takes, with the core's first range for each.
+  // The numeric parameters some run takes, with the core's first values for each (a depth's list ends in `all`).
   const params = scope.value?.sweepable ?? [];
   const set = (param: string, values: SweepValues) => setSweep(param ? { param, values } : undefined);
-  const edit = (k: "from" | "to" | "step") => (e: { currentTarget: HTMLInputElement }) =>
-    s && set(s.param, { ...range, [k]: Number(e.currentTarget.value) });
+  // What the field shows: the text being typed, or the sweep's values as the core writes them.
+  const text = typed?.text ?? (s ? core().sweep_text(s.values) : "");
+  const edit = (value: string) => {
+    if (!s) return;
+    try {
+      set(s.param, core().sweep_values(s.param, value));
+      setTyped(null);
+    } catch (e) {
+      setTyped({ text: value, error: errorMessage(e) });
+    }
+  };
   return (
     <div class="row" id="sweep">
       <Field label="Sweep a parameter" note="every run that takes it, once per value">
@@ -137,7 +148,8 @@ function Sweep() {
           onChange={(e) => {
             const key = e.currentTarget.value;
             const offered = params.find((p) => p.spec.key === key);
-            set(key, offered ? offered.values : range);
+            setTyped(null);
+            set(key, offered ? offered.values : (s?.values ?? { from: 0, to: 0, step: 1 }));
           }}
         >
           <option value="">no sweep</option>
@@ -149,17 +161,16 @@ function Sweep() {
         </select>
       </Field>
       {s ? (
-        <>
-          <Field label="From">
-            <input type="number" id="sweep-from" step="any" value={range.from} onChange={edit("from")} />
-          </Field>
-          <Field label="To">
-            <input type="number" id="sweep-to" step="any" value={range.to} onChange={edit("to")} />
-          </Field>
-          <Field label="Step">
-            <input type="number" id="sweep-step" step="any" value={range.step} onChange={edit("step")} />
-          </Field>
-        </>
+        <Field label="Values" note={typed?.error ?? "from:to:step, or a list: 0,1,2,4,8,all"} class={typed?.error ? "invalid" : ""}>
+          <input
+            type="text"
+            id="sweep-values"
+            spellcheck={false}
+            value={text}
+            aria-invalid={typed?.error ? "true" : undefined}
+            onChange={(e) => edit(e.currentTarget.value)}
+          />
+        </Field>
       ) : null}
     </div>
   );

@@ -14,6 +14,8 @@ export type Intervals<T> = T extends number
 /** A summary's `ci95`: the metrics document's shape, half-widths for numbers. */
 export type MetricsIntervals = Intervals<Metrics>;
 
+export type AxisTick = { value: number, label: string, };
+
 export type BadLineInfo = { line: number, field: number | null, field_name: string | null, message: string, text: string, };
 
 export type Band = { lo: number, hi: number, };
@@ -47,9 +49,15 @@ export type BlockedGroup = { group: string, min_size: number, max_size: number, 
 
 export type BoxKind = "in_order" | "backfilled" | "ventured" | "preempted";
 
+export type CanvasRequest = { css_width: number, device_ratio: number, window_width: number, large: boolean, };
+
+export type CanvasSize = { width: number, height: number, ratio: number, };
+
 export type Category = { name: string, jobs: number, mbs: number, mean_turnaround: number, mean_wait: number, };
 
 export type ChartSpec = { "kind": "bars" } & BarChart | { "kind": "ecdf" } & EcdfChart | { "kind": "sweep" } & SweepChart | { "kind": "schedule" } & ScheduleChart;
+
+export type CleaningLine = { key: string, text: string, meaning: string, };
 
 export type CleaningRule = { 
 /**
@@ -166,6 +174,8 @@ trace: TraceIdentity, shard?: Shard, points: Array<PointResult>, summary: Array<
  * otherwise. Their rows have one seed and no interval.
  */
 note?: string, };
+
+export type Fact = { label: string, value: string, };
 
 export type FairSlowdownRow = { 
 /**
@@ -534,7 +544,12 @@ matters: boolean,
  * When it matters, for one that does only sometimes ("only when mode
  * is checkpoint or suspend").
  */
-condition: string | null, };
+condition: string | null, 
+/**
+ * The values a number takes, as the form's note says them: "0–100 %",
+ * "0–1000000 or all"; `None` for a choice or a text.
+ */
+range: string | null, };
 
 export type ParamText = string | number;
 
@@ -825,6 +840,11 @@ version: string,
  * explanation, and whether tables show it by default.
  */
 columns: Array<Column>, 
+/**
+ * Each column's header as the page's tables print it (a duration's
+ * cells carry their unit, so its header names none).
+ */
+column_headers: Array<string>, 
 /**
  * The shared parameters a form offers as global knobs.
  */
@@ -1136,7 +1156,15 @@ bytes: number, lines: number,
 /**
  * The header's clock: what dates the trace's seconds stand for.
  */
-clock: TraceClock, };
+clock: TraceClock, 
+/**
+ * The statistics as the page lists them, labels and units included.
+ */
+facts: Array<Fact>, 
+/**
+ * The cleaning counts that are not zero, in words.
+ */
+cleaning: Array<CleaningLine>, };
 
 export type SummaryRow = { run: number, label: string, 
 /**
@@ -1165,7 +1193,12 @@ sweep: string | null,
 /**
  * The trace and the options it was read with (`trace_context`).
  */
-context: string, columns: Array<Column>, rows: Array<TableRow>, 
+context: string, columns: Array<Column>, 
+/**
+ * Each column's header: its label, and its unit when the cells do not
+ * carry one ("MBS", "largest size (processors)", "max wait").
+ */
+headers: Array<string>, rows: Array<TableRow>, 
 /**
  * Which runs ran once because they use no randomness
  * ([`ExperimentResult::note`]), for the table to print under it.
@@ -1331,7 +1364,12 @@ from: number, to: number,
 /**
  * The job inspected, by its number in the trace.
  */
-job?: number, };
+job?: number, 
+/**
+ * Whether the two runs' Gantts are stacked on one time axis (before
+ * and after); absent in links made before the stacking was kept.
+ */
+stacked?: boolean, };
 
 export type Window = "all" | { "first_jobs": number } | { "time_range": { 
 /**

@@ -83,9 +83,9 @@ function SectionView(props: { run: PresetRun; s: SectionRun; index: number }) {
                   run
                 </th>
                 {s.table.sweep ? <th scope="col">{s.table.sweep}</th> : null}
-                {s.table.columns.map((c) => (
+                {s.table.columns.map((c, k) => (
                   <th scope="col" key={c.key} title={c.description}>
-                    {c.unit ? `${c.label} (${c.unit})` : c.label}
+                    {s.table?.headers[k]}
                   </th>
                 ))}
               </tr>
@@ -114,7 +114,7 @@ function SectionView(props: { run: PresetRun; s: SectionRun; index: number }) {
             <ChartFigure
               key={`${props.run.id}/${index}/${f.id}`}
               figure={f}
-              file={`schedlab-${props.run.preset.id}-${f.id}`}
+              file={`${props.run.traceName} ${props.run.preset.id}`}
               id={`preset-${index}-${f.id}`}
             />
           ))}
@@ -130,7 +130,7 @@ function Results(props: { run: PresetRun }) {
   const notes = presetNotes(run.preset, run.traceName);
   const exportJson = () => {
     try {
-      download(`schedlab-${run.preset.id}.json`, presetJson(run), "application/json");
+      download(core().download_name(run.traceName, run.preset.id, "reproduction", "json"), presetJson(run), "application/json");
     } catch (e) {
       formNote.value = { kind: "error", text: `The preset's JSON could not be written: ${errorMessage(e)}` };
     }

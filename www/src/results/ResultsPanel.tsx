@@ -4,77 +4,77 @@
 // of every column, and the exports. Views are tabs: a later view (a
 // schedule view over the selected runs and job, schedule/) is one.
 import { useState } from "preact/hooks";
+import { core } from "../core";
 import type { Column, SummaryTable } from "../generated/types";
 import type { ExperimentRun } from "../runs/experiment-run";
 import { SchedulePanel } from "../schedule/SchedulePanel";
-import { experimentRun, type ResultsView, reg, resultsView, useTick } from "../store";
+import { experimentRun, type ResultsView, reg, resultsView, trace, useTick } from "../store";
 import { ChartFigure, download, Panel } from "../ui";
-
-function header(c: Column): string {
-  return c.unit ? `${c.label} (${c.unit})` : c.label;
-}
 
 function Table(props: { table: SummaryTable; all: boolean }) {
   const t = props.table;
   const shown = t.columns.map((c, i) => ({ c, i })).filter(({ c }) => props.all || c.shown);
   return (
-    <div class="table-wrap">
-      <table id="results-table">
-        <caption class="muted">
-          <span class="context" id="results-context">
-            {t.context}.
-          </span>{" "}
-          Mean of the repetitions, ± the half-width of its 95 % interval when there are several. Hover a header for what it measures, a run
-          for its exact spec.
-        </caption>
-        <thead>
-          <tr>
-            <th class="lbl" scope="col">
-              run
-            </th>
-            {t.sweep ? <th scope="col">{t.sweep}</th> : null}
-            {shown.map(({ c }) => (
-              <th key={c.key} scope="col" data-metric={c.key} title={c.description}>
-                {header(c)}
+    <>
+      <div class="table-wrap">
+        <table id="results-table" aria-describedby="results-caption">
+          <thead>
+            <tr>
+              <th class="lbl" scope="col">
+                run
               </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {t.rows.map((r) => (
-            <tr key={`${r.run}/${r.value}`} data-label={r.label} data-title={r.title} data-value={r.value ?? undefined}>
-              <th class="lbl" scope="row" title={r.label}>
-                {r.title}
-              </th>
-              {t.sweep ? <td>{r.value ?? "–"}</td> : null}
-              {shown.map(({ c, i }) => {
-                const cell = r.cells[i];
-                return (
-                  <td
-                    key={c.key}
-                    data-metric={c.key}
-                    data-value={cell.mean ?? ""}
-                    data-ci={cell.ci95 ?? undefined}
-                    title={cell.mean === null ? undefined : String(cell.mean)}
-                  >
-                    {cell.text}
-                  </td>
-                );
-              })}
+              {t.sweep ? <th scope="col">{t.sweep}</th> : null}
+              {shown.map(({ c, i }) => (
+                <th key={c.key} scope="col" data-metric={c.key} title={c.description}>
+                  {t.headers[i]}
+                </th>
+              ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+          </thead>
+          <tbody>
+            {t.rows.map((r) => (
+              <tr key={`${r.run}/${r.value}`} data-label={r.label} data-title={r.title} data-value={r.value ?? undefined}>
+                <th class="lbl" scope="row" title={r.label}>
+                  {r.title}
+                </th>
+                {t.sweep ? <td>{r.value ?? "–"}</td> : null}
+                {shown.map(({ c, i }) => {
+                  const cell = r.cells[i];
+                  return (
+                    <td
+                      key={c.key}
+                      data-metric={c.key}
+                      data-value={cell.mean ?? ""}
+                      data-ci={cell.ci95 ?? undefined}
+                      title={cell.mean === null ? undefined : String(cell.mean)}
+                    >
+                      {cell.text}
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {/* Under the table, not its <caption>: a caption is as wide as a table that scrolls sideways on a phone, and its end would be out of sight. */}
+      <p class="muted caption table-note" id="results-caption">
+        <span class="context" id="results-context">
+          {t.context}.
+        </span>{" "}
+        Mean of the repetitions, ± the half-width of its 95 % interval when there are several. Hover a header for what it measures, a run
+        for its exact spec.
+      </p>
+    </>
   );
 }
 
-function Glossary(props: { columns: Column[] }) {
+function Glossary(props: { columns: Column[]; headers: string[] }) {
   return (
     <dl class="glossary" id="glossary">
-      {props.columns.map((c) => (
+      {props.columns.map((c, i) => (
         <div key={c.key} data-metric={c.key}>
-          <dt>{header(c)}</dt>
+          <dt>{props.headers[i]}</dt>
           <dd>{c.description}</dd>
         </div>
       ))}
@@ -99,7 +99,10 @@ function Summary(props: { run: ExperimentRun }) {
             <button
               type="button"
               id="export-json"
-              onClick={() => run.execution.resultJson && download("schedlab-result.json", run.execution.resultJson, "application/json")}
+              onClick={() =>
+                run.execution.resultJson &&
+                download(core().download_name(trace.value?.name ?? "", "", "result", "json"), run.execution.resultJson, "application/json")
+              }
             >
               Results JSON
             </button>
@@ -114,7 +117,7 @@ function Summary(props: { run: ExperimentRun }) {
       ) : null}
       <div class="charts" id="charts">
         {run.figures.map((f) => (
-          <ChartFigure key={`${run.id}/${f.id}`} figure={f} file={`schedlab-${f.id}`} />
+          <ChartFigure key={`${run.id}/${f.id}`} figure={f} file={trace.value?.name ?? ""} />
         ))}
       </div>
     </>
@@ -152,7 +155,7 @@ export function ResultsPanel() {
       </div>
       <div id="results" data-complete={run?.complete ? "1" : "0"} role="tabpanel" aria-labelledby={`view-${resultsView.value}`}>
         {resultsView.value === "glossary" ? (
-          <Glossary columns={reg().columns} />
+          <Glossary columns={reg().columns} headers={reg().column_headers} />
         ) : !run ? (
           <p class="muted">Run an experiment to see its metrics and charts.</p>
         ) : (

@@ -2,8 +2,8 @@
 // repetition) with its phase and progress (and, when its plan grows, the
 // core's sentence saying why), a cancel button while it waits or runs, and
 // its per-job CSV, simulated SWF and Batsim jobs.csv once done.
-import { errorMessage } from "../core";
-import { experimentRun, formNote, pool, useTick } from "../store";
+import { core, errorMessage } from "../core";
+import { experimentRun, formNote, pool, trace, useTick } from "../store";
 import { download, Panel } from "../ui";
 import type { PointJob } from "../worker/pool";
 import type { ExportFormat } from "../worker/run-worker";
@@ -17,32 +17,29 @@ const STATUS: Record<PointJob["status"], string> = {
   cancelled: "cancelled",
 };
 
-/** File name ending, media type and name in messages of each export. */
-const EXPORTS: Record<ExportFormat, { ending: string; type: string; label: string }> = {
-  csv: { ending: "csv", type: "text/csv", label: "CSV" },
-  swf: { ending: "swf", type: "text/plain", label: "SWF" },
-  batsim: { ending: "batsim-jobs.csv", type: "text/csv", label: "Batsim CSV" },
+/** What each export holds (its file name's kind), its ending, media type and name in messages. */
+const EXPORTS: Record<ExportFormat, { kind: string; ending: string; type: string; label: string }> = {
+  csv: { kind: "jobs", ending: "csv", type: "text/csv", label: "CSV" },
+  swf: { kind: "schedule", ending: "swf", type: "text/plain", label: "SWF" },
+  batsim: { kind: "batsim jobs", ending: "csv", type: "text/csv", label: "Batsim CSV" },
 };
 
-async function exportPoint(job: PointJob, format: ExportFormat, name: string): Promise<void> {
-  const { ending, type, label } = EXPORTS[format];
+/** Saves a run's export, named by the core's one scheme: trace, the run's label, kind. */
+async function exportPoint(job: PointJob, format: ExportFormat, what: string): Promise<void> {
+  const { kind, ending, type, label } = EXPORTS[format];
   try {
     const text = await pool().exportPoint(job, format);
-    download(`${name}.${ending}`, text, type);
+    download(core().download_name(trace.value?.name ?? "", what, kind, ending), text, type);
   } catch (e) {
     formNote.value = { kind: "error", text: `The ${label} export failed: ${errorMessage(e)}` };
   }
-}
-
-function fileName(label: string): string {
-  return label.replace(/[^A-Za-z0-9._=-]+/g, "_").slice(0, 80);
 }
 
 function RunItem(props: { job: PointJob; label: string; title: string; rep: number; reps: number }) {
   useTick();
   const j = props.job;
   const label = props.reps > 1 ? `${props.title} · repetition ${props.rep + 1}` : props.title;
-  const file = fileName(props.reps > 1 ? `${props.label}-rep${props.rep + 1}` : props.label);
+  const file = props.reps > 1 ? `${props.label} rep${props.rep + 1}` : props.label;
   const fraction = j.status === "done" ? 1 : j.progress ? j.progress.completed / Math.max(1, j.progress.jobs) : 0;
   // Running out of memory is the core's whole sentence (what happened and what is kept), not a "failed:" detail.
   const failed = j.failure === "memory" ? (j.error ?? "") : `failed: ${j.error ?? ""}`;
@@ -84,7 +81,7 @@ function RunItem(props: { job: PointJob; label: string; title: string; rep: numb
               type="button"
               class="small"
               aria-label={`${label}: Batsim jobs.csv (for evalys)`}
-              onClick={() => void exportPoint(j, "batsim", fileName(label))}
+              onClick={() => void exportPoint(j, "batsim", file)}
             >
               Batsim CSV
             </button>{" "}

@@ -8,7 +8,7 @@ import { useRef, useState } from "preact/hooks";
 import { errorMessage } from "../core";
 import type { JobDetails, JobRef, ReservationHeld } from "../generated/types";
 import { selection } from "../store";
-import { dateLabel, durationLabel, infos, inspectedId, timeLabel, worker } from "./state";
+import { durationLabel, infos, inspectedId, timeAndDate, timeLabel, worker } from "./state";
 
 function openJob(job: number): void {
   selection.value = { ...selection.value, job };
@@ -22,15 +22,12 @@ function JobButton(props: { job: JobRef }) {
   );
 }
 
-/** "d3 04:10 (1996-09-26 17:10 UTC+1; t = 274200 s)". */
+/** "1996-09-26 17:10 UTC+1 (+3 d 4 h), t = 274200 s", or "d3 04:10, t = 274200 s" without a date (the core's words). */
 function At(props: { t: number }) {
-  const date = dateLabel(props.t);
   return (
     <>
-      {timeLabel(props.t)}{" "}
-      <small class="muted">
-        ({date ? `${date}; ` : ""}t = {props.t} s)
-      </small>
+      {timeAndDate(props.t)}
+      <small class="muted">, t = {props.t} s</small>
     </>
   );
 }

@@ -54,18 +54,18 @@ function draw(canvas: HTMLCanvasElement, d: ScatterData, labels: string[], size:
   ctx.textAlign = "center";
   const unit = d.measure === "wait" ? "wait" : "bounded slowdown";
   ctx.fillText(`${labels[0]}: ${unit}, log scale`, size / 2, size - 10);
-  // Waits read as the charts' duration axes read ("1 s … 2.78 h"); slowdowns are plain powers of ten.
-  const ticks = Array.from({ length: top + 1 }, (_, e) => (d.measure === "wait" ? core().axis_duration(10 ** e) : String(10 ** e)));
+  // The core's ticks: waits at round durations as the wait ECDF's (1 min, 10 min, 1 h), slowdowns at powers of ten.
+  const ticks = core().log_axis_ticks(d.measure === "wait", 10 ** top);
   // A tick label that would touch the one before it is left out (a narrow scatter, a phone).
   let right = Number.NEGATIVE_INFINITY;
-  ticks.forEach((t, e) => {
-    const x = toPixel(10 ** e, top, size);
-    const half = ctx.measureText(t).width / 2;
-    if (x - half < right + 6) return;
-    ctx.fillText(t, x, size - PAD + 14);
+  for (const t of ticks) {
+    const x = toPixel(t.value, top, size);
+    const half = ctx.measureText(t.label).width / 2;
+    if (x - half < right + 6) continue;
+    ctx.fillText(t.label, x, size - PAD + 14);
     right = x + half;
-  });
-  canvas.dataset.ticks = ticks.join("|");
+  }
+  canvas.dataset.ticks = ticks.map((t) => t.label).join("|");
   ctx.save();
   ctx.translate(12, size / 2);
   ctx.rotate(-Math.PI / 2);

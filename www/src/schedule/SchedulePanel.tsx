@@ -10,7 +10,7 @@ import { core, errorMessage } from "../core";
 import { copyEmbed, embedCode } from "../embed";
 import type { ExperimentRun } from "../runs/experiment-run";
 import { refreshLocation } from "../share/link";
-import { reg, selection, useTick } from "../store";
+import { reg, selection, trace, useTick } from "../store";
 import { download, svgToPng } from "../ui";
 import { Gantt } from "./Gantt";
 import { Inspector } from "./Inspector";
@@ -116,20 +116,29 @@ function Legend() {
 /** The schedule's size in exports (SVG, and PNG at twice its pixels). */
 const SCHEDULE_EXPORT = { width: 1400, height: 900 };
 
-/** The window as the core's chart draws it: runs, legend, series strips, title and context. */
-async function scheduleSvg(): Promise<string> {
+/** The slots the view shows: A and B stacked (before and after), else the chosen run. */
+function shownSlots(): number[] {
+  return stacked.value && infos.value.length > 1 ? [0, 1] : [ganttSlot.value];
+}
+
+/** The window as the core's charts draw it, as the view shows it (A above B when stacked): runs, legend, strips, titles. */
+async function scheduleSvg(): Promise<{ svg: string; height: number }> {
   const w = win.value;
-  const spec = await worker().chart(ganttSlot.value, { from: w.from, to: w.to, buckets: SVG_COLUMNS });
-  return core().chart_svg(spec, SCHEDULE_EXPORT.width, SCHEDULE_EXPORT.height);
+  const slots = shownSlots();
+  const specs = await Promise.all(slots.map((slot) => worker().chart(slot, { from: w.from, to: w.to, buckets: SVG_COLUMNS })));
+  const height = SCHEDULE_EXPORT.height * slots.length;
+  return { svg: core().charts_svg(specs, SCHEDULE_EXPORT.width, height), height };
 }
 
 async function exportSchedule(format: "svg" | "png"): Promise<void> {
-  const w = win.value;
-  const name = `schedlab-schedule-${w.from}-${w.to}.${format}`;
+  const runs = shownSlots()
+    .map((slot) => infos.value[slot]?.label ?? "")
+    .join(" vs ");
+  const name = core().download_name(trace.value?.name ?? "", runs, "schedule", format);
   try {
-    const svg = await scheduleSvg();
+    const { svg, height } = await scheduleSvg();
     if (format === "svg") download(name, svg, "image/svg+xml");
-    else download(name, await svgToPng(svg, SCHEDULE_EXPORT.width, SCHEDULE_EXPORT.height), "image/png");
+    else download(name, await svgToPng(svg, SCHEDULE_EXPORT.width, height), "image/png");
   } catch (e) {
     scheduleNote.value = { kind: "error", text: `${format.toUpperCase()} export failed: ${errorMessage(e)}` };
   }
@@ -239,7 +248,11 @@ function useViewInAddress(): void {
   });
 }
 
-export function SchedulePanel(props: { run: ExperimentRun }) {
+/**
+ * The schedule tab; `viewOnly` (an embedded view, unless its address asks for `controls=1`) shows the Gantt
+ * and its legend alone, so that a frame of the embed code's size shows the schedule, not the controls.
+ */
+export function SchedulePanel(props: { run: ExperimentRun; viewOnly?: boolean }) {
   const open = infos.value;
   const note = scheduleNote.value;
   const run = props.run;
@@ -253,6 +266,22 @@ export function SchedulePanel(props: { run: ExperimentRun }) {
         run.cells.map((c) => c.jobs[0].index),
       );
   }, [run.complete]);
+  if (props.viewOnly)
+    return (
+      <div class="schedule view-only" id="schedule">
+        {note ? (
+          <p class={`msg ${note.kind}`} role="status">
+            {note.text}
+          </p>
+        ) : null}
+        {open.length > 0 ? (
+          <>
+            <Legend />
+            <Gantt />
+          </>
+        ) : null}
+      </div>
+    );
   return (
     <div class="schedule" id="schedule">
       <PairChooser key={selection.value.runs.join()} run={run} />

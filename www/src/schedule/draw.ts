@@ -2,7 +2,8 @@
 // what the core answered (runs with their processor bands and classes, busy
 // fractions per column, series per bucket) in the core's legend colours.
 // Both canvases share the x axis: the same margins and the same window.
-import type { JobRect, SeriesData } from "../generated/types";
+import { core } from "../core";
+import type { JobRect, SeriesData, StripUnit } from "../generated/types";
 import type { GanttFrame } from "../worker/schedule-worker";
 import { dateLabel, type TimeWindow, timeLabel } from "./state";
 
@@ -272,18 +273,12 @@ export function runAt(rects: JobRect[], scene: GanttScene, width: number, height
 }
 
 /** The time series under the Gantt: one strip per measure, a line per open run. */
-const STRIPS: { key: keyof Omit<SeriesData, "grid">; label: string; unit: string }[] = [
-  { key: "utilisation", label: "utilisation", unit: "" },
-  { key: "queue_jobs", label: "queue (jobs)", unit: "" },
-  { key: "queue_work", label: "queued work", unit: "proc·s" },
-  { key: "head_wait", label: "first job's wait", unit: "s" },
+const STRIPS: { key: keyof Omit<SeriesData, "grid">; label: string; unit: StripUnit }[] = [
+  { key: "utilisation", label: "utilisation", unit: "fraction" },
+  { key: "queue_jobs", label: "waiting jobs", unit: "count" },
+  { key: "queue_work", label: "queued work", unit: "proc_seconds" },
+  { key: "head_wait", label: "first job's wait", unit: "seconds" },
 ];
-
-function shortNumber(v: number): string {
-  if (v >= 1e6) return v.toExponential(1);
-  if (v >= 100) return String(Math.round(v));
-  return String(Math.round(v * 100) / 100);
-}
 
 export function drawSeries(s: Surface, data: SeriesData[], win: TimeWindow, lineColours: string[]): void {
   const { ctx, width, height } = s;
@@ -302,14 +297,14 @@ export function drawSeries(s: Surface, data: SeriesData[], win: TimeWindow, line
     ctx.textAlign = "right";
     ctx.textBaseline = "top";
     // The strip's top value in the left margin, in smaller type when the layout's would not fit it.
-    const top1 = shortNumber(st.key === "utilisation" ? 1 : max);
+    const top1 = core().strip_value(st.unit, st.key === "utilisation" ? 1 : max);
     const room = MARGIN.left - 6;
     const wide = ctx.measureText(top1).width;
     if (wide > room) ctx.font = `${Math.floor((s.font * room) / wide)}px system-ui, sans-serif`;
     ctx.fillText(top1, MARGIN.left - 4, top + 2);
     ctx.font = `${s.font}px system-ui, sans-serif`;
     ctx.textAlign = "left";
-    ctx.fillText(`${st.label}${st.unit ? ` (${st.unit})` : ""}`, MARGIN.left + 4, top + 2);
+    ctx.fillText(st.label, MARGIN.left + 4, top + 2);
     const scale = st.key === "utilisation" ? 1 : max;
     ctx.save();
     ctx.beginPath();

@@ -245,7 +245,19 @@ export function viewLink(experiment: Experiment): ViewLink | undefined {
   const o = openedPair.value;
   if (!o || infos.value.length === 0 || JSON.stringify(o.source.experiment) !== JSON.stringify(experiment)) return undefined;
   const w = win.value;
-  return { points: o.points, from: w.from, to: w.to, job: inspectedId.value ?? undefined };
+  const both = stacked.value && infos.value.length > 1;
+  return { points: o.points, from: w.from, to: w.to, job: inspectedId.value ?? undefined, ...(both ? { stacked: true } : {}) };
+}
+
+/** Brings the restored view to the screen's top and focuses it: the inspected job's heading, else the Gantt. */
+function showRestored(job: boolean): void {
+  requestAnimationFrame(() => {
+    document.getElementById("schedule")?.scrollIntoView({ block: "start" });
+    const target = document.querySelector<HTMLElement>(job ? "#inspector-title" : "[data-testid='schedule-view']");
+    if (!target) return;
+    if (!target.hasAttribute("tabindex")) target.tabIndex = -1;
+    target.focus({ preventScroll: true });
+  });
 }
 
 /**
@@ -266,9 +278,11 @@ export async function restoreView(source: RunSource, rowPoints: number[]): Promi
   }
   await openPair(source, v.points, [rows[0], rows[1] ?? null]);
   if (infos.value.length === 0) return;
+  stacked.value = v.stacked === true;
   setWindow({ from: v.from, to: v.to });
-  if (v.job === undefined) return;
+  if (v.job === undefined) return showRestored(false);
   const job = await worker().find(v.job);
   if (job === null) scheduleNote.value = { kind: "error", text: `The link's view inspects job ${v.job}, which the trace does not have.` };
   else selection.value = { ...selection.value, job };
+  showRestored(job !== null);
 }

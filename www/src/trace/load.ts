@@ -3,7 +3,7 @@
 // (the page's thread never parses a trace); the first reading gives the
 // summary shown in section 1. Every failure keeps the trace in use.
 import { signal } from "@preact/signals";
-import { errorMessage } from "../core";
+import { core, errorMessage } from "../core";
 import type { GenerateMessage, TraceRef, WorkloadOptions } from "../generated/types";
 import { SAMPLES } from "../samples";
 import { formNote, type LoadedTrace, type Note, pendingFile, pool, theForm, trace, traceNote } from "../store";
@@ -46,7 +46,9 @@ export async function setTrace(bytes: ArrayBuffer, name: string, ref: TraceRef):
   traceNote.value = { kind: "info", text: `Reading ${name}…` };
   const restore = (text: string) => {
     if (previous) pool().setTrace(previous.bytes, previous.name);
-    traceNote.value = { kind: "error", text: previous ? `${text} The trace in use is still ${previous.name}.` : text };
+    // The core's reason ends without a full stop; the next sentence needs one before it.
+    const ended = /[.!?…]$/.test(text) ? text : `${text}.`;
+    traceNote.value = { kind: "error", text: previous ? `${ended} The trace in use is still ${previous.name}.` : ended };
     return false;
   };
   pool().setTrace(bytes, name);
@@ -168,7 +170,7 @@ export async function loadGenerated(ref: GeneratedRef): Promise<boolean> {
     traceNote.value = { kind: "error", text: `The generator failed: ${errorMessage(e)}` };
     return false;
   }
-  return setTrace(bytes, `lublin99-p${ref.procs}-n${ref.jobs}-l${ref.load}-s${ref.seed}.swf`, ref);
+  return setTrace(bytes, core().generated_trace_name(ref.procs, ref.jobs, ref.load, ref.seed), ref);
 }
 
 let resummary = 0;

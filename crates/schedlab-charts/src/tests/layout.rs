@@ -91,14 +91,12 @@ fn tick_labels_never_break_a_number() {
             assert!(t.iter().any(|x| x == size), "{size} whole at {w}×{h}: {t:?}");
         }
     }
-    // Too narrow for "129-256" across its slot, the labels read upwards
-    // rather than overlap: every one is turned, none is drawn across.
-    let narrow = placed(&to_svg(&bars(&sizes, &series), 330, 300));
-    for size in sizes {
-        assert!(narrow.iter().any(|p| p.text == size && p.rotated), "{size} turned");
+    // Too narrow for "129-256" under its bar, the bars are laid across
+    // the chart with the sizes left of them, level: none is turned.
+    for (w, h) in [(330, 300), (1200, 750)] {
+        let all = placed(&to_svg(&bars(&sizes, &series), w, h));
+        assert!(all.iter().filter(|p| sizes.contains(&p.text.as_str())).all(|p| !p.rotated), "at {w}×{h}");
     }
-    let wide = placed(&to_svg(&bars(&sizes, &series), 1200, 750));
-    assert!(wide.iter().filter(|p| sizes.contains(&p.text.as_str())).all(|p| !p.rotated));
     assert_eq!(wrap("EASY, virtual (error 40 %)", 16), ["EASY, virtual", "(error 40 %)"]);
     assert_eq!(wrap("sizes 65-100", 8), ["sizes", "65-100"]);
     assert_eq!(wrap("cost 120 s", 8), ["cost", "120 s"]);
@@ -233,9 +231,25 @@ fn strip_names_lie_outside_their_plots() {
             assert!(!(y > p.1 + 1.0 && y < p.3 - 1.0), "{name} at y {y} inside the plot {p:?}");
         }
     }
+    // Under half: the title keeps its whole em height and the time axis's
+    // labels sit under ticks a quarter of their font long, clear of the
+    // strips' lowest labels.
     let share = plot_share(&svg, 1600, 900);
-    assert!(share >= 0.5, "the Gantt and strips take {:.0} %", share * 100.0);
+    assert!(share >= 0.48, "the Gantt and strips take {:.0} %", share * 100.0);
     // The panels share one time axis: their plots line up on both sides.
     let (left, right) = (panels[0].0, panels[0].2);
     assert!(panels.iter().all(|p| (p.0 - left).abs() <= 1.0 && (p.2 - right).abs() <= 1.0), "{panels:?}");
+}
+
+/// Ticks too close for their labels are thinned evenly: every second one
+/// (0, 200, 400), not the first that fits after each kept one (0, 100,
+/// 300, 400). At 0.25 px per unit, 100 apart is 25 px, less than two
+/// three-digit labels at size 10 need (18 px, half of each, plus 10 px).
+#[test]
+fn thinned_ticks_stay_evenly_spaced() {
+    let label = |v: f64| format!("{v}");
+    let ticks = [0.0, 100.0, 200.0, 300.0, 400.0];
+    assert_eq!(crate::frame::spaced_ticks(&ticks, &label, 10.0, 0.25), [0.0, 200.0, 400.0]);
+    assert_eq!(crate::frame::spaced_ticks(&ticks, &label, 10.0, 1.0), ticks);
+    assert_eq!(crate::frame::spaced_ticks(&[], &label, 10.0, 1.0), Vec::<f64>::new());
 }

@@ -257,6 +257,13 @@ fn palette_and_numbers() {
     assert_eq!(short_number(2.9e9), "2.9 × 10⁹");
     assert_eq!(short_number(-4.5e-5), "-4.5 × 10⁻⁵");
     assert_eq!(duration_label(3600.0), "1 h");
+    // A log duration axis ticks at round durations, as the wait ECDF does.
+    let labels: Vec<String> = log_axis_ticks(true, 200_000.0).into_iter().map(|t| t.label).collect();
+    assert_eq!(labels, ["1 s", "10 s", "1 min", "10 min", "1 h", "10 h", "1 d"]);
+    let plain: Vec<f64> = log_axis_ticks(false, 2500.0).into_iter().map(|t| t.value).collect();
+    assert_eq!(plain, [1.0, 10.0, 100.0, 1000.0]);
+    assert_eq!(strip_value(StripUnit::ProcSeconds, 1.5e7), "1.5 × 10⁷ proc·s");
+    assert_eq!(strip_value(StripUnit::Count, 1.0), "1 job");
     assert_eq!(duration_label(600.0), "10 min");
 }
 
@@ -505,6 +512,19 @@ mod schedule {
         assert!(fills(&svg, "#56B4E9") > 100);
     }
 
+    /// Stacked, both runs' charts are drawn, one above the other, each
+    /// with its title and its own plot.
+    #[test]
+    fn stacked_charts_draw_each_run() {
+        let (a, b) = (chart(0, 700, 1000, "run A"), chart(0, 700, 1000, "run B"));
+        let svg = crate::try_to_svg_stacked(&[ChartSpec::Schedule(a), ChartSpec::Schedule(b)], 1400, 1600).unwrap();
+        well_formed(&svg);
+        let t = texts(&svg);
+        let (ya, yb) = (super::text_y(&svg, "run A").unwrap(), super::text_y(&svg, "run B").unwrap());
+        assert!(ya < 800.0 && yb >= 800.0, "A above B: {ya}, {yb} in {t:?}");
+        assert_eq!(super::plots(&svg).len(), 10, "a Gantt and four strips each");
+    }
+
     #[test]
     fn titles_are_text_and_empty_windows_say_so() {
         let svg = to_svg(&ChartSpec::Schedule(chart(0, 700, 1000, HOSTILE)), 640, 400);
@@ -584,3 +604,5 @@ fn plots(svg: &str) -> Vec<(f64, f64, f64, f64)> {
 }
 
 mod layout;
+
+mod grid;

@@ -4,10 +4,10 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{anyhow, Result};
-use schedlab_experiment::{preset, summary_table, ExperimentResult, Reproduction, Section, PRESETS};
+use schedlab_experiment::{preset, summary_table, CellStyle, ExperimentResult, Reproduction, Section, PRESETS};
 
 use crate::args::ReproduceArgs;
-use crate::output::{self, Table};
+use crate::output::Table;
 use crate::outputs;
 
 pub fn main(args: &ReproduceArgs) -> Result<ExitCode> {
@@ -64,10 +64,10 @@ fn write_text(out: &mut dyn Write, doc: &Reproduction<'_>) -> std::io::Result<()
 /// interval when the runs were repeated. Column labels from the catalogue.
 fn section_table(section: &Section, r: &ExperimentResult) -> Table {
     let paths: Vec<String> = section.columns.iter().map(|p| (*p).to_owned()).collect();
-    let t = summary_table(r, Some(&paths));
+    let t = summary_table(r, Some(&paths), CellStyle::Seconds);
     let mut headers = vec!["run".to_owned()];
     headers.extend(t.sweep.clone());
-    headers.extend(t.columns.iter().map(output::header));
+    headers.extend(t.headers.iter().cloned());
     let mut table = Table::new(&headers);
     for row in t.rows {
         let mut cells = vec![row.label];

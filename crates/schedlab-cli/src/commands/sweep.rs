@@ -6,10 +6,10 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use schedlab_experiment::{summary_table, ExperimentResult, Shard, Sweep};
+use schedlab_experiment::{summary_table, CellStyle, ExperimentResult, Shard, Sweep};
 
 use crate::args::SweepArgs;
-use crate::output::{self, Table};
+use crate::output::Table;
 use crate::outputs::{self, Output, Outputs};
 
 pub fn main(args: &SweepArgs) -> Result<ExitCode> {
@@ -56,9 +56,9 @@ pub(super) fn write_table(out: &mut dyn Write, r: &ExperimentResult) -> std::io:
     }
     let keys: Vec<String> =
         schedlab_metrics::columns().into_iter().filter(|c| c.shown).take(4).map(|c| c.key).collect();
-    let t = summary_table(r, Some(&keys));
+    let t = summary_table(r, Some(&keys), CellStyle::Seconds);
     let mut headers = vec!["policy".to_owned(), t.sweep.clone().unwrap_or_else(|| "value".into())];
-    headers.extend(t.columns.iter().map(output::header));
+    headers.extend(t.headers.iter().cloned());
     let mut table = Table::new(&headers);
     for row in t.rows {
         let mut cells = vec![row.label, row.value.unwrap_or_else(|| "-".into())];

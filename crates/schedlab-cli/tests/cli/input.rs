@@ -48,7 +48,7 @@ fn bad_input_gives_one_line_and_an_exit_code() {
         (vec!["run", &s, "--policy", "easy", "--skip-percent", "60"], 2, "skip percentage"),
         (vec!["run", &s, "--policy", "easy", "--short-runtime", "-5"], 2, "category limits"),
         (vec!["run", &s, "--policy", "easy", "--jobs-csv", &no_dir_csv], 2, "jobs.csv"),
-        (vec!["run", &s, "--policy", "easy", "--swf-out", &dir], 2, "cannot write"),
+        (vec!["run", &s, "--policy", "easy", "--swf-out", &dir], 2, "is a directory"),
         (vec!["run", &s, "--policy", "easy", "--jobs-csv", &s], 2, "is the input"),
         (
             vec!["run", &s, "--policy", "easy", "--swf-out", &dir_o, "--jobs-csv", &dir_o],

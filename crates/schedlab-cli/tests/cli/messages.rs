@@ -32,10 +32,13 @@ fn errors_name_the_value_and_the_rule_it_breaks() {
             vec!["run", &s, "--policy", "pv-easy", "--param", "interval=99999999999999999999999"],
             "parameter `interval`: 99999999999999999999999 is outside [1, 10000000]",
         ),
-        (vec!["run", &s, "--policy", &huge], "unknown policy `xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…` (known:"),
+        (
+            vec!["run", &s, "--policy", &huge],
+            "unknown policy `xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx… (100000 characters)` (known:",
+        ),
         (
             vec!["sweep", &s, "--policy", &huge, "--sweep", "order=a,b"],
-            "error: unknown policy `xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…` (known:",
+            "error: unknown policy `xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx… (100000 characters)` (known:",
         ),
     ];
     for (args, expected) in cases {

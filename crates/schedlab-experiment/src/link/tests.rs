@@ -278,13 +278,19 @@ proptest! {
 #[test]
 fn a_link_restores_a_schedule_view() {
     let experiment = Experiment::of(vec![RunSpec::parse("easy").unwrap(), RunSpec::parse("cbf").unwrap()]);
-    let view = ViewLink { points: vec![0, 1], from: 86_400, to: 7 * 86_400, job: Some(162) };
+    let view = ViewLink { points: vec![0, 1], from: 86_400, to: 7 * 86_400, job: Some(162), stacked: true };
     let link = Link { trace: None, experiment, preset: None, view: Some(view) };
     assert_eq!(decode(&encode(&link).unwrap()).unwrap(), link);
     // The view may be panned a little before the trace's start; its link
     // must still encode.
-    let panned = Link { view: Some(ViewLink { points: vec![0], from: -3_600, to: 86_400, job: None }), ..link };
+    let panned =
+        Link { view: Some(ViewLink { points: vec![0], from: -3_600, to: 86_400, job: None, stacked: false }), ..link };
     assert_eq!(decode(&encode(&panned).unwrap()).unwrap(), panned);
+    // A link made before the stacking was kept opens unstacked.
+    let json =
+        r#"{"experiment":{"runs":[{"policy":"easy"},{"policy":"cbf"}]},"view":{"points":[0,1],"from":0,"to":10}}"#;
+    let old = decode(&format!("v2={}", base64url(json.as_bytes()))).unwrap();
+    assert!(!old.view.unwrap().stacked);
 }
 
 #[test]
@@ -304,6 +310,7 @@ fn a_bad_schedule_view_is_refused_naming_the_field() {
         (r#"{"points":[0],"from":0,"to":1099511627777}"#, "within ±2^40 s"),
         (r#"{"points":[0],"from":0,"to":10,"job":9007199254740992}"#, "view.job"),
         (r#"{"points":[0],"from":0,"to":10,"zoom":2}"#, "unknown field `zoom`"),
+        (r#"{"points":[0],"from":0,"to":10,"stacked":true}"#, "view.stacked: stacking shows two runs"),
         (r#"{"points":[0],"from":"d1","to":10}"#, "invalid type"),
     ];
     for (view, message) in cases {
