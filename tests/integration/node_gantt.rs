@@ -149,7 +149,8 @@ fn check_layout(trace: &Trace, v: &ScheduleView, what: &str) {
             let covered: u32 = mine.iter().filter(|b| b.lo >= node.lo && b.hi <= node.hi).map(|b| b.hi - b.lo).sum();
             assert_eq!(covered, want, "{what}: job {j} on node {}", slot.node);
         }
-        let inside = |b: &Band| placements.of(j).iter().any(|s| b.lo >= rows.rows(s.node).lo && b.hi <= rows.rows(s.node).hi);
+        let inside =
+            |b: &Band| placements.of(j).iter().any(|s| b.lo >= rows.rows(s.node).lo && b.hi <= rows.rows(s.node).hi);
         assert!(mine.iter().all(inside), "{what}: job {j} drawn outside its nodes");
         let (s, e) = (record.jobs[j as usize].start, record.jobs[j as usize].end);
         for k in 0..j {

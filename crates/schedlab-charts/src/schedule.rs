@@ -56,7 +56,7 @@ pub struct ScheduleChart {
     /// begins, drawn as a line; empty on processors or past
     /// [`MAX_DRAWN_NODES`] nodes.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    #[cfg_attr(feature = "ts", ts(optional))]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<u32>>", optional))]
     pub node_rows: Vec<u32>,
 }
 
@@ -465,7 +465,8 @@ fn draw_boxes<DB: DrawingBackend>(c: &ScheduleChart, chart: &mut Frame<'_, DB>, 
     }
     // Node boundaries under the outline, over the boxes: which node a run is on.
     let boundary = RGBColor(120, 120, 120).stroke_width(1);
-    let lines = c.node_rows.iter().map(|&row| PathElement::new([(from, f64::from(row)), (to, f64::from(row))], boundary));
+    let lines =
+        c.node_rows.iter().map(|&row| PathElement::new([(from, f64::from(row)), (to, f64::from(row))], boundary));
     chart.draw_series(lines).map_err(draw_err)?;
     for b in &c.outline {
         let (s, e) = clip(b.start, b.end);

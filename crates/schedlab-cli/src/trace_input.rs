@@ -7,8 +7,7 @@ use std::path::Path;
 
 use anyhow::{anyhow, bail, Context, Result};
 use schedlab_workload::{
-    parse_slurm_conf, read_stats, read_swf, Loaded, Machine, Oversize, ReadOptions, Summary, SwfError, Window,
-    MACHINE_KEYS, MAX_PROCS, MAX_TIME,
+    read_stats, read_swf, Loaded, Machine, Oversize, ReadOptions, Summary, SwfError, Window, MAX_PROCS, MAX_TIME,
 };
 
 use schedlab_experiment::WorkloadOptions;

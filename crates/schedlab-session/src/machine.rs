@@ -32,7 +32,8 @@ pub fn machine_from_slurm_conf(text: &str, what: &str) -> Result<SlurmConfMachin
     let bad = |e: String| SessionError::new(ErrorKind::Option, format!("{name}: {e}"));
     let conf = parse_slurm_conf(text).map_err(|e| bad(e.to_string()))?;
     let machine = Machine::from_slurm_conf(&conf).map_err(bad)?;
-    let ignored: Vec<String> = conf.lines_except(MACHINE_KEYS).map(|l| format!("{} (line {})", l.key(), l.line)).collect();
+    let ignored: Vec<String> =
+        conf.lines_except(MACHINE_KEYS).map(|l| format!("{} (line {})", l.key(), l.line)).collect();
     let mut notes = Vec::new();
     if !ignored.is_empty() {
         notes.push(format!("{name}: ignored {} line(s): {}", ignored.len(), ignored.join(", ")));

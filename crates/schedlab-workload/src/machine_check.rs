@@ -36,7 +36,10 @@ impl Machine {
             return Err(format!("node_types: {nodes} nodes; a machine has 1 to {MAX_NODES}"));
         }
         for k in 0..r {
-            let total = self.node_types.iter().try_fold(0u64, |s, t| t.capacity[k].checked_mul(u64::from(t.count))?.checked_add(s));
+            let total = self
+                .node_types
+                .iter()
+                .try_fold(0u64, |s, t| t.capacity[k].checked_mul(u64::from(t.count))?.checked_add(s));
             if total.is_none() {
                 return Err(format!("node_types: the machine's total {} does not fit in 64 bits", self.resources[k]));
             }
@@ -82,7 +85,8 @@ mod tests {
     fn a_machine_from_elsewhere_is_checked_field_by_field() {
         let good = Machine::from_spec("a:2x(cpu=4,mem=1G)+b:1x(cpu=8,gpu=2)").unwrap();
         assert_eq!(good.check(), Ok(()));
-        let broken: [(&str, fn(&mut Machine)); 8] = [
+        type Breaks = fn(&mut Machine);
+        let broken: [(&str, Breaks); 8] = [
             ("resources: the first", |m| m.resources.swap(0, 1)),
             ("resources[2]: `mem` is named twice", |m| m.resources[2] = "mem".into()),
             ("node_types[0]: 2 amounts for 3 resources", |m| m.node_types[0].capacity.pop().map_or((), drop)),

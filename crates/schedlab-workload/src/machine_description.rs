@@ -71,7 +71,11 @@ impl Machine {
         let types = self.node_type_of();
         let cores = |n: u32| self.node_types[types[n as usize] as usize].capacity[0];
         let resources = (0..self.resources.len())
-            .map(|k| ResourceTotal { name: self.resources[k].clone(), unit: unit_of(&self.resources[k]), total: self.total(k) })
+            .map(|k| ResourceTotal {
+                name: self.resources[k].clone(),
+                unit: unit_of(&self.resources[k]),
+                total: self.total(k),
+            })
             .collect();
         let mut first = 0;
         let node_types = self
@@ -101,7 +105,10 @@ impl Machine {
             resources,
             node_types,
             partitions,
-            default_partition: self.partitions.get(self.default_partition as usize).map_or_else(String::new, |p| p.name.clone()),
+            default_partition: self
+                .partitions
+                .get(self.default_partition as usize)
+                .map_or_else(String::new, |p| p.name.clone()),
         }
     }
 }
