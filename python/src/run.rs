@@ -139,7 +139,9 @@ impl Run {
         let named = JOB_COLUMNS.iter().map(|n| (*n).to_owned()).zip(data);
         named
             .chain(self.holdings_columns())
-            .map(|(name, (kind, bytes, mask))| (name, kind, PyBytes::new(py, &bytes), mask.map(|m| PyBytes::new(py, &m))))
+            .map(|(name, (kind, bytes, mask))| {
+                (name, kind, PyBytes::new(py, &bytes), mask.map(|m| PyBytes::new(py, &m)))
+            })
             .collect()
     }
 
@@ -148,7 +150,10 @@ impl Run {
     /// empty on processors.
     fn partition_names(&self) -> Vec<String> {
         let trace = self.trace.get().session.trace();
-        trace.cluster.as_deref().map_or_else(Vec::new, |c| c.machine.partitions.iter().map(|p| p.name.clone()).collect())
+        trace
+            .cluster
+            .as_deref()
+            .map_or_else(Vec::new, |c| c.machine.partitions.iter().map(|p| p.name.clone()).collect())
     }
 
     /// The per-job table as CSV, as `schedlab run --jobs-csv` writes it.

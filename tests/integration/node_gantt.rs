@@ -177,3 +177,29 @@ fn check_window(trace: &Trace, v: &ScheduleView, record: &RunRecord) {
         assert_eq!(w.window, want);
     }
 }
+
+/// A stress case for the node layout: 30,000 jobs of one to four nodes on
+/// 1,000 nodes under FCFS lay out (each node's free cores are made only
+/// when a job first lands on it, and a release finds its node by binary
+/// search), every run covering exactly the cores its placement holds.
+#[test]
+fn thirty_thousand_jobs_on_a_thousand_nodes_lay_out() {
+    let mut rng = schedlab::engine::SplitMix64::new(3);
+    let mut rows = Vec::with_capacity(30_000);
+    for id in 1..=30_000u64 {
+        let nodes = 1 + rng.next_u64() % 4;
+        let tres = format!("cpu={},node={nodes}", nodes * (1 + rng.next_u64() % 8));
+        rows.push((id, (id as i64) * 7 / 10, (rng.next_u64() % 2000) as i64, "batch", tres));
+    }
+    let trace = read_on(&dump(&rows), Machine::from_spec("batch:1000x(cpu=8)").unwrap());
+    assert_eq!(trace.jobs.len(), 30_000);
+    let record = run(&trace, "fcfs");
+    let v = view(&trace, record);
+    let cluster = trace.cluster.as_deref().unwrap();
+    let placements = v.record().placements.as_ref().unwrap();
+    for j in 0..trace.jobs.len() as u32 {
+        let held: u64 = placements.of(j).iter().map(|s| cluster.request(j as usize).each[0] * u64::from(s.units)).sum();
+        let drawn: u64 = bands(&v, j).iter().map(|b| u64::from(b.hi - b.lo)).sum();
+        assert_eq!(drawn, held, "job {j}");
+    }
+}

@@ -105,3 +105,47 @@ impl<'a> NodeCores<'a> {
 fn cores_of(each: u64, units: u32) -> Option<u32> {
     u32::try_from(each.checked_mul(u64::from(units))?).ok()
 }
+
+#[cfg(test)]
+mod tests {
+    use schedlab_engine::SplitMix64;
+
+    use super::*;
+
+    /// `2x(cpu=4)+1x(cpu=8)+1x(cpu=2)`: by hand, node 0 owns rows 0–3,
+    /// node 1 rows 4–7, node 2 rows 8–15, node 3 rows 16–17.
+    #[test]
+    fn each_node_owns_its_cores_rows_in_node_order() {
+        let rows = NodeRows::new(&NodeMachine::from_spec("2x(cpu=4)+1x(cpu=8)+1x(cpu=2)").unwrap());
+        assert_eq!(rows.first, [0, 4, 8, 16, 18]);
+        assert_eq!((rows.nodes(), rows.rows(2)), (4, Band { lo: 8, hi: 16 }));
+        assert_eq!([0, 3, 4, 15, 16, 17].map(|r| rows.node_of(r)), [0, 0, 1, 2, 3, 3]);
+        assert_eq!(rows.nodes_meeting(3, 9), 0..3);
+        assert_eq!(rows.nodes_meeting(8, 16), 2..3);
+        assert_eq!(rows.nodes_meeting(17, 40), 3..4);
+        assert_eq!(rows.nodes_meeting(18, 40), 0..0);
+        assert_eq!(rows.nodes_meeting(5, 5), 0..0);
+    }
+
+    /// On random machines, the two binary searches agree with a scan of
+    /// every node for every row interval.
+    #[test]
+    fn node_queries_agree_with_brute_force() {
+        let mut rng = SplitMix64::new(7);
+        for _ in 0..200 {
+            let types: Vec<String> = (0..1 + rng.next_u64() % 4)
+                .map(|_| format!("{}x(cpu={})", 1 + rng.next_u64() % 5, 1 + rng.next_u64() % 9))
+                .collect();
+            let rows = NodeRows::new(&NodeMachine::from_spec(&types.join("+")).unwrap());
+            let last = rows.first[rows.nodes()];
+            for lo in 0..last + 2 {
+                for hi in lo..last + 3 {
+                    let meeting: Vec<u32> =
+                        (0..rows.nodes() as u32).filter(|&n| rows.rows(n).lo < hi && lo < rows.rows(n).hi).collect();
+                    let found: Vec<u32> = rows.nodes_meeting(lo, hi).collect();
+                    assert_eq!(found, meeting, "{types:?} rows {lo}..{hi}");
+                }
+            }
+        }
+    }
+}
