@@ -43,6 +43,26 @@ function orderLine(page, run) {
   });
 }
 
+/**
+ * The line under the order field of card `run` once the editor has checked
+ * the text: it checks when typing pauses (not at every keystroke), so this
+ * waits (up to 5 s) for the line to read `want`, then returns what it reads.
+ */
+async function checkedLine(page, run, want) {
+  await page
+    .waitForFunction(
+      ([r, w]) => {
+        const input = document.getElementById(`p${r}-order`);
+        const small = document.getElementById(input?.getAttribute("aria-describedby") ?? "");
+        return small?.dataset.role === w.role && small.textContent === w.text;
+      },
+      [run, want],
+      { timeout: 5_000 },
+    )
+    .catch(() => {});
+  return orderLine(page, run);
+}
+
 const WRONG = "(wiat / requested)^3 * procs";
 const RIGHT = "(wait / requested)^3 * procs";
 
@@ -52,26 +72,27 @@ describe("policy composer", () => {
     await loadSample(page);
     await choosePolicies(page, ["backfill", "backfill"]);
 
-    // The message under the field follows the typing, key by key.
+    // The message under the field follows the typing, when it pauses.
     await page.locator("#p0-order").pressSequentially(WRONG);
-    assert.deepEqual(await orderLine(page, 0), { role: "error", text: "unknown variable `wiat` at column 2; did you mean `wait`?" });
+    const unknown = { role: "error", text: "unknown variable `wiat` at column 2; did you mean `wait`?" };
+    assert.deepEqual(await checkedLine(page, 0, unknown), unknown);
     assert.equal(await page.getAttribute("#p0-order", "aria-invalid"), "true");
     assert.equal(await page.getAttribute("#run", "aria-disabled"), "true", "Run is blocked while the formula is wrong");
     await page.locator(".card").nth(0).screenshot({ path: join(SHOTS, "formula-error-1280.png") });
 
     // Fixed: the note says how often it is scored (it reads `wait`).
     await page.fill("#p0-order", RIGHT);
-    assert.deepEqual(await orderLine(page, 0), { role: "note", text: "scored again at every pass (it reads a time-dependent variable)" });
+    const rescored = { role: "note", text: "scored again at every pass (it reads a time-dependent variable)" };
+    assert.deepEqual(await checkedLine(page, 0, rescored), rescored);
+    assert.equal(await page.getAttribute("#p0-order", "aria-invalid"), "false");
     await page.fill("#p0-depth", "2");
     await page.dispatchEvent("#p0-depth", "change");
 
     // The presets menu fills the second card's field; its note names the preset's formula.
     await page.selectOption("#p1-order-preset", "saf");
     assert.equal(await page.inputValue("#p1-order"), "saf");
-    assert.deepEqual(await orderLine(page, 1), {
-      role: "note",
-      text: "smallest area (requested time × processors) first: requested * procs; scored once per job",
-    });
+    const saf = { role: "note", text: "smallest area (requested time × processors) first: requested * procs; scored once per job" };
+    assert.deepEqual(await checkedLine(page, 1, saf), saf);
 
     // The variables are listed, one line each, from the core: the thirteen of the language.
     await page.click("#p0-order-ref summary");
@@ -87,7 +108,8 @@ describe("policy composer", () => {
       rows.map((r) => [r.title, r.spec]),
       [
         [`Composable backfilling, depth 2, order ${RIGHT}`, `backfill:order=${RIGHT},depth=2`],
-        ["Composable backfilling, order saf", "backfill:order=saf"],
+        // The runs differ in their depth: both titles name it, the default's (1) too.
+        ["Composable backfilling, depth 1, order saf", "backfill:order=saf"],
       ],
     );
     assert.ok(rows[0].values.length > 5, "the table shows the metrics");

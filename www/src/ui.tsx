@@ -89,24 +89,35 @@ export function svgToPng(svg: string, width: number, height: number): Promise<Bl
   }).finally(() => URL.revokeObjectURL(url));
 }
 
-function drawOn(canvas: HTMLCanvasElement, f: Figure, large: boolean): string | null {
-  // The core sizes the canvas: a pixel per device pixel, the chart's
-  // pixels for large type, and tall enough for every name it shows.
-  const request = {
-    css_width: canvas.clientWidth || 600,
-    device_ratio: window.devicePixelRatio || 1,
-    window_width: window.innerWidth,
-    large,
-  };
-  const { width, height, ratio } = core().chart_canvas({ ...f.spec, title: "" }, request);
+/** The height a chart's canvas may take in the presentation layout: its caption and the chart on one screen. */
+const PRESENT_HEIGHT = 0.82;
+
+/**
+ * Draws `f` on `canvas` for a box `avail` CSS pixels wide. The core sizes
+ * the canvas: a pixel per device pixel, the chart's pixels for large type,
+ * and tall enough for every name it shows. In the presentation layout a
+ * chart taller than `PRESENT_HEIGHT` of the window is drawn narrower, in
+ * proportion, so that it fits; the canvas then takes exactly the CSS width
+ * it was drawn for. The width is decided here from the box, never read back
+ * from the canvas, whose width would follow its own aspect and could never
+ * settle (a pixel wider, a pixel taller, a pixel narrower…).
+ */
+function drawOn(canvas: HTMLCanvasElement, f: Figure, large: boolean, present: boolean, avail: number): string | null {
+  const dpr = window.devicePixelRatio || 1;
+  const spec = { ...f.spec, title: "" };
+  const size = (css: number) => core().chart_canvas(spec, { css_width: css, device_ratio: dpr, window_width: window.innerWidth, large });
+  let drawn = size(avail);
+  const cap = PRESENT_HEIGHT * window.innerHeight;
+  if (present && drawn.height / dpr > cap) drawn = size((avail * cap) / (drawn.height / dpr));
+  const { width, height, ratio } = drawn;
   canvas.width = width;
   canvas.height = height;
   canvas.style.aspectRatio = `${width} / ${height}`;
-  canvas.style.setProperty("--aspect", String(width / height));
+  canvas.style.width = present ? `${width / dpr}px` : "";
   try {
     // The caption above the canvas carries the title (it wraps on a phone,
     // where a drawn title would be cut); the SVG export keeps it.
-    core().draw_chart(canvas, { ...f.spec, title: "" }, ratio);
+    core().draw_chart(canvas, spec, ratio);
     canvas.dataset.drawn = "1";
     return null;
   } catch (e) {
@@ -118,30 +129,39 @@ function drawOn(canvas: HTMLCanvasElement, f: Figure, large: boolean): string | 
 /** A chart the core draws on a canvas, redrawn when its width or the text size changes; SVG and PNG exports, with or without the title, named by `file` (the trace) and the figure. */
 export function ChartFigure(props: { figure: Figure; file: string; id?: string }) {
   const ref = useRef<HTMLCanvasElement>(null);
+  const boxRef = useRef<HTMLDivElement>(null);
   const [failed, setFailed] = useState<string | null>(null);
-  const large = view.value.large || view.value.present;
+  const present = view.value.present;
+  const large = view.value.large || present;
   const f = props.figure;
   useEffect(() => {
     const canvas = ref.current;
-    if (!canvas) return;
-    let width = -1;
+    const box = boxRef.current;
+    if (!canvas || !box) return;
+    let drawnFor = "";
     let timer = 0;
     const redraw = () => {
-      if (canvas.clientWidth === width) return;
-      width = canvas.clientWidth;
-      setFailed(drawOn(canvas, f, large));
+      // The box's exact width (a fraction of a CSS pixel counts at a pixel ratio of 2).
+      const avail = box.getBoundingClientRect().width || 600;
+      const key = `${avail} ${present ? window.innerHeight : 0}`;
+      if (key === drawnFor) return;
+      drawnFor = key;
+      setFailed(drawOn(canvas, f, large, present, avail));
     };
     redraw();
-    const ro = new ResizeObserver(() => {
+    const later = () => {
       clearTimeout(timer);
       timer = window.setTimeout(redraw, 150);
-    });
-    ro.observe(canvas);
+    };
+    const ro = new ResizeObserver(later);
+    ro.observe(box);
+    window.addEventListener("resize", later);
     return () => {
       ro.disconnect();
+      window.removeEventListener("resize", later);
       clearTimeout(timer);
     };
-  }, [f, large]);
+  }, [f, large, present]);
   const [titled, setTitled] = useState(true);
   // Without its title and subtitle, for a figure whose caption says them (LaTeX).
   const spec = titled ? f.spec : { ...f.spec, title: "", subtitle: "" };
@@ -182,7 +202,9 @@ export function ChartFigure(props: { figure: Figure; file: string; id?: string }
           </button>
         </span>
       </figcaption>
-      <canvas id={props.id ?? f.id} ref={ref} role="img" aria-label={f.title} />
+      <div class="chart-box" ref={boxRef}>
+        <canvas id={props.id ?? f.id} ref={ref} role="img" aria-label={f.title} />
+      </div>
       {embedCode.value?.chart === (props.id ?? f.id) ? (
         <textarea class="embed-code" readOnly rows={3} aria-label={`Code that embeds ${f.title}`} value={embedCode.value.code} />
       ) : null}

@@ -38,7 +38,7 @@ pub enum Command {
 }
 
 /// How a trace is read and cleaned (docs/semantics.md, "Reading a trace"); shared by every command that
-/// takes a trace.
+/// takes a trace. `for_policies` says which policies will run on it.
 #[derive(Debug, Clone, Default, Args)]
 pub struct WorkloadArgs {
     /// Machine size in processors, overriding the header (e.g. 430 for CTC-SP2; at most 2^31).
@@ -53,8 +53,14 @@ pub struct WorkloadArgs {
     pub nodes: Option<String>,
     /// A site's slurm.conf: its NodeName, PartitionName and GresTypes lines make the machine of
     /// nodes; the lines no reader uses are listed as ignored.
+    /// (With the `slurm` policy, its SchedulerParameters and Priority* lines set that policy's
+    /// parameters; a --param of the same name wins.)
     #[arg(long, value_name = "FILE", conflicts_with = "procs")]
     pub slurm_conf: Option<std::path::PathBuf>,
+    /// Set by a command whose every policy is `slurm`: its `--slurm-conf`
+    /// then sets the policy and makes no machine of nodes.
+    #[arg(skip)]
+    pub slurm_conf_sets_policy_only: bool,
     /// Keep only jobs of this queue (field 15); repeatable.
     #[arg(long = "queue", value_name = "Q", allow_negative_numbers = true)]
     pub queues: Vec<i32>,
@@ -197,8 +203,6 @@ pub struct RunArgs {
     #[command(flatten)]
     pub output: OutputArgs,
     #[command(flatten)]
-    pub slurm: SlurmConfArgs,
-    #[command(flatten)]
     pub metrics: MetricArgs,
     #[command(flatten)]
     pub workload: WorkloadArgs,
@@ -230,8 +234,6 @@ pub struct CompareArgs {
     #[command(flatten)]
     pub output: OutputArgs,
     #[command(flatten)]
-    pub slurm: SlurmConfArgs,
-    #[command(flatten)]
     pub metrics: MetricArgs,
     #[command(flatten)]
     pub workload: WorkloadArgs,
@@ -251,37 +253,48 @@ pub fn split_params(texts: &[String]) -> Result<Vec<(String, String)>> {
     texts.iter().map(|t| split_param(t).map_err(|e| anyhow::anyhow!("--param: {e}"))).collect()
 }
 
-/// A site's slurm.conf for the `slurm` policy.
-#[derive(Debug, Clone, Args)]
-pub struct SlurmConfArgs {
-    /// A site's slurm.conf: its SchedulerParameters and Priority* lines set
-    /// the `slurm` policy's parameters (a --param of the same name wins);
-    /// every line and option it does not use is listed on stderr with why.
-    #[arg(long, value_name = "FILE")]
-    pub slurm_conf: Option<PathBuf>,
+impl WorkloadArgs {
+    /// These options for a command that runs the policies `ids`: when every
+    /// one is `slurm`, `--slurm-conf` sets that policy and makes no machine.
+    pub fn for_policies<'a>(&self, mut ids: impl Iterator<Item = &'a str>) -> WorkloadArgs {
+        WorkloadArgs { slurm_conf_sets_policy_only: ids.all(|id| id == SLURM_POLICY), ..self.clone() }
+    }
 }
 
-/// Every `--param` of a command, then the `slurm` policy's parameters of
-/// `--slurm-conf` that no `--param` sets.
-pub fn params_with_slurm_conf(texts: &[String], conf: &SlurmConfArgs) -> Result<Vec<(String, String)>> {
+/// The policy that reads a `--slurm-conf`'s scheduler and priority lines.
+/// It plans on one node of the trace's processors, so a command whose every
+/// policy is this one takes no machine of nodes from the file.
+pub const SLURM_POLICY: &str = "slurm";
+
+/// Every `--param` of a command, then, when the command runs the `slurm`
+/// policy, that policy's parameters of `--slurm-conf` that no `--param`
+/// sets; the lines and options it does not use are named on stderr.
+pub fn params_with_slurm_conf(texts: &[String], w: &WorkloadArgs, runs_slurm: bool) -> Result<Vec<(String, String)>> {
     let mut params = split_params(texts)?;
-    let Some(path) = &conf.slurm_conf else { return Ok(params) };
+    let Some(path) = w.slurm_conf.as_ref().filter(|_| runs_slurm) else { return Ok(params) };
     let name = path.display();
     let text = std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("--slurm-conf {name}: {e}"))?;
     let parsed = schedlab_workload::parse_slurm_conf(&text).map_err(|e| anyhow::anyhow!("--slurm-conf {name}: {e}"))?;
     let site = schedlab_policies::site_settings(&parsed);
-    for i in &site.ignored {
-        match i.line {
-            0 => eprintln!("{name}: {} ignored: {}", i.what, i.why),
-            line => eprintln!("{name}:{line}: {} ignored: {}", i.what, i.why),
-        }
-    }
+    // Said once, though a command may read its flags more than once.
+    static TOLD: std::sync::Once = std::sync::Once::new();
+    TOLD.call_once(|| tell_ignored(&name.to_string(), &site.ignored));
     for (key, value) in site.params {
         if !params.iter().any(|(given, _)| *given == key) {
             params.push((key, value));
         }
     }
     Ok(params)
+}
+
+/// The slurm.conf lines and options the `slurm` policy does not use, with why.
+fn tell_ignored(name: &str, ignored: &[schedlab_policies::SlurmConfIgnored]) {
+    for i in ignored {
+        match i.line {
+            0 => eprintln!("{name}: {} ignored: {}", i.what, i.why),
+            line => eprintln!("{name}:{line}: {} ignored: {}", i.what, i.why),
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -320,8 +333,6 @@ pub struct SweepArgs {
     pub json: bool,
     #[command(flatten)]
     pub output: OutputArgs,
-    #[command(flatten)]
-    pub slurm: SlurmConfArgs,
     #[command(flatten)]
     pub metrics: MetricArgs,
     #[command(flatten)]

@@ -44,7 +44,8 @@ pub fn read_options(w: &WorkloadArgs) -> Result<ReadOptions> {
     Ok(o)
 }
 
-/// The machine of nodes `--nodes` or `--slurm-conf` gives, if any. The
+/// The machine of nodes `--nodes` or `--slurm-conf` gives, if any (none
+/// from the file when every policy is `slurm`, which reads it instead). The
 /// slurm.conf lines that no reader uses are printed to standard error
 /// (once, though a command may read its flags more than once), so a site's
 /// file is never half-read in silence.
@@ -52,7 +53,7 @@ fn machine(w: &WorkloadArgs) -> Result<Option<Machine>> {
     if let Some(spec) = &w.nodes {
         return machine_from_nodes(spec, "--nodes").map(Some).map_err(|e| anyhow!("{e}"));
     }
-    let Some(path) = &w.slurm_conf else { return Ok(None) };
+    let Some(path) = w.slurm_conf.as_ref().filter(|_| !w.slurm_conf_sets_policy_only) else { return Ok(None) };
     let text = std::fs::read_to_string(path).with_context(|| format!("--slurm-conf {}", path.display()))?;
     let what = format!("--slurm-conf {}", path.display());
     let read = machine_from_slurm_conf(&text, &what).map_err(|e| anyhow!("{e}"))?;

@@ -237,12 +237,14 @@ function ViewBar() {
   );
 }
 
-/** Keeps the page's address on the view shown (window, job, pair), a moment after it stops moving. */
+/** Keeps the page's address on the view shown (window, job, pair, stacking), a moment after it stops moving. */
 function useViewInAddress(): void {
   useSignalEffect(() => {
     void win.value;
     void inspectedId.value;
     void infos.value;
+    // The link keeps the stacking too: toggling it alone must rewrite the address.
+    void stacked.value;
     const timer = window.setTimeout(refreshLocation, 400);
     return () => clearTimeout(timer);
   });

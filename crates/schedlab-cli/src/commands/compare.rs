@@ -36,7 +36,7 @@ pub(super) enum Waits {
 pub fn main(args: &CompareArgs) -> Result<ExitCode> {
     let (outputs, report) = outputs::for_report([args.trace.as_path()], &args.output)?;
     let runs = super::experiment::runs(&args.policy, args.predictor.as_deref())?;
-    let mut e = super::experiment::experiment(runs, &args.params, &args.slurm, &args.metrics, &args.workload)?;
+    let mut e = super::experiment::experiment(runs, &args.params, &args.metrics, &args.workload)?;
     e.seed = args.seed;
     let plan = schedlab_session::plan(e)?;
     let session = super::experiment::session(&args.trace, plan.experiment(), &args.workload)?;

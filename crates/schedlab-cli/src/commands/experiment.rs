@@ -17,7 +17,7 @@ use schedlab_experiment::{
 };
 use schedlab_session::Session;
 
-use crate::args::{params_with_slurm_conf, MetricArgs, SlurmConfArgs, WorkloadArgs};
+use crate::args::{params_with_slurm_conf, MetricArgs, WorkloadArgs, SLURM_POLICY};
 use crate::fail::{panic_text, run_failure};
 use crate::output;
 use crate::trace_input;
@@ -35,15 +35,16 @@ pub(super) fn runs(specs: &[String], predictor: Option<&str>) -> Result<Vec<RunS
 pub(super) fn experiment(
     runs: Vec<RunSpec>,
     params: &[String],
-    slurm: &SlurmConfArgs,
     metrics: &MetricArgs,
     workload: &WorkloadArgs,
 ) -> Result<Experiment> {
+    let workload = workload.for_policies(runs.iter().map(|r| r.policy.as_str()));
+    let runs_slurm = runs.iter().any(|r| r.policy == SLURM_POLICY);
     Ok(Experiment {
-        runs,
-        params: ParamList(params_with_slurm_conf(params, slurm)?),
+        params: ParamList(params_with_slurm_conf(params, &workload, runs_slurm)?),
         metrics: metric_settings(metrics),
-        workload: workload_options(workload)?,
+        workload: workload_options(&workload)?,
+        runs,
         ..Experiment::default()
     })
 }

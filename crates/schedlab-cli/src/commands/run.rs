@@ -13,16 +13,17 @@ use schedlab_schedule::parse_window;
 use schedlab_session::{Export, Run, Session};
 use schedlab_workload::Loaded;
 
-use crate::args::{params_with_slurm_conf, MetricArgs, RunArgs, SlurmConfArgs};
+use crate::args::{params_with_slurm_conf, split_params, MetricArgs, RunArgs, SLURM_POLICY};
 use crate::fail::run_failure;
 use crate::output::{self, duration, fixed, grouped};
 use crate::outputs::{self, commit, Outputs};
 use crate::trace_input;
 
 pub fn main(args: &RunArgs) -> Result<ExitCode> {
+    let id = policy_id(&args.policy);
     let request = RunRequest {
         policy: args.policy.clone(),
-        params: params_with_slurm_conf(&args.params, &args.slurm)?,
+        params: params_with_slurm_conf(&args.params, &args.workload, id == SLURM_POLICY)?,
         predictor: args.predictor.clone(),
         seed: args.seed,
         metrics: metrics_options(&args.metrics),
@@ -42,7 +43,7 @@ pub fn main(args: &RunArgs) -> Result<ExitCode> {
         anyhow::bail!("--window is the time window of --gantt, which is not given");
     }
     let window = args.window.as_deref().map(parse_window).transpose()?;
-    let workload = Session::workload_of(&trace_input::read_options(&args.workload)?);
+    let workload = Session::workload_of(&trace_input::read_options(&args.workload.for_policies([id].into_iter()))?);
     let session = trace_input::session(&args.trace, workload)?;
     let bar = output::job_bar(session.identity().jobs as u64, settings.policy.id, args.metrics.quiet);
     let (run, elapsed_ms) = timed_run(&session, settings, &bar).map_err(|e| run_failure(e.to_string()))?;
@@ -267,16 +268,11 @@ fn repeated(args: &RunArgs) -> Result<ExitCode> {
     let (outputs, report) = outputs::for_report([args.trace.as_path()], &args.output)?;
     let spec = schedlab_experiment::RunSpec {
         policy: args.policy.clone(),
-        params: schedlab_experiment::ParamList(params_with_slurm_conf(&args.params, &args.slurm)?),
+        params: schedlab_experiment::ParamList(split_params(&args.params)?),
         predictor: args.predictor.clone(),
     };
-    let mut e = super::experiment::experiment(
-        vec![spec],
-        &[],
-        &SlurmConfArgs { slurm_conf: None },
-        &args.metrics,
-        &args.workload,
-    )?;
+    // The experiment adds --slurm-conf's parameters to the run's own.
+    let mut e = super::experiment::experiment(vec![spec], &[], &args.metrics, &args.workload)?;
     e.repeat = args.repeat;
     e.seed = args.seed;
     let plan = schedlab_session::plan(e)?;
@@ -361,4 +357,10 @@ fn write_repeated(
         writeln!(out, "{:<15} {}", c.key, output::summary_cell(&s.mean, &s.ci95, &c))?;
     }
     Ok(())
+}
+
+/// The policy id of a `--policy` value (`ID[@PREDICTOR]`); a value that is
+/// not one is refused later, when the run is resolved.
+fn policy_id(spec: &str) -> &str {
+    spec.split(['@', ':']).next().unwrap_or(spec).trim()
 }

@@ -14,7 +14,7 @@ use crate::outputs::{self, Output, Outputs};
 
 pub fn main(args: &SweepArgs) -> Result<ExitCode> {
     let runs = super::experiment::runs(&args.policy, args.predictor.as_deref())?;
-    let mut e = super::experiment::experiment(runs, &args.params, &args.slurm, &args.metrics, &args.workload)?;
+    let mut e = super::experiment::experiment(runs, &args.params, &args.metrics, &args.workload)?;
     e.repeat = args.repeat;
     e.seed = args.seed;
     e.sweep = args.sweep.as_deref().map(Sweep::parse).transpose()?;

@@ -29,9 +29,12 @@ fn bad_machines_and_processor_policies_are_refused_in_a_line() {
     let dump = fixture("slurm/sacct-tres.txt");
     let conf = fixture("slurm/cluster.conf");
     let cases: [(&[&str], &str); 3] = [
-        (&["--nodes", "4x(cpu=0)"], "--nodes `4x(cpu=0)`: `4x(cpu=0)`: a node needs at least one cpu"),
+        (
+            &["--nodes", "4x(cpu=0)", "--policy", "easy"],
+            "--nodes `4x(cpu=0)`: `4x(cpu=0)`: a node needs at least one cpu",
+        ),
         (&["--slurm-conf", &conf, "--policy", "cbf"], "policy `cbf` refuses a machine of nodes"),
-        (&["--slurm-conf", "/nonexistent/slurm.conf"], "--slurm-conf /nonexistent/slurm.conf"),
+        (&["--slurm-conf", "/nonexistent/slurm.conf", "--policy", "easy"], "--slurm-conf /nonexistent/slurm.conf"),
     ];
     for (flags, message) in cases {
         let mut args = vec!["run", dump.as_str()];
