@@ -14,12 +14,14 @@ use schedlab::workload::{parse_slurm_conf, read_swf, Machine, ReadOptions, Trace
 use crate::support::request;
 
 /// A Slurm dump of `rows` (JobIDRaw, submit offset s, ElapsedRaw, Partition,
-/// ReqTRES), all with a 10-minute limit and completed.
+/// ReqTRES), all with a 10-minute limit and completed; `ReqCPUS` (what the
+/// reader takes the job's cores from) is the `cpu=` of its ReqTRES.
 fn dump(rows: &[(u64, i64, i64, &str, String)]) -> String {
     let mut text = String::from("JobIDRaw|Submit|Start|ElapsedRaw|TimelimitRaw|ReqCPUS|User|Partition|State|ReqTRES\n");
     for (id, submit, elapsed, partition, tres) in rows {
         let at = format!("2024-03-01T{:02}:{:02}:{:02}", 10 + submit / 3600, submit / 60 % 60, submit % 60);
-        text += &format!("{id}|{at}|{at}|{elapsed}|10|1|u|{partition}|COMPLETED|{tres}\n");
+        let cpus = tres.split(',').find_map(|kv| kv.strip_prefix("cpu=")).unwrap_or("1");
+        text += &format!("{id}|{at}|{at}|{elapsed}|10|{cpus}|u|{partition}|COMPLETED|{tres}\n");
     }
     text
 }

@@ -18,11 +18,13 @@ HEAD = "JobIDRaw|Submit|Start|ElapsedRaw|TimelimitRaw|ReqCPUS|User|Partition|Sta
 
 def dump(rows) -> bytes:
     """A Slurm dump of (id, submit offset s, elapsed s, partition, ReqTRES),
-    every job with a 10-minute limit, started when submitted, completed."""
+    every job with a 10-minute limit, started when submitted, completed;
+    ``ReqCPUS`` (the job's cores) is the ``cpu=`` of its ReqTRES."""
     text = HEAD
     for job, submit, elapsed, partition, tres in rows:
         at = f"2024-03-01T10:{submit // 60:02}:{submit % 60:02}"
-        text += f"{job}|{at}|{at}|{elapsed}|10|1|u|{partition}|COMPLETED|{tres}\n"
+        cpus = dict(kv.split("=") for kv in tres.split(","))["cpu"]
+        text += f"{job}|{at}|{at}|{elapsed}|10|{cpus}|u|{partition}|COMPLETED|{tres}\n"
     return text.encode()
 
 

@@ -48,11 +48,12 @@ fn bad_machines_and_processor_policies_are_refused_in_a_line() {
     }
 }
 
-/// Two jobs on `a:2x(cpu=4,mem=8G)+b:1x(cpu=8,gpu=2)`, written to a file.
+/// Two jobs on `a:2x(cpu=4,mem=8G)+b:1x(cpu=8,gpu=2)`, written to a file
+/// (`ReqCPUS`, the job's cores, equal to its ReqTRES `cpu=`).
 fn two_job_dump(dir: &std::path::Path) -> String {
     let path = dir.join("two.txt");
     let text = "JobIDRaw|Submit|Start|ElapsedRaw|TimelimitRaw|ReqCPUS|User|Partition|State|ReqTRES\n\
-                1|2024-03-01T10:00:00|2024-03-01T10:00:00|100|10|2|u|a|COMPLETED|cpu=4,mem=4G,node=2\n\
+                1|2024-03-01T10:00:00|2024-03-01T10:00:00|100|10|4|u|a|COMPLETED|cpu=4,mem=4G,node=2\n\
                 2|2024-03-01T10:00:10|2024-03-01T10:00:10|100|10|4|u|b|COMPLETED|cpu=4,node=1,gres/gpu=2\n";
     std::fs::write(&path, text).unwrap();
     path.display().to_string()
