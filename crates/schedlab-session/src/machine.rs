@@ -1,7 +1,6 @@
-//! A machine of nodes from what a user typed or dropped: the command
-//! line's `--nodes` and `--slurm-conf`, Python's `nodes=` and
-//! `slurm_conf=`, the page's machine editor and slurm.conf drop all come
-//! here, so each front end reports the same errors (with the slurm.conf's
+//! A machine of nodes from what a user typed: the command line's `--nodes`
+//! and `--slurm-conf` come here, and so should every other host's way of
+//! giving one, so that each reports the same errors (with the slurm.conf's
 //! line numbers) and the same notes.
 
 use schedlab_workload::{parse_slurm_conf, short_text, Machine, MACHINE_KEYS};
