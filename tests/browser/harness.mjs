@@ -139,3 +139,26 @@ export function sharedSession(shots, options = {}) {
   });
   return session;
 }
+
+/**
+ * Seconds as the page's tables print them: the core's `duration_text`
+ * (crates/schedlab-workload/src/clock.rs), written out here to check the
+ * page against: rounded to the second (halves away from zero), then its two
+ * largest units, the second cut, not rounded, and left out when zero
+ * ("45 s", "29 min 10 s", "2 h 10 min", "3 h", "1 d 4 h"), "−" when negative.
+ */
+export function durationText(seconds) {
+  const r = Number.isFinite(seconds) ? Math.sign(seconds) * Math.round(Math.abs(seconds)) : 0;
+  const sign = r < 0 ? "−" : "";
+  const s = Math.abs(r);
+  const pair = (a, ua, b, ub) => (b === 0 ? `${a} ${ua}` : `${a} ${ua} ${b} ${ub}`);
+  const text =
+    s < 60
+      ? `${s} s`
+      : s < 3600
+        ? pair(Math.floor(s / 60), "min", s % 60, "s")
+        : s < 86_400
+          ? pair(Math.floor(s / 3600), "h", Math.floor((s % 3600) / 60), "min")
+          : pair(Math.floor(s / 86_400), "d", Math.floor((s % 86_400) / 3600), "h");
+  return `${sign}${text}`;
+}

@@ -5,12 +5,16 @@
 //
 // How exhaustion is forced, through the real failure path and with nothing
 // test-only in the page: the test serves the run worker's script with a
-// prologue that keeps the module's memory in the worker's global scope
-// (the production script never exposes it), then grows that memory to the
-// 4 GiB a wasm32 module may have. Untouched pages cost the machine nothing,
-// and the core's allocator, which knows nothing of those pages, finds the
-// browser refusing to grow the memory further on its next request: Rust
-// aborts with an "unreachable" trap, exactly as on a trace too large.
+// prologue that keeps the module's memory and exports in the worker's
+// global scope (the production script never exposes them), then grows that
+// memory to the 4 GiB a wasm32 module may have. Untouched pages cost the
+// machine nothing, and the core's allocator knows nothing of those pages.
+// What it already holds free (the reading of the trace may have left more
+// than a run of the sample needs) is then taken through the module's own
+// allocator (`__wbindgen_malloc`, blocks from 1 MiB down to 8 bytes, until
+// it refuses), so that its next request finds the browser refusing to grow
+// the memory further: Rust aborts with an "unreachable" trap, exactly as on
+// a trace too large.
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -21,16 +25,20 @@ const session = sharedSession(SHOTS);
 /** The run workers' and the schedule worker's built scripts. */
 const WORKERS = /\/assets\/(run|schedule)-worker[^/]*\.js$/;
 
-/** Keeps the instantiated module's memory as `self.__schedlabMemory` (this test's worker prologue). */
+/** Keeps the instantiated module's memory and exports as `self.__schedlabMemory` and `self.__schedlabExports` (this test's worker prologue). */
 const PROLOGUE = `{
-  const keep = (r) => { self.__schedlabMemory = (r.instance ?? r).exports.memory; return r; };
+  const keep = (r) => { const x = (r.instance ?? r).exports; self.__schedlabExports = x; self.__schedlabMemory = x.memory; return r; };
   const instantiate = WebAssembly.instantiate, streaming = WebAssembly.instantiateStreaming;
   WebAssembly.instantiate = (...a) => instantiate.apply(WebAssembly, a).then(keep);
   WebAssembly.instantiateStreaming = (...a) => streaming.apply(WebAssembly, a).then(keep);
 }
 `;
 
-/** Grows to 4 GiB the memory of every `name` worker of `page` ("run" or "schedule") that has loaded the core; resolves the sizes. */
+/**
+ * Grows to 4 GiB the memory of every `name` worker of `page` ("run" or
+ * "schedule") that has loaded the core, and takes what its allocator holds
+ * free; resolves the sizes.
+ */
 async function growToLimit(page, name) {
   const grown = [];
   for (const w of page.workers()) {
@@ -40,6 +48,14 @@ async function growToLimit(page, name) {
         const m = self.__schedlabMemory;
         if (!m) return null;
         m.grow(65536 - m.buffer.byteLength / 65536);
+        const malloc = self.__schedlabExports.__wbindgen_malloc;
+        for (let size = 1 << 20; size >= 8; size >>= 1) {
+          try {
+            for (;;) malloc(size, 8);
+          } catch {
+            // the allocator has no block of this size left; try a smaller one
+          }
+        }
         return m.buffer.byteLength;
       })
       .catch(() => null);

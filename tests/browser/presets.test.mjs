@@ -10,7 +10,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { ROOT, SHOTS, sharedSession } from "./harness.mjs";
+import { durationText, ROOT, SHOTS, sharedSession } from "./harness.mjs";
 
 const session = sharedSession(SHOTS);
 const CLI = join(ROOT, "target", "release", "schedlab");
@@ -29,6 +29,18 @@ function reproduceText(preset) {
 
 function reproduce(preset) {
   return JSON.parse(reproduceText(preset));
+}
+
+/**
+ * Each section's column headers as the command line's text tables print
+ * them (the seconds' unit in the header: "mean delay (s)"), one array per
+ * table, the row-label columns left out: the last `columns` of each header.
+ */
+function cliHeaders(preset, columns) {
+  ensureCli();
+  const lines = execFileSync(CLI, ["reproduce", preset, SAMPLE, "--quiet"], { cwd: ROOT, maxBuffer: 64 << 20 }).toString().split("\n");
+  const tables = lines.flatMap((l, i) => (/^-+$/.test(lines[i + 1] ?? "") ? [l.trim().split(/\s{2,}/)] : []));
+  return tables.map((h, si) => h.slice(h.length - columns[si]));
 }
 
 /** The JSON text without the host-measured run times (the only part that differs between runs). */
@@ -73,6 +85,11 @@ async function waitPreset(page, id, timeout = 180_000) {
 /** Checks every section table against the command line's summary means. */
 async function checkTables(page, id) {
   const doc = reproduce(id);
+  const headers = cliHeaders(
+    id,
+    doc.preset.sections.map((s) => s.columns.length),
+  );
+  assert.equal(headers.length, doc.preset.sections.length, `${id}: a text table per section`);
   for (const [si, section] of doc.preset.sections.entries()) {
     const result = doc.sections[si].result;
     const cells = await page.$$eval(`#preset-table-${si} tbody tr`, (rows) =>
@@ -94,8 +111,17 @@ async function checkTables(page, id) {
         const c = cells[i].cells[k];
         assert.equal(c.path, path);
         assert.equal(Number(c.mean), mean, `${id} ${row.label} ${path}: page ${c.mean}, CLI ${mean}`);
-        // The printed mean is the CLI's mean rounded to the digits shown; "± half-width" when repeated.
+        // A column in seconds (the command line's header names the unit)
+        // prints the CLI's mean as a duration, as the core writes one
+        // ("2 h 17 min"); "± half-width" when repeated.
         const [shown, half] = c.text.split(" ± ");
+        if (headers[si][k].endsWith(" (s)")) {
+          assert.equal(shown, durationText(mean), `${id} ${row.label} ${path}: ${c.text} is ${mean} s`);
+          if (section.repeat > 1) assert.equal(half, durationText(metricAt(row.ci95, path)), `${id} ${row.label} ${path}: ± ${metricAt(row.ci95, path)} s`);
+          else assert.equal(half, undefined);
+          continue;
+        }
+        // Any other column prints the CLI's mean rounded to the digits shown.
         const digits = (shown.split(".")[1] ?? "").length;
         assert.ok(Math.abs(Number(shown) - mean) <= 0.5 * 10 ** -digits + 1e-12, `${id} ${row.label} ${path}: ${c.text} is ${mean} rounded`);
         if (section.repeat > 1) {

@@ -152,7 +152,7 @@ fn errors_name_what_is_wrong() {
     let load = |o: Value| Session::new(bytes(SMALL.as_bytes()), "s".into(), options(o)).err().map(message);
     assert_eq!(
         load(json!({"machine_sise": 3})).unwrap(),
-        "options: unknown field `machine_sise`, expected one of `max_bytes`, `max_jobs`, `machine_size`, `oversize`, `queues`, `partitions`, `drop_status`, `window`, `load_factor`"
+        "options: unknown field `machine_sise`, expected one of `max_bytes`, `max_jobs`, `machine_size`, `oversize`, `queues`, `partitions`, `drop_status`, `window`, `load_factor`, `machine`"
     );
     let e = load(json!({"max_jobs": 5})).unwrap();
     assert_eq!(e, "the input holds more than 5 jobs, the job limit (refused at line 9)");

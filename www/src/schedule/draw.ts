@@ -296,12 +296,17 @@ export function drawSeries(s: Surface, data: SeriesData[], win: TimeWindow, line
     ctx.fillStyle = "#333";
     ctx.textAlign = "right";
     ctx.textBaseline = "top";
-    // The strip's top value in the left margin, in smaller type when the layout's would not fit it.
+    // The strip's top value in the left margin: its unit on a second line
+    // when the one line would not fit ("5891640" above "proc·s"), and in
+    // smaller type only when even that does not fit.
     const top1 = core().strip_value(st.unit, st.key === "utilisation" ? 1 : max);
     const room = MARGIN.left - 6;
-    const wide = ctx.measureText(top1).width;
-    if (wide > room) ctx.font = `${Math.floor((s.font * room) / wide)}px system-ui, sans-serif`;
-    ctx.fillText(top1, MARGIN.left - 4, top + 2);
+    const cut = top1.lastIndexOf(" ");
+    const lines = ctx.measureText(top1).width > room && cut > 0 ? [top1.slice(0, cut), top1.slice(cut + 1)] : [top1];
+    const wide = Math.max(...lines.map((l) => ctx.measureText(l).width));
+    const size = wide > room ? Math.floor((s.font * room) / wide) : s.font;
+    ctx.font = `${size}px system-ui, sans-serif`;
+    lines.forEach((l, k) => ctx.fillText(l, MARGIN.left - 4, top + 2 + k * (size + 2)));
     ctx.font = `${s.font}px system-ui, sans-serif`;
     ctx.textAlign = "left";
     ctx.fillText(st.label, MARGIN.left + 4, top + 2);
