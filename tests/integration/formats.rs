@@ -18,7 +18,7 @@ fn schedule(trace: &Trace, spec: &str) -> (String, String) {
     let out = run(trace, spec);
     let mut jobs = Vec::new();
     write_jobs_csv(&mut jobs, trace, &out.record, 10).expect("in memory");
-    let layout = Layout::new(&trace.jobs, &out.record).expect("checked run");
+    let layout = Layout::new(&trace.jobs, None, &out.record).expect("checked run");
     let mut batsim = Vec::new();
     write_batsim_jobs(&mut batsim, &trace.jobs, &out.record, &layout).expect("in memory");
     (String::from_utf8(jobs).expect("utf-8"), String::from_utf8(batsim).expect("utf-8"))

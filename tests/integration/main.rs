@@ -25,6 +25,7 @@ mod full_traces;
 mod golden;
 mod identity;
 mod limits;
+mod node_gantt;
 mod nodes;
 mod preemption;
 mod properties;

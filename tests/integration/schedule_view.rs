@@ -34,7 +34,7 @@ const EASY_EXAMPLE: &[Row] =
 const PREEMPTION_EXAMPLE: &[Row] = &[(0, 100, 8, 100, 1), (1, 50, 10, 50, 2), (2, 500, 2, 500, 3)];
 
 fn view(t: &Trace, spec: &str) -> ScheduleView {
-    ScheduleView::new(&t.jobs, run(t, spec).record, 10).expect("a checked run lays out")
+    ScheduleView::new(&t.jobs, None, run(t, spec).record, 10).expect("a checked run lays out")
 }
 
 fn band(lo: u32, hi: u32) -> Band {
@@ -75,7 +75,7 @@ fn a_run_of_no_length_is_placed_before_the_runs_starting_with_it() {
     let t = trace(10, &[(0, 100, 8, 100, 1), (100, 0, 10, 1, 2), (100, 50, 7, 50, 3)]);
     let out = run(&t, "fcfs");
     assert_eq!(crate::support::starts(&out.record), [0, 100, 100]);
-    let v = ScheduleView::new(&t.jobs, out.record, 10).expect("lays out");
+    let v = ScheduleView::new(&t.jobs, None, out.record, 10).expect("lays out");
     assert_eq!(v.layout().bands(1), [band(0, 10)]);
     assert_eq!(v.layout().bands(2), [band(0, 7)]);
 }
@@ -114,7 +114,7 @@ fn a_window_keeps_only_the_runs_it_meets() {
     // 530). At its middle, 515, index 51 runs and 52 is the first waiting
     // job, its reservation made at 510 (when 51 started) for 520.
     let grid = Grid { from: 500, to: 530, buckets: 3 };
-    let w = WindowSchedule::new(&t.jobs, &record, &grid, 1000, 515).expect("lays out");
+    let w = WindowSchedule::new(&t.jobs, None, &record, &grid, 1000, 515).expect("lays out");
     assert!(w.window.complete);
     assert_eq!(
         w.window.rects.iter().map(|r| (r.job, r.start, r.end)).collect::<Vec<_>>(),
@@ -132,7 +132,7 @@ fn a_window_keeps_only_the_runs_it_meets() {
     assert_eq!(w.series.queue_jobs, [149.0, 148.0, 147.0]);
     assert_eq!(w.series.head_wait, [510.0, 520.0, 530.0]);
     // Past the limit no runs are kept: the window is drawn by columns.
-    let crowded = WindowSchedule::new(&t.jobs, &record, &grid, 2, 515).expect("lays out");
+    let crowded = WindowSchedule::new(&t.jobs, None, &record, &grid, 2, 515).expect("lays out");
     assert!(!crowded.window.complete && crowded.window.rects.is_empty());
     assert_eq!(crowded.bands_held, 1 + 2 + 1);
     assert_eq!(run_span(&t.jobs, &record), Some((0, 2000)));
@@ -365,7 +365,7 @@ fn assert_window_schedule_is_the_views(
     for grid in grids {
         for limit in [usize::MAX, 2] {
             let middle = grid.from + (grid.to - grid.from) / 2;
-            let w = WindowSchedule::new(jobs, record, &grid, limit, middle).unwrap();
+            let w = WindowSchedule::new(jobs, None, record, &grid, limit, middle).unwrap();
             let want = v.window(jobs, grid.from, grid.to, limit).unwrap();
             prop_assert_eq!(w.window.complete, want.complete);
             if want.complete {
@@ -388,7 +388,7 @@ proptest! {
     fn layouts_and_queries_agree_with_brute_force(t in traces(), at in 0i64..600) {
         for spec in SPECS {
             let out = run_checked(&t, spec, 1).map_err(TestCaseError::fail)?;
-            let v = ScheduleView::new(&t.jobs, out.record.clone(), 10).map_err(|e| TestCaseError::fail(format!("{spec}: {e}")))?;
+            let v = ScheduleView::new(&t.jobs, None, out.record.clone(), 10).map_err(|e| TestCaseError::fail(format!("{spec}: {e}")))?;
             let record = &out.record;
             assert_layout_is_sound(&t.jobs, record, &v);
             // Windows and replay against brute force.
@@ -434,7 +434,7 @@ fn a_year_of_250000_jobs_is_laid_out_and_queried() {
     let bytes = generate_swf(&params).expect("valid parameters");
     let t = read_swf(&bytes[..], &Default::default()).expect("generated SWF reads").trace;
     let out = run(&t, "easy");
-    let v = ScheduleView::new(&t.jobs, out.record.clone(), 10).expect("lays out");
+    let v = ScheduleView::new(&t.jobs, None, out.record.clone(), 10).expect("lays out");
     assert_layout_is_sound(&t.jobs, &out.record, &v);
     let (first, last) = v.span().expect("jobs ran");
     let week = 7 * 86_400;

@@ -71,7 +71,7 @@ pub fn main(args: &BenchScheduleArgs) -> Result<ExitCode> {
     let copy = record.clone();
     let copy_heap = memory::heap_now() - record_heap;
     let start = Instant::now();
-    let view = ScheduleView::new(jobs, copy, tau)?;
+    let view = ScheduleView::new(jobs, loaded.trace.cluster.as_deref(), copy, tau)?;
     let open_seconds = start.elapsed().as_secs_f64();
     let view_heap = (memory::heap_now() - record_heap).saturating_sub(copy_heap);
     let (first, last) = view.span().ok_or_else(|| anyhow!("the trace has no jobs"))?;
@@ -102,7 +102,7 @@ pub fn main(args: &BenchScheduleArgs) -> Result<ExitCode> {
     f.whole_series_ms = median_ms(|_| drop(view.series(jobs, &whole)));
     f.inspect_ms = median_ms(|k| drop(view.inspect(jobs, (jobs.len() * k / SAMPLES) as u64)));
     f.replay_ms = median_ms(|k| drop(view.replay(jobs, at(k), 200)));
-    let other = ScheduleView::new(jobs, record, tau)?;
+    let other = ScheduleView::new(jobs, loaded.trace.cluster.as_deref(), record, tau)?;
     f.scatter_ms = median_ms(|_| drop(scatter(jobs, &view, &other, Measure::Bsd)));
     let mut out = output::stdout();
     serde_json::to_writer_pretty(&mut out, &f)?;

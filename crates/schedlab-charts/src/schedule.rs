@@ -12,9 +12,10 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use schedlab_engine::RunRecord;
 use schedlab_schedule::{
-    Grid, HeadReservation, JobClass, JobRect, ScheduleError, ScheduleView, SeriesData, WindowJobs, WindowSchedule,
+    Grid, HeadReservation, JobClass, JobRect, NodeRows, ScheduleError, ScheduleView, SeriesData, WindowJobs,
+    WindowSchedule,
 };
-use schedlab_workload::Job;
+use schedlab_workload::{Cluster, Job};
 use serde::{Deserialize, Serialize};
 
 use crate::frame::{
@@ -50,6 +51,13 @@ pub struct ScheduleChart {
     /// Series under the chart, each with one value per equal column.
     #[serde(default)]
     pub strips: Vec<SeriesStrip>,
+    /// On a machine of nodes (the Gantt by node: the rows are the nodes'
+    /// cores, node after node), the row where each node but the first
+    /// begins, drawn as a line; empty on processors or past
+    /// [`MAX_DRAWN_NODES`] nodes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<Vec<u32>>", optional))]
+    pub node_rows: Vec<u32>,
 }
 
 /// A run of a job on the processors `lo..hi`.
@@ -143,7 +151,9 @@ pub fn schedule_chart(
     let columns = if window.complete { Vec::new() } else { view.utilisation(&grid)? };
     let head = view.head_reservation(jobs, middle(options));
     let series = view.series(jobs, &grid)?;
-    Ok(assemble(options, view.record().procs, &window, columns, head, series))
+    let mut chart = assemble(options, view.record().procs, &window, columns, head, series);
+    chart.node_rows = drawn_node_rows(view.node_rows());
+    Ok(chart)
 }
 
 /// The same chart as [`schedule_chart`] from the run record alone, keeping
@@ -152,12 +162,28 @@ pub fn schedule_chart(
 /// the whole run's view.
 pub fn window_chart(
     jobs: &[Job],
+    cluster: Option<&Cluster>,
     record: &RunRecord,
     options: &ScheduleChartOptions,
 ) -> Result<ScheduleChart, ScheduleError> {
-    let parts = WindowSchedule::new(jobs, record, &grid_of(options), options.max_boxes, middle(options))?;
+    let parts = WindowSchedule::new(jobs, cluster, record, &grid_of(options), options.max_boxes, middle(options))?;
     let columns = if parts.window.complete { Vec::new() } else { parts.utilisation };
-    Ok(assemble(options, record.procs, &parts.window, columns, parts.head_reservation, parts.series))
+    let mut chart = assemble(options, record.procs, &parts.window, columns, parts.head_reservation, parts.series);
+    chart.node_rows = drawn_node_rows(cluster.map(|c| NodeRows::new(&c.machine)).as_ref());
+    Ok(chart)
+}
+
+/// The most nodes whose boundaries a chart draws: past that, lines closer
+/// than a pixel would grey the whole chart.
+pub const MAX_DRAWN_NODES: usize = 256;
+
+/// The rows where a node begins, the first excepted, for a machine of at
+/// most [`MAX_DRAWN_NODES`] nodes; none otherwise.
+fn drawn_node_rows(rows: Option<&NodeRows>) -> Vec<u32> {
+    match rows {
+        Some(r) if r.nodes() <= MAX_DRAWN_NODES => r.first[1..r.nodes()].to_vec(),
+        _ => Vec::new(),
+    }
 }
 
 /// The grid of the zoomed-out columns and of the strips.
@@ -330,7 +356,7 @@ pub(crate) fn draw<DB: DrawingBackend>(
         hi: procs,
         ticks: linear_ticks(0.0, procs, 5),
         label: &int_label,
-        desc: "processors".into(),
+        desc: if c.node_rows.is_empty() { "processors" } else { "cores, node after node" }.into(),
         lines: 1,
     };
     let x_room = x_area(&time(true), look, look.tick);
@@ -437,6 +463,11 @@ fn draw_boxes<DB: DrawingBackend>(c: &ScheduleChart, chart: &mut Frame<'_, DB>, 
             hatch(chart, (e - b.lost as f64).max(s), e, f64::from(b.lo), f64::from(b.hi))?;
         }
     }
+    // Node boundaries under the outline, over the boxes: which node a run is on.
+    let boundary = RGBColor(120, 120, 120).stroke_width(1);
+    let lines =
+        c.node_rows.iter().map(|&row| PathElement::new([(from, f64::from(row)), (to, f64::from(row))], boundary));
+    chart.draw_series(lines).map_err(draw_err)?;
     for b in &c.outline {
         let (s, e) = clip(b.start, b.end);
         if e > s {

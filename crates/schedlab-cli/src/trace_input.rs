@@ -7,12 +7,11 @@ use std::path::Path;
 
 use anyhow::{anyhow, bail, Context, Result};
 use schedlab_workload::{
-    parse_slurm_conf, read_stats, read_swf, Loaded, Machine, Oversize, ReadOptions, Summary, SwfError, Window,
-    MACHINE_KEYS, MAX_PROCS, MAX_TIME,
+    read_stats, read_swf, Loaded, Machine, Oversize, ReadOptions, Summary, SwfError, Window, MAX_PROCS, MAX_TIME,
 };
 
 use schedlab_experiment::WorkloadOptions;
-use schedlab_session::Session;
+use schedlab_session::{machine_from_nodes, machine_from_slurm_conf, Session};
 
 use crate::args::WorkloadArgs;
 use crate::fail::short_text;
@@ -52,24 +51,15 @@ pub fn read_options(w: &WorkloadArgs) -> Result<ReadOptions> {
 /// file is never half-read in silence.
 fn machine(w: &WorkloadArgs) -> Result<Option<Machine>> {
     if let Some(spec) = &w.nodes {
-        return Machine::from_spec(spec).map(Some).map_err(|e| anyhow!("--nodes `{}`: {e}", short_text(spec)));
+        return machine_from_nodes(spec, "--nodes").map(Some).map_err(|e| anyhow!("{e}"));
     }
     let Some(path) = w.slurm_conf.as_ref().filter(|_| !w.slurm_conf_sets_policy_only) else { return Ok(None) };
     let text = std::fs::read_to_string(path).with_context(|| format!("--slurm-conf {}", path.display()))?;
-    let conf = parse_slurm_conf(&text).with_context(|| format!("--slurm-conf {}", path.display()))?;
-    let machine = Machine::from_slurm_conf(&conf).map_err(|e| anyhow!("--slurm-conf {}: {e}", path.display()))?;
+    let what = format!("--slurm-conf {}", path.display());
+    let read = machine_from_slurm_conf(&text, &what).map_err(|e| anyhow!("{e}"))?;
     static TOLD: std::sync::Once = std::sync::Once::new();
-    TOLD.call_once(|| {
-        let ignored: Vec<String> =
-            conf.lines_except(MACHINE_KEYS).map(|l| format!("{} (line {})", l.key(), l.line)).collect();
-        if !ignored.is_empty() {
-            eprintln!("--slurm-conf {}: ignored {} line(s): {}", path.display(), ignored.len(), ignored.join(", "));
-        }
-        for include in &conf.includes {
-            eprintln!("--slurm-conf {}: line {}: `Include {}` is not read", path.display(), include.line, include.file);
-        }
-    });
-    Ok(Some(machine))
+    TOLD.call_once(|| read.notes.iter().for_each(|note| eprintln!("{note}")));
+    Ok(Some(read.machine))
 }
 
 fn non_empty(values: &[i32]) -> Option<Vec<i32>> {

@@ -3,7 +3,7 @@ use std::collections::BTreeMap;
 
 use schedlab_metrics::Metrics;
 use schedlab_policies::Calibration;
-use schedlab_workload::{paper_machine_note, stats_with_cleaning, Loaded, ReadOptions, TraceStats};
+use schedlab_workload::{paper_machine_note, stats_with_cleaning, Loaded, MachineDescription, ReadOptions, TraceStats};
 use serde::Serialize;
 
 use crate::{RunOutcome, RunSettings};
@@ -34,6 +34,12 @@ pub struct TraceIdentity {
     /// result carries the caveats of its trace; and the machine size the
     /// source papers simulate the trace on, when the run used another.
     pub warnings: Vec<String>,
+    /// On a machine of nodes, its resources' totals, node types and
+    /// partitions: what the machine metrics are measured against. Absent
+    /// on the archive's processors, so those documents keep their bytes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub machine: Option<MachineDescription>,
 }
 
 impl TraceIdentity {
@@ -49,6 +55,7 @@ impl TraceIdentity {
             cleaning: loaded.report.counts().into_iter().collect(),
             stats: stats_with_cleaning(&loaded.trace, &loaded.report),
             warnings,
+            machine: loaded.trace.cluster.as_ref().map(|c| c.machine.description()),
         }
     }
 }

@@ -45,7 +45,9 @@ pub use experiment::{
 pub use facts::{cleaning_lines, count_text, counted, trace_facts, CleaningLine, Fact};
 pub use json::{document_text, write_document, DocumentError, MetricValue, MetricsDocument, TraceDocument};
 pub use merge::{merge, MergeError, Merged, Merger, MAX_MERGE_MEMORY};
-pub use output::{job_rows, schedule_comments, write_jobs_csv, write_schedule_swf, JobRow, JOB_COLUMNS};
+pub use output::{
+    job_holdings, job_rows, schedule_comments, write_jobs_csv, write_schedule_swf, JobHoldings, JobRow, JOB_COLUMNS,
+};
 pub use plan::{GridError, Plan, Point, Shard, MAX_SIMULATIONS};
 pub use plan_growth::{
     plan_growth, short_count, PlanGrowth, PLAN_GROWTH_WHY, PLAN_NOTE_CHANGES_PER_JOB, PLAN_NOTE_MIN_CHANGES,

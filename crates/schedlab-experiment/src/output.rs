@@ -82,14 +82,86 @@ pub fn job_rows<'a>(trace: &'a Trace, run: &'a RunRecord, bsd_threshold: Time) -
     })
 }
 
-/// Writes the per-job table ([`job_rows`]) as CSV. Empty cells mean "none"
-/// (no fair start, no reservation).
+/// What each job of a run on a machine of nodes held: its partition, its
+/// nodes and the amount of each of the machine's resources, summed over its
+/// placement (a whole node of an exclusive partition counts whole). The
+/// per-job table's last columns on such a machine, in the CSV and in the
+/// Python DataFrame alike.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JobHoldings {
+    /// `partition`, `nodes`, then each resource's name (`cpu`, `mem` in
+    /// MiB, `gpu`, …).
+    pub columns: Vec<String>,
+    /// The machine's partition names, which `partition` indexes.
+    pub partitions: Vec<String>,
+    /// Per job in priority order: its partition's index and node count.
+    pub placed: Vec<(u32, u32)>,
+    /// Per job, the amount of each resource, `resources` a job.
+    pub amounts: Vec<u64>,
+    pub resources: usize,
+}
+
+/// The [`JobHoldings`] of `run`, `None` on the archive's processors.
+pub fn job_holdings(trace: &Trace, run: &RunRecord) -> Option<JobHoldings> {
+    let (cluster, placements) = (trace.cluster.as_deref()?, run.placements.as_ref()?);
+    let m = &cluster.machine;
+    let types = m.node_type_of();
+    let r = m.resources.len();
+    let mut placed = Vec::with_capacity(trace.jobs.len());
+    let mut amounts = Vec::with_capacity(trace.jobs.len() * r);
+    for j in 0..trace.jobs.len() {
+        let request = cluster.request(j);
+        let slots = placements.of(j as u32);
+        let mut held = vec![0u64; r];
+        for slot in slots {
+            let capacity = &m.node_types[types[slot.node as usize] as usize].capacity;
+            for (k, h) in held.iter_mut().enumerate() {
+                let each =
+                    if request.exclusive { capacity[k] } else { request.each[k].saturating_mul(u64::from(slot.units)) };
+                *h = h.saturating_add(each);
+            }
+        }
+        placed.push((request.partition, slots.len() as u32));
+        amounts.extend(held);
+    }
+    let columns = ["partition", "nodes"].into_iter().map(str::to_owned).chain(m.resources.iter().cloned()).collect();
+    let partitions = m.partitions.iter().map(|p| p.name.clone()).collect();
+    Some(JobHoldings { columns, partitions, placed, amounts, resources: r })
+}
+
+impl JobHoldings {
+    /// Job `j`'s cells as CSV text, after a comma each.
+    fn csv_cells(&self, j: usize) -> String {
+        let (partition, nodes) = self.placed[j];
+        let mut s = format!(",{},{nodes}", csv_text(&self.partitions[partition as usize]));
+        for a in &self.amounts[j * self.resources..(j + 1) * self.resources] {
+            s += &format!(",{a}");
+        }
+        s
+    }
+}
+
+/// A text cell, quoted when it holds a comma, a quote or a line break.
+fn csv_text(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_owned()
+    }
+}
+
+/// Writes the per-job table ([`job_rows`]) as CSV, with the jobs'
+/// [`JobHoldings`] after them on a machine of nodes. Empty cells mean
+/// "none" (no fair start, no reservation).
 pub fn write_jobs_csv<W: Write>(mut out: W, trace: &Trace, run: &RunRecord, bsd_threshold: Time) -> io::Result<()> {
-    writeln!(out, "{}", JOB_COLUMNS.join(","))?;
-    for r in job_rows(trace, run, bsd_threshold) {
+    let holdings = job_holdings(trace, run);
+    let extra = holdings.as_ref().map_or_else(String::new, |h| format!(",{}", h.columns.join(",")));
+    writeln!(out, "{}{extra}", JOB_COLUMNS.join(","))?;
+    for (j, r) in job_rows(trace, run, bsd_threshold).enumerate() {
+        let extra = holdings.as_ref().map_or_else(String::new, |h| h.csv_cells(j));
         writeln!(
             out,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}{extra}",
             r.job,
             r.user,
             r.size,

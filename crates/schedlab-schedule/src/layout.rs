@@ -18,12 +18,20 @@
 //! The free intervals are kept twice, by first index (to merge a released
 //! interval with its neighbours) and by (width, first index) (to find the
 //! best fit), so a run costs O(k log P) for k bands.
+//!
+//! On a machine of nodes the rows are the nodes' cores, node after node
+//! (node `n` owns rows `first[n]..first[n + 1]`, [`crate::NodeRows`]), and a run
+//! takes, on each node of its recorded placement, the cores its slot holds
+//! there (the whole node in an exclusive partition), by the same best fit
+//! inside that node's rows: the Gantt by node. Which cores of a node a job
+//! holds is again a presentation choice; which nodes is the run's own.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use schedlab_engine::RunRecord;
-use schedlab_workload::Job;
+use schedlab_workload::{Cluster, Job};
 
+use crate::node_rows::NodeCores;
 use crate::runs::{run_of, RunId};
 use crate::ScheduleError;
 
@@ -50,15 +58,17 @@ pub struct Layout {
 }
 
 impl Layout {
-    /// Lays out every run of `record`; fails only on a record that holds
-    /// more processors than the machine has at some instant (a run that
-    /// was not checked).
-    pub fn new(jobs: &[Job], record: &RunRecord) -> Result<Layout, ScheduleError> {
+    /// Lays out every run of `record`, on the cores of `cluster`'s nodes
+    /// when the run was on a machine of nodes; fails only on a record that
+    /// holds more processors (or more of a node's cores) than there are at
+    /// some instant (a run that was not checked), or a run on nodes without
+    /// its machine.
+    pub fn new(jobs: &[Job], cluster: Option<&Cluster>, record: &RunRecord) -> Result<Layout, ScheduleError> {
         let runs = record.jobs.len() + record.segments.len();
         // Bands in start order first, then moved to run-id order.
         let mut placed: Vec<(u32, u32)> = vec![(0, 0); runs];
         let mut bands: Vec<Band> = Vec::with_capacity(runs + runs / 8);
-        replay(jobs, record, &ReplayOrder::new(record), |r, taken| {
+        replay(jobs, cluster, record, &ReplayOrder::new(record), |r, taken| {
             placed[r as usize] = (bands.len() as u32, taken.len() as u32);
             bands.extend_from_slice(taken);
         })?;
@@ -121,11 +131,12 @@ impl ReplayOrder {
 /// for the whole run. Returns the most runs that held processors at once.
 pub(crate) fn replay(
     jobs: &[Job],
+    cluster: Option<&Cluster>,
     record: &RunRecord,
     order: &ReplayOrder,
     mut placed: impl FnMut(RunId, &[Band]),
 ) -> Result<usize, ScheduleError> {
-    let mut machine = Machine::new(record.procs);
+    let mut machine = Rows::new(cluster, record)?;
     let mut holding: BTreeMap<RunId, Vec<Band>> = BTreeMap::new();
     let mut most = 0;
     let mut ended = 0;
@@ -137,10 +148,9 @@ pub(crate) fn replay(
             }
             ended += 1;
         }
-        let size = jobs[run.job as usize].size;
         let mut bands = Vec::with_capacity(1);
         machine
-            .take(size, &mut bands)
+            .take(jobs, run.job, &mut bands)
             .ok_or(ScheduleError::Overcommitted { time: run.start, job: jobs[run.job as usize].id })?;
         bands.sort_unstable();
         placed(r, &bands);
@@ -154,8 +164,41 @@ pub(crate) fn replay(
     Ok(most)
 }
 
-/// The free processor intervals of the machine.
-struct Machine {
+/// The free rows of the layout: the machine's processors, or each node's cores.
+enum Rows<'a> {
+    Processors(Machine),
+    Nodes(NodeCores<'a>),
+}
+
+impl<'a> Rows<'a> {
+    fn new(cluster: Option<&'a Cluster>, record: &'a RunRecord) -> Result<Rows<'a>, ScheduleError> {
+        match (cluster, &record.placements) {
+            (None, None) => Ok(Rows::Processors(Machine::new(record.procs))),
+            (Some(cluster), Some(placements)) => Ok(Rows::Nodes(NodeCores::new(cluster, placements))),
+            (None, Some(_)) => Err(ScheduleError::MachineMissing),
+            (Some(_), None) => Err(ScheduleError::PlacementsMissing),
+        }
+    }
+
+    /// Takes job `j`'s rows, appending their bands to `out`; `None` if they
+    /// are not free (a run that was not checked).
+    fn take(&mut self, jobs: &[Job], j: u32, out: &mut Vec<Band>) -> Option<()> {
+        match self {
+            Rows::Processors(m) => m.take(jobs[j as usize].size, out),
+            Rows::Nodes(n) => n.take(j, out),
+        }
+    }
+
+    fn release(&mut self, bands: &[Band]) {
+        match self {
+            Rows::Processors(m) => m.release(bands),
+            Rows::Nodes(n) => n.release(bands),
+        }
+    }
+}
+
+/// The free processor intervals of the machine (or of one node's cores).
+pub(crate) struct Machine {
     by_lo: BTreeMap<u32, u32>,
     by_width: BTreeSet<(u32, u32)>,
     free: u32,
@@ -163,8 +206,13 @@ struct Machine {
 
 impl Machine {
     fn new(procs: u32) -> Self {
+        Machine::of(Band { lo: 0, hi: procs })
+    }
+
+    /// The rows of `band`, all free.
+    pub(crate) fn of(band: Band) -> Self {
         let mut m = Machine { by_lo: BTreeMap::new(), by_width: BTreeSet::new(), free: 0 };
-        m.insert(Band { lo: 0, hi: procs });
+        m.insert(band);
         m
     }
 
@@ -184,7 +232,7 @@ impl Machine {
 
     /// Takes `size` processors, appending their bands to `out`; `None` if
     /// fewer are free.
-    fn take(&mut self, size: u32, out: &mut Vec<Band>) -> Option<()> {
+    pub(crate) fn take(&mut self, size: u32, out: &mut Vec<Band>) -> Option<()> {
         if size > self.free {
             return None;
         }
@@ -202,7 +250,7 @@ impl Machine {
     }
 
     /// Gives bands back, merged with their free neighbours.
-    fn release(&mut self, bands: &[Band]) {
+    pub(crate) fn release(&mut self, bands: &[Band]) {
         for &b in bands {
             let mut merged = b;
             if let Some((&lo, &hi)) = self.by_lo.range(..b.lo).next_back().filter(|(_, &hi)| hi == b.lo) {

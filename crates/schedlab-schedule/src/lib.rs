@@ -30,6 +30,7 @@ pub mod compare;
 pub mod index;
 mod inspect;
 pub mod layout;
+mod node_rows;
 mod replay;
 mod runs;
 pub mod series;
@@ -38,7 +39,7 @@ mod window_schedule;
 
 use schedlab_engine::{JobIdx, RunRecord, Time};
 use schedlab_metrics::{fairness_audit, DelayedJob};
-use schedlab_workload::Job;
+use schedlab_workload::{Cluster, Job};
 use serde::Serialize;
 use thiserror::Error;
 
@@ -47,6 +48,7 @@ pub use compare::{scatter, select, Measure, Scatter, ScatterRect, Selection, SIZ
 pub use index::IntervalIndex;
 pub use inspect::{Culprits, JobDetails, Preempted, ReservationHeld};
 pub use layout::{Band, Layout};
+pub use node_rows::NodeRows;
 pub use replay::{HeadReservation, QueuedJob, ReplayState};
 pub use runs::{run_of, Run, RunId};
 pub use series::{Grid, SeriesData, MAX_BUCKETS};
@@ -69,6 +71,10 @@ pub enum ScheduleError {
     NoSuchJob { job: u64, jobs: usize },
     #[error("the two runs are not of the same trace ({a} and {b} jobs)")]
     DifferentTraces { a: usize, b: usize },
+    #[error("the run was on a machine of nodes: its schedule needs that machine")]
+    MachineMissing,
+    #[error("the run has no placements on the machine of nodes it is drawn on: it ran on processors")]
+    PlacementsMissing,
 }
 
 /// How a job started, for its colour.
@@ -149,6 +155,8 @@ pub struct ScheduleView {
     /// The bounded-slowdown threshold of the inspector's figures.
     tau: Time,
     layout: Layout,
+    /// On a machine of nodes, which rows each node owns.
+    node_rows: Option<NodeRows>,
     /// Runs in start order.
     runs: IntervalIndex,
     /// Waits in priority order.
@@ -167,10 +175,16 @@ pub struct ScheduleView {
 }
 
 impl ScheduleView {
-    /// Lays out and indexes a run of `jobs`; `tau` is the bounded-slowdown
-    /// threshold of the run's metrics.
-    pub fn new(jobs: &[Job], record: RunRecord, tau: Time) -> Result<ScheduleView, ScheduleError> {
-        let layout = Layout::new(jobs, &record)?;
+    /// Lays out and indexes a run of `jobs`, by node on `cluster` when it
+    /// ran on a machine of nodes; `tau` is the bounded-slowdown threshold
+    /// of the run's metrics.
+    pub fn new(
+        jobs: &[Job],
+        cluster: Option<&Cluster>,
+        record: RunRecord,
+        tau: Time,
+    ) -> Result<ScheduleView, ScheduleError> {
+        let layout = Layout::new(jobs, cluster, &record)?;
         let mut by_start: Vec<(Time, Time, u32)> = (0..runs::run_count(&record) as RunId)
             .map(|r| {
                 let run = run_of(&record, r);
@@ -193,6 +207,7 @@ impl ScheduleView {
             series: series::Series::new(jobs, &record),
             reservations: ReservationIndex::new(&record),
             layout,
+            node_rows: cluster.map(|c| NodeRows::new(&c.machine)),
             tau,
             by_id,
             segments_by_job,
@@ -209,6 +224,12 @@ impl ScheduleView {
 
     pub fn layout(&self) -> &Layout {
         &self.layout
+    }
+
+    /// On a machine of nodes, the rows each node owns (the Gantt by node);
+    /// `None` on processors.
+    pub fn node_rows(&self) -> Option<&NodeRows> {
+        self.node_rows.as_ref()
     }
 
     /// The first and last instant anything happens in the run.
@@ -284,6 +305,7 @@ impl ScheduleView {
     pub fn heap_bytes(&self) -> (usize, usize) {
         let delayed: usize = self.delayed.iter().map(|d| 48 + d.culprits.capacity() * 4).sum();
         let view = self.layout.heap_bytes()
+            + self.node_rows.as_ref().map_or(0, |n| n.first.capacity() * 4)
             + self.runs.heap_bytes()
             + self.waits.heap_bytes()
             + self.series.heap_bytes()

@@ -17,7 +17,7 @@
 use std::collections::BTreeMap;
 
 use schedlab_engine::{JobIdx, LogPosition, RunRecord, Time};
-use schedlab_workload::Job;
+use schedlab_workload::{Cluster, Job};
 
 use crate::inspect::lost_work;
 use crate::layout::{replay, ReplayOrder};
@@ -46,9 +46,11 @@ pub struct WindowSchedule {
 
 impl WindowSchedule {
     /// The runs of `record` meeting `[grid.from, grid.to)` (at most
-    /// `limit`), its series on `grid`, and the reservation in force at `at`.
+    /// `limit`), laid out by node on `cluster` for a run on nodes, its
+    /// series on `grid`, and the reservation in force at `at`.
     pub fn new(
         jobs: &[Job],
+        cluster: Option<&Cluster>,
         record: &RunRecord,
         grid: &Grid,
         limit: usize,
@@ -61,7 +63,7 @@ impl WindowSchedule {
         let held = sweep.head_at.and_then(|h| in_force(record, &segments, h, at).map(|r| (h, r)));
         let keep = held.map(|(_, r)| r.next_run);
         let mut laid = LaidOut::new((grid.from, grid.to), limit, keep);
-        let holding = replay(jobs, record, &order, |r, bands| laid.place(record, r, bands))?;
+        let holding = replay(jobs, cluster, record, &order, |r, bands| laid.place(record, r, bands))?;
         let procs = f64::from(record.procs.max(1));
         let head_reservation = held.map(|(h, r)| HeadReservation {
             job: h,

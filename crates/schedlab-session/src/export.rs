@@ -40,7 +40,7 @@ impl Session {
                 write_schedule_swf(out, trace, record, &comments)?;
             }
             Export::BatsimJobs => {
-                let layout = Layout::new(&trace.jobs, record)?;
+                let layout = Layout::new(&trace.jobs, trace.cluster.as_deref(), record)?;
                 write_batsim_jobs(out, &trace.jobs, record, &layout)?;
             }
         }
@@ -75,13 +75,14 @@ impl Session {
             columns: GANTT_SIZE.0,
             max_boxes: MAX_CHART_BOXES,
         };
-        let chart = window_chart(jobs, record, &options)?;
+        let chart = window_chart(jobs, self.loaded.trace.cluster.as_deref(), record, &options)?;
         Ok(schedlab_charts::try_to_svg(&ChartSpec::Schedule(chart), GANTT_SIZE.0, GANTT_SIZE.1)?)
     }
 
     /// `run` laid out for the schedule view's queries.
     pub fn schedule_view(&self, run: &Run) -> Result<ScheduleView, SessionError> {
         let record = run.outcome.record.clone();
-        Ok(ScheduleView::new(&self.loaded.trace.jobs, record, run.settings.metrics.bsd_threshold)?)
+        let trace = &self.loaded.trace;
+        Ok(ScheduleView::new(&trace.jobs, trace.cluster.as_deref(), record, run.settings.metrics.bsd_threshold)?)
     }
 }

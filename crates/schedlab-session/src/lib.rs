@@ -12,6 +12,7 @@
 
 mod error;
 mod export;
+mod machine;
 mod plan;
 #[cfg(test)]
 mod tests;
@@ -20,6 +21,7 @@ use std::io::Read;
 
 pub use error::{ErrorKind, Refused, SessionError};
 pub use export::{Export, GANTT_SIZE};
+pub use machine::{machine_from_nodes, machine_from_slurm_conf, SlurmConfMachine};
 pub use plan::{experiment_result, plan};
 pub use schedlab_experiment::Phase;
 

@@ -130,6 +130,8 @@ mod job;
 mod limits;
 mod line;
 mod machine;
+mod machine_check;
+mod machine_description;
 mod machines;
 mod options;
 mod read;
@@ -151,6 +153,7 @@ pub use header::Header;
 pub use job::{Job, SwfExtra, Trace};
 pub use limits::{DEFAULT_MAX_JOBS, MAX_HORIZON, MAX_PROCS, MAX_TIME};
 pub use machine::{parse_amount, Machine, NodeType, Partition, CPU, MACHINE_KEYS, MAX_NODES, MAX_RESOURCES, MEM};
+pub use machine_description::{MachineDescription, NodeTypeDescription, PartitionDescription, ResourceTotal};
 pub use machines::{
     is_trace, paper_machine, paper_machine_note, PaperMachine, CTC_SP2_BATCH, KTH_SP2_SLACK, PAPER_MACHINES,
 };

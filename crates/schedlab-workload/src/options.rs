@@ -140,6 +140,9 @@ pub enum OptionsError {
     /// A keep-only list (`queues` or `partitions`) is empty.
     #[error("{0} is an empty list, which would keep no job (use None to keep all)")]
     EmptyFilter(&'static str),
+    /// A machine of nodes given as data (a link, JSON) that no reader would make.
+    #[error("machine.{0}")]
+    Machine(String),
 }
 
 impl ReadOptions {
@@ -165,6 +168,9 @@ impl ReadOptions {
         }
         if self.partitions.as_ref().is_some_and(Vec::is_empty) {
             return Err(OptionsError::EmptyFilter("partitions"));
+        }
+        if let Some(m) = &self.machine {
+            m.check().map_err(OptionsError::Machine)?;
         }
         Ok(())
     }

@@ -415,6 +415,20 @@ node_types: Array<NodeType>,
  */
 partitions: Array<Partition>, default_partition: number, };
 
+export type MachineDescription = { nodes: number, 
+/**
+ * Every resource, in the machine's order (`cpu` first).
+ */
+resources: Array<ResourceTotal>, 
+/**
+ * Node types in node order: type `k`'s nodes follow type `k − 1`'s.
+ */
+node_types: Array<NodeTypeDescription>, partitions: Array<PartitionDescription>, 
+/**
+ * The partition of jobs that name none.
+ */
+default_partition: string, };
+
 export type MachineMetrics = { resources: Array<ResourceUse>, partitions: Array<PartitionMetrics>, };
 
 export type Measure = "wait" | "bsd";
@@ -501,6 +515,16 @@ capacity: Array<number>,
  */
 count: number, };
 
+export type NodeTypeDescription = { count: number, 
+/**
+ * Its nodes are `first..first + count`.
+ */
+first: number, 
+/**
+ * Amount of each resource on one node, in the machine's order.
+ */
+capacity: Array<number>, };
+
 export type Oversize = "drop" | "clamp";
 
 export type ParamCondition = { 
@@ -571,6 +595,20 @@ priority_tier: number,
  * Jobs of this partition take whole nodes (`OverSubscribe=EXCLUSIVE`).
  */
 exclusive: boolean, };
+
+export type PartitionDescription = { name: string, nodes: number, 
+/**
+ * Its node numbers as increasing ranges, `0-3,8`.
+ */
+node_ranges: string, 
+/**
+ * Σ of its nodes' cores, what its core utilisation divides by.
+ */
+cores: number, 
+/**
+ * Longest time a job may ask for, seconds; absent when unlimited.
+ */
+max_time?: number, priority_tier: number, exclusive: boolean, };
 
 export type PartitionMetrics = { partition: string, jobs: number, mean_wait: number, mbs: number, 
 /**
@@ -876,6 +914,12 @@ export type ReservationHeld = { made: number, start: number, wait: number, };
 
 export type ReservationViolations = { count: number, mean_victim_size: number, mean_dtr: number, max_dtr: number, mean_si: number, max_si: number, };
 
+export type ResourceTotal = { name: string, 
+/**
+ * `cores` for `cpu`, `MiB` for `mem`, none for a count (GPUs).
+ */
+unit?: string, total: number, };
+
 export type ResourceUse = { resource: string, utilization: number, };
 
 export type RunMessage = { policy: string, 
@@ -955,7 +999,14 @@ outline: Array<GanttBox>,
 /**
  * Series under the chart, each with one value per equal column.
  */
-strips: Array<SeriesStrip>, };
+strips: Array<SeriesStrip>, 
+/**
+ * On a machine of nodes (the Gantt by node: the rows are the nodes'
+ * cores, node after node), the row where each node but the first
+ * begins, drawn as a line; empty on processors or past
+ * [`MAX_DRAWN_NODES`] nodes.
+ */
+node_rows?: Array<number>, };
 
 export type ScheduleInfo = { slot: number, 
 /**
@@ -1284,7 +1335,13 @@ cleaning: Record<string, number>, stats: TraceStats,
  * result carries the caveats of its trace; and the machine size the
  * source papers simulate the trace on, when the run used another.
  */
-warnings: Array<string>, };
+warnings: Array<string>, 
+/**
+ * On a machine of nodes, its resources' totals, node types and
+ * partitions: what the machine metrics are measured against. Absent
+ * on the archive's processors, so those documents keep their bytes.
+ */
+machine?: MachineDescription, };
 
 export type TraceRef = { "kind": "sample", id: string, } | { "kind": "generated", procs: number, jobs: number, load: number, seed: number, } | { "kind": "url", url: string, } | { "kind": "file", name: string, sha256: string, };
 

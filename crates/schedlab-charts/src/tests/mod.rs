@@ -438,7 +438,7 @@ mod schedule {
         let trace = Trace { procs: 10, extras: vec![SwfExtra::unknown(-1); jobs.len()], jobs, cluster: None };
         let settings = resolve(&PolicySpec::parse("pv-easy").unwrap().request()).unwrap();
         let out = run(&trace, &settings, &mut |_| Control::Continue).unwrap();
-        let view = ScheduleView::new(&trace.jobs, out.record, 10).unwrap();
+        let view = ScheduleView::new(&trace.jobs, None, out.record, 10).unwrap();
         (trace, view)
     }
 
@@ -495,7 +495,7 @@ mod schedule {
         for (from, to, max_boxes) in [(0, 700, 1000), (0, 700, 2), (0, 100, 1000), (90, 160, 1000), (200, 400, 3)] {
             let options = ScheduleChartOptions { title: "t".into(), from, to, columns: 200, max_boxes };
             let want = schedule_chart(&v, &t.jobs, &options).unwrap();
-            assert_eq!(window_chart(&t.jobs, v.record(), &options).unwrap(), want, "{from}..{to}");
+            assert_eq!(window_chart(&t.jobs, None, v.record(), &options).unwrap(), want, "{from}..{to}");
         }
     }
 

@@ -47,3 +47,64 @@ fn bad_machines_and_processor_policies_are_refused_in_a_line() {
         assert!(last.contains(message), "{args:?}: {err}");
     }
 }
+
+/// Two jobs on `a:2x(cpu=4,mem=8G)+b:1x(cpu=8,gpu=2)`, written to a file
+/// (`ReqCPUS`, the job's cores, equal to its ReqTRES `cpu=`).
+fn two_job_dump(dir: &std::path::Path) -> String {
+    let path = dir.join("two.txt");
+    let text = "JobIDRaw|Submit|Start|ElapsedRaw|TimelimitRaw|ReqCPUS|User|Partition|State|ReqTRES\n\
+                1|2024-03-01T10:00:00|2024-03-01T10:00:00|100|10|4|u|a|COMPLETED|cpu=4,mem=4G,node=2\n\
+                2|2024-03-01T10:00:10|2024-03-01T10:00:10|100|10|4|u|b|COMPLETED|cpu=4,node=1,gres/gpu=2\n";
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+/// The result document describes the machine by hand-countable totals: 16
+/// cores (4 + 4 + 8), 16,384 MiB (8 GiB on each `a` node; `b` has none),
+/// 2 GPUs; `a` is nodes 0–1 with 8 cores, `b` node 2 with 8. On
+/// processors the key is absent.
+#[test]
+fn the_result_document_describes_the_machine_of_nodes() {
+    let dir = temp_dir("machine-doc");
+    let dump = two_job_dump(&dir);
+    let doc = json(&["run", &dump, "--nodes", "a:2x(cpu=4,mem=8G)+b:1x(cpu=8,gpu=2)", "--policy", "fcfs", "--json"]);
+    let m = &doc["trace"]["machine"];
+    assert_eq!(m["nodes"], 3);
+    let totals: Vec<(String, Value, u64)> = m["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["name"].as_str().unwrap().to_owned(), r["unit"].clone(), r["total"].as_u64().unwrap()))
+        .collect();
+    let want = [("cpu", Value::from("cores"), 16), ("mem", Value::from("MiB"), 16384), ("gpu", Value::Null, 2)];
+    assert_eq!(totals, want.map(|(n, u, t)| (n.to_owned(), u, t)));
+    assert_eq!(m["partitions"][0]["node_ranges"], "0-1");
+    assert_eq!(m["partitions"][0]["cores"], 8);
+    assert_eq!(m["partitions"][1]["node_ranges"], "2");
+    assert_eq!(m["node_types"][1]["first"], 2);
+    assert_eq!(m["node_types"][1]["capacity"], serde_json::json!([8, 0, 2]));
+    assert_eq!(m["default_partition"], "a");
+    let on_processors = json(&["run", &dump, "--policy", "fcfs", "--json"]);
+    assert!(on_processors["trace"].get("machine").is_none(), "{}", on_processors["trace"]);
+}
+
+/// `--jobs-csv` on nodes ends each row with what the job held: job 1 two
+/// nodes of 2 cores and 2,048 MiB each, job 2 one node, 4 cores, 2 GPUs.
+/// `--gantt` draws the Gantt by node: one line between each two nodes.
+#[test]
+fn the_jobs_table_and_the_gantt_show_the_nodes() {
+    let dir = temp_dir("machine-views");
+    let dump = two_job_dump(&dir);
+    let (csv, svg) = (dir.join("jobs.csv"), dir.join("gantt.svg"));
+    let nodes = "a:2x(cpu=4,mem=8G)+b:1x(cpu=8,gpu=2)";
+    let args = ["run", &dump, "--nodes", nodes, "--policy", "fcfs", "--jobs-csv", csv.to_str().unwrap()];
+    let o = schedlab(&[&args[..], &["--gantt", svg.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let table = std::fs::read_to_string(&csv).unwrap();
+    let lines: Vec<&str> = table.lines().collect();
+    assert!(lines[0].ends_with(",reservation,partition,nodes,cpu,mem,gpu"), "{}", lines[0]);
+    assert!(lines[1].ends_with(",a,2,4,4096,0"), "{}", lines[1]);
+    assert!(lines[2].ends_with(",b,1,4,0,2"), "{}", lines[2]);
+    let drawing = std::fs::read_to_string(&svg).unwrap();
+    assert!(drawing.contains("cores, node after node"), "the axis says the rows are cores by node");
+}
