@@ -1052,8 +1052,8 @@ sweep: [string, Array<string>] | null, repeat: number,
  */
 load_factor: number, 
 /**
- * Paths into the metrics document (`fairness.delayed`,
- * `categories.0.mbs`), labelled by the column catalogue.
+ * The metrics its table shows, labelled by the column catalogue
+ * (written as their paths: `fairness.delayed`, `categories.0.mbs`).
  */
 columns: Array<string>, };
 
