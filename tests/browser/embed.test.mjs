@@ -118,6 +118,22 @@ describe("embeddable views", () => {
       assert.equal(await full.locator("#experiment, #results-table").count(), 0, "the schedule view alone");
       await post.screenshot({ path: join(SHOTS, "embed-schedule-1000.png"), fullPage: true });
       await post.close();
+      // The embed opened alone on a phone and on a projector: the Gantt and its legend, within the width.
+      for (const [width, height] of [
+        [390, 660],
+        [1920, 1080],
+      ]) {
+        const alone = await session.browser.context.newPage();
+        alone.on("pageerror", (e) => pageErrors.push(String(e)));
+        await alone.setViewportSize({ width, height });
+        await alone.goto(m[1]);
+        await alone.locator("[data-testid='schedule-view'][data-mode='runs']").waitFor({ timeout: 120_000 });
+        assert.equal(await alone.locator("#experiment, #results-table, #job-search").count(), 0, "the Gantt alone");
+        assert.ok((await alone.evaluate(() => document.documentElement.scrollWidth)) <= width, `no sideways scrolling at ${width} px`);
+        await alone.waitForTimeout(300);
+        await alone.screenshot({ path: join(SHOTS, `embed-schedule-${width}.png`) });
+        await alone.close();
+      }
     } finally {
       await host.close();
     }

@@ -61,34 +61,44 @@ describe("figures", () => {
       assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= width, "no sideways scrolling");
       await page.locator("#chart-mbs").scrollIntoViewIfNeeded();
       await page.locator("#charts").screenshot({ path: join(SHOTS, `figures-long-titles-${width}.png`) });
+      // The table of the six runs: durations in words, long titles wrapped in their column.
+      await page.locator(".table-wrap:has(#results-table)").screenshot({ path: join(SHOTS, `results-table-${width}.png`) });
       await page.close();
     });
   }
 
-  test("a sweep of a list of depths, `all` included, and the figure against the depth", async () => {
-    const page = await pageAt(session, 1280, 900, pageErrors);
-    await page.click("#sample-load");
-    await page.waitForFunction(() => /^Loaded /.test(document.getElementById("trace-msg")?.textContent ?? ""), null, { timeout: 60_000 });
-    await choosePolicies(page, ["backfill"]);
-    await page.selectOption("#sweep-param", "depth");
-    // The core offers the depths as a list ending in its word.
-    assert.equal(await page.inputValue("#sweep-values"), "0,1,2,4,8,all");
-    // A bad list is named, and the sweep keeps its values.
-    await page.fill("#sweep-values", "0,1:2");
-    await page.dispatchEvent("#sweep-values", "change");
-    await page.waitForSelector("#sweep-values[aria-invalid='true']");
-    await page.fill("#sweep-values", "0,1,all");
-    await page.dispatchEvent("#sweep-values", "change");
-    await page.waitForSelector("#sweep-values:not([aria-invalid])");
-    await page.click("#run");
-    await chartsDrawn(page);
-    const rows = await page.$$eval("#results-table tbody tr", (r) => r.length);
-    assert.equal(rows, 3);
-    assert.ok(await page.$("#chart-sweep-mbs"), "MBS against the depth");
-    await page.locator("#chart-sweep-mbs").scrollIntoViewIfNeeded();
-    await page.locator("#chart-sweep-mbs").screenshot({ path: join(SHOTS, "figures-depth-sweep-1280.png") });
-    await page.close();
-  });
+  for (const [width, height] of [
+    [390, 844],
+    [1920, 1080],
+  ]) {
+    test(`a sweep of a list of depths, \`all\` included, and the figure against the depth, at ${width} px`, async () => {
+      const page = await pageAt(session, width, height, pageErrors);
+      await page.click("#sample-load");
+      await page.waitForFunction(() => /^Loaded /.test(document.getElementById("trace-msg")?.textContent ?? ""), null, { timeout: 60_000 });
+      await choosePolicies(page, ["backfill"]);
+      await page.selectOption("#sweep-param", "depth");
+      // The core offers the depths as a list ending in its word.
+      assert.equal(await page.inputValue("#sweep-values"), "0,1,2,4,8,all");
+      // A bad list is named, and the sweep keeps its values.
+      await page.fill("#sweep-values", "0,1:2");
+      await page.dispatchEvent("#sweep-values", "change");
+      await page.waitForSelector("#sweep-values[aria-invalid='true']");
+      await page.fill("#sweep-values", "0,1,all");
+      await page.dispatchEvent("#sweep-values", "change");
+      await page.waitForSelector("#sweep-values:not([aria-invalid])");
+      await page.click("#run");
+      await chartsDrawn(page);
+      const rows = await page.$$eval("#results-table tbody tr", (r) => r.length);
+      assert.equal(rows, 3);
+      assert.ok(await page.$("#chart-sweep-mbs"), "MBS against the depth");
+      await page.locator("#chart-sweep-mbs").scrollIntoViewIfNeeded();
+      const right = await page.$eval("#chart-sweep-mbs", (c) => c.getBoundingClientRect().right);
+      assert.ok(right <= width + 0.5, `the sweep's chart ends at ${right}`);
+      assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= width, "no sideways scrolling");
+      await page.locator("#chart-sweep-mbs").screenshot({ path: join(SHOTS, `figures-depth-sweep-${width}.png`) });
+      await page.close();
+    });
+  }
 
   test("no page error", () => {
     assert.deepEqual(pageErrors, []);

@@ -137,6 +137,26 @@ describe("policy composer", () => {
     }
   });
 
+  for (const [width, height] of [
+    [390, 844],
+    [1920, 1080],
+  ]) {
+    test(`the editor at ${width} px: a wrong formula's message and the variables list fit the screen`, async () => {
+      const page = await pageAt(session, width, height, pageErrors);
+      await loadSample(page);
+      await choosePolicies(page, ["backfill"]);
+      await page.fill("#p0-order", `-${WRONG} + 870 * log10(submit) - sqrt(requested) * procs`);
+      const unknown = { role: "error", text: "unknown variable `wiat` at column 3; did you mean `wait`?" };
+      assert.deepEqual(await checkedLine(page, 0, unknown), unknown);
+      await page.click("#p0-order-ref summary");
+      assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= width, "no sideways scrolling");
+      const card = await page.locator(".card").nth(0).boundingBox();
+      assert.ok(card && card.x >= 0 && card.x + card.width <= width + 0.5, `the card spans ${card?.x}–${(card?.x ?? 0) + (card?.width ?? 0)}`);
+      await page.locator(".card").nth(0).screenshot({ path: join(SHOTS, `formula-editor-${width}.png`) });
+      await page.close();
+    });
+  }
+
   test("no page error", () => {
     assert.deepEqual(pageErrors, []);
   });

@@ -296,6 +296,26 @@ async function stackedLinkRestores(page) {
   } finally {
     await other.close();
   }
+  // On a phone and on a projector the link lands on the stacked view as well.
+  for (const [width, height] of [
+    [390, 844],
+    [1920, 1080],
+  ]) {
+    const narrow = await session.browser.context.newPage();
+    try {
+      await narrow.setViewportSize({ width, height });
+      await narrow.goto(session.server.url + hash);
+      await narrow.waitForSelector("[data-testid='schedule-view-b'][data-mode='runs']", { timeout: 120_000 });
+      await narrow.waitForFunction(() => document.activeElement === document.querySelector("#inspector-title"), null, { timeout: 30_000 });
+      const top = await narrow.$eval("#schedule", (s) => s.getBoundingClientRect().top);
+      assert.ok(Math.abs(top) <= 2, `the schedule view is at the top at ${width} px (${top} px)`);
+      assert.ok((await narrow.evaluate(() => document.documentElement.scrollWidth)) <= width, `no sideways scrolling at ${width} px`);
+      await narrow.waitForTimeout(300);
+      await narrow.screenshot({ path: join(SHOTS, `link-stacked-${width}.png`) });
+    } finally {
+      await narrow.close();
+    }
+  }
   await page.uncheck("#gantt-stack");
 }
 
@@ -432,7 +452,7 @@ describe("schedule view", () => {
       [...dl.querySelectorAll("div")].find((d) => d.querySelector("dt")?.textContent === "submitted")?.querySelector("dd")?.textContent,
     );
     // 681117 s after the start is 7 d 21 h 11 min 57 s.
-    assert.equal(submitted, `${utcPlusOne(681_117)} (+7 d 21 h), t = 681117 s`);
+    assert.equal(submitted, `${utcPlusOne(681_117)} (+7\u00a0d\u00a021\u00a0h), t = 681117 s`);
     // The scatter's wait axis ticks at round durations, as the wait ECDF's do.
     await page.waitForSelector("[data-testid='job-scatter'] canvas[data-ticks]");
     const ticks = (await page.getAttribute("[data-testid='job-scatter'] canvas[data-ticks]", "data-ticks")).split("|");

@@ -54,9 +54,11 @@ impl TraceClock {
     /// `1996-09-30 14:00 UTC+1 (+7 d 1 h)`; else the trace's own clock,
     /// `d7 01:00`. Never both clocks' times of day side by side: the trace's
     /// starts at its first second, not at midnight, so they would disagree.
+    /// The time since the start is held together by no-break spaces, so a
+    /// narrow screen breaks the label before it, never inside it.
     pub fn label(&self, t: f64) -> String {
         match self.date(t) {
-            Some(d) => format!("{d} (+{})", duration_text(t)),
+            Some(d) => format!("{d} (+{})", duration_text(t).replace(' ', "\u{a0}")),
             None => trace_time(t),
         }
     }
@@ -192,7 +194,7 @@ mod tests {
         assert_eq!(c.date(0.0).as_deref(), Some("1996-09-23 13:00 UTC+1"));
         // 11 h later crosses midnight; a week later is the 30th.
         assert_eq!(c.date(11.0 * 3600.0).as_deref(), Some("1996-09-24 00:00 UTC+1"));
-        assert_eq!(c.label(7.0 * 86_400.0 + 3600.0), "1996-09-30 14:00 UTC+1 (+7 d 1 h)");
+        assert_eq!(c.label(7.0 * 86_400.0 + 3600.0), "1996-09-30 14:00 UTC+1 (+7\u{a0}d\u{a0}1\u{a0}h)");
         assert_eq!(
             c.note().as_deref(),
             Some("Dates are at UTC+1, the header's TimeZone (Europe/Stockholm, without daylight saving).")
