@@ -27,7 +27,7 @@ function At(props: { t: number }) {
   return (
     <>
       {timeAndDate(props.t)}
-      <small class="muted">, t = {props.t} s</small>
+      <small class="muted">, t = {props.t}&nbsp;s</small>
     </>
   );
 }
@@ -39,7 +39,8 @@ function Times(props: { d: JobDetails }) {
     ["submitted", <At key="s" t={d.submit} />],
     ["started", <At key="b" t={d.start} />],
     ["ended", <At key="e" t={d.end} />],
-    ["wait", `${durationLabel(d.wait)} (${d.wait} s)`],
+    // A number and its unit stay on one line (no-break space), as the core's dates do.
+    ["wait", `${durationLabel(d.wait)} (${d.wait}\u00a0s)`],
     ["bounded slowdown", d.bsd.toFixed(2)],
     ["runtime / requested", `${durationLabel(d.runtime)} / ${durationLabel(d.estimate)}`],
     ["prediction", durationLabel(d.prediction)],
