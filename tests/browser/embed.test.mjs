@@ -131,6 +131,13 @@ describe("embeddable views", () => {
         assert.equal(await alone.locator("#experiment, #results-table, #job-search").count(), 0, "the Gantt alone");
         assert.ok((await alone.evaluate(() => document.documentElement.scrollWidth)) <= width, `no sideways scrolling at ${width} px`);
         await alone.waitForTimeout(300);
+        // Full screen, the Gantt takes the height the legend and the strips leave, and all of it fits one screen.
+        const [ganttHeight, stripsBottom] = await alone.evaluate(() => [
+          document.querySelector("[data-testid='schedule-view']").getBoundingClientRect().height,
+          document.querySelector("[data-testid='timeseries']").getBoundingClientRect().bottom,
+        ]);
+        if (height >= 1000) assert.ok(ganttHeight >= 600 && stripsBottom <= height, `a Gantt ${ganttHeight} px high, strips ending at ${stripsBottom}`);
+        else assert.ok(ganttHeight >= 300, `a Gantt ${ganttHeight} px high`);
         await alone.screenshot({ path: join(SHOTS, `embed-schedule-${width}.png`) });
         await alone.close();
       }

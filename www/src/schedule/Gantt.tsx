@@ -3,7 +3,7 @@
 // the input that moves the window: drag and wheel (mouse), one- and
 // two-finger drags (pointer events: pan, pinch), and the keyboard (arrows
 // pan, + and - zoom, Home shows everything).
-import { useSignalEffect } from "@preact/signals";
+import { useSignal, useSignalEffect } from "@preact/signals";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { reg, selection, view } from "../store";
 import { type Colours, drawGantt, drawSeries, type GanttScene, plotWidth, runAt, surface, timeAt } from "./draw";
@@ -45,6 +45,32 @@ function useWidth(ref: { current: HTMLElement | null }): number {
     return () => ro.disconnect();
   }, []);
   return width;
+}
+
+/** The window's inner height, followed as it changes. */
+function useWindowHeight(): number {
+  const [height, setHeight] = useState(window.innerHeight);
+  useEffect(() => {
+    const onResize = () => setHeight(window.innerHeight);
+    window.addEventListener("resize", onResize);
+    return () => window.removeEventListener("resize", onResize);
+  }, []);
+  return height;
+}
+
+/** What a view-only embed keeps below its Gantts: the series key, the strips and their margins, in CSS pixels. */
+const BELOW_THE_GANTT = 300;
+
+/**
+ * A Gantt's height: 300 px, 460 in the presentation layout. A view-only embed (`fill`) gives its Gantts
+ * what the frame has left between the legend above (`top`) and the strips below, shared when stacked,
+ * so that a full-screen embed shows a tall schedule; never less than the usual height.
+ */
+function ganttHeight(fill: boolean, top: number, windowHeight: number): number {
+  const usual = view.value.present ? 460 : 300;
+  if (!fill) return usual;
+  const room = (windowHeight - top - BELOW_THE_GANTT) / (isStacked() ? 2 : 1);
+  return Math.max(usual, Math.floor(room));
 }
 
 /** Whether the Gantts of A and B are shown stacked (two runs open and the toggle on). */
@@ -175,13 +201,17 @@ function Caption(props: { slot: number }) {
   );
 }
 
-export function Gantt() {
+export function Gantt(props: { fill?: boolean }) {
   const box = useRef<HTMLDivElement>(null);
   const gantt = useRef<HTMLCanvasElement>(null);
   const ganttB = useRef<HTMLCanvasElement>(null);
   const strips = useRef<HTMLCanvasElement>(null);
   const width = useWidth(box);
-  const height = view.value.present ? 460 : 300;
+  const windowHeight = useWindowHeight();
+  const height = ganttHeight(props.fill === true, box.current?.offsetTop ?? 0, windowHeight);
+  // A signal, so that a new height (a resized embed) redraws.
+  const drawnHeight = useSignal(height);
+  drawnHeight.value = height;
   const input = usePointerInput(gantt, width, (x, y) => selectAt("main", width, height, x, y));
   const inputB = usePointerInput(ganttB, width, (x, y) => selectAt("b", width, height, x, y));
 
@@ -200,15 +230,16 @@ export function Gantt() {
     const sc = scene();
     const scB = isStacked() ? scene("b") : null;
     const data = series.value;
-    // Read here so that a change of layout redraws.
+    // Read here so that a change of layout or height redraws.
     const present = view.value.present;
+    const h = drawnHeight.value;
     if (drawn.current) cancelAnimationFrame(drawn.current);
     drawn.current = requestAnimationFrame(() => {
       drawn.current = 0;
       const font = present ? 17 : 12;
-      const g = gantt.current && surface(gantt.current, width, present ? 460 : 300, font);
+      const g = gantt.current && surface(gantt.current, width, h, font);
       if (g && gantt.current) gantt.current.dataset.outlined = String(drawGantt(g, sc));
-      const gb = scB && ganttB.current && surface(ganttB.current, width, present ? 460 : 300, font);
+      const gb = scB && ganttB.current && surface(ganttB.current, width, h, font);
       if (gb && scB && ganttB.current) ganttB.current.dataset.outlined = String(drawGantt(gb, scB));
       const s = strips.current && surface(strips.current, width, present ? 300 : 220, font);
       if (s) drawSeries(s, data, sc.win, reg().palette);

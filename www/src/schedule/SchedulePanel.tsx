@@ -279,7 +279,7 @@ export function SchedulePanel(props: { run: ExperimentRun; viewOnly?: boolean })
         {open.length > 0 ? (
           <>
             <Legend />
-            <Gantt />
+            <Gantt fill />
           </>
         ) : null}
       </div>
