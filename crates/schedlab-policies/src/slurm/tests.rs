@@ -43,16 +43,19 @@ fn policy(params: &[(&str, &str)]) -> Slurm {
     Slurm::new(&SlurmParams::read(&values), &settings)
 }
 
-/// The settings: every loop each second, reservations to the second.
+/// A run on `procs` processors with the estimates as the runtime source.
+fn config(procs: u32) -> RunConfig {
+    RunConfig { procs, source: RuntimeSource::Estimate, overrun: Overrun::Estimate, seed: 0, progress_every: 0 }
+}
+
+/// Every loop each second, reservations to the second (the settings of the real-Slurm cases).
 const EVERY_SECOND: [(&str, &str); 3] = [("bf_interval", "1"), ("bf_resolution", "1"), ("sched_interval", "1")];
 
 /// The start of each job under `params`, the run checked.
 fn starts(procs: u32, rows: &[Row], params: &[(&str, &str)]) -> Vec<Time> {
     let jobs = jobs(rows);
     let mut p = policy(params);
-    let config =
-        RunConfig { procs, source: RuntimeSource::Estimate, overrun: Overrun::Estimate, seed: 0, progress_every: 0 };
-    let record = run(&jobs, &config, &mut p, &mut |_| Control::Continue).unwrap_or_else(|e| panic!("{e}"));
+    let record = run(&jobs, &config(procs), &mut p, &mut |_| Control::Continue).unwrap_or_else(|e| panic!("{e}"));
     check(&jobs, &record, &p.guarantees()).unwrap_or_else(|e| panic!("{e}"));
     record.jobs.iter().map(|r| r.first_start).collect()
 }
@@ -279,14 +282,7 @@ fn usage_decays_by_slurms_factor() {
         ("PriorityCalcPeriod", "1"),
     ]);
     let jobs = jobs(&rows);
-    let config = RunConfig {
-        procs: 64,
-        source: RuntimeSource::Estimate,
-        overrun: Overrun::Estimate,
-        seed: 0,
-        progress_every: 0,
-    };
-    run(&jobs, &config, &mut p, &mut |_| Control::Continue).unwrap();
+    run(&jobs, &config(64), &mut p, &mut |_| Control::Continue).unwrap();
     let m = p.multifactor.as_ref().unwrap();
     let tree = m.tree.as_ref().unwrap();
     // Runs at 60 (the first: nothing decays; 60 s charged: 559.806), at
@@ -313,14 +309,7 @@ fn long_run(rows: &[Row], params: &[(&str, &str)]) -> (Vec<Time>, u64, Slurm) {
     let base = base.iter().filter(|(k, _)| !params.iter().any(|(given, _)| given == k));
     let mut p = policy(&base.chain(params).copied().collect::<Vec<_>>());
     let jobs = jobs(rows);
-    let config = RunConfig {
-        procs: 64,
-        source: RuntimeSource::Estimate,
-        overrun: Overrun::Estimate,
-        seed: 0,
-        progress_every: 0,
-    };
-    let record = run(&jobs, &config, &mut p, &mut |_| Control::Continue).unwrap_or_else(|e| panic!("{e}"));
+    let record = run(&jobs, &config(64), &mut p, &mut |_| Control::Continue).unwrap_or_else(|e| panic!("{e}"));
     check(&jobs, &record, &p.guarantees()).unwrap_or_else(|e| panic!("{e}"));
     (record.jobs.iter().map(|r| r.first_start).collect(), record.events, p)
 }
