@@ -31,6 +31,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import warnings
 from collections.abc import Mapping
 from datetime import datetime
 from datetime import tzinfo as datetime_tzinfo
@@ -250,6 +251,8 @@ def load(
     drop_status: Optional[Sequence[int]] = None,
     max_bytes: Optional[int] = None,
     max_jobs: Optional[int] = None,
+    nodes: Optional[str] = None,
+    slurm_conf: Optional[Union[str, "os.PathLike[str]"]] = None,
 ) -> Trace:
     """Reads a trace: an SWF file, a Slurm ``sacct`` dump or a Batsim
     workload (plain, gzip, zlib, bzip2, xz or zstd; the core tells which
@@ -265,9 +268,18 @@ def load(
     name, ``trace.swf`` for bytes) is recorded in every result; the core
     also recognises the archive's traces by it (their paper machine sizes).
 
+    ``nodes`` (``--nodes``, ``"128x(cpu=64,mem=256G,gpu=4)"``) or
+    ``slurm_conf`` (``--slurm-conf``, the path of a slurm.conf whose
+    ``NodeName``, ``PartitionName`` and ``GresTypes`` lines are read; one
+    :class:`UserWarning` lists the lines not read) read the trace for a
+    machine of nodes: each job's request is read from its Slurm ``ReqTRES``
+    (docs/semantics.md), runs place jobs on nodes, and :attr:`Run.jobs`
+    gains what each job held. Not both.
+
     A trace the core cannot read raises :class:`TraceError`; an option it
-    refuses, :class:`OptionError`; a file that cannot be opened, the
-    ``OSError`` of its cause. Ctrl-C stops the read.
+    refuses (a machine description included), :class:`OptionError`; a file
+    that cannot be opened, the ``OSError`` of its cause. Ctrl-C stops the
+    read.
     """
     where = "load()"
     a = _args
@@ -291,8 +303,32 @@ def load(
             raise a.type_error(where, "time_range", time_range, "a pair (from, to) of seconds")
         low, high = (a.integer(where, f"time_range[{i}]", t, a.I64) for i, t in enumerate(time_range))
         workload["window"] = {"time_range": {"from": low, "to": high}}
+    workload["machine"] = _machine(where, nodes, slurm_conf)
     workload = {k: v for k, v in workload.items() if v is not None}
     return _load(source, name, workload)
+
+
+def _machine(
+    where: str, nodes: Optional[str], slurm_conf: Optional[Union[str, "os.PathLike[str]"]]
+) -> Optional[Dict[str, Any]]:
+    """The machine of nodes of ``load(nodes=…)`` or ``load(slurm_conf=…)``
+    as the workload options hold it, read by the core's own readers (the
+    command line's ``--nodes`` and ``--slurm-conf``); ``None`` for neither."""
+    if nodes is not None and slurm_conf is not None:
+        raise ValueError(f"{where}: nodes and slurm_conf cannot be used together")
+    if nodes is not None:
+        _args.text(where, "nodes", nodes)
+        return json.loads(_core.nodes_machine(nodes))
+    if slurm_conf is None:
+        return None
+    if not isinstance(slurm_conf, (str, os.PathLike)):
+        raise _args.type_error(where, "slurm_conf", slurm_conf, "the path of a slurm.conf")
+    with open(slurm_conf, encoding="utf-8") as f:
+        text = f.read()
+    machine, notes = _core.slurm_conf_machine(text, f"load(slurm_conf={os.fspath(slurm_conf)!r})")
+    for note in notes:
+        warnings.warn(note, stacklevel=3)
+    return json.loads(machine)
 
 
 def _load(source: Source, name: Optional[str], workload: Dict[str, Any]) -> Trace:
@@ -415,15 +451,21 @@ class Run:
         (all in seconds), ``bsd`` (bounded slowdown), ``preempted`` (times),
         ``backfilled``, ``blocked`` (bool), ``fair_start`` and
         ``reservation`` (seconds, nullable ``Int64``: ``<NA>`` for none);
-        and, when the trace's header gives ``UnixStartTime``,
-        ``submit_time``, ``start_time`` and ``end_time`` as datetimes in
-        the trace's zone (:attr:`Trace.time_zone`; a warning when the
-        header names a zone Python's database does not know).
+        on a machine of nodes, what each job held: ``partition`` (a
+        categorical of the machine's partition names), ``nodes``, and one
+        ``uint64`` column per resource of the machine, named as it is
+        (``cpu`` cores, ``mem`` MiB, ``gpu``, …; a job of an exclusive
+        partition holds its nodes whole); and, when the trace's header gives
+        ``UnixStartTime``, ``submit_time``, ``start_time`` and ``end_time``
+        as datetimes in the trace's zone (:attr:`Trace.time_zone`; a warning
+        when the header names a zone Python's database does not know).
         Times and counts are ``int64``, ``bsd`` ``float64``."""
         if self._jobs is None:
             zone = self.trace._time_zone()
             _clock.warn_unknown(self.trace.name, zone)
-            self._jobs = _jobs_frame(self._core.jobs_columns(), self.trace.header.get("unix_start_time"), zone.zone)
+            columns = self._core.jobs_columns()
+            names = self._core.partition_names()
+            self._jobs = _jobs_frame(columns, self.trace.header.get("unix_start_time"), zone.zone, names)
         return self._jobs
 
     def jobs_csv(self, path: Optional[Union[str, "os.PathLike[str]"]] = None) -> Optional[str]:
@@ -477,11 +519,15 @@ def _unpickle_run(trace: Trace, request: str) -> Run:
 
 
 def _jobs_frame(
-    columns: Sequence[Tuple[str, str, bytes, Optional[bytes]]], unix_start: Optional[int], zone: Optional[datetime_tzinfo]
+    columns: Sequence[Tuple[str, str, bytes, Optional[bytes]]],
+    unix_start: Optional[int],
+    zone: Optional[datetime_tzinfo],
+    categories: Sequence[str] = (),
 ) -> "Any":
     """The DataFrame of the core's per-job columns (little-endian bytes),
     with the instants as datetimes in ``zone`` when the trace says when its
-    second 0 was (``UnixStartTime``)."""
+    second 0 was (``UnixStartTime``); a ``category`` column holds ``uint32``
+    codes into ``categories``."""
     import numpy as np
     import pandas as pd
 
@@ -492,6 +538,9 @@ def _jobs_frame(
             data[name] = pd.arrays.IntegerArray(values, np.frombuffer(mask, dtype=np.bool_))
         elif kind == "bool":
             data[name] = np.frombuffer(raw, dtype=np.bool_)
+        elif kind == "category":
+            codes = np.frombuffer(raw, dtype="<u4").astype(np.int64)
+            data[name] = pd.Categorical.from_codes(codes, categories=list(categories))
         else:
             data[name] = np.frombuffer(raw, dtype="<" + kind)
     if unix_start is not None and zone is not None:

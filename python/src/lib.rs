@@ -188,6 +188,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("FEATURES", gym::FEATURES)?;
     m.add("MAX_WINDOW", gym::MAX_WINDOW)?;
     m.add_function(wrap_pyfunction!(trace::open_trace, m)?)?;
+    m.add_function(wrap_pyfunction!(trace::nodes_machine, m)?)?;
+    m.add_function(wrap_pyfunction!(trace::slurm_conf_machine, m)?)?;
     m.add_function(wrap_pyfunction!(trace::sample, m)?)?;
     m.add_function(wrap_pyfunction!(trace::generate_lublin, m)?)?;
     m.add_function(wrap_pyfunction!(run::run, m)?)?;

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use schedlab::experiment::{job_rows, Experiment, MetricValue, MetricsDocument, JOB_COLUMNS};
+use schedlab::experiment::{job_holdings, job_rows, Experiment, MetricValue, MetricsDocument, JOB_COLUMNS};
 use schedlab::metrics::columns as catalogue;
 use schedlab_outputs::{commit, Outputs};
 use schedlab_session::Export;
@@ -47,13 +47,35 @@ pub fn run(py: Python<'_>, trace: Py<Trace>, experiment_json: &str, progress: Op
 
 /// A per-job column: its name, its type (`u8`, `i8`, `f8`, `bool` or `Int64`,
 /// nullable, with a mask of missing values) and its little-endian bytes.
-type Column<'py> = (&'static str, &'static str, Bound<'py, PyBytes>, Option<Bound<'py, PyBytes>>);
+type Column<'py> = (String, &'static str, Bound<'py, PyBytes>, Option<Bound<'py, PyBytes>>);
 
 /// A column before it becomes Python bytes: type, values, mask.
 type RawColumn = (&'static str, Vec<u8>, Option<Vec<u8>>);
 
 fn le_bytes<T: Copy, const N: usize>(values: &[T], bytes: impl Fn(T) -> [u8; N]) -> Vec<u8> {
     values.iter().flat_map(|&v| bytes(v)).collect()
+}
+
+impl Run {
+    /// The per-job table's columns of what each job held on a machine of
+    /// nodes (`job_holdings`, the CSV's last columns): `partition` as
+    /// `u32` codes into `partition_names`, `nodes` and each resource as
+    /// `u64`; none on processors.
+    fn holdings_columns(&self) -> Vec<(String, RawColumn)> {
+        let trace = self.trace.get().session.trace();
+        let Some(h) = job_holdings(trace, &self.run.outcome().record) else { return Vec::new() };
+        let codes: Vec<u32> = h.placed.iter().map(|p| p.0).collect();
+        let nodes: Vec<u64> = h.placed.iter().map(|p| u64::from(p.1)).collect();
+        let mut out = vec![
+            (h.columns[0].clone(), ("category", le_bytes(&codes, u32::to_le_bytes), None)),
+            (h.columns[1].clone(), ("u8", le_bytes(&nodes, u64::to_le_bytes), None)),
+        ];
+        for k in 0..h.resources {
+            let amounts: Vec<u64> = h.amounts.iter().skip(k).step_by(h.resources).copied().collect();
+            out.push((h.columns[2 + k].clone(), ("u8", le_bytes(&amounts, u64::to_le_bytes), None)));
+        }
+        out
+    }
 }
 
 #[pymethods]
@@ -114,13 +136,24 @@ impl Run {
             ("Int64", fair, Some(fair_mask)),
             ("Int64", reservation, Some(reservation_mask)),
         ];
-        JOB_COLUMNS
-            .iter()
-            .zip(data)
+        let named = JOB_COLUMNS.iter().map(|n| (*n).to_owned()).zip(data);
+        named
+            .chain(self.holdings_columns())
             .map(|(name, (kind, bytes, mask))| {
-                (*name, kind, PyBytes::new(py, &bytes), mask.map(|m| PyBytes::new(py, &m)))
+                (name, kind, PyBytes::new(py, &bytes), mask.map(|m| PyBytes::new(py, &m)))
             })
             .collect()
+    }
+
+    /// On a machine of nodes, the names of its partitions, which the
+    /// `partition` column of `jobs_columns` (kind `category`) indexes;
+    /// empty on processors.
+    fn partition_names(&self) -> Vec<String> {
+        let trace = self.trace.get().session.trace();
+        trace
+            .cluster
+            .as_deref()
+            .map_or_else(Vec::new, |c| c.machine.partitions.iter().map(|p| p.name.clone()).collect())
     }
 
     /// The per-job table as CSV, as `schedlab run --jobs-csv` writes it.

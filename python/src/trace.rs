@@ -226,3 +226,23 @@ pub fn lublin_params(
         estimate_factor: estimate_factor.unwrap_or(d.estimate_factor),
     }
 }
+
+/// The machine of nodes of `load(nodes=…)`: its description
+/// (`128x(cpu=64,mem=256G,gpu=4)`, docs/cli.md `--nodes`) read by the same
+/// function as the command line's, returned as the workload options' JSON.
+#[pyfunction]
+pub fn nodes_machine(spec: &str) -> PyResult<String> {
+    let machine = schedlab_session::machine_from_nodes(spec, "load(nodes=…)").map_err(session_error)?;
+    serde_json::to_string(&machine).map_err(core_error)
+}
+
+/// The machine of nodes of `load(slurm_conf=…)`: the `NodeName`,
+/// `PartitionName` and `GresTypes` lines of a slurm.conf's `text`, read by
+/// the same function as `--slurm-conf`, as the workload options' JSON, with
+/// its notes (lines no reader used, `Include`s not followed), each starting
+/// with `what` (the file's name).
+#[pyfunction]
+pub fn slurm_conf_machine(text: &str, what: &str) -> PyResult<(String, Vec<String>)> {
+    let read = schedlab_session::machine_from_slurm_conf(text, what).map_err(session_error)?;
+    Ok((serde_json::to_string(&read.machine).map_err(core_error)?, read.notes))
+}
