@@ -41,7 +41,11 @@ JOBS = [
 def test_the_jobs_table_says_what_each_job_held():
     trace = schedlab.load(dump(JOBS), nodes=NODES)
     jobs = schedlab.run(trace, "fcfs").jobs
-    assert list(jobs.columns[-5:]) == ["partition", "nodes", "cpu", "mem", "gpu"]
+    # The holdings follow the per-job columns, before the datetime columns of a trace with a start time.
+    columns = list(jobs.columns)
+    at = columns.index("partition")
+    assert columns[at : at + 5] == ["partition", "nodes", "cpu", "mem", "gpu"]
+    assert columns[at + 5 :] == ["submit_time", "start_time", "end_time"]
     assert list(jobs["partition"].cat.categories) == ["a", "b"]
     assert list(jobs["partition"].astype(str)) == ["a", "a", "b", "a"]
     assert list(jobs["nodes"]) == [1, 2, 1, 2]
