@@ -99,6 +99,10 @@ impl Slurm {
         let now = sim.now();
         let job = sim.job(j);
         let limit = limit_minutes(job) * 60;
+        // Jobs that ended this instant still hold their cores in the
+        // cycle's view (`bf_end_lag`); the cycle runs before the main
+        // scheduler then, so none of those cores is taken yet.
+        let idle = sim.free().saturating_sub(self.running.ended_cores());
         let no_reserve = self.s.bf_min_age_reserve > 0 && now - job.submit < self.s.bf_min_age_reserve;
         let res = self.s.bf_resolution;
         let mut later = Some(now);
@@ -121,11 +125,8 @@ impl Slurm {
                 *tried += 1;
                 counted = true;
             }
-            let estimate = if no_reserve {
-                (job.size <= sim.free()).then_some(now)
-            } else {
-                self.running.will_run(job.size, sim.free(), now)
-            };
+            let estimate =
+                if no_reserve { (job.size <= idle).then_some(now) } else { self.running.will_run(job.size, idle, now) };
             let Some(estimate) = estimate else { continue };
             let start = estimate.max(start_res);
             if start <= now {

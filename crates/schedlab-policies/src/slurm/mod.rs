@@ -142,6 +142,10 @@ schedlab_engine::param_set! {
         bf_max_job_user: Int { min: 0, max: 1_000_000, default: 0 },
             name: "bf_max_job_user",
             description: "Jobs of one user a backfill cycle tests at most (0: no limit).";
+        bf_end_lag: Int { min: 0, max: 60, default: 1 },
+            name: "bf_end_lag",
+            description: "Seconds after a job ends before a backfill cycle sees its cores free (not a slurm.conf line: the cycle of that second has already run when the end reaches slurmctld; measured 1 s on real Slurm).",
+            unit: "s";
         bf_min_age_reserve: Int { min: 0, max: 31_536_000, default: 0 },
             name: "bf_min_age_reserve",
             description: "Seconds a job must have waited before backfill reserves for it; younger jobs only start if they fit now.",
@@ -198,6 +202,7 @@ struct Settings {
     bf_max_job_test: usize,
     bf_max_job_user: usize,
     bf_min_age_reserve: Time,
+    bf_end_lag: Time,
 }
 
 /// What priority/multifactor needs beyond the weights.
@@ -268,6 +273,7 @@ impl Slurm {
             bf_max_job_test: p.bf_max_job_test as usize,
             bf_max_job_user: p.bf_max_job_user as usize,
             bf_min_age_reserve: p.bf_min_age_reserve,
+            bf_end_lag: p.bf_end_lag,
         };
         let multifactor = (p.PriorityType == PriorityType::Multifactor).then(|| multifactor(p));
         Slurm {
@@ -329,9 +335,7 @@ impl Policy for Slurm {
         for &j in &happened.completed {
             self.end(sim, j);
         }
-        if !happened.completed.is_empty() {
-            self.clock.bf_dirty = true;
-        }
+        self.release_ended(now);
         self.decay_if_due(sim, now);
         for &j in &happened.arrived {
             let p = self.priority_at_submit(sim, j);
@@ -341,8 +345,17 @@ impl Policy for Slurm {
             self.clock.bf_dirty = true;
             self.main_after_submit(now);
         }
-        self.main_scheduler(sim, !happened.completed.is_empty())?;
-        self.backfill_if_due(sim)?;
+        // A backfill cycle in the second of an end runs before the end
+        // reaches slurmctld (`bf_end_lag`), so before the main
+        // scheduler's pass that the end triggers; without the lag the
+        // end comes first.
+        if self.s.bf_end_lag > 0 {
+            self.backfill_if_due(sim)?;
+            self.main_scheduler(sim, !happened.completed.is_empty())?;
+        } else {
+            self.main_scheduler(sim, !happened.completed.is_empty())?;
+            self.backfill_if_due(sim)?;
+        }
         self.arm(sim)
     }
 
@@ -389,7 +402,12 @@ impl Slurm {
 
     fn arm(&mut self, sim: &mut Sim<'_>) -> Result<(), EngineError> {
         let now = sim.now();
-        let wanted = [self.clock.main_due.map(|d| d.0), self.clock.bf_due, self.next_decay_timer(sim.free())];
+        let wanted = [
+            self.clock.main_due.map(|d| d.0),
+            self.clock.bf_due,
+            self.next_decay_timer(sim.free()),
+            self.running.next_release(),
+        ];
         for at in wanted.into_iter().flatten() {
             if at > now && self.armed.insert(at) {
                 sim.set_timer(at, 0)?;

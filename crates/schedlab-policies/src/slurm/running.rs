@@ -3,7 +3,7 @@
 //! and the backfill cycle asks when a job of some size could start
 //! (`_will_run_test` in src/plugins/select/cons_common/job_test.c).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use schedlab_engine::{JobIdx, Time};
 
@@ -22,6 +22,12 @@ pub(crate) struct Run {
 pub(crate) struct Running {
     jobs: BTreeMap<JobIdx, Run>,
     by_end: BTreeSet<(Time, JobIdx)>,
+    /// Jobs that have ended but that the backfill cycle still sees
+    /// running, with the instant it stops seeing them, in that order
+    /// (every end is delayed by the same lag).
+    ended: VecDeque<(Time, JobIdx)>,
+    /// Their cores.
+    ended_cores: u32,
     /// The batches of `will_run`, which depend on the expected ends alone:
     /// the end of each batch's last job and the processors freed by then.
     /// Made again after the running jobs change, when first asked.
@@ -45,8 +51,44 @@ impl Running {
         Some(run)
     }
 
+    /// The jobs still running (not those that ended and only look so).
     pub(crate) fn iter(&self) -> impl Iterator<Item = (JobIdx, &Run)> {
-        self.jobs.iter().map(|(&j, r)| (j, r))
+        let ended: BTreeSet<JobIdx> = self.ended.iter().map(|&(_, j)| j).collect();
+        self.jobs.iter().filter(move |(j, _)| !ended.contains(j)).map(|(&j, r)| (j, r))
+    }
+
+    /// A job ended; the backfill cycle sees it running until `visible`.
+    pub(crate) fn end(&mut self, j: JobIdx, visible: Time) -> Option<Run> {
+        let run = *self.jobs.get(&j)?;
+        debug_assert!(self.ended.back().is_none_or(|&(t, _)| t <= visible));
+        self.ended.push_back((visible, j));
+        self.ended_cores += run.size;
+        Some(run)
+    }
+
+    /// Forgets the ended jobs the backfill cycle sees by `now`; whether
+    /// there were any.
+    pub(crate) fn release(&mut self, now: Time) -> bool {
+        let mut any = false;
+        while let Some(&(t, j)) = self.ended.front().filter(|&&(t, _)| t <= now) {
+            debug_assert!(t <= now);
+            self.ended.pop_front();
+            if let Some(run) = self.remove(j) {
+                self.ended_cores -= run.size;
+            }
+            any = true;
+        }
+        any
+    }
+
+    /// When the next ended job stops being seen as running.
+    pub(crate) fn next_release(&self) -> Option<Time> {
+        self.ended.front().map(|&(t, _)| t)
+    }
+
+    /// The cores of the jobs that ended but are still seen running.
+    pub(crate) fn ended_cores(&self) -> u32 {
+        self.ended_cores
     }
 
     pub(crate) fn is_empty(&self) -> bool {

@@ -128,12 +128,22 @@ impl Slurm {
     }
 
     /// A job ended: the usage of its last stretch is charged
-    /// (`priority_p_job_end`).
+    /// (`priority_p_job_end`); the backfill cycle sees its cores free
+    /// `bf_end_lag` later.
     pub(super) fn end(&mut self, sim: &Sim<'_>, j: JobIdx) {
-        if let Some(run) = self.running.remove(j) {
+        if let Some(run) = self.running.end(j, sim.now() + self.s.bf_end_lag) {
             if let Some(m) = &mut self.multifactor {
                 charge(m, &run, sim.now());
             }
+        }
+    }
+
+    /// Ends the backfill cycle sees from `now` on: a change for it
+    /// (`last_job_update`, which `_more_work` compares with the last
+    /// cycle).
+    pub(super) fn release_ended(&mut self, now: Time) {
+        if self.running.release(now) {
+            self.clock.bf_dirty = true;
         }
     }
 

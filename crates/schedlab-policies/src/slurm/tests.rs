@@ -77,6 +77,22 @@ fn a_reservation_takes_the_whole_node() {
     assert_eq!(starts(64, &rows, &EVERY_SECOND), [0, 300, 300]);
 }
 
+/// J1 (32 cores until 30) and J2 (32 cores until 100, a two-minute limit)
+/// start at 0. J3 (64 cores) waits: the main scheduler stops at it, and
+/// the backfill cycle reserves the node for it from 120 (J1's and J2's
+/// limits end in one batch). J4 (32 cores for 10 s, a one-minute limit)
+/// waits behind J3 until J1's cores are free, and then backfills, since
+/// it ends by 120. The cycle sees J1's cores free one second after J1
+/// ends (`bf_end_lag`, the node's COMPLETING second): J4 starts at 31,
+/// and at 30 with no lag. The main scheduler sees ends at once: J3 starts
+/// at 100, when J2 ends.
+#[test]
+fn the_backfill_cycle_sees_ended_jobs_one_second_late() {
+    let rows = [(0, 30, 32, 60, 1, 1), (0, 100, 32, 120, 1, 1), (1, 60, 64, 60, 1, 1), (2, 10, 32, 60, 1, 1)];
+    assert_eq!(starts(64, &rows, &EVERY_SECOND), [0, 0, 100, 31]);
+    assert_eq!(starts(64, &rows, &with(&EVERY_SECOND, &[("bf_end_lag", "0")])), [0, 0, 100, 30]);
+}
+
 /// With `bf_window=1` (a minute), J2's start at 300 is past the window at
 /// every cycle before it, so it gets no reservation, and J3 (1 core, 10
 /// minutes) backfills at once; with the default window (a day) J2's
@@ -280,6 +296,8 @@ fn usage_decays_by_slurms_factor() {
         ("PriorityWeightFairshare", "1000"),
         ("PriorityDecayHalfLife", "10"),
         ("PriorityCalcPeriod", "1"),
+        // Without the lag at ends, so that J2 ends at 180 as counted above.
+        ("bf_end_lag", "0"),
     ]);
     let jobs = jobs(&rows);
     run(&jobs, &config(64), &mut p, &mut |_| Control::Continue).unwrap();
