@@ -106,6 +106,10 @@ evalys_reads_batsim_jobs() {
   bash scripts/test-evalys.sh
 }
 
+slurm_against_recorded_runs() {
+  bash scripts/slurm/check-recorded.sh
+}
+
 fuzz_smoke() {
   FUZZ_JOBS="${FUZZ_JOBS:-$(nproc)}" bash scripts/fuzz.sh "${FUZZ_SECONDS:-30}" all
 }
@@ -128,6 +132,7 @@ phase "lints (clippy)" lint
 phase "the core builds for WebAssembly (no I/O, no clock, no threads in it)" build_core_for_wasm
 phase "unit, integration, property and command-line tests" native_tests
 phase "evalys reads Batsim's jobs.csv (evalys and pytest from PyPI, in a venv under the target directory)" evalys_reads_batsim_jobs
+phase "the slurm policy against real Slurm's recorded runs (docs/reproduction/slurm-runs)" slurm_against_recorded_runs
 phase "generated TypeScript types and docs/metrics.md are current" generated_files_are_current
 phase "fuzz smoke runs, ${FUZZ_SECONDS:-30} s per target" fuzz_smoke
 phase "the Python package: built with maturin into a venv, tested with pytest" python_package
