@@ -30,6 +30,7 @@ mod boundary;
 mod canvas;
 pub mod experiments;
 mod labels;
+pub mod machines;
 mod page;
 pub mod protocol;
 mod schedule_exports;

@@ -439,6 +439,23 @@ default_partition: string, };
 
 export type MachineMetrics = { resources: Array<ResourceUse>, partitions: Array<PartitionMetrics>, };
 
+export type MachineRead = { machine: Machine, 
+/**
+ * One note per line the machine reader does not use.
+ */
+notes: Array<string>, };
+
+export type MachineText = { 
+/**
+ * The `--nodes` form, for the field; absent when that form cannot say
+ * the machine (a slurm.conf's time limits, tiers, exclusive nodes).
+ */
+spec?: string, 
+/**
+ * Nodes, totals, node types and partitions in one line.
+ */
+summary: string, };
+
 export type Measure = "wait" | "bsd";
 
 export type MetricSettings = { 
