@@ -165,7 +165,12 @@ impl Plan {
         // An unknown policy first: every check below would only say that
         // its run takes no parameter.
         for run in &e.runs {
-            crate::settings::find_policy(&run.policy)?;
+            let policy = crate::settings::find_policy(&run.policy)?;
+            // Said before any run, as the run itself would say it.
+            if let (Some(_), schedlab_policies::OnNodes::Refuses(why)) = (&e.workload.machine, policy.on_nodes) {
+                let message = crate::RunError::NotOnNodes { policy: policy.id, why }.to_string();
+                return Err(GridError::Run { label: run.label(), at: String::new(), message });
+            }
         }
         for (key, _) in e.params.iter() {
             if !e.runs.iter().any(|r| r.uses(key)) {
@@ -451,6 +456,22 @@ mod tests {
             ..Experiment::of(runs(&["easy@virtual"]))
         };
         assert_eq!(Plan::new(e).unwrap().len(), MAX_SIMULATIONS);
+    }
+
+    /// A machine of nodes in the workload: a policy that plans processors
+    /// is refused when the experiment is planned, in the run's words; one
+    /// that runs on nodes is planned.
+    #[test]
+    fn a_policy_that_refuses_nodes_is_refused_at_planning() {
+        let machine = schedlab_workload::Machine::from_spec("2x(cpu=4)").unwrap();
+        let on_nodes = |specs: &[&str]| Experiment {
+            workload: crate::WorkloadOptions { machine: Some(machine.clone()), ..Default::default() },
+            ..Experiment::of(runs(specs))
+        };
+        let err = Plan::new(on_nodes(&["easy", "cbf"])).unwrap_err();
+        assert!(err.to_string().starts_with("run `cbf`: policy `cbf` refuses a machine of nodes: "), "{err}");
+        assert_eq!(Plan::new(on_nodes(&["easy", "fcfs"])).unwrap().len(), 2);
+        assert_eq!(Plan::new(Experiment::of(runs(&["cbf"]))).unwrap().len(), 1);
     }
 
     #[test]

@@ -79,6 +79,25 @@ impl ErrorKind {
             ErrorKind::State => "state",
         }
     }
+
+    /// The name of the error class a host throws for the kind, the same in
+    /// every host: `TraceError` for `trace`, `CancelledError` for
+    /// `cancelled` (Python's exception classes, JavaScript's `Error.name`).
+    pub fn class_name(self) -> &'static str {
+        match self {
+            ErrorKind::Trace => "TraceError",
+            ErrorKind::Limit => "LimitError",
+            ErrorKind::Option => "OptionError",
+            ErrorKind::Policy => "PolicyError",
+            ErrorKind::Experiment => "ExperimentError",
+            ErrorKind::Link => "LinkError",
+            ErrorKind::Merge => "MergeError",
+            ErrorKind::Run => "RunError",
+            ErrorKind::Cancelled => "CancelledError",
+            ErrorKind::Export => "ExportError",
+            ErrorKind::State => "StateError",
+        }
+    }
 }
 
 impl fmt::Display for ErrorKind {
@@ -244,6 +263,15 @@ mod tests {
         let names: std::collections::BTreeSet<&str> = ErrorKind::ALL.iter().map(|k| k.name()).collect();
         assert_eq!(names.len(), ErrorKind::ALL.len());
         assert!(names.iter().all(|n| n.chars().all(|c| c.is_ascii_lowercase())));
+    }
+
+    #[test]
+    fn class_names_are_the_kind_capitalised_with_error() {
+        for kind in ErrorKind::ALL {
+            let name = kind.name();
+            let want = format!("{}{}Error", name[..1].to_ascii_uppercase(), &name[1..]);
+            assert_eq!(kind.class_name(), want);
+        }
     }
 
     #[test]

@@ -13,7 +13,9 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use wasm_bindgen::convert::{FromWasmAbi, IntoWasmAbi, OptionFromWasmAbi, RefFromWasmAbi};
 use wasm_bindgen::describe::WasmDescribe;
-use wasm_bindgen::{JsError, JsValue};
+use wasm_bindgen::JsValue;
+
+use crate::session::Error;
 
 /// A plain JavaScript value (objects, arrays, numbers, strings) of the
 /// shape `T` serialises to.
@@ -31,7 +33,7 @@ impl<T: ?Sized> Js<T> {
     /// a type the core writes but never reads back (a `TraceIdentity`,
     /// read as the `TraceDocument` of its fields). Nulls are kept, as for
     /// [`Js::decode_raw`].
-    pub fn read_as<U: DeserializeOwned>(self, what: &str) -> Result<U, JsError> {
+    pub fn read_as<U: DeserializeOwned>(self, what: &str) -> Result<U, Thrown> {
         crate::decode_raw(self.value, what)
     }
 }
@@ -39,12 +41,12 @@ impl<T: ?Sized> Js<T> {
 impl<T: DeserializeOwned> Js<T> {
     /// A request from the page: unknown keys refused, `null` taken as absent
     /// (`crate::decode`). `what` names the argument in error messages.
-    pub fn decode(self, what: &str) -> Result<T, JsError> {
+    pub fn decode(self, what: &str) -> Result<T, Thrown> {
         crate::decode(self.value, what)
     }
 
     /// A document the core produced, read back with its `null`s.
-    pub fn decode_raw(self, what: &str) -> Result<T, JsError> {
+    pub fn decode_raw(self, what: &str) -> Result<T, Thrown> {
         crate::decode_raw(self.value, what)
     }
 }
@@ -52,7 +54,7 @@ impl<T: DeserializeOwned> Js<T> {
 impl<T: Serialize + ?Sized> Js<T> {
     /// `value` as the page receives it (serde-wasm-bindgen's JSON-compatible
     /// objects).
-    pub fn encode(value: &T) -> Result<Self, JsError> {
+    pub fn encode(value: &T) -> Result<Self, Thrown> {
         Ok(Js::new(crate::encode(value)?))
     }
 }
@@ -162,5 +164,46 @@ impl<T> FromWasmAbi for Callback<T> {
 impl<T> OptionFromWasmAbi for Callback<T> {
     fn is_none(abi: &Self::Abi) -> bool {
         <Function as OptionFromWasmAbi>::is_none(abi)
+    }
+}
+
+/// What an export throws. A core error becomes a JavaScript `Error` with
+/// the core's message, whose `name` is its kind's class (`TraceError`,
+/// `OptionError`, … as in Python; `name` is what survives a worker's
+/// postMessage and Comlink) and whose `kind` is the kind's name
+/// (`ErrorKind` in `types.ts`). A value the page's own callback threw is
+/// thrown again as it was.
+#[derive(Debug)]
+pub enum Thrown {
+    Core(Error),
+    Js(JsValue),
+}
+
+/// Every error the core's calls return converts through the binding's
+/// [`Error`], which knows its kind.
+impl<E: Into<Error>> From<E> for Thrown {
+    fn from(e: E) -> Self {
+        Thrown::Core(e.into())
+    }
+}
+
+impl From<JsValue> for Thrown {
+    fn from(value: JsValue) -> Self {
+        Thrown::Js(value)
+    }
+}
+
+impl From<Thrown> for JsValue {
+    fn from(thrown: Thrown) -> Self {
+        match thrown {
+            Thrown::Core(e) => {
+                let error = js_sys::Error::new(&e.message);
+                error.set_name(e.kind.class_name());
+                // Setting a property on a fresh `Error` cannot fail.
+                let _ = js_sys::Reflect::set(&error, &JsValue::from_str("kind"), &JsValue::from_str(e.kind.name()));
+                error.into()
+            }
+            Thrown::Js(value) => value,
+        }
     }
 }

@@ -12,6 +12,8 @@ use schedlab_experiment::{
 };
 use serde::Serialize;
 
+use schedlab_session::ErrorKind;
+
 use crate::session::Error;
 
 /// Most points `plan` lists: a page runs an experiment in its own
@@ -26,17 +28,19 @@ pub fn presets() -> &'static [Preset] {
 fn find(id: &str) -> Result<&'static Preset, Error> {
     preset(id).ok_or_else(|| {
         let known: Vec<&str> = PRESETS.iter().map(|p| p.id).collect();
-        Error(format!("unknown preset `{id}` (known: {})", known.join(", ")))
+        Error::new(ErrorKind::Experiment, format!("unknown preset `{id}` (known: {})", known.join(", ")))
     })
 }
 
 fn section(p: &'static Preset, index: usize) -> Result<&'static Section, Error> {
-    p.sections.get(index).ok_or_else(|| Error(format!("preset `{}` has {} sections", p.id, p.sections.len())))
+    p.sections.get(index).ok_or_else(|| {
+        Error::new(ErrorKind::Experiment, format!("preset `{}` has {} sections", p.id, p.sections.len()))
+    })
 }
 
 /// `preset_runs(id)`: how many runs the preset makes, all sections together.
 pub fn preset_runs(id: &str) -> Result<u64, Error> {
-    find(id)?.runs().map_err(|e| Error(e.to_string()))
+    find(id)?.runs().map_err(|e| Error::new(ErrorKind::Experiment, e.to_string()))
 }
 
 /// `preset_experiment(id, section, workload, trace_name?)`: a preset
@@ -117,16 +121,20 @@ fn page_terms(e: &Experiment, error: schedlab_session::SessionError) -> Error {
         .find(|s| s.key == param)
         .map_or_else(|| param.to_owned(), |s| s.name.to_owned());
     if e.params.contains(param) {
-        return Error(format!(
-            "{name} is swept and also set in its global knob: clear the {name} knob, or stop sweeping it."
-        ));
+        return Error::new(
+            ErrorKind::Experiment,
+            format!("{name} is swept and also set in its global knob: clear the {name} knob, or stop sweeping it."),
+        );
     }
     match e.runs.iter().position(|r| r.params.contains(param)) {
-        Some(run) => Error(format!(
-            "{name} is swept and also set in card {} ({}): clear it there, or stop sweeping it.",
-            run + 1,
-            e.runs[run].label()
-        )),
+        Some(run) => Error::new(
+            ErrorKind::Experiment,
+            format!(
+                "{name} is swept and also set in card {} ({}): clear it there, or stop sweeping it.",
+                run + 1,
+                e.runs[run].label()
+            ),
+        ),
         None => error.into(),
     }
 }
@@ -134,10 +142,13 @@ fn page_terms(e: &Experiment, error: schedlab_session::SessionError) -> Error {
 pub fn plan(experiment: Experiment) -> Result<PlanView, Error> {
     let plan = schedlab_session::plan(experiment.clone()).map_err(|e| page_terms(&experiment, e))?;
     if plan.len() > MAX_LISTED_POINTS {
-        return Err(Error(format!(
-            "the experiment has {} runs; the page runs at most {MAX_LISTED_POINTS} (use `schedlab sweep --shard` on a cluster)",
-            plan.len()
-        )));
+        return Err(Error::new(
+            ErrorKind::Limit,
+            format!(
+                "the experiment has {} runs; the page runs at most {MAX_LISTED_POINTS} (use `schedlab sweep --shard` on a cluster)",
+                plan.len()
+            ),
+        ));
     }
     let swept = (0..plan.experiment().runs.len()).map(|r| plan.is_swept(r)).collect();
     let count = plan.experiment().sweep.as_ref().map_or(Ok(0), schedlab_experiment::Sweep::count)?;
@@ -180,8 +191,9 @@ pub fn reproduction_text(id: &str, sections: &[String]) -> Result<String, Error>
     let p = find(id)?;
     let results = sections.iter().map(|s| serde_json::from_str(s)).collect::<Result<Vec<ExperimentResult>, _>>()?;
     let got = results.len();
-    let doc = Reproduction::new(p, results)
-        .ok_or_else(|| Error(format!("preset `{id}` has {} sections, not {got}", p.sections.len())))?;
+    let doc = Reproduction::new(p, results).ok_or_else(|| {
+        Error::new(ErrorKind::Experiment, format!("preset `{id}` has {} sections, not {got}", p.sections.len()))
+    })?;
     pretty(&doc)
 }
 
@@ -210,13 +222,13 @@ pub fn preset_figures(id: &str, index: usize, result: &ExperimentResult) -> Resu
 
 /// `encode_link(link)`: the fragment (without `#`) of a share link.
 pub fn encode_link(l: &Link) -> Result<String, Error> {
-    link::encode(l).map_err(|e| Error(e.0))
+    link::encode(l).map_err(|e| Error::new(ErrorKind::Link, e.0))
 }
 
 /// `decode_link(fragment)`: a share link's experiment, trace and preset
 /// (`#v2=` links and the first page's `#v1=` links), checked.
 pub fn decode_link(fragment: &str) -> Result<Link, Error> {
-    link::decode(fragment).map_err(|e| Error(e.0))
+    link::decode(fragment).map_err(|e| Error::new(ErrorKind::Link, e.0))
 }
 
 #[cfg(test)]
@@ -231,11 +243,11 @@ mod tests {
         let mut e = Experiment::of(vec![schedlab_experiment::RunSpec::parse("easy@virtual").unwrap()]);
         e.sweep = Some(schedlab_experiment::Sweep::parse("error=0,20").unwrap());
         e.params.set("error", "5");
-        let knob = plan(e.clone()).unwrap_err().0;
+        let knob = plan(e.clone()).unwrap_err().message;
         assert_eq!(knob, "Prediction error is swept and also set in its global knob: clear the Prediction error knob, or stop sweeping it.");
         e.params = Default::default();
         e.runs[0].params.set("error", "5");
-        let card = plan(e).unwrap_err().0;
+        let card = plan(e).unwrap_err().message;
         assert_eq!(card, "Prediction error is swept and also set in card 1 (easy:error=5@virtual): clear it there, or stop sweeping it.");
     }
 
@@ -266,8 +278,8 @@ mod tests {
         let user = WorkloadOptions { load_factor: Some(2.0), ..WorkloadOptions::default() };
         let high = preset_experiment("selective", 1, &user, None).unwrap();
         assert_eq!(high.workload.load_factor, Some(2.0 * 1.3));
-        assert!(preset_experiment("selective", 2, &user, None).unwrap_err().0.contains("has 2 sections"));
-        assert!(preset_experiment("nope", 0, &user, None).unwrap_err().0.starts_with("unknown preset `nope`"));
+        assert!(preset_experiment("selective", 2, &user, None).unwrap_err().message.contains("has 2 sections"));
+        assert!(preset_experiment("nope", 0, &user, None).unwrap_err().message.starts_with("unknown preset `nope`"));
     }
 
     /// The texts the page exports are the command line's: the result of
@@ -292,7 +304,7 @@ mod tests {
         let doc = reproduction_text("fairness-audit", std::slice::from_ref(&text)).unwrap();
         let want = Reproduction::new(preset("fairness-audit").unwrap(), vec![direct]).unwrap();
         assert_eq!(doc, format!("{}\n", serde_json::to_string_pretty(&want).unwrap()));
-        assert!(reproduction_text("fairness-audit", &[]).unwrap_err().0.contains("has 1 sections, not 0"));
+        assert!(reproduction_text("fairness-audit", &[]).unwrap_err().message.contains("has 1 sections, not 0"));
         // The point kept its run: the per-job table of the last point.
         assert_eq!(s.jobs_csv().unwrap().lines().count(), 3001);
     }
@@ -325,6 +337,6 @@ mod tests {
         assert!(plan(bad).is_err());
         let other =
             Experiment { workload: WorkloadOptions { machine_size: Some(50), ..Default::default() }, ..experiment };
-        assert!(s.run_point(&other, 0, &mut |_, _| Control::Continue).unwrap_err().0.contains("workload"));
+        assert!(s.run_point(&other, 0, &mut |_, _| Control::Continue).unwrap_err().message.contains("workload"));
     }
 }

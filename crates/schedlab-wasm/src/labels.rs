@@ -6,22 +6,21 @@ use schedlab_charts::{CanvasRequest, CanvasSize, ChartSpec};
 use schedlab_experiment::SweepValues;
 use schedlab_synth::LublinParams;
 use schedlab_wasm_macros::export;
-use wasm_bindgen::prelude::*;
 
-use crate::Js;
+use crate::{Js, Thrown};
 
 /// `sweep_values(param, text)`: what the user typed for a sweep of
 /// `param` (`0:8:2`, or a list `0,1,2,4,8,all`) as the sweep's values; the
 /// error names what is wrong.
 #[export]
-pub fn sweep_values(param: &str, text: &str) -> Result<Js<SweepValues>, JsError> {
-    let values = SweepValues::parse(param, text).map_err(|e| JsError::new(&e.to_string()))?;
+pub fn sweep_values(param: &str, text: &str) -> Result<Js<SweepValues>, Thrown> {
+    let values = SweepValues::parse(param, text)?;
     Js::encode(&values)
 }
 
 /// `sweep_text(values)`: a sweep's values as `sweep_values` reads them.
 #[export]
-pub fn sweep_text(values: Js<SweepValues>) -> Result<String, JsError> {
+pub fn sweep_text(values: Js<SweepValues>) -> Result<String, Thrown> {
     Ok(values.decode("values")?.text())
 }
 
@@ -29,14 +28,14 @@ pub fn sweep_text(values: Js<SweepValues>) -> Result<String, JsError> {
 /// page (its pixels and the chart pixels each covers), tall enough for
 /// every name the chart shows.
 #[export]
-pub fn chart_canvas(spec: Js<ChartSpec>, request: Js<CanvasRequest>) -> Result<Js<CanvasSize>, JsError> {
+pub fn chart_canvas(spec: Js<ChartSpec>, request: Js<CanvasRequest>) -> Result<Js<CanvasSize>, Thrown> {
     Js::encode(&schedlab_charts::canvas_size(&spec.decode("chart")?, request.decode("request")?))
 }
 
 /// `chart_height(spec, width)`: the height an export `width` pixels wide
 /// is drawn at, so that it holds every name the chart shows.
 #[export]
-pub fn chart_height(spec: Js<ChartSpec>, width: u32) -> Result<u32, JsError> {
+pub fn chart_height(spec: Js<ChartSpec>, width: u32) -> Result<u32, Thrown> {
     Ok(schedlab_charts::chart_height(&spec.decode("chart")?, width))
 }
 
@@ -60,14 +59,14 @@ pub fn download_name(trace: &str, what: &str, kind: &str, ending: &str) -> Strin
 /// `log_axis_ticks(durations, max)`: the ticks of a log axis from 1 to
 /// `max`, round durations (1 min, 10 min, 1 h) when it is of seconds.
 #[export]
-pub fn log_axis_ticks(durations: bool, max: f64) -> Result<Js<Vec<schedlab_charts::AxisTick>>, JsError> {
+pub fn log_axis_ticks(durations: bool, max: f64) -> Result<Js<Vec<schedlab_charts::AxisTick>>, Thrown> {
     Js::encode(&schedlab_charts::log_axis_ticks(durations, max))
 }
 
 /// `strip_value(unit, value)`: a schedule strip's value with its unit,
 /// as the strips' ticks read it ("1.5 × 10⁷ proc·s", "2.8 h").
 #[export]
-pub fn strip_value(unit: Js<schedlab_charts::StripUnit>, value: f64) -> Result<String, JsError> {
+pub fn strip_value(unit: Js<schedlab_charts::StripUnit>, value: f64) -> Result<String, Thrown> {
     Ok(schedlab_charts::strip_value(unit.decode("unit")?, value))
 }
 
@@ -75,6 +74,6 @@ pub fn strip_value(unit: Js<schedlab_charts::StripUnit>, value: f64) -> Result<S
 /// in one SVG (the schedule view's runs before and after, as the page
 /// stacks them). Page thread only.
 #[export]
-pub fn charts_svg(specs: Js<Vec<ChartSpec>>, width: u32, height: u32) -> Result<String, JsError> {
+pub fn charts_svg(specs: Js<Vec<ChartSpec>>, width: u32, height: u32) -> Result<String, Thrown> {
     Ok(schedlab_charts::try_to_svg_stacked(&specs.decode("charts")?, width, height)?)
 }

@@ -10,7 +10,9 @@
 //! declarations of those types and of every type they refer to
 //! (`www/src/generated/types.ts`, also in the wasm-bindgen `.d.ts`), so the
 //! page needs no cast. Errors reach JavaScript as `Error` objects carrying
-//! the core's message; a panic becomes an `Error` too.
+//! the core's message, named after the session's error kind (`name` is
+//! `TraceError`, `OptionError`, …, `kind` is `trace`, `option`, …:
+//! `boundary::Thrown`); a panic becomes an `Error` too.
 //!
 //! The API, as JavaScript sees it, is the declaration wasm-bindgen writes
 //! from these exports and their doc comments, `www/src/wasm/schedlab_wasm.d.ts`
@@ -28,6 +30,7 @@ mod boundary;
 mod canvas;
 pub mod experiments;
 mod labels;
+pub mod machines;
 mod page;
 pub mod protocol;
 mod schedule_exports;
@@ -49,9 +52,11 @@ use schedlab_experiment::link::Link;
 use schedlab_experiment::{Experiment, ExperimentResult, Phase, Preset, Scope, SummaryTable, WorkloadOptions};
 use schedlab_wasm_macros::export;
 
-pub use crate::boundary::{Callback, Js};
+pub use crate::boundary::{Callback, Js, Thrown};
 use crate::experiments::PlanView;
 use crate::protocol::{GenerateMessage, ProgressMessage, Registry, RunMessage, Summary};
+use crate::session::Error;
+use schedlab_session::ErrorKind;
 
 /// The generated TypeScript declarations, also in the wasm-bindgen `.d.ts`
 /// so that the exports' return types below resolve.
@@ -81,7 +86,7 @@ pub fn install_panic_hook() {
 /// `undefined` or `null` counts as absent; NaN and ±Infinity, which JSON
 /// would write as `null`, are written as the strings of
 /// [`NON_FINITE`] so that they are refused, not taken for the default.
-fn decode<T: DeserializeOwned>(value: JsValue, what: &str) -> Result<T, JsError> {
+fn decode<T: DeserializeOwned>(value: JsValue, what: &str) -> Result<T, Thrown> {
     // A Rust closure, not `new Function(...)`: the page's Content Security
     // Policy forbids evaluating text as JavaScript.
     let drop_nulls = Closure::<dyn Fn(JsValue, JsValue) -> JsValue>::new(|_key: JsValue, value: JsValue| {
@@ -97,14 +102,15 @@ fn decode<T: DeserializeOwned>(value: JsValue, what: &str) -> Result<T, JsError>
 }
 
 /// Decodes without dropping `null`s (for documents the core produced).
-fn decode_raw<T: DeserializeOwned>(value: JsValue, what: &str) -> Result<T, JsError> {
+fn decode_raw<T: DeserializeOwned>(value: JsValue, what: &str) -> Result<T, Thrown> {
     from_text(js_sys::JSON::stringify(&value), what)
 }
 
-fn from_text<T: DeserializeOwned>(text: Result<js_sys::JsString, JsValue>, what: &str) -> Result<T, JsError> {
-    let text: String = text.map_err(|_| JsError::new(&format!("{what}: not JSON data")))?.into();
+fn from_text<T: DeserializeOwned>(text: Result<js_sys::JsString, JsValue>, what: &str) -> Result<T, Thrown> {
+    let text: String = text.map_err(|_| Error::new(ErrorKind::Option, format!("{what}: not JSON data")))?.into();
     let mut reader = serde_json::Deserializer::from_str(&text);
-    serde_path_to_error::deserialize(&mut reader).map_err(|e| JsError::new(&decode_error(what, &e)))
+    Ok(serde_path_to_error::deserialize(&mut reader)
+        .map_err(|e| Error::new(ErrorKind::Option, decode_error(what, &e)))?)
 }
 
 /// The texts that stand for the numbers JSON cannot hold, and the numbers.
@@ -146,13 +152,13 @@ fn decode_error(what: &str, e: &serde_path_to_error::Error<serde_json::Error>) -
     }
 }
 
-fn encode<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
+fn encode<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, Thrown> {
     Ok(value.serialize(&serde_wasm_bindgen::Serializer::json_compatible())?)
 }
 
 /// Policies, runtime sources and their parameters: what the forms are built from.
 #[export]
-pub fn registry() -> Result<Js<Registry>, JsError> {
+pub fn registry() -> Result<Js<Registry>, Thrown> {
     Js::encode(&Registry::new())
 }
 
@@ -166,7 +172,7 @@ pub struct Session {
 impl Session {
     /// Reads `bytes` (SWF text, plain or gzip) under the name `name`.
     #[wasm_bindgen(constructor)]
-    pub fn new(bytes: Uint8Array, name: String, options: Option<Js<WorkloadOptions>>) -> Result<Session, JsError> {
+    pub fn new(bytes: Uint8Array, name: String, options: Option<Js<WorkloadOptions>>) -> Result<Session, Thrown> {
         let options = match options {
             Some(o) => o.decode("options")?,
             None => WorkloadOptions::default(),
@@ -176,13 +182,13 @@ impl Session {
 
     /// `{ identity, header, bad_lines, warnings, bytes, lines }`: the trace
     /// as read (identity = name, sha256, jobs, procs, options, cleaning, stats).
-    pub fn summary(&self) -> Result<Js<Summary>, JsError> {
+    pub fn summary(&self) -> Result<Js<Summary>, Thrown> {
         Js::encode(&self.inner.summary())
     }
 
     /// The trace's identity (a `TraceIdentity`) as JSON text, as an
     /// experiment result records it (for `experiment_result`).
-    pub fn identity(&self) -> Result<String, JsError> {
+    pub fn identity(&self) -> Result<String, Thrown> {
         Ok(serde_json::to_string(self.inner.identity())?)
     }
 
@@ -202,7 +208,7 @@ impl Session {
         let mut observer = Observer::new(on_progress);
         let result = self.inner.run_point(&experiment, index, &mut |phase, p| observer.report(phase, p));
         observer.rethrow()?;
-        Ok(serde_json::to_string(&result.map_err(JsError::from)?).map_err(JsError::from)?)
+        Ok(serde_json::to_string(&result.map_err(Thrown::from)?).map_err(Thrown::from)?)
     }
 
     /// Runs `{ policy, params?, predictor?, seed?, bsd_threshold?, skip_percent?,
@@ -220,21 +226,21 @@ impl Session {
         let mut observer = Observer::new(on_progress);
         let result = self.inner.run_text(&message, &mut |phase, p| observer.report(phase, p));
         observer.rethrow()?;
-        Ok(result.map_err(JsError::from)?)
+        Ok(result.map_err(Thrown::from)?)
     }
 
     /// The last run's per-job table as CSV (`run --jobs-csv`).
-    pub fn jobs_csv(&self) -> Result<String, JsError> {
+    pub fn jobs_csv(&self) -> Result<String, Thrown> {
         Ok(self.inner.jobs_csv()?)
     }
 
     /// The last run's simulated schedule as SWF (`run --swf-out`).
-    pub fn schedule_swf(&self) -> Result<String, JsError> {
+    pub fn schedule_swf(&self) -> Result<String, Thrown> {
         Ok(self.inner.schedule_swf()?)
     }
 
     /// The last run as Batsim's jobs.csv (`run --batsim-jobs`).
-    pub fn batsim_jobs_csv(&self) -> Result<String, JsError> {
+    pub fn batsim_jobs_csv(&self) -> Result<String, Thrown> {
         Ok(self.inner.batsim_jobs_csv()?)
     }
 }
@@ -242,21 +248,21 @@ impl Session {
 /// A Lublin–Feitelson synthetic trace as SWF bytes, from `{ procs, jobs, load,
 /// seed, estimate_factor }` (all optional: 128, 10000, 0.7, 1, 1).
 #[export]
-pub fn generate_lublin(params: Js<GenerateMessage>) -> Result<Vec<u8>, JsError> {
+pub fn generate_lublin(params: Js<GenerateMessage>) -> Result<Vec<u8>, Thrown> {
     let message = params.decode("params")?;
     Ok(schedlab_synth::generate_swf(&message.into())?)
 }
 
 /// The presets of `schedlab reproduce`.
 #[export]
-pub fn presets() -> Result<Js<[Preset]>, JsError> {
+pub fn presets() -> Result<Js<[Preset]>, Thrown> {
     Js::encode(experiments::presets())
 }
 
 /// How many runs the preset `id` makes, all sections together (the
 /// count its plans give: a run without randomness runs once).
 #[export]
-pub fn preset_runs(id: &str) -> Result<f64, JsError> {
+pub fn preset_runs(id: &str) -> Result<f64, Thrown> {
     Ok(experiments::preset_runs(id)? as f64)
 }
 
@@ -267,14 +273,14 @@ pub fn preset_experiment(
     section: usize,
     workload: Js<WorkloadOptions>,
     trace_name: Option<String>,
-) -> Result<Js<Experiment>, JsError> {
+) -> Result<Js<Experiment>, Thrown> {
     let workload = workload.decode("workload")?;
     Js::encode(&experiments::preset_experiment(id, section, &workload, trace_name.as_deref())?)
 }
 
 /// The notes beside a preset run on the trace named `trace_name`.
 #[export]
-pub fn preset_notes(id: &str, trace_name: &str, workload: Js<WorkloadOptions>) -> Result<Js<Vec<String>>, JsError> {
+pub fn preset_notes(id: &str, trace_name: &str, workload: Js<WorkloadOptions>) -> Result<Js<Vec<String>>, Thrown> {
     let workload = workload.decode("workload")?;
     Js::encode(&experiments::preset_notes(id, trace_name, &workload)?)
 }
@@ -282,25 +288,25 @@ pub fn preset_notes(id: &str, trace_name: &str, workload: Js<WorkloadOptions>) -
 /// An experiment of no run with every default (metric settings, one
 /// repetition, seed 0): what the page's form starts from.
 #[export]
-pub fn default_experiment() -> Result<Js<Experiment>, JsError> {
+pub fn default_experiment() -> Result<Js<Experiment>, Thrown> {
     Js::encode(&Experiment::default())
 }
 
 /// The runs and points of an experiment (checked: a bad value fails here).
 #[export]
-pub fn plan(experiment: Js<Experiment>) -> Result<Js<PlanView>, JsError> {
+pub fn plan(experiment: Js<Experiment>) -> Result<Js<PlanView>, Thrown> {
     Js::encode(&experiments::plan(experiment.decode("experiment")?)?)
 }
 
 /// The figures of an experiment result.
 #[export]
-pub fn figures(result: Js<ExperimentResult>) -> Result<Js<Vec<Figure>>, JsError> {
+pub fn figures(result: Js<ExperimentResult>) -> Result<Js<Vec<Figure>>, Thrown> {
     Js::encode(&experiments::figures(&result.decode_raw("result")?))
 }
 
 /// The figures of a preset section's result.
 #[export]
-pub fn preset_figures(id: &str, section: usize, result: Js<ExperimentResult>) -> Result<Js<Vec<Figure>>, JsError> {
+pub fn preset_figures(id: &str, section: usize, result: Js<ExperimentResult>) -> Result<Js<Vec<Figure>>, Thrown> {
     Js::encode(&experiments::preset_figures(id, section, &result.decode_raw("result")?)?)
 }
 
@@ -308,19 +314,19 @@ pub fn preset_figures(id: &str, section: usize, result: Js<ExperimentResult>) ->
 /// (`10d:17d`, `864000:1468800`), as `[from, to)` in whole seconds; the
 /// error says what is wrong with the text.
 #[export]
-pub fn parse_window(text: &str) -> Result<Js<(i64, i64)>, JsError> {
+pub fn parse_window(text: &str) -> Result<Js<(i64, i64)>, Thrown> {
     Js::encode(&schedlab_schedule::parse_window(text)?)
 }
 
 /// A share link's fragment (without `#`).
 #[export]
-pub fn encode_link(link: Js<Link>) -> Result<String, JsError> {
+pub fn encode_link(link: Js<Link>) -> Result<String, Thrown> {
     Ok(experiments::encode_link(&link.decode("link")?)?)
 }
 
 /// A share link's content, checked; the error names the field.
 #[export]
-pub fn decode_link(fragment: &str) -> Result<Js<Link>, JsError> {
+pub fn decode_link(fragment: &str) -> Result<Js<Link>, Thrown> {
     Js::encode(&experiments::decode_link(fragment)?)
 }
 
@@ -329,7 +335,7 @@ pub fn decode_link(fragment: &str) -> Result<Js<Link>, JsError> {
 /// matters with the run's other values, and for each shared parameter (the
 /// global knobs first) the runs it reaches, overrides and misses.
 #[export]
-pub fn param_scope(experiment: Js<Experiment>) -> Result<Js<Scope>, JsError> {
+pub fn param_scope(experiment: Js<Experiment>) -> Result<Js<Scope>, Thrown> {
     Js::encode(&experiments::param_scope(&experiment.decode("experiment")?))
 }
 
@@ -338,7 +344,7 @@ pub fn param_scope(experiment: Js<Experiment>) -> Result<Js<Scope>, JsError> {
 /// of the trace's identity (`session.identity()`) and of the points
 /// (`session.run_point`). Texts, so that every number keeps its form.
 #[export]
-pub fn experiment_result(experiment: Js<Experiment>, identity: &str, points: Vec<String>) -> Result<String, JsError> {
+pub fn experiment_result(experiment: Js<Experiment>, identity: &str, points: Vec<String>) -> Result<String, Thrown> {
     Ok(experiments::experiment_result_text(experiment.decode("experiment")?, identity, &points)?)
 }
 
@@ -347,15 +353,17 @@ pub fn experiment_result(experiment: Js<Experiment>, identity: &str, points: Vec
 /// some row has a number for; each cell as people read it (durations in
 /// their units, "4 h 54 min").
 #[export]
-pub fn summary_table(result: &str, columns: Option<Vec<String>>) -> Result<Js<SummaryTable>, JsError> {
-    let result: ExperimentResult = serde_json::from_str(result).map_err(|e| JsError::new(&format!("result: {e}")))?;
+pub fn summary_table(result: &str, columns: Option<Vec<String>>) -> Result<Js<SummaryTable>, Thrown> {
+    let result: ExperimentResult =
+        serde_json::from_str(result).map_err(|e| Error::new(ErrorKind::Option, format!("result: {e}")))?;
     let keys = columns
         .map(|paths| {
             paths
                 .iter()
                 .map(|p| {
-                    schedlab_metrics::MetricKey::parse(p)
-                        .ok_or_else(|| JsError::new(&format!("columns: `{p}` is not a metric of the catalogue")))
+                    schedlab_metrics::MetricKey::parse(p).ok_or_else(|| {
+                        Error::new(ErrorKind::Option, format!("columns: `{p}` is not a metric of the catalogue"))
+                    })
                 })
                 .collect::<Result<Vec<_>, _>>()
         })
@@ -367,16 +375,16 @@ pub fn summary_table(result: &str, columns: Option<Vec<String>>) -> Result<Js<Su
 /// A preset's result as the text `schedlab reproduce --json` writes, from
 /// the JSON texts of its sections' results (`experiment_result`).
 #[export]
-pub fn reproduction(id: &str, sections: Vec<String>) -> Result<String, JsError> {
+pub fn reproduction(id: &str, sections: Vec<String>) -> Result<String, Thrown> {
     Ok(experiments::reproduction_text(id, &sections)?)
 }
 
 /// A point number from JavaScript: a whole number ≥ 0 within 2^53.
-fn point_index(x: f64) -> Result<u64, JsError> {
+fn point_index(x: f64) -> Result<u64, Thrown> {
     if x.fract() == 0.0 && (0.0..9_007_199_254_740_992.0).contains(&x) {
         Ok(x as u64)
     } else {
-        Err(JsError::new(&format!("point index must be a whole number from 0, not {x}")))
+        Err(Error::new(ErrorKind::Option, format!("point index must be a whole number from 0, not {x}")).into())
     }
 }
 
@@ -385,15 +393,15 @@ fn point_index(x: f64) -> Result<u64, JsError> {
 /// each, so that a canvas with a pixel per device pixel shows the chart
 /// crisp at any text size. Page thread only.
 #[export]
-pub fn draw_chart(canvas: HtmlCanvasElement, spec: Js<ChartSpec>, ratio: f64) -> Result<(), JsError> {
+pub fn draw_chart(canvas: HtmlCanvasElement, spec: Js<ChartSpec>, ratio: f64) -> Result<(), Thrown> {
     let spec = spec.decode("chart")?;
-    let backend = canvas::scaled(canvas, ratio).map_err(|e| JsError::new(&e))?;
+    let backend = canvas::scaled(canvas, ratio).map_err(|e| Error::new(ErrorKind::Export, e))?;
     Ok(schedlab_charts::draw(&spec, &backend.into_drawing_area())?)
 }
 
 /// A chart as an SVG document. Page thread only.
 #[export]
-pub fn chart_svg(spec: Js<ChartSpec>, width: u32, height: u32) -> Result<String, JsError> {
+pub fn chart_svg(spec: Js<ChartSpec>, width: u32, height: u32) -> Result<String, Thrown> {
     Ok(schedlab_charts::try_to_svg(&spec.decode("chart")?, width, height)?)
 }
 

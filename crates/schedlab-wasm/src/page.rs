@@ -11,10 +11,11 @@ use schedlab_experiment::{Experiment, RunSpec, TraceDocument, TraceIdentity};
 use schedlab_wasm_macros::export;
 use schedlab_workload::TraceClock;
 use serde::Serialize;
-use wasm_bindgen::prelude::*;
+
+use schedlab_session::ErrorKind;
 
 use crate::session::Error;
-use crate::Js;
+use crate::{Js, Thrown};
 
 /// The runs of the first visit's demo: EASY, conservative backfilling and
 /// PV-EASY, the three families a scheduling audience knows.
@@ -31,8 +32,11 @@ pub struct Demo {
 
 /// The demo (plain Rust, tested natively).
 pub fn demo_of() -> Result<Demo, Error> {
-    let runs =
-        DEMO_RUNS.iter().map(|s| RunSpec::parse(s)).collect::<Result<Vec<_>, _>>().map_err(|e| Error(e.to_string()))?;
+    let runs = DEMO_RUNS
+        .iter()
+        .map(|s| RunSpec::parse(s))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| Error::new(ErrorKind::Option, e.to_string()))?;
     let experiment = Experiment { wait_ecdf: true, ..Experiment::of(runs) };
     let titles = schedlab_session::plan(experiment.clone())?.titles();
     Ok(Demo { button: format!("Try it: {} on the sample", titles.join(" vs ")), experiment })
@@ -40,7 +44,7 @@ pub fn demo_of() -> Result<Demo, Error> {
 
 /// `demo(): Demo`: what the first visit's button runs, and its text.
 #[export]
-pub fn demo() -> Result<Js<Demo>, JsError> {
+pub fn demo() -> Result<Js<Demo>, Thrown> {
     Js::encode(&demo_of()?)
 }
 
@@ -49,10 +53,12 @@ pub fn demo() -> Result<Js<Demo>, JsError> {
 /// factor 1.2". The runs header, the table caption and the charts'
 /// subtitles all show it.
 #[export]
-pub fn trace_context(identity: Js<TraceIdentity>) -> Result<String, JsError> {
+pub fn trace_context(identity: Js<TraceIdentity>) -> Result<String, Thrown> {
     let identity: TraceDocument = identity.read_as("identity")?;
-    schedlab_experiment::identity_context(&identity)
-        .ok_or_else(|| JsError::new("identity: expected a trace identity with name, jobs, procs and options"))
+    let context = schedlab_experiment::identity_context(&identity);
+    Ok(context.ok_or_else(|| {
+        Error::new(ErrorKind::Option, "identity: expected a trace identity with name, jobs, procs and options")
+    })?)
 }
 
 /// The parameters whose value is a priority formula (or a preset's name),
@@ -147,14 +153,14 @@ pub fn formula_check_of(text: &str) -> FormulaCheck {
 
 /// `formula_language(): FormulaLanguage`: the editor's lists.
 #[export]
-pub fn formula_language() -> Result<Js<FormulaLanguage>, JsError> {
+pub fn formula_language() -> Result<Js<FormulaLanguage>, Thrown> {
     Js::encode(&formula_language_of())
 }
 
 /// `formula_check(text): FormulaCheck`: the message under the field, as
 /// the text is typed.
 #[export]
-pub fn formula_check(text: &str) -> Result<Js<FormulaCheck>, JsError> {
+pub fn formula_check(text: &str) -> Result<Js<FormulaCheck>, Thrown> {
     Js::encode(&formula_check_of(text))
 }
 
@@ -162,20 +168,20 @@ pub fn formula_check(text: &str) -> Result<Js<FormulaCheck>, JsError> {
 /// the start when the header gives a date, "1996-09-30 14:00 UTC+1
 /// (+7 d 1 h)", else as "d7 01:00".
 #[export]
-pub fn time_label(t: f64, clock: Js<TraceClock>) -> Result<String, JsError> {
+pub fn time_label(t: f64, clock: Js<TraceClock>) -> Result<String, Thrown> {
     Ok(clock.decode_raw("clock")?.label(t))
 }
 
 /// `time_date(t, clock)`: the calendar date and time of trace second `t`
 /// ("1996-09-30 14:00 UTC+1"), or `undefined` without `UnixStartTime`.
 #[export]
-pub fn time_date(t: f64, clock: Js<TraceClock>) -> Result<Option<String>, JsError> {
+pub fn time_date(t: f64, clock: Js<TraceClock>) -> Result<Option<String>, Thrown> {
     Ok(clock.decode_raw("clock")?.date(t))
 }
 
 /// `time_note(clock)`: how dates are shown, one sentence, or `undefined`.
 #[export]
-pub fn time_note(clock: Js<TraceClock>) -> Result<Option<String>, JsError> {
+pub fn time_note(clock: Js<TraceClock>) -> Result<Option<String>, Thrown> {
     Ok(clock.decode_raw("clock")?.note())
 }
 

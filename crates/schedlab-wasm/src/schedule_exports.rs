@@ -7,12 +7,13 @@ use schedlab_schedule::{
     Grid, JobDetails, Measure, ReplayState, Scatter, ScatterRect, Selection, SeriesData, WindowJobs,
 };
 use schedlab_wasm_macros::export;
-use wasm_bindgen::prelude::*;
 
 use schedlab_workload::{short_number, Job};
 
 use crate::schedules::{ScheduleInfo, Schedules};
-use crate::{Js, Session};
+use crate::session::Error;
+use crate::{Js, Session, Thrown};
+use schedlab_session::ErrorKind;
 
 /// The largest whole number a JavaScript number holds exactly, 2^53.
 const MAX_EXACT: f64 = 9_007_199_254_740_992.0;
@@ -20,8 +21,8 @@ const MAX_EXACT: f64 = 9_007_199_254_740_992.0;
 /// A time from JavaScript, in seconds: a whole number within ±2^53. The
 /// message names the argument, echoes the value short (`1e300`, not 301
 /// digits) and says which rule it breaks.
-fn whole(x: f64, what: &str) -> Result<i64, JsError> {
-    time(x, what).map_err(|e| JsError::new(&e))
+fn whole(x: f64, what: &str) -> Result<i64, Thrown> {
+    Ok(time(x, what).map_err(|e| Error::new(ErrorKind::Option, e))?)
 }
 
 fn time(x: f64, what: &str) -> Result<i64, String> {
@@ -39,8 +40,8 @@ fn time(x: f64, what: &str) -> Result<i64, String> {
 }
 
 /// A job index or job number from JavaScript: a whole number from 0.
-fn index(x: f64, what: &str) -> Result<u64, JsError> {
-    count(x, what).map_err(|e| JsError::new(&e))
+fn index(x: f64, what: &str) -> Result<u64, Thrown> {
+    Ok(count(x, what).map_err(|e| Error::new(ErrorKind::Option, e))?)
 }
 
 fn count(x: f64, what: &str) -> Result<u64, String> {
@@ -56,53 +57,53 @@ fn count(x: f64, what: &str) -> Result<u64, String> {
 #[export]
 impl Session {
     /// Lays the last run out in schedule slot `slot` (0 or 1), replacing it.
-    pub fn schedule_open(&mut self, slot: u32) -> Result<Js<ScheduleInfo>, JsError> {
+    pub fn schedule_open(&mut self, slot: u32) -> Result<Js<ScheduleInfo>, Thrown> {
         Js::encode(&self.inner.schedule_open(slot)?)
     }
 
     /// Frees a slot.
-    pub fn schedule_close(&mut self, slot: u32) -> Result<(), JsError> {
+    pub fn schedule_close(&mut self, slot: u32) -> Result<(), Thrown> {
         Ok(self.inner.schedule_close(slot)?)
     }
 
     /// The runs meeting `[from, to)` with their processor bands, at most
     /// `limit` (`complete` false when there were more: draw buckets).
-    pub fn schedule_window(&self, slot: u32, from: f64, to: f64, limit: u32) -> Result<Js<WindowJobs>, JsError> {
+    pub fn schedule_window(&self, slot: u32, from: f64, to: f64, limit: u32) -> Result<Js<WindowJobs>, Thrown> {
         let (schedules, jobs) = self.inner.schedules();
         let (from, to): (Time, Time) = (whole(from, "the window's start")?, whole(to, "the window's end")?);
         Js::encode(&schedules.window(jobs, slot, from, to, limit as usize)?)
     }
 
     /// Mean utilisation per bucket of `grid`: the zoomed-out view.
-    pub fn schedule_buckets(&self, slot: u32, grid: Js<Grid>) -> Result<Vec<f64>, JsError> {
+    pub fn schedule_buckets(&self, slot: u32, grid: Js<Grid>) -> Result<Vec<f64>, Thrown> {
         Ok(self.inner.schedules().0.buckets(slot, &grid.decode("grid")?)?)
     }
 
     /// Utilisation, queue length, queued work and the first job's wait per bucket.
-    pub fn schedule_series(&self, slot: u32, grid: Js<Grid>) -> Result<Js<SeriesData>, JsError> {
+    pub fn schedule_series(&self, slot: u32, grid: Js<Grid>) -> Result<Js<SeriesData>, Thrown> {
         self.on_grid(grid, |schedules, jobs, grid| schedules.series(jobs, slot, grid))
     }
 
     /// The inspector's view of job index `job`.
-    pub fn schedule_job(&self, slot: u32, job: f64) -> Result<Js<JobDetails>, JsError> {
+    pub fn schedule_job(&self, slot: u32, job: f64) -> Result<Js<JobDetails>, Thrown> {
         let (schedules, jobs) = self.inner.schedules();
         Js::encode(&schedules.job(jobs, slot, index(job, "the job index")?)?)
     }
 
     /// The index of the job numbered `id` in the trace, if there is one.
-    pub fn schedule_find(&self, slot: u32, id: f64) -> Result<Option<u32>, JsError> {
+    pub fn schedule_find(&self, slot: u32, id: f64) -> Result<Option<u32>, Thrown> {
         let (schedules, jobs) = self.inner.schedules();
         Ok(schedules.find(jobs, slot, index(id, "the job number")?)?)
     }
 
     /// The machine and the first `queue_limit` waiting jobs at `t`.
-    pub fn schedule_replay(&self, slot: u32, t: f64, queue_limit: u32) -> Result<Js<ReplayState>, JsError> {
+    pub fn schedule_replay(&self, slot: u32, t: f64, queue_limit: u32) -> Result<Js<ReplayState>, Thrown> {
         let (schedules, jobs) = self.inner.schedules();
         Js::encode(&schedules.replay(jobs, slot, whole(t, "the replay time")?, queue_limit as usize)?)
     }
 
     /// Every job's wait or bounded slowdown under slot 0 (x) and slot 1 (y).
-    pub fn schedule_scatter(&self, measure: Js<Measure>) -> Result<Js<Scatter>, JsError> {
+    pub fn schedule_scatter(&self, measure: Js<Measure>) -> Result<Js<Scatter>, Thrown> {
         let measure = measure.decode("measure")?;
         let (schedules, jobs) = self.inner.schedules();
         Js::encode(&schedules.scatter(jobs, measure)?)
@@ -114,7 +115,7 @@ impl Session {
         measure: Js<Measure>,
         rect: Js<ScatterRect>,
         limit: u32,
-    ) -> Result<Js<Selection>, JsError> {
+    ) -> Result<Js<Selection>, Thrown> {
         let measure = measure.decode("measure")?;
         let rect = rect.decode("rect")?;
         let (schedules, jobs) = self.inner.schedules();
@@ -122,7 +123,7 @@ impl Session {
     }
 
     /// The schedule view of `grid`'s window as a chart (`chart_svg`, `draw_chart`).
-    pub fn schedule_chart(&self, slot: u32, grid: Js<Grid>) -> Result<Js<ChartSpec>, JsError> {
+    pub fn schedule_chart(&self, slot: u32, grid: Js<Grid>) -> Result<Js<ChartSpec>, Thrown> {
         self.on_grid(grid, |schedules, jobs, grid| schedules.chart(jobs, slot, grid))
     }
 }
@@ -133,7 +134,7 @@ impl Session {
         &self,
         grid: Js<Grid>,
         query: impl FnOnce(&Schedules, &[Job], &Grid) -> Result<T, crate::session::Error>,
-    ) -> Result<Js<T>, JsError> {
+    ) -> Result<Js<T>, Thrown> {
         let grid = grid.decode("grid")?;
         let (schedules, jobs) = self.inner.schedules();
         Js::encode(&query(schedules, jobs, &grid)?)

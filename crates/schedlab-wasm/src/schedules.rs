@@ -13,6 +13,8 @@ use schedlab_schedule::{
 use schedlab_workload::Job;
 use serde::Serialize;
 
+use schedlab_session::ErrorKind;
+
 use crate::session::Error;
 
 /// Slots for laid-out runs: two, the pair a comparison needs. A view of a
@@ -90,7 +92,10 @@ impl Schedules {
     pub fn view(&self, slot: u32) -> Result<&ScheduleView, Error> {
         match self.slots.get(slot as usize) {
             Some(Some((_, view))) => Ok(view),
-            Some(None) => Err(Error(format!("schedule slot {slot} is empty: open a run's schedule in it first"))),
+            Some(None) => Err(Error::new(
+                ErrorKind::State,
+                format!("schedule slot {slot} is empty: open a run's schedule in it first"),
+            )),
             None => Err(bad_slot(slot)),
         }
     }
@@ -150,5 +155,8 @@ impl Schedules {
 }
 
 fn bad_slot(slot: u32) -> Error {
-    Error(format!("schedule slot {slot}: there are {SCHEDULE_SLOTS} slots, 0 to {}", SCHEDULE_SLOTS - 1))
+    Error::new(
+        ErrorKind::State,
+        format!("schedule slot {slot}: there are {SCHEDULE_SLOTS} slots, 0 to {}", SCHEDULE_SLOTS - 1),
+    )
 }

@@ -7,36 +7,53 @@ use std::io::Read;
 use schedlab_engine::{Control, Progress};
 use schedlab_experiment::{Experiment, Phase, Plan, PointResult, RunDocument, TraceIdentity};
 use schedlab_schedule::ScheduleView;
-use schedlab_session::{Export, Refused, Run, SessionError};
+use schedlab_session::{ErrorKind, Export, Refused, Run, SessionError};
 use schedlab_workload::Job;
 
 use crate::protocol::{memory_job_budget, RunMessage, Summary, TraceOptions, BROWSER_MAX_JOBS, WASM_MAX_MEMORY};
 use crate::schedules::{ScheduleInfo, Schedules};
 
-/// An error as the page shows it: the core's message, unchanged.
+/// An error as the page shows it: the core's message, unchanged, and its
+/// kind (`schedlab_session::ErrorKind`), which JavaScript reads as the
+/// thrown `Error`'s `name` and `kind` (`boundary::Thrown`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Error(pub String);
+pub struct Error {
+    pub kind: ErrorKind,
+    pub message: String,
+}
+
+impl Error {
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
+        Error { kind, message: message.into() }
+    }
+}
 
 impl std::fmt::Display for Error {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.message)
     }
 }
 
 impl std::error::Error for Error {}
 
-/// Every core error converts the same way: its `Display` text.
+impl From<SessionError> for Error {
+    fn from(e: SessionError) -> Self {
+        Error::new(e.kind(), e.message())
+    }
+}
+
+/// Every core error converts through the session's error, which knows its
+/// kind.
 macro_rules! from_core {
     ($($t:ty),*) => {$(
         impl From<$t> for Error {
             fn from(e: $t) -> Self {
-                Error(e.to_string())
+                SessionError::from(e).into()
             }
         }
     )*};
 }
 from_core!(
-    SessionError,
     schedlab_workload::SwfError,
     schedlab_experiment::ConfigError,
     schedlab_experiment::GridError,
@@ -44,11 +61,43 @@ from_core!(
     schedlab_experiment::DocumentError,
     schedlab_synth::SynthError,
     schedlab_charts::ChartError,
-    schedlab_schedule::ScheduleError,
-    serde_json::Error,
-    std::io::Error,
-    std::string::FromUtf8Error
+    schedlab_schedule::ScheduleError
 );
+
+/// A document the core made that cannot be written as JSON text: an
+/// output that cannot be made.
+impl From<serde_json::Error> for Error {
+    fn from(e: serde_json::Error) -> Self {
+        Error::new(ErrorKind::Export, e.to_string())
+    }
+}
+
+/// The bytes of a trace could not be read.
+impl From<std::io::Error> for Error {
+    fn from(e: std::io::Error) -> Self {
+        Error::new(ErrorKind::Trace, e.to_string())
+    }
+}
+
+/// A time window the page typed that cannot be read.
+impl From<schedlab_schedule::WindowError> for Error {
+    fn from(e: schedlab_schedule::WindowError) -> Self {
+        Error::new(ErrorKind::Option, e.to_string())
+    }
+}
+
+/// A value the core made that cannot become a JavaScript value.
+impl From<serde_wasm_bindgen::Error> for Error {
+    fn from(e: serde_wasm_bindgen::Error) -> Self {
+        Error::new(ErrorKind::Export, e.to_string())
+    }
+}
+
+impl From<std::string::FromUtf8Error> for Error {
+    fn from(e: std::string::FromUtf8Error) -> Self {
+        Error::new(ErrorKind::Trace, e.to_string())
+    }
+}
 
 /// Bytes the module's memory has grown to; none natively, where the
 /// browser's 4 GiB does not bound the process.
@@ -96,12 +145,15 @@ impl Session {
         let room = memory_job_budget(in_use);
         let workload = TraceOptions { max_jobs: Some(limit.min(room)), ..options };
         let session = schedlab_session::Session::load(bytes, name, workload).map_err(|e| match e.refused() {
-            Some(Refused::Jobs { line, .. }) if room < limit => Error(format!(
-                "the trace holds more than {room} jobs, as many as this tab's memory has room for: {} MB of its \
+            Some(Refused::Jobs { line, .. }) if room < limit => Error::new(
+                ErrorKind::Limit,
+                format!(
+                    "the trace holds more than {room} jobs, as many as this tab's memory has room for: {} MB of its \
                      {} MB are taken (refused at line {line}); reload the page to free them",
-                in_use >> 20,
-                WASM_MAX_MEMORY >> 20
-            )),
+                    in_use >> 20,
+                    WASM_MAX_MEMORY >> 20
+                ),
+            ),
             _ => e.into(),
         })?;
         let identity = session.identity();
@@ -122,7 +174,7 @@ impl Session {
         observer: &mut dyn FnMut(Phase, Progress) -> Control,
     ) -> Result<RunDocument, Error> {
         self.last = None;
-        let run = self.session.run(&message.request().map_err(Error)?, observer)?;
+        let run = self.session.run(&message.request().map_err(|e| Error::new(ErrorKind::Option, e))?, observer)?;
         let document = self.session.document(&run, None);
         self.last = Some(run);
         Ok(document)
@@ -170,7 +222,7 @@ impl Session {
     }
 
     fn last(&self) -> Result<&Run, Error> {
-        self.last.as_ref().ok_or_else(|| Error("no run yet: run a policy on this trace first".to_owned()))
+        self.last.as_ref().ok_or_else(|| Error::new(ErrorKind::State, "no run yet: run a policy on this trace first"))
     }
 
     fn export(&self, export: Export) -> Result<String, Error> {

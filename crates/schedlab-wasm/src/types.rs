@@ -14,6 +14,7 @@
 use std::any::TypeId;
 use std::collections::{BTreeMap, BTreeSet};
 
+use schedlab_session::ErrorKind;
 use ts_rs::{TypeVisitor, TS};
 
 /// One type an export names, as `#[export]` registers it.
@@ -95,6 +96,20 @@ fn named_by_text(found: &mut Declarations) {
     visit_root::<schedlab_metrics::Metrics>(found);
 }
 
+/// The kinds of the core's errors, from `ErrorKind::ALL`: what a thrown
+/// error's `kind` holds (`boundary::Thrown`); its `name` is the kind's
+/// class name, the kind capitalised with `Error` (`TraceError`).
+fn error_kinds() -> String {
+    let names: Vec<String> = ErrorKind::ALL.iter().map(|k| format!("\"{}\"", k.name())).collect();
+    format!(
+        "\n/** What part of a request a core error blames: a thrown `Error`'s `kind`. */\n\
+         export type ErrorKind = {};\n\n\
+         /** What an export throws for a core error: `name` is the kind's class (`TraceError`, `OptionError`, …). */\n\
+         export interface SchedlabError extends Error {{\n  kind: ErrorKind;\n}}\n",
+        names.join(" | ")
+    )
+}
+
 fn declarations() -> String {
     let mut found = Declarations::default();
     for boundary in boundaries() {
@@ -102,6 +117,7 @@ fn declarations() -> String {
     }
     named_by_text(&mut found);
     let mut out = HEADER.to_owned();
+    out.push_str(&error_kinds());
     for decl in found.by_name.values() {
         out.push('\n');
         out.push_str("export ");

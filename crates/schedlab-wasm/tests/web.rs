@@ -6,7 +6,7 @@
 //! instance, since a panic leaves the instance unusable).
 #![cfg(target_arch = "wasm32")]
 
-use js_sys::{Function, Object, Reflect, Uint8Array, JSON};
+use js_sys::{Function, Reflect, Uint8Array, JSON};
 use schedlab_experiment::WorkloadOptions;
 use schedlab_wasm::{
     decode_link, encode_link, experiment_result, figures, generate_lublin, plan, preset_experiment, preset_figures,
@@ -197,6 +197,41 @@ fn errors_name_what_is_wrong() {
     let gen = |p: Value| generate_lublin(js(p)).err().map(message);
     assert!(gen(json!({"procs": 0})).unwrap().starts_with("procs must be between 1"));
     assert!(gen(json!({"nodes": 64})).unwrap().starts_with("params: unknown field `nodes`"));
+}
+
+/// A thrown error's `name` and `kind`: the kind's class and name, as the
+/// page and its workers read them; a callback's own error is thrown again
+/// as it was.
+fn name_and_kind(e: impl Into<JsValue>) -> (String, String) {
+    let e = e.into();
+    let field = |key: &str| Reflect::get(&e, &key.into()).ok().and_then(|v| v.as_string()).unwrap_or_default();
+    (field("name"), field("kind"))
+}
+
+#[wasm_bindgen_test]
+fn errors_carry_their_kind_as_name_and_kind() {
+    let pair = |name: &str, kind: &str| (name.to_owned(), kind.to_owned());
+    let load = |b: &[u8], o: Value| Session::new(bytes(b), "s".into(), options(o)).err().map(name_and_kind).unwrap();
+    assert_eq!(load(b"hello\n", json!({})), pair("TraceError", "trace"));
+    assert_eq!(load(SMALL.as_bytes(), json!({"max_jobs": 5})), pair("LimitError", "limit"));
+    assert_eq!(load(SMALL.as_bytes(), json!({"machine_sise": 3})), pair("OptionError", "option"));
+
+    let mut s = Session::new(bytes(SMALL.as_bytes()), "s".into(), None).unwrap();
+    assert_eq!(name_and_kind(s.jobs_csv().unwrap_err()), pair("StateError", "state"));
+    let run = |s: &mut Session, r: Value| s.run(js(r), None).err().map(name_and_kind).unwrap();
+    assert_eq!(run(&mut s, json!({"policy": "esay"})), pair("PolicyError", "policy"));
+    assert_eq!(run(&mut s, json!({"policy": "easy", "params": {"ordr": "x"}})), pair("OptionError", "option"));
+    assert_eq!(name_and_kind(decode_link("#v2=%%").unwrap_err()), pair("LinkError", "link"));
+
+    // Enough events for a progress report (every 16,384).
+    let trace = generate_lublin(js(json!({"procs": 64, "jobs": 20000, "load": 0.9, "seed": 2}))).unwrap();
+    let mut s = Session::new(bytes(&trace), "lublin.swf".into(), None).unwrap();
+    let stop = Function::new_with_args("p", "return false;");
+    let e = s.run(js(json!({"policy": "fcfs"})), Some(stop.into())).unwrap_err();
+    assert_eq!(name_and_kind(e), pair("CancelledError", "cancelled"));
+    let throw = Function::new_with_args("p", "throw new RangeError('the page gave up');");
+    let e = s.run(js(json!({"policy": "fcfs"})), Some(throw.into())).unwrap_err();
+    assert_eq!(name_and_kind(e), pair("RangeError", ""));
 }
 
 #[wasm_bindgen_test]

@@ -139,9 +139,97 @@ fn ranges_text(nodes: &[u32]) -> String {
     out
 }
 
+impl Machine {
+    /// The machine in the command line's `--nodes` form
+    /// (`4x(cpu=16,mem=65536)`, `cpu:4x(cpu=16)+gpu:2x(cpu=32,gpu=4)`),
+    /// when that form says all of it: one partition `all`, or partitions
+    /// made of whole node types with no time limit, tier or exclusivity (a
+    /// slurm.conf can say more). The text is read back and kept only if it
+    /// gives this very machine, so a page's field shows what the user can
+    /// edit and never a machine other than the one the run uses.
+    pub fn spec(&self) -> Option<String> {
+        let groups = self.node_type_partitions()?;
+        let text = self
+            .node_types
+            .iter()
+            .zip(&groups)
+            .map(|(t, name)| {
+                let amounts: Vec<String> =
+                    self.resources.iter().zip(&t.capacity).map(|(r, amount)| format!("{r}={amount}")).collect();
+                let group = format!("{}x({})", t.count, amounts.join(","));
+                name.map_or(group.clone(), |n| format!("{n}:{group}"))
+            })
+            .collect::<Vec<_>>()
+            .join("+");
+        (Machine::from_spec(&text).ok().as_ref() == Some(self)).then_some(text)
+    }
+
+    /// The partition each node type's group is named after in `--nodes`
+    /// form: none when the machine is one partition `all` of every node,
+    /// else the one partition that holds all the type's nodes.
+    fn node_type_partitions(&self) -> Option<Vec<Option<&str>>> {
+        if let [only] = self.partitions.as_slice() {
+            if only.name == "all" && only.nodes.len() == self.nodes() {
+                return Some(vec![None; self.node_types.len()]);
+            }
+        }
+        let mut first = 0u32;
+        let mut names = Vec::with_capacity(self.node_types.len());
+        for t in &self.node_types {
+            let nodes = first..first + t.count;
+            let p = self.partitions.iter().find(|p| p.nodes.binary_search(&nodes.start).is_ok())?;
+            names.push(Some(p.name.as_str()));
+            first = nodes.end;
+        }
+        Some(names)
+    }
+
+    /// The machine in one line for people: its nodes and resource totals,
+    /// its node types and its partitions, e.g. "6 nodes (128 cores,
+    /// 8 gpu): 4 × (cpu 16) + 2 × (cpu 32, gpu 4); partitions cpu (nodes
+    /// 0-3), gpu (nodes 4-5, exclusive)".
+    pub fn summary(&self) -> String {
+        let d = self.description();
+        let amount = |name: &str, unit: Option<&str>, n: u64| match unit {
+            Some(u) => format!("{n} {u}"),
+            None => format!("{n} {name}"),
+        };
+        let totals: Vec<String> = d.resources.iter().map(|r| amount(&r.name, r.unit, r.total)).collect();
+        let types: Vec<String> = d
+            .node_types
+            .iter()
+            .map(|t| {
+                let each: Vec<String> =
+                    d.resources.iter().zip(&t.capacity).map(|(r, n)| format!("{} {n}", r.name)).collect();
+                format!("{} × ({})", t.count, each.join(", "))
+            })
+            .collect();
+        let partitions: Vec<String> = d.partitions.iter().map(partition_text).collect();
+        let nodes = if d.nodes == 1 { "1 node".to_owned() } else { format!("{} nodes", d.nodes) };
+        format!("{nodes} ({}): {}; partitions {}", totals.join(", "), types.join(" + "), partitions.join(", "))
+    }
+}
+
+/// "gpu (nodes 4-5, at most 1 h, tier 2, exclusive)".
+fn partition_text(p: &PartitionDescription) -> String {
+    let mut notes = vec![format!("nodes {}", p.node_ranges)];
+    if let Some(t) = p.max_time {
+        notes.push(format!("at most {}", crate::clock::duration_text(t as f64)));
+    }
+    // Slurm's default tier is 1; only another is worth a word.
+    if p.priority_tier != 1 {
+        notes.push(format!("tier {}", p.priority_tier));
+    }
+    if p.exclusive {
+        notes.push("exclusive".to_owned());
+    }
+    format!("{} ({})", p.name, notes.join(", "))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::machine::Partition;
 
     #[test]
     fn node_numbers_read_as_ranges() {
@@ -166,5 +254,52 @@ mod tests {
             d.partitions.iter().map(|p| (p.name.as_str(), p.nodes, p.node_ranges.as_str(), p.cores)).collect();
         assert_eq!(parts, [("a", 2, "0-1", 8), ("b", 1, "2", 8)]);
         assert_eq!(d.default_partition, "a");
+    }
+
+    /// The `--nodes` form of a machine reads back as the same machine;
+    /// memory in MiB (1G = 1024), every resource on every group (a GPU
+    /// count of 0 where a type has none).
+    #[test]
+    fn a_machine_of_groups_is_written_in_nodes_form() {
+        let m = Machine::from_spec("a:2x(cpu=4,mem=1G)+b:1x(cpu=8,gpu=2)").unwrap();
+        assert_eq!(m.spec().unwrap(), "a:2x(cpu=4,mem=1024,gpu=0)+b:1x(cpu=8,mem=0,gpu=2)");
+        let one = Machine::from_spec("128x(cores=64)").unwrap();
+        assert_eq!(one.spec().unwrap(), "128x(cpu=64)");
+    }
+
+    /// A limit, a tier or an exclusive partition has no `--nodes` form, nor
+    /// has a partition that splits a node type: the machine has no spec.
+    #[test]
+    fn a_machine_the_nodes_form_cannot_say_has_no_spec() {
+        let mut limited = Machine::from_spec("a:2x(cpu=4)+b:1x(cpu=8)").unwrap();
+        limited.partitions[1].max_time = Some(3600);
+        assert_eq!(limited.spec(), None);
+        let mut exclusive = Machine::from_spec("2x(cpu=4)").unwrap();
+        exclusive.partitions[0].exclusive = true;
+        assert_eq!(exclusive.spec(), None);
+        let mut split = Machine::from_spec("a:2x(cpu=4)").unwrap();
+        split.partitions[0].nodes = vec![0];
+        split.partitions.push(Partition {
+            name: "b".into(),
+            nodes: vec![1],
+            max_time: None,
+            priority_tier: 0,
+            exclusive: false,
+        });
+        assert_eq!(split.spec(), None);
+    }
+
+    /// By hand: 3 nodes, 4 + 4 + 8 = 16 cores, 1,024 MiB on each of the
+    /// first two, 2 GPUs on the third.
+    #[test]
+    fn a_machine_is_summarised_in_one_line() {
+        let mut m = Machine::from_spec("a:2x(cpu=4,mem=1G)+b:1x(cpu=8,gpu=2)").unwrap();
+        m.partitions[1].exclusive = true;
+        m.partitions[1].max_time = Some(3600);
+        assert_eq!(
+            m.summary(),
+            "3 nodes (16 cores, 2048 MiB, 2 gpu): 2 × (cpu 4, mem 1024, gpu 0) + 1 × (cpu 8, mem 0, gpu 2); \
+             partitions a (nodes 0-1), b (nodes 2, at most 1 h, exclusive)"
+        );
     }
 }

@@ -7,6 +7,7 @@ import type { SweepValues } from "../generated/types";
 import { form, scope, trace } from "../store";
 import { Field } from "../ui";
 import { numberOrUnset, setRepeat, setSweep, setWorkload } from "./form";
+import { MachineEditor } from "./MachineEditor";
 
 function num(x: number | undefined): string {
   return x === undefined ? "" : String(x);
@@ -185,6 +186,7 @@ export function Settings() {
       <details class="workload-box" id="workload-options">
         <summary>Workload options</summary>
         <Workload />
+        <MachineEditor />
       </details>
     </>
   );

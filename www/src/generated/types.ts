@@ -14,6 +14,14 @@ export type Intervals<T> = T extends number
 /** A summary's `ci95`: the metrics document's shape, half-widths for numbers. */
 export type MetricsIntervals = Intervals<Metrics>;
 
+/** What part of a request a core error blames: a thrown `Error`'s `kind`. */
+export type ErrorKind = "trace" | "limit" | "option" | "policy" | "experiment" | "link" | "merge" | "run" | "cancelled" | "export" | "state";
+
+/** What an export throws for a core error: `name` is the kind's class (`TraceError`, `OptionError`, …). */
+export interface SchedlabError extends Error {
+  kind: ErrorKind;
+}
+
 export type AxisTick = { value: number, label: string, };
 
 export type BadLineInfo = { line: number, field: number | null, field_name: string | null, message: string, text: string, };
@@ -430,6 +438,23 @@ node_types: Array<NodeTypeDescription>, partitions: Array<PartitionDescription>,
 default_partition: string, };
 
 export type MachineMetrics = { resources: Array<ResourceUse>, partitions: Array<PartitionMetrics>, };
+
+export type MachineRead = { machine: Machine, 
+/**
+ * One note per line the machine reader does not use.
+ */
+notes: Array<string>, };
+
+export type MachineText = { 
+/**
+ * The `--nodes` form, for the field; absent when that form cannot say
+ * the machine (a slurm.conf's time limits, tiers, exclusive nodes).
+ */
+spec?: string, 
+/**
+ * Nodes, totals, node types and partitions in one line.
+ */
+summary: string, };
 
 export type Measure = "wait" | "bsd";
 

@@ -18,7 +18,7 @@
 // with the core's sentence, and the new worker gets the trace from the
 // page's copy when next needed. Other points and results are untouched.
 import * as Comlink from "comlink";
-import { core } from "../core";
+import { core, errorKind } from "../core";
 import type { Experiment, GenerateMessage, ProgressMessage, Summary, WorkloadOptions } from "../generated/types";
 import type { ExportFormat, PointDone, RunWorkerApi } from "./run-worker";
 
@@ -206,7 +206,10 @@ export class Pool {
       this.noteSession(slot, job.experiment.workload);
       this.finish(slot, job, "done", { done });
     } catch (e) {
-      const cancelled = (job.status as PointStatus) === "cancelled" || (slot.flag !== null && Atomics.load(slot.flag, 0) !== 0);
+      const cancelled =
+        (job.status as PointStatus) === "cancelled" ||
+        (slot.flag !== null && Atomics.load(slot.flag, 0) !== 0) ||
+        errorKind(e) === "cancelled";
       const err = cancelled ? e : this.afterTrap(slot, e, false);
       if (err instanceof MemoryExhausted) job.failure = "memory";
       this.finish(slot, job, cancelled ? "cancelled" : "error", { error: err instanceof Error ? err.message : String(err) });

@@ -62,22 +62,41 @@ fn run_text_is_the_documents_pretty_json() {
 #[test]
 fn errors_carry_the_cores_message() {
     let mut s = kth();
-    let e = s.run(&request("esay"), &mut go).unwrap_err().0;
+    let e = s.run(&request("esay"), &mut go).unwrap_err().message;
     assert!(e.starts_with("unknown policy `esay` (known: fcfs, easy"), "{e}");
     let mut m = request("easy");
     m.params.insert("ordr".into(), ParamText::Text("shortest".into()));
-    let e = s.run(&m, &mut go).unwrap_err().0;
+    let e = s.run(&m, &mut go).unwrap_err().message;
     assert!(e.starts_with("unknown parameter `ordr`"), "{e}");
     let m = RunMessage { predictor: Some("oracle".into()), ..request("easy") };
-    assert!(s.run(&m, &mut go).unwrap_err().0.starts_with("unknown predictor `oracle`"));
+    assert!(s.run(&m, &mut go).unwrap_err().message.starts_with("unknown predictor `oracle`"));
     let m = RunMessage { seed: 1 << 60, ..request("easy") };
-    assert!(s.run(&m, &mut go).unwrap_err().0.starts_with("seed must be at most"));
+    assert!(s.run(&m, &mut go).unwrap_err().message.starts_with("seed must be at most"));
     let m = RunMessage { skip_percent: Some(60.0), ..request("easy") };
-    assert!(s.run(&m, &mut go).unwrap_err().0.contains("skip percentage"));
-    let e = Session::open(&b"not a trace\n"[..], "x".into(), TraceOptions::default()).err().unwrap().0;
+    assert!(s.run(&m, &mut go).unwrap_err().message.contains("skip percentage"));
+    let e = Session::open(&b"not a trace\n"[..], "x".into(), TraceOptions::default()).err().unwrap().message;
     assert!(e.starts_with("no valid job in 1 lines"), "{e}");
     let bad = TraceOptions { machine_size: Some(0), ..TraceOptions::default() };
-    assert!(Session::open(KTH, "x".into(), bad).err().unwrap().0.contains("machine_size"));
+    assert!(Session::open(KTH, "x".into(), bad).err().unwrap().message.contains("machine_size"));
+}
+
+/// Each error says which part of the request was wrong, as the kind the
+/// page reads from the thrown `Error` (`boundary::Thrown`).
+#[test]
+fn errors_carry_their_kind() {
+    let mut s = kth();
+    let kind = |r: Result<RunDocument, Error>| r.unwrap_err().kind;
+    assert_eq!(kind(s.run(&request("esay"), &mut go)), ErrorKind::Policy);
+    let mut m = request("easy");
+    m.params.insert("ordr".into(), ParamText::Text("shortest".into()));
+    assert_eq!(kind(s.run(&m, &mut go)), ErrorKind::Option);
+    let m = RunMessage { seed: 1 << 60, ..request("easy") };
+    assert_eq!(kind(s.run(&m, &mut go)), ErrorKind::Option);
+    let open = |bytes: &[u8], o: TraceOptions| Session::open(bytes, "x".into(), o).err().unwrap().kind;
+    assert_eq!(open(b"not a trace\n", TraceOptions::default()), ErrorKind::Trace);
+    assert_eq!(open(KTH, TraceOptions { max_jobs: Some(5), ..TraceOptions::default() }), ErrorKind::Limit);
+    assert_eq!(s.jobs_csv().unwrap_err().kind, ErrorKind::State);
+    assert_eq!(crate::experiments::decode_link("v2=garbage").unwrap_err().kind, ErrorKind::Link);
 }
 
 #[test]
@@ -92,17 +111,17 @@ fn a_run_can_be_cancelled() {
             calls += 1;
             Control::Cancel
         })
-        .unwrap_err()
-        .0;
+        .unwrap_err();
     assert_eq!(calls, 1);
-    assert!(e.starts_with("the run was cancelled"), "{e}");
+    assert_eq!(e.kind, ErrorKind::Cancelled);
+    assert!(e.message.starts_with("the run was cancelled"), "{e}");
     assert!(s.jobs_csv().is_err());
 }
 
 #[test]
 fn exports_of_the_last_run() {
     let mut s = kth();
-    assert_eq!(s.jobs_csv().unwrap_err().0, "no run yet: run a policy on this trace first");
+    assert_eq!(s.jobs_csv().unwrap_err().message, "no run yet: run a policy on this trace first");
     assert!(s.schedule_swf().is_err());
     s.run(&request("fcfs"), &mut go).unwrap();
     let csv = s.jobs_csv().unwrap();
@@ -170,8 +189,9 @@ fn the_job_limit_is_what_the_memory_left_has_room_for() {
     assert!(memory_job_budget(64 << 20) > BROWSER_MAX_JOBS, "a fresh module keeps the 5 million limit");
     let nearly_full = WASM_MAX_MEMORY - 100 * WASM_BYTES_PER_JOB;
     let e = Session::open_in(KTH, "k".into(), TraceOptions::default(), nearly_full).err().expect("refused");
+    assert_eq!(e.kind, ErrorKind::Limit);
     assert_eq!(
-        e.0,
+        e.message,
         "the trace holds more than 100 jobs, as many as this tab's memory has room for: 4095 MB of its 4096 MB \
          are taken (refused at line 109); reload the page to free them"
     );
@@ -226,8 +246,9 @@ fn two_runs_are_laid_out_side_by_side_and_queried() {
     use schedlab_schedule::{Grid, Measure, ScatterRect};
     let mut s = kth();
     let empty = s.schedules().0.view(0).err().unwrap();
-    assert!(empty.0.contains("slot 0 is empty"), "{empty}");
-    assert!(s.schedule_open(0).unwrap_err().0.contains("no run yet"));
+    assert_eq!(empty.kind, ErrorKind::State);
+    assert!(empty.message.contains("slot 0 is empty"), "{empty}");
+    assert!(s.schedule_open(0).unwrap_err().message.contains("no run yet"));
     s.run(&request("easy"), &mut go).unwrap();
     let info = s.schedule_open(0).unwrap();
     assert_eq!((info.slot, info.procs, info.jobs, info.runs), (0, 100, 3000, 3000));
@@ -235,7 +256,7 @@ fn two_runs_are_laid_out_side_by_side_and_queried() {
     let (from, to) = info.span.unwrap();
     s.run(&request("fcfs"), &mut go).unwrap();
     s.schedule_open(1).unwrap();
-    assert!(s.schedule_open(2).unwrap_err().0.contains("there are 2 slots"));
+    assert!(s.schedule_open(2).unwrap_err().message.contains("there are 2 slots"));
     let (schedules, jobs) = s.schedules();
     let day = schedules.window(jobs, 0, from + 86_400, from + 2 * 86_400, 10_000).unwrap();
     assert!(day.complete && !day.rects.is_empty());
