@@ -8,10 +8,16 @@
 # without starting one; `run-case.sh` makes new records.
 #
 # Only the cases that pass the rule today are checked (see the doc for the
-# others' figures): `basic`, one node under priority/basic.
+# others' figures): `basic`, one node under priority/basic, and
+# `multifactor`, the same node under priority/multifactor with age,
+# fair-share and size. Each record's own clocks (its time zero on the Unix
+# clock, its decay thread's phase) are in real-N.params beside it.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bash scripts/build-cli.sh
 runs=docs/reproduction/slurm-runs
 python3 scripts/slurm/compare.py --schedlab "${CARGO_TARGET_DIR:-target}/release/schedlab" \
   --params "bf_interval=1 bf_resolution=1 sched_interval=1" --check "$runs"/basic/real-*.csv
+python3 scripts/slurm/compare.py --schedlab "${CARGO_TARGET_DIR:-target}/release/schedlab" \
+  --params "bf_interval=1 bf_resolution=1 sched_interval=1 PriorityType=priority/multifactor PriorityWeightAge=1000 PriorityWeightFairshare=10000 PriorityWeightJobSize=1000 PriorityFavorSmall=YES PriorityMaxAge=10 PriorityDecayHalfLife=15 PriorityCalcPeriod=1 AccountingStorageEnforce=associations" \
+  --check "$runs"/multifactor/real-*.csv

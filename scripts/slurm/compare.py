@@ -12,7 +12,13 @@ For each real run, Schedlab replays the same jobs as Slurm recorded them
 under any other --policy for context. The table compares waits job by job:
 how many jobs are within 2 s, the median |difference| of wait, and the
 mean wait. The real runs are first compared with each other: their spread
-is the floor no simulator can beat.
+is the floor no simulator can beat. A file REAL.params beside a REAL.csv
+(written by replay.py) gives what that run's own clocks were: with
+`time_zero=S` (the Unix second of the record's time 0) the jobs are
+replayed on the Unix clock, as Slurm aligns some rules on it
+(`_will_run_test`'s 30-second windows); its other lines are the `slurm`
+policy's parameters for that run alone (`decay_phase`, which depends on
+the second its slurmctld started).
 
 With --check the script fails (exit 1) unless, for every real run,
 Schedlab's mean wait lies in the real runs' range widened by 5 % and its
@@ -41,7 +47,7 @@ def waits(run):
     return {j: r["start"] - r["submit"] for j, r in run.items()}
 
 
-def write_swf(run, path, procs):
+def write_swf(run, path, procs, time_zero=0):
     with open(path, "w") as f:
         f.write(f"; MaxProcs: {procs}\n")
         for j in sorted(run, key=lambda j: (run[j]["submit"], j)):
@@ -49,7 +55,7 @@ def write_swf(run, path, procs):
             runtime = r["end"] - r["start"]
             # The limit is the estimate; a job never runs past it, and Slurm
             # logs whole seconds, so a run time rounded up to the limit is kept.
-            f.write(f"{j} {r['submit']} -1 {min(runtime, r['limit'])} {r['procs']} -1 -1 {r['procs']} {r['limit']} -1 1 "
+            f.write(f"{j} {r['submit'] + time_zero} -1 {min(runtime, r['limit'])} {r['procs']} -1 -1 {r['procs']} {r['limit']} -1 1 "
                     f"{r['user']} {r['group']} -1 1 1 -1 -1\n")
 
 
@@ -63,6 +69,26 @@ def simulate(binary, swf, policy, params, workdir):
         sys.exit(f"{' '.join(cmd)} failed:\n{done.stderr}")
     with open(out) as f:
         return {int(r["job"]): int(r["start"]) - int(r["submit"]) for r in csv.DictReader(f)}
+
+
+def run_clocks(path):
+    """One real run's own clocks beside its record (REAL.params): its
+    time zero on the Unix clock (0 if unknown) and the `slurm` policy's
+    parameters for it alone."""
+    extra = os.path.splitext(path)[0] + ".params"
+    if not os.path.exists(extra):
+        return 0, []
+    time_zero, params = 0, []
+    with open(extra) as f:
+        for word in f.read().split():
+            key, _, value = word.partition("=")
+            if key == "time_zero":
+                if not value.isdigit():
+                    sys.exit(f"{extra}: time_zero must be a Unix second, not {value!r}")
+                time_zero = int(value)
+            else:
+                params.append(word)
+    return time_zero, params
 
 
 def against(w, ref):
@@ -103,8 +129,9 @@ def main():
         for name, ps in contexts:
             for i, run in enumerate(runs, 1):
                 swf = os.path.join(tmp, f"real{i}.swf")
-                write_swf(run, swf, a.procs)
-                w = simulate(a.schedlab, swf, name, ps, tmp)
+                time_zero, own = run_clocks(a.real[i - 1])
+                write_swf(run, swf, a.procs, time_zero)
+                w = simulate(a.schedlab, swf, name, ps + (own if name == "slurm" else []), tmp)
                 within, med = against(w, real_waits[i - 1])
                 mean = statistics.mean(w[j] for j in jobs)
                 lines.append(f"| Schedlab `{name}` vs real run {i} | {within} of {len(jobs)} | {med:g} s | {mean:.1f} s |")

@@ -13,11 +13,19 @@ for fair-share. When every job has ended, the job-completion log of the
 cluster (jobcomp/filetxt) gives each job's submit, start and end times;
 OUT.csv gets one line per job: number, submit, start, end, processors,
 limit, user, group, with times in seconds since the first submission as
-Slurm recorded it.
+Slurm recorded it. Beside it, OUT.slurmctld.log is a copy of the
+controller's log (each job's initial priority, who started it and when),
+and OUT.params what compare.py needs to replay this run as it happened:
+`time_zero`, the Unix second of the first submission (Slurm aligns some
+rules on the wall clock: `_will_run_test`'s 30-second windows), and under
+priority/multifactor `decay_phase`, the second past each multiple of
+PriorityCalcPeriod on the Unix clock at which this slurmctld's decay
+thread ran, since it runs every period from the second it started.
 """
 import csv
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -59,6 +67,33 @@ STAMP = re.compile(r"(\w+)=(\S*)")
 
 def epoch(text):
     return int(time.mktime(time.strptime(text, "%Y-%m-%dT%H:%M:%S")))
+
+
+LOG_LINE = re.compile(r"\[(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.\d+)?\] (.*)")
+
+
+def calc_period(conf_path):
+    """PriorityCalcPeriod of a slurm.conf in seconds (whole minutes; 5 by default)."""
+    minutes = 5
+    with open(conf_path) as f:
+        for line in f:
+            key, _, value = line.strip().partition("=")
+            if key.lower() == "prioritycalcperiod" and value.strip().isdigit():
+                minutes = int(value)
+    return minutes * 60
+
+
+def decay_phase(log_path, period):
+    """The Unix second, modulo `period`, at which the decay thread of
+    priority/multifactor started and so runs every period (`_decay_thread`
+    sleeps until its start plus each period); None if the log shows no
+    decay thread."""
+    with open(log_path) as f:
+        for line in f:
+            m = LOG_LINE.match(line)
+            if m and "_read_last_decay_ran" in m.group(2):
+                return epoch(m.group(1)) % period
+    return None
 
 
 def main():
@@ -103,6 +138,14 @@ def main():
         w.writerow(["job", "submit", "start", "end", "procs", "limit", "user", "group"])
         for job, s, b, e in sorted(rows, key=lambda r: r[0]["id"]):
             w.writerow([job["id"], s - first, b - first, e - first, job["size"], job["limit"], job["user"], job["group"]])
+    stem = os.path.splitext(out_path)[0]
+    ctld_log = os.path.join(cluster, "slurmctld.log")
+    shutil.copyfile(ctld_log, stem + ".slurmctld.log")
+    phase = decay_phase(ctld_log, calc_period(os.path.join(cluster, "slurm.conf")))
+    with open(stem + ".params", "w") as f:
+        f.write(f"time_zero={first}\n")
+        if phase is not None:
+            f.write(f"decay_phase={phase}\n")
 
 
 if __name__ == "__main__":

@@ -32,7 +32,8 @@ for c in "${cases[@]}"; do
     cat "$work/$c/table.md"
   } >>"$work/tables.md"
   mkdir -p "docs/reproduction/slurm-runs/$c"
-  cp "$work/$c"/real-*.csv "$work/$c/workload.swf" "docs/reproduction/slurm-runs/$c/"
+  # Each record with its clocks (real-N.params) and its controller log.
+  cp "$work/$c"/real-* "$work/$c/workload.swf" "docs/reproduction/slurm-runs/$c/"
 done
 cp "$work/tables.md" "$out"
 rm -rf "$work"

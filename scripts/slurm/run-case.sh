@@ -41,7 +41,7 @@ PriorityCalcPeriod=1
 AccountingStorageType=accounting_storage/slurmdbd
 AccountingStorageHost=localhost
 AccountingStorageEnforce=associations"
-    params="bf_interval=1 bf_resolution=1 sched_interval=1 PriorityType=priority/multifactor PriorityWeightAge=1000 PriorityWeightFairshare=10000 PriorityWeightJobSize=1000 PriorityFavorSmall=YES PriorityMaxAge=10 PriorityDecayHalfLife=15 PriorityCalcPeriod=1"
+    params="bf_interval=1 bf_resolution=1 sched_interval=1 PriorityType=priority/multifactor PriorityWeightAge=1000 PriorityWeightFairshare=10000 PriorityWeightJobSize=1000 PriorityFavorSmall=YES PriorityMaxAge=10 PriorityDecayHalfLife=15 PriorityCalcPeriod=1 AccountingStorageEnforce=associations"
     as_users="--as-users"
     base_port=7300
     ;;

@@ -56,6 +56,7 @@ const SPECS: &[&str] = &[
     "slurm:PriorityType=priority/multifactor,PriorityWeightAge=1000,PriorityWeightFairshare=5000,PriorityWeightJobSize=300,PriorityMaxAge=5,PriorityCalcPeriod=1,PriorityDecayHalfLife=3,bf_interval=1,bf_resolution=1",
     "slurm:PriorityType=priority/multifactor,PriorityWeightFairshare=5000,PriorityFlags=NO_FAIR_TREE,PriorityCalcPeriod=1,PriorityDecayHalfLife=0,PriorityUsageResetPeriod=DAILY",
     "slurm:PriorityType=priority/multifactor,PriorityWeightJobSize=1000,PriorityFavorSmall=YES,PriorityFlags=SMALL_RELATIVE_TO_TIME",
+    "slurm:PriorityType=priority/multifactor,PriorityWeightAge=100,PriorityWeightFairshare=5000,PriorityCalcPeriod=1,PriorityDecayHalfLife=3,decay_phase=17,AccountingStorageEnforce=limits,bf_interval=1,bf_resolution=1",
 ];
 
 /// Random traces: bursts of simultaneous arrivals, jobs up to the whole

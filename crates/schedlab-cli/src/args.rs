@@ -53,8 +53,8 @@ pub struct WorkloadArgs {
     pub nodes: Option<String>,
     /// A site's slurm.conf: its NodeName, PartitionName and GresTypes lines make the machine of
     /// nodes; the lines no reader uses are listed as ignored.
-    /// (With the `slurm` policy, its SchedulerParameters and Priority* lines set that policy's
-    /// parameters; a --param of the same name wins.)
+    /// (With the `slurm` policy, its SchedulerParameters, Priority* and AccountingStorageEnforce
+    /// lines set that policy's parameters; a --param of the same name wins.)
     #[arg(long, value_name = "FILE", conflicts_with = "procs")]
     pub slurm_conf: Option<std::path::PathBuf>,
     /// Set by a command whose every policy is `slurm`: its `--slurm-conf`

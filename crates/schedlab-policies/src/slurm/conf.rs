@@ -97,6 +97,35 @@ pub(crate) fn check_flags(text: &str) -> Result<(), String> {
     flags(text).map(|_| ())
 }
 
+/// Whether an `AccountingStorageEnforce` value enforces limits, read as
+/// `_validate_accounting_storage_enforce` (src/common/read_config.c)
+/// reads it: `limits` (or `2`), `safe` and `all` set the limits bit;
+/// `associations` (or `1`), `qos`, `wckeys`, `nojobs` and `nosteps` do
+/// not. It matters to fair-share because priority/multifactor charges a
+/// job's usage since the decay thread's last run when the job ends
+/// (`priority_p_job_end`), and slurmctld calls that only from
+/// `_adjust_limit_usage` (src/slurmctld/acct_policy.c), which returns
+/// first unless limits are enforced.
+pub(crate) fn enforces_limits(text: &str) -> Result<bool, String> {
+    let mut limits = false;
+    for word in text.split(',').map(str::trim).filter(|w| !w.is_empty()) {
+        match word.to_ascii_lowercase().as_str() {
+            "limits" | "2" | "safe" | "all" => limits = true,
+            "associations" | "1" | "qos" | "wckeys" | "nojobs" | "nosteps" => {}
+            other => {
+                return Err(format!(
+                    "AccountingStorageEnforce `{other}` is not one of associations, limits, qos, safe, wckeys, all, nojobs, nosteps"
+                ))
+            }
+        }
+    }
+    Ok(limits)
+}
+
+pub(crate) fn check_enforce(text: &str) -> Result<(), String> {
+    enforces_limits(text).map(|_| ())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -116,6 +145,19 @@ mod tests {
         }
         assert!(check_calc_period("0").is_err());
         assert!(check_calc_period("1").is_ok());
+    }
+
+    #[test]
+    fn only_limits_safe_and_all_enforce_limits() {
+        assert_eq!(enforces_limits(""), Ok(false), "Slurm's default enforces nothing");
+        assert_eq!(enforces_limits("associations"), Ok(false));
+        assert_eq!(enforces_limits("associations,qos,wckeys,nojobs"), Ok(false));
+        assert_eq!(enforces_limits("1"), Ok(false));
+        for yes in ["limits", "2", "safe", "all", "associations, LIMITS"] {
+            assert_eq!(enforces_limits(yes), Ok(true), "{yes}");
+        }
+        let e = enforces_limits("associations,limit").unwrap_err();
+        assert!(e.contains("`limit`"), "{e}");
     }
 
     #[test]

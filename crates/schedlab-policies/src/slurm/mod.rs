@@ -177,12 +177,19 @@ schedlab_engine::param_set! {
         PriorityCalcPeriod: Text { default: "5", max_len: 20, check: conf::check_calc_period },
             name: "PriorityCalcPeriod",
             description: "How often usage decays and priorities are recomputed (minutes).";
+        decay_phase: Int { min: 0, max: 31_536_000, default: 0 },
+            name: "decay_phase",
+            description: "Seconds past each multiple of PriorityCalcPeriod at which the decay thread runs (not a slurm.conf line: real Slurm's thread runs every period from the second slurmctld started; taken modulo the period).",
+            unit: "s";
         PriorityUsageResetPeriod: Choice<ResetPeriod> { default: ResetPeriod::None },
             name: "PriorityUsageResetPeriod",
             description: "When usage is reset to zero: calendar days, weeks (Sunday), months, quarters or years of the simulated clock read as UTC seconds since 1970.";
         PriorityFlags: Text { default: "", max_len: 200, check: conf::check_flags },
             name: "PriorityFlags",
             description: "NO_FAIR_TREE (the classic fair-share formula) and SMALL_RELATIVE_TO_TIME.";
+        AccountingStorageEnforce: Text { default: "", max_len: 200, check: conf::check_enforce },
+            name: "AccountingStorageEnforce",
+            description: "With limits (limits, safe or all), a job's usage since the decay thread's last run is charged when it ends; otherwise (Slurm's default, or associations alone) that last stretch is never charged.";
         Shares: Text { default: "", max_len: 10_000, check: fairshare::check_shares },
             name: "Shares",
             description: "Fair-share shares (sacctmgr fairshare=N) as ACCOUNT=N and ACCOUNT/USER=N with the trace's group and user numbers; 1 for every other association.";
@@ -212,6 +219,12 @@ struct Multifactor {
     dynamic: bool,
     /// `PriorityCalcPeriod`, seconds.
     calc_period: Time,
+    /// The decay thread runs at this many seconds past each multiple of
+    /// `calc_period` (less than it).
+    phase: Time,
+    /// Whether a job's last stretch is charged when it ends
+    /// (`AccountingStorageEnforce` with limits).
+    charge_at_end: bool,
     /// `1 − 0.693 / half-life` per second, Slurm's own approximation of
     /// 2^(−1/half-life); 1 with no decay.
     decay_factor: f64,
@@ -304,10 +317,13 @@ fn multifactor(p: &SlurmParams) -> Multifactor {
         classic: flags.classic,
     };
     let half_life = conf::time_mins(&p.PriorityDecayHalfLife).unwrap_or(7 * 1440) * 60;
+    let calc_period = conf::time_mins(&p.PriorityCalcPeriod).unwrap_or(5).max(1) * 60;
     Multifactor {
         dynamic: weights.age > 0 || weights.fairshare > 0,
         weights,
-        calc_period: conf::time_mins(&p.PriorityCalcPeriod).unwrap_or(5).max(1) * 60,
+        calc_period,
+        phase: p.decay_phase.rem_euclid(calc_period),
+        charge_at_end: conf::enforces_limits(&p.AccountingStorageEnforce).unwrap_or(false),
         decay_factor: if half_life > 0 { 1.0 - 0.693 / half_life as f64 } else { 1.0 },
         reset: p.PriorityUsageResetPeriod,
         shares: fairshare::parse_shares(&p.Shares).unwrap_or_default(),
@@ -388,8 +404,10 @@ impl Slurm {
             let jobs = sim.jobs();
             m.tree = Some(Tree::new(jobs.iter().map(|j| (j.group, j.user)), &m.shares));
             if m.dynamic {
+                // The first run after now at the thread's phase.
                 let now = sim.now();
-                m.next_run = Some(now.div_euclid(m.calc_period) * m.calc_period + m.calc_period);
+                let since = (now - m.phase).rem_euclid(m.calc_period);
+                m.next_run = Some(now - since + m.calc_period);
             }
         }
     }

@@ -128,11 +128,14 @@ impl Slurm {
     }
 
     /// A job ended: the usage of its last stretch is charged
-    /// (`priority_p_job_end`); the backfill cycle sees its cores free
-    /// `bf_end_lag` later.
+    /// (`priority_p_job_end`) only if limits are enforced, since slurmctld
+    /// calls that only from `_adjust_limit_usage`, which returns first
+    /// otherwise; without them the stretch since the decay thread's last
+    /// run is never charged (the thread skips ended jobs). The backfill
+    /// cycle sees the job's cores free `bf_end_lag` later.
     pub(super) fn end(&mut self, sim: &Sim<'_>, j: JobIdx) {
         if let Some(run) = self.running.end(j, sim.now() + self.s.bf_end_lag) {
-            if let Some(m) = &mut self.multifactor {
+            if let Some(m) = self.multifactor.as_mut().filter(|m| m.charge_at_end) {
                 charge(m, &run, sim.now());
             }
         }

@@ -1,5 +1,6 @@
 //! A site's own slurm.conf as parameters of the `slurm` policy
-//! (`--slurm-conf FILE`): `SchedulerParameters` and `Priority*` are read,
+//! (`--slurm-conf FILE`): `SchedulerParameters`, `Priority*` and
+//! `AccountingStorageEnforce` are read,
 //! and every line or option that is not, or that Slurm itself would
 //! ignore, is named with the reason, so nothing is dropped silently.
 
@@ -75,6 +76,8 @@ pub fn site_settings(conf: &SlurmConf) -> SiteSettings {
             favor_small(&mut out, line.line, value);
         } else if line.is("PriorityFlags") {
             priority_flags(&mut out, line.line, value);
+        } else if line.is("AccountingStorageEnforce") {
+            out.params.push(("AccountingStorageEnforce".into(), value.to_owned()));
         } else if line.is("AccountingStorageType") {
             dbd = value.eq_ignore_ascii_case("accounting_storage/slurmdbd");
             out.ignore(line.line, format!("{key}={value}"), "read only to know whether SlurmDBD is used");
@@ -169,7 +172,8 @@ mod tests {
         let s = settings(
             "SchedulerType=sched/backfill\nSchedulerParameters=bf_window=2880,bf_continue,max_job_bf=100,kill_invalid_depend\n\
              PriorityType=priority/multifactor\nPriorityWeightAge=1000\nPriorityFavorSmall=yes\n\
-             PriorityFlags=NO_FAIR_TREE,MAX_TRES\nAccountingStorageType=accounting_storage/slurmdbd\nNodeName=n[1-4] CPUs=8\n",
+             PriorityFlags=NO_FAIR_TREE,MAX_TRES\nAccountingStorageType=accounting_storage/slurmdbd\n\
+             AccountingStorageEnforce=associations,limits\nNodeName=n[1-4] CPUs=8\n",
         );
         let p = |k: &str| s.params.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
         assert_eq!(p("bf_window"), Some("2880"));
@@ -178,6 +182,7 @@ mod tests {
         assert_eq!(p("PriorityWeightAge"), Some("1000"));
         assert_eq!(p("PriorityFavorSmall"), Some("YES"));
         assert_eq!(p("PriorityFlags"), Some("NO_FAIR_TREE"));
+        assert_eq!(p("AccountingStorageEnforce"), Some("associations,limits"));
         let ignored: Vec<&str> = s.ignored.iter().map(|i| i.what.as_str()).collect();
         assert!(ignored.contains(&"bf_continue"), "{ignored:?}");
         assert!(ignored.contains(&"kill_invalid_depend"), "{ignored:?}");

@@ -298,6 +298,8 @@ fn usage_decays_by_slurms_factor() {
         ("PriorityCalcPeriod", "1"),
         // Without the lag at ends, so that J2 ends at 180 as counted above.
         ("bf_end_lag", "0"),
+        // Limits enforced, so that J1's last minute is charged when it ends.
+        ("AccountingStorageEnforce", "limits"),
     ]);
     let jobs = jobs(&rows);
     run(&jobs, &config(64), &mut p, &mut |_| Control::Continue).unwrap();
@@ -348,7 +350,7 @@ fn settled_decay_runs_are_skipped() {
 /// A year without jobs between J1 and J2, half-life 30 days: no timer
 /// wakes the decay thread in it; its runs are made when J2 arrives. J1
 /// (10 cores, 120 s) is charged 60 × f^60 × 10 at the run at 60 and again
-/// when it ends at 120, f = 1 − 0.693/2,592,000; the runs from 120 to
+/// when it ends at 120 (limits enforced), f = 1 − 0.693/2,592,000; the runs from 120 to
 /// Y + 120 decay that by f^(Y + 60) in all, Y the year: J2 ends at Y + 60,
 /// but the backfill cycle sees it until Y + 61 (`bf_end_lag`), so the
 /// thread runs once more, at Y + 120.
@@ -356,7 +358,8 @@ fn settled_decay_runs_are_skipped() {
 fn idle_stretches_are_made_up_at_the_next_arrival() {
     let year = 365 * 86_400;
     let rows = [(0, 120, 10, 120, 1, 1), (year, 60, 64, 60, 2, 2)];
-    let (starts, events, p) = long_run(&rows, &[("PriorityDecayHalfLife", "30-0")]);
+    let (starts, events, p) =
+        long_run(&rows, &[("PriorityDecayHalfLife", "30-0"), ("AccountingStorageEnforce", "limits")]);
     assert_eq!(starts, [0, year]);
     assert!(events < 100, "{events} events");
     let tree = p.multifactor.as_ref().and_then(|m| m.tree.as_ref()).unwrap();
@@ -377,4 +380,59 @@ fn skipped_runs_stop_at_a_usage_reset() {
     assert_eq!(starts[1], 100 * day);
     assert!(events < 5_000, "{events} events");
     assert_eq!(p.multifactor.as_ref().unwrap().last_reset, Some(90 * day));
+}
+
+/// A job's last stretch, from the decay thread's last run to its end, is
+/// charged only when limits are enforced. J1 (user 1, account 1, all 64
+/// cores) runs from 0 to 50, before the thread's first run at 60; J2
+/// (user 2, account 2, 8 cores) then runs from 50 to 200 and is charged
+/// 10 × 8 = 80 at 60 and 480 at 120 and at 180 (no decay: half-life 0).
+/// J3 (user 1) and J4 (user 2), 60 cores each, wait from 130 for J2's
+/// cores. Without limits (Slurm's default) J1 is never charged: at 180
+/// user 1 has no usage, so account 1 ties with the user root (S/U
+/// infinite) and user 1 shares its rank (3/3) while user 2 is last
+/// (1/3): J3 starts at 200, J4 when J3 ends at 260. With limits J1's
+/// 50 × 64 = 3200 is charged at 50; account 1's level fair-share
+/// (1/3)/(3200/4240) is below account 2's (1/3)/(1040/4240), so user 2
+/// ranks 2/3 and user 1 1/3: J4 first.
+#[test]
+fn the_last_stretch_is_charged_only_with_limits() {
+    let rows = [(0, 50, 64, 50, 1, 1), (1, 150, 8, 150, 2, 2), (130, 60, 60, 60, 1, 1), (131, 60, 60, 60, 2, 2)];
+    let fs = [
+        ("PriorityType", "priority/multifactor"),
+        ("PriorityWeightFairshare", "1000"),
+        ("PriorityDecayHalfLife", "0"),
+        ("PriorityCalcPeriod", "1"),
+    ];
+    let base = with(&EVERY_SECOND, &fs);
+    assert_eq!(starts(64, &rows, &base), [0, 50, 200, 260]);
+    assert_eq!(starts(64, &rows, &with(&base, &[("AccountingStorageEnforce", "associations")])), [0, 50, 200, 260]);
+    assert_eq!(
+        starts(64, &rows, &with(&base, &[("AccountingStorageEnforce", "associations,limits")])),
+        [0, 50, 260, 200]
+    );
+}
+
+/// The decay thread runs at its phase within each `PriorityCalcPeriod`.
+/// J1 (user 1, all 64 cores) runs from 0 to 50; J2 (user 1) and J3 (user
+/// 2), 64 cores each, wait from 10 and 20. At phase 0 the first run is at
+/// 60, after J1's end, which is never charged (no limits): when J1 ends
+/// the two users still tie (every factor 1 since no run has ranked
+/// anyone, the same priority), and the lower job id, J2, starts at 50, J3
+/// at 110. At phase 30 the run at 30 charges J1 30 × 64 and ranks user 1
+/// last, so J3 starts first. Phase 90 is phase 30 (taken modulo the
+/// period).
+#[test]
+fn the_decay_thread_runs_at_its_phase() {
+    let rows = [(0, 50, 64, 50, 1, 1), (10, 60, 64, 60, 1, 1), (20, 60, 64, 60, 2, 2)];
+    let fs = [
+        ("PriorityType", "priority/multifactor"),
+        ("PriorityWeightFairshare", "1000"),
+        ("PriorityDecayHalfLife", "0"),
+        ("PriorityCalcPeriod", "1"),
+    ];
+    let base = with(&EVERY_SECOND, &fs);
+    assert_eq!(starts(64, &rows, &base), [0, 50, 110]);
+    assert_eq!(starts(64, &rows, &with(&base, &[("decay_phase", "30")])), [0, 110, 50]);
+    assert_eq!(starts(64, &rows, &with(&base, &[("decay_phase", "90")])), [0, 110, 50]);
 }
