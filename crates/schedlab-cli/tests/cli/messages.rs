@@ -113,7 +113,7 @@ fn every_long_text_is_quoted_short_whatever_the_flag() {
     let huge = "x".repeat(100_000);
     let (depth, swept, range) = (format!("depth={digits}"), format!("depth={huge}"), format!("depth=1:{huge}"));
     let (name, label) = (format!("{huge}=1,2"), format!("backfill@{huge}"));
-    let param = format!("{huge}=1");
+    let (param, spec) = (format!("{huge}=1"), format!("easy:{huge}"));
     let cases: Vec<Vec<&str>> = vec![
         vec!["run", &s, "--policy", "backfill", "--param", &depth],
         vec!["sweep", &s, "--policy", "backfill", "--sweep", &swept],
@@ -122,6 +122,9 @@ fn every_long_text_is_quoted_short_whatever_the_flag() {
         vec!["sweep", &s, "--policy", "backfill", "--sweep", "depth=1,2", "--param", &param],
         vec!["sweep", &s, "--policy", &label, "--sweep", "depth=1,2"],
         vec!["run", &s, "--policy", "easy", "--repeat", &huge],
+        vec!["compare", &s, "--policy", "easy", "--policy", &spec],
+        vec!["reproduce", &huge, &s],
+        vec!["run", &s, "--policy", "easy", "--nodes", &huge],
     ];
     for args in cases {
         let o = schedlab(&args);
