@@ -10,13 +10,14 @@ mod commands;
 
 use std::process::ExitCode;
 
+use clap::error::{ContextKind, ContextValue};
 use clap::Parser;
 // The shared edge (crates/schedlab-cli/src/lib.rs), named at the crate root
 // so that the commands reach it as `crate::output` and so on.
 use schedlab_cli::{args, fail, output, outputs, trace_input};
 
 fn main() -> ExitCode {
-    let cli = args::Cli::parse();
+    let cli = args::Cli::try_parse().unwrap_or_else(|e| short_invalid_value(e).exit());
     fail::quiet_panics();
     #[cfg(unix)]
     if let Err(e) = schedlab_outputs::clean_up_on_signals() {
@@ -28,4 +29,15 @@ fn main() -> ExitCode {
         Ok(Err(err)) => fail::report(&err),
         Err(payload) => fail::report_panic(payload.as_ref()),
     }
+}
+
+/// Clap's error with the value it quotes cut to the short form every other
+/// message uses (`fail::short_text`): clap echoed a 100,000-character
+/// `--repeat` whole.
+fn short_invalid_value(mut e: clap::Error) -> clap::Error {
+    if let Some(ContextValue::String(value)) = e.get(ContextKind::InvalidValue) {
+        let short = fail::short_text(value);
+        e.insert(ContextKind::InvalidValue, ContextValue::String(short));
+    }
+    e
 }

@@ -26,9 +26,28 @@ pub fn emit(
     output: Option<Output>,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> Result<()> {
+    emit_with(outputs, Vec::new(), output, write)
+}
+
+/// Commits the `staged` files together with a command's report when it
+/// goes to `output`, in one commit, so that an interrupt or a failure
+/// leaves either all of them new or all as they were (two commits, the
+/// files' then the report's, could leave the files new and the report
+/// old). A report on stdout is printed only once the files are in place,
+/// since it speaks of them.
+pub fn emit_with(
+    outputs: &Outputs,
+    mut staged: Vec<schedlab_outputs::Staged>,
+    output: Option<Output>,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<()> {
     match output {
-        Some(o) => commit(vec![outputs.stage(o, write)?])?,
+        Some(o) => {
+            staged.push(outputs.stage(o, write)?);
+            commit(staged)?;
+        }
         None => {
+            commit(staged)?;
             let mut out = crate::output::stdout();
             write(&mut out)?;
             out.flush()?;

@@ -226,7 +226,7 @@ fn parse(spec: &ParamSpec, text: &str) -> Result<ParamValue, ParamError> {
             }
             let v: i64 = value.parse().map_err(|_| ParamError::Invalid {
                 key: key.clone(),
-                message: format!("`{value}` is neither a whole number nor `{word}`"),
+                message: format!("`{}` is neither a whole number nor `{word}`", schedlab_workload::short_text(value)),
             })?;
             in_range(key, v, *min, *max, |x: i64| x.to_string()).map(ParamValue::Int)
         }

@@ -8,7 +8,7 @@
 use std::fmt;
 
 use schedlab_metrics::{CategoryLimits, MetricsOptions};
-use schedlab_workload::{Oversize, ReadOptions, Window};
+use schedlab_workload::{short_text, Oversize, ReadOptions, Window};
 use serde::de::{MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -267,20 +267,21 @@ pub struct Sweep {
 /// A sweep that cannot be used; the message names what is wrong.
 #[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
 pub enum SweepError {
-    #[error("--sweep `{0}`: expected PARAM=FROM:TO:STEP (or PARAM=V1,V2,...)")]
+    #[error("--sweep `{}`: expected PARAM=FROM:TO:STEP (or PARAM=V1,V2,...)", short_text(.0))]
     Syntax(String),
-    #[error("sweep of `{0}`: FROM, TO and STEP must be finite numbers with STEP > 0 and FROM <= TO")]
+    #[error("sweep of `{}`: FROM, TO and STEP must be finite numbers with STEP > 0 and FROM <= TO", short_text(.0))]
     Range(String),
-    #[error("sweep of `{param}` has {count} values; at most {MAX_SWEEP_VALUES}")]
+    #[error("sweep of `{}` has {count} values; at most {MAX_SWEEP_VALUES}", short_text(.param))]
     TooLong { param: String, count: String },
-    #[error("sweep of `{0}` has no value")]
+    #[error("sweep of `{}` has no value", short_text(.0))]
     Empty(String),
     #[error(
-        "sweep of `{param}`: the values {first} and {second} are both run as `{text}` (a swept number is \
-         written with at most 9 decimals), so their rows would be the same run; take a step of at least 1e-9"
+        "sweep of `{}`: the values {first} and {second} are both run as `{text}` (a swept number is \
+         written with at most 9 decimals), so their rows would be the same run; take a step of at least 1e-9",
+        short_text(.param)
     )]
     Collapse { param: String, first: String, second: String, text: String },
-    #[error("sweep of `{param}`: the value `{value}` is given twice (as `{first}` and `{second}`)")]
+    #[error("sweep of `{}`: the value `{value}` is given twice (as `{first}` and `{second}`)", short_text(.param))]
     Repeated { param: String, value: String, first: String, second: String },
 }
 

@@ -30,8 +30,8 @@ use crate::{
     EXPERIMENT_SCHEMA,
 };
 
-/// The memory a merge holds by default, bytes (4 GiB): the points of
-/// three shards of 1 GB each take about 1.8 GB (BENCHMARKS.md).
+/// The memory a merge holds by default, bytes (4 GiB): a merge of three
+/// shards of 1 GB each peaks at about 0.94 GB resident (BENCHMARKS.md).
 pub const MAX_MERGE_MEMORY: u64 = 1 << 32;
 
 #[derive(Clone, Debug, Error, PartialEq, Eq)]

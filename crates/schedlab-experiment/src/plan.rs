@@ -12,6 +12,7 @@
 //! when asked, so a shard of a huge grid costs memory for its own points
 //! only.
 
+use schedlab_workload::short_text;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -40,17 +41,17 @@ pub enum GridError {
     Config(#[from] crate::ConfigError),
     #[error("{0}")]
     Sweep(#[from] SweepError),
-    #[error("run `{label}`{at}: {message}")]
+    #[error("run `{}`{at}: {message}", short_text(.label))]
     Run { label: String, at: String, message: String },
-    #[error("sweep parameter `{0}` is not a parameter of any run")]
+    #[error("sweep parameter `{}` is not a parameter of any run", short_text(.0))]
     SweepUnknown(String),
     #[error("sweep.runs: run {index} is not a run of the experiment (it has {runs})")]
     SweepRunIndex { index: usize, runs: usize },
-    #[error("sweep.runs: run `{label}` has no parameter `{param}` to sweep")]
+    #[error("sweep.runs: run `{}` has no parameter `{}` to sweep", short_text(.label), short_text(.param))]
     SweepRunUnused { label: String, param: String },
     #[error("parameter `{param}` is swept and also set {place}; give it one way")]
     SweepConflict { param: String, place: String },
-    #[error("--param {0}: no run of the experiment has a parameter `{0}`")]
+    #[error("--param {}: no run of the experiment has a parameter `{}`", short_text(.0), short_text(.0))]
     ParamUnknown(String),
     #[error(
         "the experiment plans {total} simulations ({runs} runs × up to {values} sweep values × up to {repeat} repetitions), \
@@ -237,7 +238,7 @@ impl Plan {
     /// ` at PARAM=VALUE` for a swept cell, for messages; empty otherwise.
     pub fn at(&self, value: Option<usize>) -> String {
         match (&self.experiment.sweep, self.value_text(value)) {
-            (Some(s), Some(v)) => format!(" at {}={v}", s.param),
+            (Some(s), Some(v)) => format!(" at {}={}", short_text(&s.param), short_text(&v)),
             _ => String::new(),
         }
     }

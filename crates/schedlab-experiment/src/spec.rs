@@ -2,6 +2,7 @@
 //! share links: `ID[:KEY=VALUE,...][@PREDICTOR]`, e.g.
 //! `easy:order=shortest@tsafrir` or `easy:error=20@virtual`.
 
+use schedlab_workload::short_text;
 use thiserror::Error;
 
 use crate::{RunRequest, RunSpec};
@@ -18,17 +19,17 @@ pub struct PolicySpec {
 
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
 pub enum SpecError {
-    #[error("policy `{0}`: nothing after `@` (expected a predictor)")]
+    #[error("policy `{}`: nothing after `@` (expected a predictor)", short_text(.0))]
     NoPredictor(String),
-    #[error("policy `{0}`: no policy id (expected ID[:KEY=VALUE,...][@PREDICTOR])")]
+    #[error("policy `{}`: no policy id (expected ID[:KEY=VALUE,...][@PREDICTOR])", short_text(.0))]
     NoId(String),
-    #[error("parameter `{0}` has no key (expected KEY=VALUE)")]
+    #[error("parameter `{}` has no key (expected KEY=VALUE)", short_text(.0))]
     NoKey(String),
-    #[error("parameter `{0}` has no `=` (expected KEY=VALUE)")]
+    #[error("parameter `{}` has no `=` (expected KEY=VALUE)", short_text(.0))]
     NoEquals(String),
-    #[error("parameter `{0}` is given twice")]
+    #[error("parameter `{}` is given twice", short_text(.0))]
     Twice(String),
-    #[error("policy `{spec}`: {source}")]
+    #[error("policy `{}`: {source}", short_text(.spec))]
     InSpec { spec: String, source: Box<SpecError> },
 }
 

@@ -10,6 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::error::short_text;
 use crate::slurm_conf::{expand_hostlist, SlurmConf};
 
 /// The resource every machine has, at index 0: cores.
@@ -118,22 +119,26 @@ impl Machine {
                 Some((n, r)) if !n.contains('(') => (Some(n.trim().to_string()), r.trim()),
                 _ => (None, group),
             };
-            let bad = || format!("`{group}` is not COUNTx(resource=amount,…), e.g. 128x(cpu=64,mem=256G,gpu=4)");
+            let bad = || {
+                format!("`{}` is not COUNTx(resource=amount,…), e.g. 128x(cpu=64,mem=256G,gpu=4)", short_text(group))
+            };
             let (count, body) = rest.split_once(['x', 'X']).ok_or_else(bad)?;
             let count: u32 = count.trim().parse().ok().filter(|&c| c > 0).ok_or_else(bad)?;
             let body = body.trim().strip_prefix('(').and_then(|b| b.strip_suffix(')')).ok_or_else(bad)?;
             let mut amounts = Vec::new();
             for item in body.split(',').map(str::trim).filter(|i| !i.is_empty()) {
-                let (key, value) =
-                    item.split_once('=').ok_or_else(|| format!("`{item}` in `{group}` is not resource=amount"))?;
+                let (key, value) = item.split_once('=').ok_or_else(|| {
+                    format!("`{}` in `{}` is not resource=amount", short_text(item), short_text(group))
+                })?;
                 amounts.push((key.trim().to_ascii_lowercase(), value.trim().to_string()));
             }
-            let first = b.add_nodes(count, &amounts).map_err(|e| format!("`{group}`: {e}"))?;
+            let first = b.add_nodes(count, &amounts).map_err(|e| format!("`{}`: {e}", short_text(group)))?;
             groups.push((name, first..first + count));
         }
         if groups.iter().any(|g| g.0.is_some()) {
             for (name, range) in groups {
-                let name = name.ok_or_else(|| format!("`{spec}` names some groups' partitions but not all"))?;
+                let name =
+                    name.ok_or_else(|| format!("`{}` names some groups' partitions but not all", short_text(spec)))?;
                 b.add_to_partition(&name, range.collect());
             }
         } else {

@@ -13,7 +13,7 @@ use crate::outputs;
 pub fn main(args: &ReproduceArgs) -> Result<ExitCode> {
     let preset = preset(&args.preset).ok_or_else(|| {
         let known: Vec<&str> = PRESETS.iter().map(|p| p.id).collect();
-        anyhow!("unknown preset `{}` (known: {})", args.preset, known.join(", "))
+        anyhow!("unknown preset `{}` (known: {})", crate::fail::short_text(&args.preset), known.join(", "))
     })?;
     let (outputs, report) = outputs::for_report([args.trace.as_path()], &args.output)?;
     let name = crate::trace_input::trace_name(&args.trace);

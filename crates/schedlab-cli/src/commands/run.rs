@@ -16,7 +16,7 @@ use schedlab_workload::Loaded;
 use crate::args::{params_with_slurm_conf, split_params, MetricArgs, RunArgs, SLURM_POLICY};
 use crate::fail::run_failure;
 use crate::output::{self, duration, fixed, grouped};
-use crate::outputs::{self, commit, Outputs};
+use crate::outputs::{self, Outputs};
 use crate::trace_input;
 
 pub fn main(args: &RunArgs) -> Result<ExitCode> {
@@ -60,13 +60,12 @@ pub fn main(args: &RunArgs) -> Result<ExitCode> {
         let svg = session.schedule_svg(&run, window)?;
         staged.push(outputs.stage(gantt, |out| out.write_all(svg.as_bytes()))?);
     }
-    // The files first, then the report: a report on stdout is only
-    // printed once every file it speaks of is in place.
-    commit(staged)?;
+    // The files and a report to a file in one commit; a report on stdout
+    // is printed once every file it speaks of is in place.
     if args.json {
-        outputs::emit(&outputs, report, outputs::json(&doc))?;
+        outputs::emit_with(&outputs, staged, report, outputs::json(&doc))?;
     } else {
-        outputs::emit(&outputs, report, |out| write_text(out, &doc, run.settings(), session.loaded()))?;
+        outputs::emit_with(&outputs, staged, report, |out| write_text(out, &doc, run.settings(), session.loaded()))?;
     }
     Ok(ExitCode::SUCCESS)
 }

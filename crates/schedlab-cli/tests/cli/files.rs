@@ -308,3 +308,38 @@ fn an_output_that_became_a_directory_leaves_the_others_as_they_were() {
     assert_eq!(names(&dir), ["held.fifo", "jobs.csv", "out.swf"]);
     fs::remove_dir_all(&dir).ok();
 }
+
+/// The report to a file (`-o`) is committed with the other outputs, not
+/// after them: an interrupt or a failure between two commits left the
+/// files new and the report old (5 of 80 interrupts did). Here the report's
+/// path becomes a directory while the command is held before its commit
+/// by a FIFO output nobody reads yet.
+#[test]
+fn a_report_that_cannot_be_written_leaves_the_files_as_they_were() {
+    let dir = temp_dir("report-dir");
+    let (csv, report, fifo) = (dir.join("jobs.csv"), dir.join("report.txt"), dir.join("held.fifo"));
+    if !make_node("mkfifo", &[&text(&fifo)]) {
+        return;
+    }
+    fs::write(&csv, "old csv").expect("old");
+    let child = Command::new(env!("CARGO_BIN_EXE_schedlab"))
+        .args(["run", &sample(), "--policy", "easy", "--jobs-csv", &text(&csv), "--batsim-jobs", &text(&fifo)])
+        .args(["-o", &text(&report)])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while names(&dir).iter().all(|n| !n.ends_with(".schedlab-tmp")) {
+        assert!(Instant::now() < deadline, "the command never staged its files: {:?}", names(&dir));
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    fs::create_dir(&report).expect("the report's path becomes a directory");
+    assert!(!fs::read(&fifo).expect("read the FIFO").is_empty());
+    let o = child.wait_with_output().expect("wait");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let kept = fs::read_to_string(&csv).expect("csv");
+    assert!(kept == "old csv", "--jobs-csv was replaced by {} bytes", kept.len());
+    no_temporary_file(&dir);
+    fs::remove_dir_all(&dir).ok();
+}

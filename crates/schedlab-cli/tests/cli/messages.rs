@@ -101,3 +101,37 @@ fn parameter_values_are_echoed_short() {
     let policy = text.lines().next().expect("the policy line");
     assert!(policy.contains(" sf=1e-300 "), "{policy}");
 }
+
+/// Whatever flag carries a long text, the message quotes it in the short
+/// form with its length: a 100,000-character `--param depth`, swept value,
+/// swept parameter, `--sweep`, run label or `--repeat` was echoed whole
+/// (100 KB or 200 KB of error line).
+#[test]
+fn every_long_text_is_quoted_short_whatever_the_flag() {
+    let s = sample();
+    let digits = "9".repeat(100_000);
+    let huge = "x".repeat(100_000);
+    let (depth, swept, range) = (format!("depth={digits}"), format!("depth={huge}"), format!("depth=1:{huge}"));
+    let (name, label) = (format!("{huge}=1,2"), format!("backfill@{huge}"));
+    let (param, spec) = (format!("{huge}=1"), format!("easy:{huge}"));
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["run", &s, "--policy", "backfill", "--param", &depth],
+        vec!["sweep", &s, "--policy", "backfill", "--sweep", &swept],
+        vec!["sweep", &s, "--policy", "backfill", "--sweep", &name],
+        vec!["sweep", &s, "--policy", "backfill", "--sweep", &range],
+        vec!["sweep", &s, "--policy", "backfill", "--sweep", "depth=1,2", "--param", &param],
+        vec!["sweep", &s, "--policy", &label, "--sweep", "depth=1,2"],
+        vec!["run", &s, "--policy", "easy", "--repeat", &huge],
+        vec!["compare", &s, "--policy", "easy", "--policy", &spec],
+        vec!["reproduce", &huge, &s],
+        vec!["run", &s, "--policy", "easy", "--nodes", &huge],
+    ];
+    for args in cases {
+        let o = schedlab(&args);
+        let err = stderr(&o);
+        let shown: Vec<&str> = args.iter().map(|a| if a.len() > 50 { "<long>" } else { a }).collect();
+        assert_eq!(o.status.code(), Some(2), "{shown:?}: {} bytes", err.len());
+        assert!(err.len() < 600, "{shown:?}: the message is {} bytes long", err.len());
+        assert!(err.contains("… (1000"), "{shown:?}: {err}");
+    }
+}
