@@ -5,6 +5,8 @@
 
 use std::collections::BTreeMap;
 
+#[cfg(feature = "counters")]
+pub mod counters;
 mod typed;
 
 pub use typed::{read_field, IntOr, ParamSet, ParamType};
@@ -183,6 +185,8 @@ fn default_of(kind: &ParamKind) -> ParamValue {
 }
 
 fn parse(spec: &ParamSpec, text: &str) -> Result<ParamValue, ParamError> {
+    #[cfg(feature = "counters")]
+    counters::count(spec.key, text);
     let key = spec.key.to_string();
     let value = text.trim();
     match &spec.kind {

@@ -257,3 +257,69 @@ fn two_runs_are_laid_out_side_by_side_and_queried() {
     s.schedule_close(0).unwrap();
     assert!(s.schedules().0.scatter(s.schedules().1, Measure::Wait).is_err());
 }
+
+const FORMULA: &str = "predicted * procs / (wait + 1)";
+
+/// The formulas compiled and the keys read from text while `f` ran.
+fn counted(f: impl FnOnce()) -> (Vec<String>, Vec<&'static str>) {
+    schedlab_priority::counters::take_compiled();
+    schedlab_engine::params::counters::take_read();
+    f();
+    let read = schedlab_engine::params::counters::take_read();
+    (schedlab_priority::counters::take_compiled(), read.into_iter().map(|(k, _)| k).collect())
+}
+
+#[test]
+fn counts() {
+    let mut s = kth();
+    let mut m = request("backfill");
+    m.params.insert("order".into(), ParamText::Text(FORMULA.into()));
+    m.params.insert("depth".into(), ParamText::Number(2.0));
+    let (c, r) = counted(|| {
+        s.run(&m, &mut go).unwrap();
+    });
+    let n = |c: &[String]| c.iter().filter(|x| *x == FORMULA).count();
+    eprintln!(
+        "page run backfill: compiled {} ({} of the formula), depth read {}",
+        c.len(),
+        n(&c),
+        r.iter().filter(|k| **k == "depth").count()
+    );
+    let mut m = request("slack");
+    m.params.insert("sf".into(), ParamText::Number(2.5));
+    m.params.insert("awt".into(), ParamText::Number(5000.0));
+    let (_, r) = counted(|| {
+        s.run(&m, &mut go).unwrap();
+    });
+    eprintln!("page run slack: sf read {}", r.iter().filter(|k| **k == "sf").count());
+    for runs in [1usize, 2, 4] {
+        let text = format!(
+            r#"{{"runs":[{}]}}"#,
+            (0..runs)
+                .map(|d| format!(r#"{{"policy":"backfill","params":{{"order":"{FORMULA}","depth":"{d}"}}}}"#))
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        let e: Experiment = serde_json::from_str(&text).unwrap();
+        let (c, _) = counted(|| {
+            for i in 0..runs as u64 {
+                s.run_point(&e, i, &mut go).unwrap();
+            }
+        });
+        eprintln!("page experiment of {runs} backfill runs: compiled {} ({} of the formula)", c.len(), n(&c));
+        let text = format!(
+            r#"{{"runs":[{}]}}"#,
+            (0..runs)
+                .map(|d| format!(r#"{{"policy":"slack","params":{{"sf":"2.5","awt":"{}"}}}}"#, 5000 + d))
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        let e: Experiment = serde_json::from_str(&text).unwrap();
+        let (_, r) = counted(|| {
+            for i in 0..runs as u64 {
+                s.run_point(&e, i, &mut go).unwrap();
+            }
+        });
+        eprintln!("page experiment of {runs} slack runs: sf read {}", r.iter().filter(|k| **k == "sf").count());
+    }
+}
