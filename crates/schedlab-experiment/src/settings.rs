@@ -1,4 +1,4 @@
-use schedlab_engine::params::{ParamError, ParamSet, ParamSpec, Params};
+use schedlab_engine::params::{CheckedValue, ParamError, ParamInput, ParamSet, ParamSpec, Params};
 use schedlab_engine::{Overrun, Policy, RuntimeSource, SOURCES};
 use schedlab_metrics::{MetricsError, MetricsOptions};
 use schedlab_policies::{Calibration, Categories, PolicyInfo, PolicySettings, REGISTRY};
@@ -96,8 +96,12 @@ pub fn resolve(req: &RunRequest) -> Result<RunSettings, ConfigError> {
     let run_params = RunParams::read(&Params::resolve(RUN_PARAMS, &run_given)?);
     let (source_given, policy_given): (Vec<_>, Vec<_>) =
         rest.into_iter().partition(|(k, _)| source_info.params.iter().any(|s| s.key == k));
-    let policy_params = Params::resolve(&all_keys_hint(policy.params, source_info.params), &policy_given)
-        .and_then(|_| Params::resolve(policy.params, &policy_given))?;
+    let policy_params = Params::resolve(policy.params, &policy_given).map_err(|e| match e {
+        ParamError::Unknown { key, .. } => {
+            ParamError::Unknown { key, known: all_keys(policy.params, source_info.params) }
+        }
+        e => e,
+    })?;
     let source_params = Params::resolve(source_info.params, &source_given)?;
     let source = RuntimeSource::from_id(source_id, &source_params)
         .ok_or_else(|| ConfigError::UnknownPredictor { id: source_id.to_string(), known: String::new() })?;
@@ -115,13 +119,80 @@ pub fn resolve(req: &RunRequest) -> Result<RunSettings, ConfigError> {
     })
 }
 
-/// The policy's and the source's parameters together, so that an unknown
-/// key's message lists every key the user could have meant.
-fn all_keys_hint(policy: &[ParamSpec], source: &[ParamSpec]) -> Vec<ParamSpec> {
-    policy.iter().chain(source).chain(RUN_PARAMS).cloned().collect()
+/// The list a parameter of a run belongs to, and its spec there.
+enum Place {
+    Run(&'static ParamSpec),
+    Source(&'static ParamSpec),
+    Policy(&'static ParamSpec),
+}
+
+impl Place {
+    fn spec(&self) -> &'static ParamSpec {
+        match self {
+            Place::Run(spec) | Place::Source(spec) | Place::Policy(spec) => spec,
+        }
+    }
+}
+
+/// The policy's, the source's and the run's keys together, so that an
+/// unknown key's message lists every key the user could have meant.
+fn all_keys(policy: &[ParamSpec], source: &[ParamSpec]) -> String {
+    policy.iter().chain(source).chain(RUN_PARAMS).map(|s| s.key).collect::<Vec<_>>().join(", ")
 }
 
 impl RunSettings {
+    /// These settings with parameter `key` set to `input`, checked as
+    /// [`resolve`] checks a given value: an experiment's swept value over a
+    /// run resolved once, so that no other value of the run is read again.
+    pub fn with_value(&self, key: &str, input: ParamInput<'_>) -> Result<RunSettings, ConfigError> {
+        self.with_checked(key, self.check_value(key, input)?)
+    }
+
+    /// `input` checked for parameter `key` of these settings, to be set
+    /// with [`RunSettings::with_checked`] (once for every point that takes
+    /// it).
+    pub fn check_value(&self, key: &str, input: ParamInput<'_>) -> Result<CheckedValue, ConfigError> {
+        Ok(Params::check(self.place(key)?.spec(), input)?)
+    }
+
+    /// These settings with parameter `key` set to a value checked for it.
+    pub fn with_checked(&self, key: &str, value: CheckedValue) -> Result<RunSettings, ConfigError> {
+        let mut s = self.clone();
+        match self.place(key)? {
+            Place::Run(spec) => {
+                let mut values = Params::resolve(RUN_PARAMS, &[])?;
+                values.put(spec, value);
+                s.fair_slowdown = RunParams::read(&values).fair_slowdown == OnOff::On;
+            }
+            Place::Source(spec) => {
+                s.source_params.put(spec, value);
+                let id = s.source.id();
+                s.source = RuntimeSource::from_id(id, &s.source_params)
+                    .ok_or_else(|| ConfigError::UnknownPredictor { id: id.to_string(), known: String::new() })?;
+                s.overrun = Overrun::of_source(s.source, &s.source_params);
+            }
+            Place::Policy(spec) => s.policy_params.put(spec, value),
+        }
+        Ok(s)
+    }
+
+    /// Which list parameter `key` belongs to, sorted as [`resolve`] sorts
+    /// the keys of a request: the run's, the source's, else the policy's.
+    fn place(&self, key: &str) -> Result<Place, ConfigError> {
+        let source = SOURCES.iter().find(|i| i.id == self.source.id()).map_or(&[][..], |i| i.params);
+        if let Some(spec) = RUN_PARAMS.iter().find(|p| p.key == key) {
+            Ok(Place::Run(spec))
+        } else if let Some(spec) = source.iter().find(|p| p.key == key) {
+            Ok(Place::Source(spec))
+        } else {
+            let spec = self.policy.params.iter().find(|p| p.key == key).ok_or_else(|| ParamError::Unknown {
+                key: schedlab_workload::short_text(key),
+                known: all_keys(self.policy.params, source),
+            })?;
+            Ok(Place::Policy(spec))
+        }
+    }
+
     pub fn build_policy(&self) -> Box<dyn Policy> {
         self.build_policy_with(None)
     }

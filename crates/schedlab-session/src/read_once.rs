@@ -58,51 +58,74 @@ fn experiment(e: Experiment) {
     s.run_experiment(&plan, None, &mut |_, _| Control::Continue).unwrap();
 }
 
+/// One run from the command line or Python compiles its formula once and
+/// reads each number once (on main: the command line compiled it 3 times,
+/// Python 11 times, and read `depth` twice).
 #[test]
-fn counts() {
-    let (c, r) = counted(|| command_line_run("backfill", &[("order", FORMULA), ("depth", "2")]));
-    eprintln!(
-        "cli backfill: compiled {} ({} of the formula), depth read {}",
-        c.len(),
-        times(&c, FORMULA),
-        times(&r, "depth")
-    );
-    let (c, r) = counted(|| command_line_run("slack", &[("sf", "2.5"), ("awt", "5000")]));
-    eprintln!("cli slack: compiled {}, sf read {}", c.len(), times(&r, "sf"));
-    let one = Experiment { runs: vec![spec("backfill", &[("order", FORMULA)])], ..Default::default() };
-    let (c, _) = counted(|| experiment(one));
-    eprintln!("python run backfill: compiled {} ({} of the formula)", c.len(), times(&c, FORMULA));
+fn one_run_compiles_its_formula_once() {
+    let given = [("order", FORMULA), ("depth", "2")];
+    let (compiled, read) = counted(|| command_line_run("backfill", &given));
+    assert_eq!(compiled, [FORMULA]);
+    assert_eq!(read, ["order", "depth"]);
+    let (compiled, read) = counted(|| command_line_run("slack", &[("sf", "2.5"), ("awt", "5000")]));
+    assert_eq!((compiled.len(), read), (0, vec!["sf", "awt"]));
+    let python = Experiment { runs: vec![spec("backfill", &given)], ..Default::default() };
+    let (compiled, read) = counted(|| experiment(python));
+    assert_eq!(compiled, [FORMULA]);
+    assert_eq!(read, ["order", "depth"]);
+}
+
+/// An experiment reads each run's request once when it is planned: its
+/// points, titles and results read no text again (on main each point of R
+/// runs compiled the formula 11 times and read the slack factor 10 times).
+#[test]
+fn an_experiment_reads_each_run_once() {
     for runs in [1, 2, 4] {
         let e = Experiment {
             runs: (0..runs).map(|d| spec("backfill", &[("order", FORMULA), ("depth", &d.to_string())])).collect(),
             ..Default::default()
         };
-        let (c, _) = counted(|| experiment(e));
-        eprintln!("experiment of {runs} backfill runs: compiled {} ({} of the formula)", c.len(), times(&c, FORMULA));
+        let (compiled, _) = counted(|| experiment(e));
+        assert_eq!(compiled, vec![FORMULA; runs], "{runs} runs");
         let e = Experiment {
             runs: (0..runs).map(|d| spec("slack", &[("sf", "2.5"), ("awt", &(5000 + d).to_string())])).collect(),
+            repeat: 3,
             ..Default::default()
         };
-        let (_, r) = counted(|| experiment(e));
-        eprintln!("experiment of {runs} slack runs: sf read {}", times(&r, "sf"));
-        let e = Experiment {
-            runs: vec![spec("backfill", &[("order", FORMULA)])],
-            sweep: Some(Sweep::parse(&format!("depth=0:{}:1", runs - 1)).unwrap()),
-            ..Default::default()
-        };
-        let (c, r) = counted(|| experiment(e));
-        eprintln!(
-            "sweep of depth over {runs} values: compiled {} ({} of the formula), depth read {}",
-            c.len(),
-            times(&c, FORMULA),
-            times(&r, "depth")
-        );
-        let e = Experiment {
-            runs: vec![spec("slack", &[("awt", "5000")])],
-            sweep: Some(Sweep::parse(&format!("sf=1:{runs}:1")).unwrap()),
-            ..Default::default()
-        };
-        let (_, r) = counted(|| experiment(e));
-        eprintln!("sweep of sf over {runs} values: sf read {}", times(&r, "sf"));
+        let (_, read) = counted(|| experiment(e));
+        assert_eq!(times(&read, "sf"), runs, "{runs} runs");
     }
+}
+
+/// A range's values reach the runs as numbers, and a list's values are each
+/// checked once: the sweep reads no number from text and compiles each
+/// formula once, however many points take it.
+#[test]
+fn a_sweep_reads_its_values_once() {
+    let e = Experiment {
+        runs: vec![spec("backfill", &[("order", FORMULA)]), spec("backfill", &[("order", "wfp3")])],
+        sweep: Some(Sweep::parse("depth=0:3:1").unwrap()),
+        ..Default::default()
+    };
+    let (compiled, read) = counted(|| experiment(e));
+    let wfp3 = schedlab_priority::find_preset("wfp3").unwrap().source;
+    assert_eq!(compiled, [FORMULA, wfp3]);
+    assert_eq!(read, ["order", "order"]);
+    let e = Experiment {
+        runs: vec![spec("slack", &[("awt", "5000")])],
+        sweep: Some(Sweep::parse("sf=1:4:0.5").unwrap()),
+        ..Default::default()
+    };
+    let (_, read) = counted(|| experiment(e));
+    assert_eq!(read, ["awt"]);
+    let orders = format!("order=fcfs,{FORMULA},sjf");
+    let e = Experiment {
+        runs: vec![spec("backfill", &[("depth", "2")])],
+        sweep: Some(Sweep::parse(&orders).unwrap()),
+        repeat: 2,
+        ..Default::default()
+    };
+    let (compiled, _) = counted(|| experiment(e));
+    // The run's default order, then each value of the list once.
+    assert_eq!(compiled, ["submit", "submit", FORMULA, "requested"]);
 }
