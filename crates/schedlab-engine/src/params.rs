@@ -460,6 +460,48 @@ mod tests {
         }
     }
 
+    /// A check that makes something of the text: its length in characters.
+    fn length(text: &str) -> Result<usize, String> {
+        (!text.is_empty()).then(|| text.chars().count()).ok_or_else(|| "empty".to_string())
+    }
+
+    crate::param_set! {
+        struct Compiling {
+            word: Text<usize> { default: "four", max_len: 10, check: length },
+                name: "Word", description: "";
+            count: Int { min: 0, max: 9, default: 1 },
+                name: "Count", description: "";
+        }
+    }
+
+    /// What a `Text<T>` check made of the text reaches the struct, for a
+    /// given value and for the default alike; the text stays as given.
+    #[test]
+    fn a_checked_text_keeps_what_its_check_made() {
+        let p: Compiling = read(&[("word", " héllo ")]).unwrap();
+        assert_eq!((p.word.text(), p.word.value().map(|v| **v)), ("héllo", Ok(5)));
+        let p: Compiling = read(&[]).unwrap();
+        assert_eq!((p.word.text(), p.word.value().map(|v| **v)), ("four", Ok(4)));
+        assert_eq!(p, Compiling::default());
+        let err = read::<Compiling>(&[("word", " ")]).unwrap_err().to_string();
+        assert_eq!(err, "parameter `word`: empty");
+        // A value set without `resolve` is checked when it is made.
+        assert_eq!(Checked::new("", length).value(), Err("empty"));
+    }
+
+    /// A number given as a number is checked as its text would be, with
+    /// the text in the messages.
+    #[test]
+    fn numbers_given_as_numbers_are_checked_like_their_text() {
+        let spec = &Compiling::SPECS[1];
+        let number = |value, text| Params::check(spec, ParamInput::Number { value, text }).map(|c| c.value);
+        let text = |text| Params::check(spec, ParamInput::Text(text)).map(|c| c.value);
+        assert_eq!(number(3.0, "3"), Ok(ParamValue::Int(3)));
+        for (value, shown) in [(3.0, "3"), (2.5, "2.5"), (12.0, "12"), (-0.0, "0")] {
+            assert_eq!(number(value, shown), text(shown), "{shown}");
+        }
+    }
+
     fn read<P: ParamSet>(pairs: &[(&str, &str)]) -> Result<P, ParamError> {
         Params::resolve(P::SPECS, &given(pairs)).map(|v| P::read(&v))
     }

@@ -210,8 +210,11 @@ macro_rules! param_choice {
 /// field is one parameter: its name is the key (`--param KEY=VALUE`, share
 /// links), its kind gives its Rust type (`Choice<E>`: the enum `E` of
 /// [`param_choice!`](crate::param_choice); `Int`: `i64`; `Float`: `f64`;
-/// `IntOr`: [`IntOr`]; `Text`: `String`), and `name`, `description` and
-/// the optional `unit` go to the form.
+/// `IntOr`: [`IntOr`]; `Text`: `String`, checked by a `fn(&str) ->
+/// Result<(), String>`; `Text<T>`: [`Checked<T>`], checked by a `fn(&str)
+/// -> Result<T, String>` whose `T` is kept, so the text is compiled once,
+/// when the request is read), and `name`, `description` and the optional
+/// `unit` go to the form.
 ///
 /// ```
 /// schedlab_engine::param_choice! {
