@@ -58,9 +58,19 @@ fn experiment(e: Experiment) {
     s.run_experiment(&plan, None, &mut |_, _| Control::Continue).unwrap();
 }
 
+/// Python's `run()`: a plan of one point, the point, `run_point`.
+fn python_run(e: Experiment) {
+    let s = session();
+    let plan = s.plan(e).unwrap();
+    let point = s.point(&plan, 0).unwrap();
+    let run = s.run_point(&plan, &point, &mut |_, _| Control::Continue).unwrap();
+    s.document(&run, None);
+}
+
 /// One run from the command line or Python compiles its formula once and
-/// reads each number once (on main: the command line compiled it 3 times,
-/// Python 11 times, and read `depth` twice).
+/// reads each number once (on main: the command line compiled it 3 times
+/// and read `depth` twice; Python's `run()` compiled it 7 times and read
+/// `depth` 6 times, its `run_experiment` of one run compiled it 11 times).
 #[test]
 fn one_run_compiles_its_formula_once() {
     let given = [("order", FORMULA), ("depth", "2")];
@@ -70,9 +80,15 @@ fn one_run_compiles_its_formula_once() {
     let (compiled, read) = counted(|| command_line_run("slack", &[("sf", "2.5"), ("awt", "5000")]));
     assert_eq!((compiled.len(), read), (0, vec!["sf", "awt"]));
     let python = Experiment { runs: vec![spec("backfill", &given)], ..Default::default() };
+    let (compiled, read) = counted(|| python_run(python.clone()));
+    assert_eq!(compiled, [FORMULA]);
+    assert_eq!(read, ["order", "depth"]);
     let (compiled, read) = counted(|| experiment(python));
     assert_eq!(compiled, [FORMULA]);
     assert_eq!(read, ["order", "depth"]);
+    let python = Experiment { runs: vec![spec("slack", &[("sf", "2.5"), ("awt", "5000")])], ..Default::default() };
+    let (_, read) = counted(|| python_run(python));
+    assert_eq!(read, ["sf", "awt"]);
 }
 
 /// An experiment reads each run's request once when it is planned: its
