@@ -188,16 +188,23 @@ impl Params {
     /// text is read once, here: a number becomes a number and a text
     /// parameter keeps what its check made of it.
     pub fn resolve(specs: &[ParamSpec], given: &[(String, String)]) -> Result<Self, ParamError> {
+        let inputs: Vec<(&str, ParamInput<'_>)> =
+            given.iter().map(|(k, v)| (k.as_str(), ParamInput::Text(v))).collect();
+        Params::resolve_inputs(specs, &inputs)
+    }
+
+    /// [`Params::resolve`] of values some of which are numbers already.
+    pub fn resolve_inputs(specs: &[ParamSpec], given: &[(&str, ParamInput<'_>)]) -> Result<Self, ParamError> {
         let mut params = Params::default();
-        for (key, text) in given {
+        for &(key, input) in given {
             let spec = specs.iter().find(|s| s.key == key).ok_or_else(|| ParamError::Unknown {
                 key: schedlab_workload::short_text(key),
                 known: known_keys(specs),
             })?;
             if params.values.contains_key(spec.key) {
-                return Err(ParamError::Duplicate { key: key.clone() });
+                return Err(ParamError::Duplicate { key: key.to_owned() });
             }
-            params.set(spec, ParamInput::Text(text))?;
+            params.set(spec, input)?;
         }
         for spec in specs {
             if !params.values.contains_key(spec.key) {
@@ -319,10 +326,19 @@ fn parse(spec: &ParamSpec, input: ParamInput<'_>) -> Result<(ParamValue, Option<
     let value = text.trim();
     let read = match (&spec.kind, number) {
         (ParamKind::Int { min, max, .. }, Some(n)) => {
-            let v = whole(n).ok_or_else(|| ParamError::NotANumber {
-                key: key.clone(),
-                value: schedlab_workload::short_text(value),
-                expected: "whole number",
+            let v = whole(n).ok_or_else(|| match n.fract() == 0.0 {
+                // Past what an `i64` holds: out of range, as its digits are.
+                true => ParamError::OutOfRange {
+                    key: key.clone(),
+                    value: schedlab_workload::short_text(value),
+                    min: min.to_string(),
+                    max: max.to_string(),
+                },
+                false => ParamError::NotANumber {
+                    key: key.clone(),
+                    value: schedlab_workload::short_text(value),
+                    expected: "whole number",
+                },
             })?;
             in_range(key, v, *min, *max, |x: i64| x.to_string()).map(ParamValue::Int)
         }
@@ -497,7 +513,7 @@ mod tests {
         let number = |value, text| Params::check(spec, ParamInput::Number { value, text }).map(|c| c.value);
         let text = |text| Params::check(spec, ParamInput::Text(text)).map(|c| c.value);
         assert_eq!(number(3.0, "3"), Ok(ParamValue::Int(3)));
-        for (value, shown) in [(3.0, "3"), (2.5, "2.5"), (12.0, "12"), (-0.0, "0")] {
+        for (value, shown) in [(3.0, "3"), (2.5, "2.5"), (12.0, "12"), (-0.0, "0"), (1e20, "100000000000000000000")] {
             assert_eq!(number(value, shown), text(shown), "{shown}");
         }
     }

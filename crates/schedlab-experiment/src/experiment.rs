@@ -631,7 +631,7 @@ impl Experiment {
         }
         RunRequest {
             policy: spec.policy.clone(),
-            params: params.0,
+            params: crate::given_texts(params.0),
             predictor: spec.predictor.clone(),
             seed,
             metrics: self.metrics.options(),

@@ -9,13 +9,39 @@ use thiserror::Error;
 pub struct RunRequest {
     pub policy: String,
     /// `KEY=VALUE` pairs for the policy and, for `virtual`, its `error`.
-    pub params: Vec<(String, String)>,
+    pub params: Vec<(String, Given)>,
     /// A runtime source id; the policy's default when absent.
     pub predictor: Option<String>,
     pub seed: u64,
     pub metrics: MetricsOptions,
     /// Skip the run checker (it runs by default).
     pub skip_check: bool,
+}
+
+/// A parameter's value as a front end gives it: text as typed, or a number
+/// it already holds (the page's JSON numbers), which is checked as a number
+/// and never printed and read back.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Given {
+    Text(String),
+    Number(f64),
+}
+
+impl From<String> for Given {
+    fn from(text: String) -> Self {
+        Given::Text(text)
+    }
+}
+
+impl From<&str> for Given {
+    fn from(text: &str) -> Self {
+        Given::Text(text.to_owned())
+    }
+}
+
+/// `KEY=VALUE` pairs of text, as a request's parameters.
+pub fn given_texts(pairs: impl IntoIterator<Item = (String, String)>) -> Vec<(String, Given)> {
+    pairs.into_iter().map(|(k, v)| (k, Given::Text(v))).collect()
 }
 
 /// Checked settings of one run.
@@ -91,18 +117,21 @@ pub fn resolve(req: &RunRequest) -> Result<RunSettings, ConfigError> {
         id: schedlab_workload::short_text(source_id),
         known: SOURCES.iter().map(|s| s.id).collect::<Vec<_>>().join(", "),
     })?;
+    let texts: Vec<String> = req.params.iter().map(|(_, v)| text_of(v)).collect();
+    let inputs: Vec<(&str, ParamInput<'_>)> =
+        req.params.iter().zip(&texts).map(|((k, v), text)| (k.as_str(), input(v, text))).collect();
     let (run_given, rest): (Vec<_>, Vec<_>) =
-        req.params.iter().cloned().partition(|(k, _)| RUN_PARAMS.iter().any(|s| s.key == k));
-    let run_params = RunParams::read(&Params::resolve(RUN_PARAMS, &run_given)?);
+        inputs.into_iter().partition(|(k, _)| RUN_PARAMS.iter().any(|s| s.key == *k));
+    let run_params = RunParams::read(&Params::resolve_inputs(RUN_PARAMS, &run_given)?);
     let (source_given, policy_given): (Vec<_>, Vec<_>) =
-        rest.into_iter().partition(|(k, _)| source_info.params.iter().any(|s| s.key == k));
-    let policy_params = Params::resolve(policy.params, &policy_given).map_err(|e| match e {
+        rest.into_iter().partition(|(k, _)| source_info.params.iter().any(|s| s.key == *k));
+    let policy_params = Params::resolve_inputs(policy.params, &policy_given).map_err(|e| match e {
         ParamError::Unknown { key, .. } => {
             ParamError::Unknown { key, known: all_keys(policy.params, source_info.params) }
         }
         e => e,
     })?;
-    let source_params = Params::resolve(source_info.params, &source_given)?;
+    let source_params = Params::resolve_inputs(source_info.params, &source_given)?;
     let source = RuntimeSource::from_id(source_id, &source_params)
         .ok_or_else(|| ConfigError::UnknownPredictor { id: source_id.to_string(), known: String::new() })?;
     req.metrics.validate()?;
@@ -117,6 +146,23 @@ pub fn resolve(req: &RunRequest) -> Result<RunSettings, ConfigError> {
         check: !req.skip_check,
         fair_slowdown: run_params.fair_slowdown == OnOff::On,
     })
+}
+
+/// A given value's text: the text, or the number as Rust prints it (the
+/// shortest that reads back as the same number), which messages show.
+fn text_of(given: &Given) -> String {
+    match given {
+        Given::Text(text) => text.clone(),
+        Given::Number(x) => x.to_string(),
+    }
+}
+
+/// A given value as the parameter reader takes it, with `text` its text.
+fn input<'a>(given: &Given, text: &'a str) -> ParamInput<'a> {
+    match given {
+        Given::Text(_) => ParamInput::Text(text),
+        Given::Number(value) => ParamInput::Number { value: *value, text },
+    }
 }
 
 /// The list a parameter of a run belongs to, and its spec there.
@@ -230,7 +276,7 @@ mod tests {
     fn settings(policy: &str, params: &[(&str, &str)], predictor: Option<&str>) -> Result<RunSettings, ConfigError> {
         resolve(&RunRequest {
             policy: policy.to_string(),
-            params: params.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+            params: params.iter().map(|(k, v)| (k.to_string(), (*v).into())).collect(),
             predictor: predictor.map(str::to_string),
             ..RunRequest::default()
         })

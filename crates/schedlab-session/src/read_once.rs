@@ -45,7 +45,11 @@ fn spec(policy: &str, params: &[(&str, &str)]) -> RunSpec {
 /// The command line's `schedlab run`: resolve, run, document.
 fn command_line_run(policy: &str, params: &[(&str, &str)]) {
     let s = session();
-    let request = RunRequest { policy: policy.into(), params: pairs(params), ..Default::default() };
+    let request = RunRequest {
+        policy: policy.into(),
+        params: schedlab_experiment::given_texts(pairs(params)),
+        ..Default::default()
+    };
     let settings = resolve(&request).unwrap();
     let run = s.run_resolved(settings, &mut |_, _| Control::Continue).unwrap();
     s.document(&run, None);

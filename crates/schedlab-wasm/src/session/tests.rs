@@ -3,6 +3,7 @@ use schedlab_workload::{read_swf, ReadOptions};
 
 use super::*;
 use crate::protocol::{GenerateMessage, ParamText, Registry, RunMessage, TraceOptions, BROWSER_MAX_JOBS};
+use schedlab_experiment::Given;
 
 const KTH: &[u8] = include_bytes!("../../../../samples/kth-sp2-first3000.swf");
 
@@ -183,9 +184,11 @@ fn the_job_limit_is_what_the_memory_left_has_room_for() {
 #[test]
 fn requests_refuse_unknown_keys_and_take_numbers_as_params() {
     let m: RunMessage = serde_json::from_str(r#"{"policy":"easy","params":{"order":"shortest"},"seed":2}"#).unwrap();
-    assert_eq!(m.request().unwrap().params, vec![("order".to_owned(), "shortest".to_owned())]);
+    assert_eq!(m.request().unwrap().params, vec![("order".to_owned(), Given::Text("shortest".to_owned()))]);
     let m: RunMessage = serde_json::from_str(r#"{"policy":"easy","params":{"error":12.5}}"#).unwrap();
-    assert_eq!(m.request().unwrap().params, vec![("error".to_owned(), "12.5".to_owned())]);
+    // A number stays a number: the run checks it as one, never reading its
+    // text back.
+    assert_eq!(m.request().unwrap().params, vec![("error".to_owned(), Given::Number(12.5))]);
     // The parameters keep the order they were given in, which the run's
     // label and title follow.
     let text = r#"{"policy":"backfill","params":{"order":"wfp3","depth":2}}"#;
@@ -272,7 +275,8 @@ fn counted(f: impl FnOnce()) -> (Vec<String>, Vec<&'static str>) {
 /// A page's run compiles its formula once, and an experiment's points run
 /// from the plan made once compile nothing again (on main: 3 compilations
 /// for a run, 7 for each point, and the slack factor read 6 times a
-/// point).
+/// point; on main the page's numbers were printed and read back twice a
+/// run).
 #[test]
 fn the_page_compiles_a_formula_once_per_run() {
     let mut s = kth();
@@ -283,7 +287,15 @@ fn the_page_compiles_a_formula_once_per_run() {
         s.run(&m, &mut go).unwrap();
     });
     assert_eq!(compiled, [FORMULA]);
-    assert_eq!(read, ["order", "depth"]);
+    // The depth came as a number: no text of it is read.
+    assert_eq!(read, ["order"]);
+    let mut m = request("slack");
+    m.params.insert("sf".into(), ParamText::Number(2.5));
+    m.params.insert("awt".into(), ParamText::Number(5000.0));
+    let (_, read) = counted(|| {
+        s.run(&m, &mut go).unwrap();
+    });
+    assert!(read.is_empty(), "the slack factor and the AWT came as numbers: {read:?}");
     for runs in [1usize, 3] {
         let backfill = |d| format!(r#"{{"policy":"backfill","params":{{"order":"{FORMULA}","depth":"{d}"}}}}"#);
         let slack = |d| format!(r#"{{"policy":"slack","params":{{"sf":"2.5","awt":"{}"}}}}"#, 5000 + d);
