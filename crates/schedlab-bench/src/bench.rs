@@ -186,7 +186,12 @@ pub(super) fn checked_policies(given: &[String], defaults: &[&str]) -> Result<Ve
 /// A policy spec that resolves, or the error a run would give.
 fn check_policy(text: &str) -> Result<()> {
     let s = PolicySpec::parse(text)?;
-    let request = RunRequest { policy: s.id, params: s.params, predictor: s.predictor, ..RunRequest::default() };
+    let request = RunRequest {
+        policy: s.id,
+        params: schedlab_experiment::given_texts(s.params),
+        predictor: s.predictor,
+        ..RunRequest::default()
+    };
     resolve(&request).with_context(|| format!("policy `{text}`"))?;
     Ok(())
 }

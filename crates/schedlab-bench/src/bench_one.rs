@@ -145,7 +145,7 @@ fn measure_runs(m: &mut Measurement, trace: &Trace, spec: &str, args: &BenchOneA
     let spec = PolicySpec::parse(spec)?;
     let request = RunRequest {
         policy: spec.id,
-        params: spec.params,
+        params: schedlab_experiment::given_texts(spec.params),
         predictor: spec.predictor,
         skip_check: args.no_check,
         ..RunRequest::default()

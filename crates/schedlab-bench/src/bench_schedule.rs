@@ -60,8 +60,12 @@ pub fn main(args: &BenchScheduleArgs) -> Result<ExitCode> {
     let loaded = trace_input::load_with(&args.trace, &args.workload)?;
     let jobs = &loaded.trace.jobs;
     let spec = PolicySpec::parse(&args.policy)?;
-    let request =
-        RunRequest { policy: spec.id, params: spec.params, predictor: spec.predictor, ..RunRequest::default() };
+    let request = RunRequest {
+        policy: spec.id,
+        params: schedlab_experiment::given_texts(spec.params),
+        predictor: spec.predictor,
+        ..RunRequest::default()
+    };
     let settings = resolve(&request)?;
     let outcome = schedlab_experiment::run(&loaded.trace, &settings, &mut |_| Control::Continue)
         .map_err(|e| run_failure(e.to_string()))?;

@@ -3,11 +3,15 @@
 //! once, as a field of the struct its policy or runtime source reads
 //! ([`param_set!`](crate::param_set)); the front ends never hard-code one.
 
+use std::any::Any;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
+#[cfg(feature = "counters")]
+pub mod counters;
 mod typed;
 
-pub use typed::{read_field, IntOr, ParamSet, ParamType};
+pub use typed::{read_field, Checked, IntOr, ParamSet, ParamType};
 
 use serde::Serialize;
 use thiserror::Error;
@@ -56,7 +60,10 @@ pub enum ParamKind {
     },
     /// Text of at most `max_len` characters that `check` accepts (a queue
     /// order: a preset's name or a formula); the policy that reads it
-    /// supplies the check, so its errors reach the user before a run.
+    /// supplies the check, so its errors reach the user before a run, and
+    /// what the check makes of the text (a compiled formula) is kept with
+    /// the value, so the policy is built from it without reading the text
+    /// again.
     Text {
         default: &'static str,
         max_len: usize,
@@ -66,10 +73,34 @@ pub enum ParamKind {
     },
 }
 
-/// The check of a text parameter: `Ok` or a message saying what is wrong
-/// and where.
+/// The check of a text parameter: what it made of the text (`None` when
+/// it only checks), or a message saying what is wrong and where.
 #[derive(Clone, Copy)]
-pub struct TextCheck(pub fn(&str) -> Result<(), String>);
+pub struct TextCheck(pub fn(&str) -> Result<Option<Compiled>, String>);
+
+/// What a text parameter's check made of the text (a queue order's compiled
+/// formula). The engine knows no formula, so it holds the value as `Any`;
+/// the policy's field ([`Checked`]) takes it back as its own type. Shared,
+/// so that the points of an experiment clone settings without compiling.
+#[derive(Clone)]
+pub struct Compiled(Arc<dyn Any + Send + Sync>);
+
+impl Compiled {
+    pub fn new<T: Any + Send + Sync>(value: T) -> Self {
+        Self(Arc::new(value))
+    }
+
+    /// The value, if it is a `T`.
+    pub fn get<T: Any + Send + Sync>(&self) -> Option<Arc<T>> {
+        Arc::clone(&self.0).downcast().ok()
+    }
+}
+
+impl std::fmt::Debug for Compiled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Compiled")
+    }
+}
 
 impl PartialEq for TextCheck {
     fn eq(&self, other: &Self) -> bool {
@@ -112,39 +143,129 @@ pub enum ParamError {
 }
 
 /// Resolved values, one per parameter of the list (defaults filled in),
-/// in key order.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct Params(BTreeMap<String, ParamValue>);
+/// in key order, with what the checks of text parameters made of their
+/// text. Two sets are equal when their values are: the compiled forms
+/// follow from the text.
+#[derive(Clone, Debug, Default)]
+pub struct Params {
+    values: BTreeMap<String, ParamValue>,
+    compiled: BTreeMap<String, Compiled>,
+}
+
+impl PartialEq for Params {
+    fn eq(&self, other: &Self) -> bool {
+        self.values == other.values
+    }
+}
+
+/// The values alone, in key order: documents show the text of a formula,
+/// never its compiled form.
+impl Serialize for Params {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.values.serialize(serializer)
+    }
+}
+
+/// A value checked for a parameter ([`Params::check`]), with what the
+/// check of a text parameter made of it.
+#[derive(Clone, Debug)]
+pub struct CheckedValue {
+    value: ParamValue,
+    compiled: Option<Compiled>,
+}
+
+/// A value as a request gives it: text as typed, or a number already read
+/// (a sweep's value, computed), with the text that shows it in messages.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ParamInput<'a> {
+    Text(&'a str),
+    Number { value: f64, text: &'a str },
+}
 
 impl Params {
     /// Checks `given` (key, text) pairs against `specs`: unknown keys,
-    /// repeated keys, non-numbers, options and ranges are all errors.
+    /// repeated keys, non-numbers, options and ranges are all errors. Each
+    /// text is read once, here: a number becomes a number and a text
+    /// parameter keeps what its check made of it.
     pub fn resolve(specs: &[ParamSpec], given: &[(String, String)]) -> Result<Self, ParamError> {
-        let mut values = BTreeMap::new();
-        for (key, text) in given {
+        let inputs: Vec<(&str, ParamInput<'_>)> =
+            given.iter().map(|(k, v)| (k.as_str(), ParamInput::Text(v))).collect();
+        Params::resolve_inputs(specs, &inputs)
+    }
+
+    /// [`Params::resolve`] of values some of which are numbers already.
+    pub fn resolve_inputs(specs: &[ParamSpec], given: &[(&str, ParamInput<'_>)]) -> Result<Self, ParamError> {
+        let mut params = Params::default();
+        for &(key, input) in given {
             let spec = specs.iter().find(|s| s.key == key).ok_or_else(|| ParamError::Unknown {
                 key: schedlab_workload::short_text(key),
                 known: known_keys(specs),
             })?;
-            if values.insert(key.clone(), parse(spec, text)?).is_some() {
-                return Err(ParamError::Duplicate { key: key.clone() });
+            if params.values.contains_key(spec.key) {
+                return Err(ParamError::Duplicate { key: key.to_owned() });
             }
+            params.set(spec, input)?;
         }
         for spec in specs {
-            values.entry(spec.key.to_string()).or_insert_with(|| default_of(&spec.kind));
+            if !params.values.contains_key(spec.key) {
+                params.set_default(spec)?;
+            }
         }
-        Ok(Self(values))
+        Ok(params)
+    }
+
+    /// Sets the parameter of `spec` to `input`, checked as
+    /// [`Params::resolve`] checks a given value, in place of the value it
+    /// had (an experiment's swept value over a run resolved once).
+    pub fn set(&mut self, spec: &ParamSpec, input: ParamInput<'_>) -> Result<(), ParamError> {
+        let value = Params::check(spec, input)?;
+        self.put(spec, value);
+        Ok(())
+    }
+
+    /// `input` checked for `spec` as [`Params::resolve`] checks a given
+    /// value, to be [`put`](Params::put) into sets of that list later (an
+    /// experiment's list of swept values, each checked once for all the
+    /// points that take it).
+    pub fn check(spec: &ParamSpec, input: ParamInput<'_>) -> Result<CheckedValue, ParamError> {
+        parse(spec, input).map(|(value, compiled)| CheckedValue { value, compiled })
+    }
+
+    /// Sets the parameter of `spec` to a value checked for it.
+    pub fn put(&mut self, spec: &ParamSpec, value: CheckedValue) {
+        self.insert(spec, value.value, value.compiled);
+    }
+
+    /// The default of `spec`; a text parameter's default goes through its
+    /// check like any text, so the policy gets its compiled form too.
+    fn set_default(&mut self, spec: &ParamSpec) -> Result<(), ParamError> {
+        let compiled = match &spec.kind {
+            ParamKind::Text { default, check, .. } => {
+                (check.0)(default).map_err(|message| ParamError::Invalid { key: spec.key.to_string(), message })?
+            }
+            _ => None,
+        };
+        self.insert(spec, spec.default_value(), compiled);
+        Ok(())
+    }
+
+    fn insert(&mut self, spec: &ParamSpec, value: ParamValue, compiled: Option<Compiled>) {
+        self.values.insert(spec.key.to_string(), value);
+        match compiled {
+            Some(c) => self.compiled.insert(spec.key.to_string(), c),
+            None => self.compiled.remove(spec.key),
+        };
     }
 
     /// The checked value of a parameter of the list, for code that walks a
     /// list of any policy (titles, documents); a policy reads its own
     /// values as the struct of its [`ParamSet`].
     pub fn value(&self, spec: &ParamSpec) -> Option<&ParamValue> {
-        self.0.get(spec.key)
+        self.values.get(spec.key)
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (&str, &ParamValue)> {
-        self.0.iter().map(|(k, v)| (k.as_str(), v))
+        self.values.iter().map(|(k, v)| (k.as_str(), v))
     }
 }
 
@@ -168,6 +289,14 @@ impl ParamSpec {
     }
 }
 
+impl ParamSpec {
+    /// The default as a checked value (what [`Params::resolve`] fills in,
+    /// without running a text parameter's check).
+    pub fn default_value(&self) -> ParamValue {
+        default_of(&self.kind)
+    }
+}
+
 fn default_of(kind: &ParamKind) -> ParamValue {
     match kind {
         ParamKind::Choice { default, .. } => ParamValue::Choice((*default).to_string()),
@@ -182,10 +311,87 @@ fn default_of(kind: &ParamKind) -> ParamValue {
     }
 }
 
-fn parse(spec: &ParamSpec, text: &str) -> Result<ParamValue, ParamError> {
+/// The checked value of `input` for `spec`, and what a text parameter's
+/// check made of it.
+fn parse(spec: &ParamSpec, input: ParamInput<'_>) -> Result<(ParamValue, Option<Compiled>), ParamError> {
+    let (text, number) = match input {
+        ParamInput::Text(text) => {
+            #[cfg(feature = "counters")]
+            counters::count(spec.key, text);
+            (text, None)
+        }
+        ParamInput::Number { value, text } => (text, Some(value)),
+    };
     let key = spec.key.to_string();
     let value = text.trim();
-    match &spec.kind {
+    let read = match (&spec.kind, number) {
+        (ParamKind::Int { min, max, .. }, Some(n)) => {
+            let v = whole(n).ok_or_else(|| match n.fract() == 0.0 {
+                // Past what an `i64` holds: out of range, as its digits are.
+                true => ParamError::OutOfRange {
+                    key: key.clone(),
+                    value: schedlab_workload::short_text(value),
+                    min: min.to_string(),
+                    max: max.to_string(),
+                },
+                false => ParamError::NotANumber {
+                    key: key.clone(),
+                    value: schedlab_workload::short_text(value),
+                    expected: "whole number",
+                },
+            })?;
+            in_range(key, v, *min, *max, |x: i64| x.to_string()).map(ParamValue::Int)
+        }
+        (ParamKind::Float { min, max, .. }, Some(n)) => number_in_range(key, Some(n), value, *min, *max),
+        (ParamKind::IntOr { min, max, word, .. }, Some(n)) => {
+            let v = whole(n).ok_or_else(|| ParamError::Invalid {
+                key: key.clone(),
+                message: format!("`{value}` is neither a whole number nor `{word}`"),
+            })?;
+            in_range(key, v, *min, *max, |x: i64| x.to_string()).map(ParamValue::Int)
+        }
+        _ => return parse_text(spec, key, value),
+    };
+    read.map(|v| (v, None))
+}
+
+/// `x` as a whole number, if it is one that an `i64` holds.
+fn whole(x: f64) -> Option<i64> {
+    // 2^63 is a power of two, so the bounds are exact.
+    (x.fract() == 0.0 && x >= -(2f64.powi(63)) && x < 2f64.powi(63)).then_some(x as i64)
+}
+
+/// A text parameter's value: at most `max_len` characters that `check`
+/// accepts, with what it made of them.
+fn checked_text(
+    key: String,
+    value: &str,
+    max_len: usize,
+    check: &TextCheck,
+) -> Result<(ParamValue, Option<Compiled>), ParamError> {
+    let length = value.chars().count();
+    if length > max_len {
+        let message = format!("{length} characters; at most {max_len} are accepted");
+        return Err(ParamError::Invalid { key, message });
+    }
+    let compiled = (check.0)(value).map_err(|message| ParamError::Invalid { key, message })?;
+    Ok((ParamValue::Text(value.to_string()), compiled))
+}
+
+/// A float, read from `value` unless it is already the number `n`.
+fn number_in_range(key: String, n: Option<f64>, value: &str, min: f64, max: f64) -> Result<ParamValue, ParamError> {
+    let v = n.or_else(|| value.parse().ok()).filter(|v: &f64| v.is_finite()).ok_or_else(|| ParamError::NotANumber {
+        key: key.clone(),
+        value: schedlab_workload::short_text(value),
+        expected: "number",
+    })?;
+    in_range(key, v, min, max, schedlab_workload::short_number).map(ParamValue::Float)
+}
+
+/// A value read from its text, with what a text parameter's check made of
+/// it.
+fn parse_text(spec: &ParamSpec, key: String, value: &str) -> Result<(ParamValue, Option<Compiled>), ParamError> {
+    let read = match &spec.kind {
         ParamKind::Choice { options, .. } => {
             options.iter().find(|o| **o == value).map(|o| ParamValue::Choice((*o).to_string())).ok_or_else(|| {
                 ParamError::NotAnOption {
@@ -212,17 +418,10 @@ fn parse(spec: &ParamSpec, text: &str) -> Result<ParamValue, ParamError> {
             })?;
             in_range(key, v, *min, *max, |x: i64| x.to_string()).map(ParamValue::Int)
         }
-        ParamKind::Float { min, max, .. } => {
-            let v: f64 = value.parse().ok().filter(|v: &f64| v.is_finite()).ok_or_else(|| ParamError::NotANumber {
-                key: key.clone(),
-                value: schedlab_workload::short_text(value),
-                expected: "number",
-            })?;
-            in_range(key, v, *min, *max, schedlab_workload::short_number).map(ParamValue::Float)
-        }
+        ParamKind::Float { min, max, .. } => number_in_range(key, None, value, *min, *max),
         ParamKind::IntOr { min, max, word, .. } => {
             if value == *word {
-                return Ok(ParamValue::Text(value.to_string()));
+                return Ok((ParamValue::Text(value.to_string()), None));
             }
             let v: i64 = value.parse().map_err(|_| ParamError::Invalid {
                 key: key.clone(),
@@ -230,16 +429,9 @@ fn parse(spec: &ParamSpec, text: &str) -> Result<ParamValue, ParamError> {
             })?;
             in_range(key, v, *min, *max, |x: i64| x.to_string()).map(ParamValue::Int)
         }
-        ParamKind::Text { max_len, check, .. } => {
-            let length = value.chars().count();
-            if length > *max_len {
-                let message = format!("{length} characters; at most {max_len} are accepted");
-                return Err(ParamError::Invalid { key, message });
-            }
-            (check.0)(value).map_err(|message| ParamError::Invalid { key, message })?;
-            Ok(ParamValue::Text(value.to_string()))
-        }
-    }
+        ParamKind::Text { max_len, check, .. } => return checked_text(key, value, *max_len, check),
+    };
+    read.map(|v| (v, None))
 }
 
 /// `v` if it lies in [min, max]; the error shows numbers with `show`, so
@@ -281,6 +473,48 @@ mod tests {
                 name: "Depth", description: "";
             order: Text { default: "+a", max_len: 5, check: positive_word },
                 name: "Order", description: "";
+        }
+    }
+
+    /// A check that makes something of the text: its length in characters.
+    fn length(text: &str) -> Result<usize, String> {
+        (!text.is_empty()).then(|| text.chars().count()).ok_or_else(|| "empty".to_string())
+    }
+
+    crate::param_set! {
+        struct Compiling {
+            word: Text<usize> { default: "four", max_len: 10, check: length },
+                name: "Word", description: "";
+            count: Int { min: 0, max: 9, default: 1 },
+                name: "Count", description: "";
+        }
+    }
+
+    /// What a `Text<T>` check made of the text reaches the struct, for a
+    /// given value and for the default alike; the text stays as given.
+    #[test]
+    fn a_checked_text_keeps_what_its_check_made() {
+        let p: Compiling = read(&[("word", " héllo ")]).unwrap();
+        assert_eq!((p.word.text(), p.word.value().map(|v| **v)), ("héllo", Ok(5)));
+        let p: Compiling = read(&[]).unwrap();
+        assert_eq!((p.word.text(), p.word.value().map(|v| **v)), ("four", Ok(4)));
+        assert_eq!(p, Compiling::default());
+        let err = read::<Compiling>(&[("word", " ")]).unwrap_err().to_string();
+        assert_eq!(err, "parameter `word`: empty");
+        // A value set without `resolve` is checked when it is made.
+        assert_eq!(Checked::new("", length).value(), Err("empty"));
+    }
+
+    /// A number given as a number is checked as its text would be, with
+    /// the text in the messages.
+    #[test]
+    fn numbers_given_as_numbers_are_checked_like_their_text() {
+        let spec = &Compiling::SPECS[1];
+        let number = |value, text| Params::check(spec, ParamInput::Number { value, text }).map(|c| c.value);
+        let text = |text| Params::check(spec, ParamInput::Text(text)).map(|c| c.value);
+        assert_eq!(number(3.0, "3"), Ok(ParamValue::Int(3)));
+        for (value, shown) in [(3.0, "3"), (2.5, "2.5"), (12.0, "12"), (-0.0, "0"), (1e20, "100000000000000000000")] {
+            assert_eq!(number(value, shown), text(shown), "{shown}");
         }
     }
 

@@ -379,6 +379,16 @@ impl Sweep {
         }
     }
 
+    /// Value `i` of a range as the number its text ([`Sweep::value`])
+    /// shows, computed rather than read back from that text; `None` for a
+    /// list, whose values are text.
+    pub fn number(&self, i: usize) -> Option<f64> {
+        match &self.values {
+            SweepValues::List(_) => None,
+            &SweepValues::Range { from, step, .. } => shown_number(from + step * i as f64),
+        }
+    }
+
     /// Whether the sweep applies to run `run` (which takes the parameter
     /// when `uses` says so).
     pub fn applies_to(&self, run: usize, uses: bool) -> bool {
@@ -398,6 +408,21 @@ pub fn format_value(x: f64) -> String {
     } else {
         let s = format!("{rounded:.9}");
         s.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
+/// The number [`format_value`] shows for `x`: reading its text back gives
+/// this number, bit for bit (a test checks it on random values). `None`
+/// from 10^15 up, where the text is `x` in exponent form.
+pub(crate) fn shown_number(x: f64) -> Option<f64> {
+    let rounded = (x * 1e9).round() / 1e9;
+    if rounded.abs() >= 1e15 {
+        None
+    } else if rounded.fract() == 0.0 {
+        // As the text shows it: `0`, never `-0`.
+        Some(rounded as i64 as f64)
+    } else {
+        Some(rounded)
     }
 }
 
@@ -607,7 +632,7 @@ impl Experiment {
         }
         RunRequest {
             policy: spec.policy.clone(),
-            params: params.0,
+            params: crate::given_texts(params.0),
             predictor: spec.predictor.clone(),
             seed,
             metrics: self.metrics.options(),

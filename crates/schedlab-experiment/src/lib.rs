@@ -59,7 +59,7 @@ pub use result::{
     point_result, run_point, ExperimentResult, PointError, PointResult, SummaryRow, ECDF_PIXELS, EXPERIMENT_SCHEMA,
 };
 pub use scope::{scope, Ignored, ParamState, RunScope, Scope, SharedScope, Sweepable, ValueFrom, KNOBS};
-pub use settings::{resolve, ConfigError, RunRequest, RunSettings, RUN_PARAMS};
+pub use settings::{given_texts, resolve, ConfigError, Given, RunRequest, RunSettings, RUN_PARAMS};
 pub use spec::{split_param, PolicySpec, SpecError};
 pub use table::{column_header, summary_cell, summary_table, CellStyle, SummaryTable, TableCell, TableRow};
 pub use title::{distinguishing, download_name, identity_context, run_title, trace_context};

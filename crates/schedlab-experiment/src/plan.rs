@@ -17,6 +17,8 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::experiment::{SweepError, MAX_REPEAT, MAX_RUNS};
+use schedlab_engine::params::{CheckedValue, ParamInput};
+
 use crate::{resolve, Experiment, RunSettings, SpecError};
 
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
@@ -133,9 +135,18 @@ pub struct Point {
 
 /// A checked experiment: every run and every value it takes resolved
 /// before anything runs, so a typo fails at once and not after an hour.
+/// Each run is resolved once, and each value of a list sweep checked once
+/// per run that takes it: a point's settings are those, with its seed and
+/// its value (a range's value as a number), so no point reads a text or
+/// compiles a formula again.
 #[derive(Clone, Debug)]
 pub struct Plan {
     experiment: Experiment,
+    /// Per run: its settings without a sweep value, at the first seed.
+    base: Vec<RunSettings>,
+    /// Per run a list sweep applies to: each value of the list, checked
+    /// for that run (empty for the other runs and for a range).
+    listed: Vec<Vec<CheckedValue>>,
     /// Per run: whether the sweep applies to it.
     swept: Vec<bool>,
     /// Per run: its repetitions per cell, the experiment's `repeat` for a
@@ -197,42 +208,79 @@ impl Plan {
         if total > MAX_SIMULATIONS {
             return Err(GridError::TooMuchWork { runs: e.runs.len(), values: values.max(1), repeat: e.repeat, total });
         }
-        let plan = Plan { experiment, swept, repeats, first, total, values };
+        let mut plan = Plan { experiment, base: Vec::new(), listed: Vec::new(), swept, repeats, first, total, values };
         plan.check_runs()?;
         Ok(plan)
     }
 
-    /// Resolves every run at the values that decide whether it is valid:
-    /// every value of a list, the first, second and last of a range (its
-    /// values are evenly spaced, so these catch a bound or a fraction).
-    fn check_runs(&self) -> Result<(), GridError> {
+    /// Resolves every run, then checks it at the values that decide
+    /// whether it is valid: every value of a list (kept), the first, second
+    /// and last of a range (its values are evenly spaced, so these catch a
+    /// bound or a fraction).
+    fn check_runs(&mut self) -> Result<(), GridError> {
         for run in 0..self.experiment.runs.len() {
-            let probes: Vec<Option<usize>> = match (&self.experiment.sweep, self.swept[run]) {
-                (Some(s), true) => match s.values {
-                    crate::SweepValues::List(_) => (0..self.values).map(Some).collect(),
-                    crate::SweepValues::Range { .. } => {
-                        let mut p = vec![Some(0), Some(1.min(self.values - 1)), Some(self.values - 1)];
-                        p.dedup();
-                        p
+            let swept = self.experiment.sweep.as_ref().filter(|_| self.swept[run]);
+            // A run's own error is reported where today's first probe met it.
+            let at = if swept.is_some() { Some(0) } else { None };
+            let request = self.experiment.request(run, None, self.experiment.seed);
+            let base = resolve(&request).map_err(|e| self.run_error(run, at, e))?;
+            let mut listed = Vec::new();
+            match swept.map(|s| &s.values) {
+                Some(crate::SweepValues::List(list)) => {
+                    for (v, text) in list.iter().enumerate() {
+                        let checked = base.check_value(&self.swept_param(), ParamInput::Text(text));
+                        listed.push(checked.map_err(|e| self.run_error(run, Some(v), e))?);
                     }
-                },
-                _ => vec![None],
-            };
-            for value in probes {
-                self.resolve_at(run, value, self.experiment.seed)?;
+                }
+                Some(crate::SweepValues::Range { .. }) => {
+                    let mut probes = vec![0, 1.min(self.values - 1), self.values - 1];
+                    probes.dedup();
+                    for v in probes {
+                        self.with_number(&base, v).map_err(|e| self.run_error(run, Some(v), e))?;
+                    }
+                }
+                None => {}
             }
+            self.base.push(base);
+            self.listed.push(listed);
         }
         Ok(())
     }
 
+    /// The key of the swept parameter (empty without a sweep).
+    fn swept_param(&self) -> String {
+        self.experiment.sweep.as_ref().map_or_else(String::new, |s| s.param.clone())
+    }
+
+    /// `base` at value `v` of a range: the number its text shows, checked
+    /// as a number (from 10^15 up, read from its text).
+    fn with_number(&self, base: &RunSettings, v: usize) -> Result<RunSettings, crate::ConfigError> {
+        let Some(sweep) = &self.experiment.sweep else { return Ok(base.clone()) };
+        let text = sweep.value(v);
+        let input = match sweep.number(v) {
+            Some(value) => ParamInput::Number { value, text: &text },
+            None => ParamInput::Text(&text),
+        };
+        base.with_value(&sweep.param, input)
+    }
+
+    fn run_error(&self, run: usize, value: Option<usize>, e: crate::ConfigError) -> GridError {
+        GridError::Run { label: self.label(run), at: self.at(value), message: e.to_string() }
+    }
+
+    /// The settings of run `run` at sweep value `value` with seed `seed`,
+    /// from the run resolved once.
     fn resolve_at(&self, run: usize, value: Option<usize>, seed: u64) -> Result<RunSettings, GridError> {
-        let text = self.value_text(value);
-        let request = self.experiment.request(run, text.as_deref(), seed);
-        resolve(&request).map_err(|e| GridError::Run {
-            label: self.label(run),
-            at: self.at(value),
-            message: e.to_string(),
-        })
+        let base = &self.base[run];
+        let mut settings = match (value, self.listed[run].get(value.unwrap_or(usize::MAX))) {
+            (None, _) => base.clone(),
+            (Some(_), Some(checked)) => {
+                base.with_checked(&self.swept_param(), checked.clone()).map_err(|e| self.run_error(run, value, e))?
+            }
+            (Some(v), None) => self.with_number(base, v).map_err(|e| self.run_error(run, value, e))?,
+        };
+        settings.seed = seed;
+        Ok(settings)
     }
 
     /// ` at PARAM=VALUE` for a swept cell, for messages; empty otherwise.

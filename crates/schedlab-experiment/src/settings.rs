@@ -1,4 +1,4 @@
-use schedlab_engine::params::{ParamError, ParamSet, ParamSpec, Params};
+use schedlab_engine::params::{CheckedValue, ParamError, ParamInput, ParamSet, ParamSpec, Params};
 use schedlab_engine::{Overrun, Policy, RuntimeSource, SOURCES};
 use schedlab_metrics::{MetricsError, MetricsOptions};
 use schedlab_policies::{Calibration, Categories, PolicyInfo, PolicySettings, REGISTRY};
@@ -9,13 +9,39 @@ use thiserror::Error;
 pub struct RunRequest {
     pub policy: String,
     /// `KEY=VALUE` pairs for the policy and, for `virtual`, its `error`.
-    pub params: Vec<(String, String)>,
+    pub params: Vec<(String, Given)>,
     /// A runtime source id; the policy's default when absent.
     pub predictor: Option<String>,
     pub seed: u64,
     pub metrics: MetricsOptions,
     /// Skip the run checker (it runs by default).
     pub skip_check: bool,
+}
+
+/// A parameter's value as a front end gives it: text as typed, or a number
+/// it already holds (the page's JSON numbers), which is checked as a number
+/// and never printed and read back.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Given {
+    Text(String),
+    Number(f64),
+}
+
+impl From<String> for Given {
+    fn from(text: String) -> Self {
+        Given::Text(text)
+    }
+}
+
+impl From<&str> for Given {
+    fn from(text: &str) -> Self {
+        Given::Text(text.to_owned())
+    }
+}
+
+/// `KEY=VALUE` pairs of text, as a request's parameters.
+pub fn given_texts(pairs: impl IntoIterator<Item = (String, String)>) -> Vec<(String, Given)> {
+    pairs.into_iter().map(|(k, v)| (k, Given::Text(v))).collect()
 }
 
 /// Checked settings of one run.
@@ -91,14 +117,21 @@ pub fn resolve(req: &RunRequest) -> Result<RunSettings, ConfigError> {
         id: schedlab_workload::short_text(source_id),
         known: SOURCES.iter().map(|s| s.id).collect::<Vec<_>>().join(", "),
     })?;
+    let texts: Vec<String> = req.params.iter().map(|(_, v)| text_of(v)).collect();
+    let inputs: Vec<(&str, ParamInput<'_>)> =
+        req.params.iter().zip(&texts).map(|((k, v), text)| (k.as_str(), input(v, text))).collect();
     let (run_given, rest): (Vec<_>, Vec<_>) =
-        req.params.iter().cloned().partition(|(k, _)| RUN_PARAMS.iter().any(|s| s.key == k));
-    let run_params = RunParams::read(&Params::resolve(RUN_PARAMS, &run_given)?);
+        inputs.into_iter().partition(|(k, _)| RUN_PARAMS.iter().any(|s| s.key == *k));
+    let run_params = RunParams::read(&Params::resolve_inputs(RUN_PARAMS, &run_given)?);
     let (source_given, policy_given): (Vec<_>, Vec<_>) =
-        rest.into_iter().partition(|(k, _)| source_info.params.iter().any(|s| s.key == k));
-    let policy_params = Params::resolve(&all_keys_hint(policy.params, source_info.params), &policy_given)
-        .and_then(|_| Params::resolve(policy.params, &policy_given))?;
-    let source_params = Params::resolve(source_info.params, &source_given)?;
+        rest.into_iter().partition(|(k, _)| source_info.params.iter().any(|s| s.key == *k));
+    let policy_params = Params::resolve_inputs(policy.params, &policy_given).map_err(|e| match e {
+        ParamError::Unknown { key, .. } => {
+            ParamError::Unknown { key, known: all_keys(policy.params, source_info.params) }
+        }
+        e => e,
+    })?;
+    let source_params = Params::resolve_inputs(source_info.params, &source_given)?;
     let source = RuntimeSource::from_id(source_id, &source_params)
         .ok_or_else(|| ConfigError::UnknownPredictor { id: source_id.to_string(), known: String::new() })?;
     req.metrics.validate()?;
@@ -115,13 +148,97 @@ pub fn resolve(req: &RunRequest) -> Result<RunSettings, ConfigError> {
     })
 }
 
-/// The policy's and the source's parameters together, so that an unknown
-/// key's message lists every key the user could have meant.
-fn all_keys_hint(policy: &[ParamSpec], source: &[ParamSpec]) -> Vec<ParamSpec> {
-    policy.iter().chain(source).chain(RUN_PARAMS).cloned().collect()
+/// A given value's text: the text, or the number as Rust prints it (the
+/// shortest that reads back as the same number), which messages show.
+fn text_of(given: &Given) -> String {
+    match given {
+        Given::Text(text) => text.clone(),
+        Given::Number(x) => x.to_string(),
+    }
+}
+
+/// A given value as the parameter reader takes it, with `text` its text.
+fn input<'a>(given: &Given, text: &'a str) -> ParamInput<'a> {
+    match given {
+        Given::Text(_) => ParamInput::Text(text),
+        Given::Number(value) => ParamInput::Number { value: *value, text },
+    }
+}
+
+/// The list a parameter of a run belongs to, and its spec there.
+enum Place {
+    Run(&'static ParamSpec),
+    Source(&'static ParamSpec),
+    Policy(&'static ParamSpec),
+}
+
+impl Place {
+    fn spec(&self) -> &'static ParamSpec {
+        match self {
+            Place::Run(spec) | Place::Source(spec) | Place::Policy(spec) => spec,
+        }
+    }
+}
+
+/// The policy's, the source's and the run's keys together, so that an
+/// unknown key's message lists every key the user could have meant.
+fn all_keys(policy: &[ParamSpec], source: &[ParamSpec]) -> String {
+    policy.iter().chain(source).chain(RUN_PARAMS).map(|s| s.key).collect::<Vec<_>>().join(", ")
 }
 
 impl RunSettings {
+    /// These settings with parameter `key` set to `input`, checked as
+    /// [`resolve`] checks a given value: an experiment's swept value over a
+    /// run resolved once, so that no other value of the run is read again.
+    pub fn with_value(&self, key: &str, input: ParamInput<'_>) -> Result<RunSettings, ConfigError> {
+        self.with_checked(key, self.check_value(key, input)?)
+    }
+
+    /// `input` checked for parameter `key` of these settings, to be set
+    /// with [`RunSettings::with_checked`] (once for every point that takes
+    /// it).
+    pub fn check_value(&self, key: &str, input: ParamInput<'_>) -> Result<CheckedValue, ConfigError> {
+        Ok(Params::check(self.place(key)?.spec(), input)?)
+    }
+
+    /// These settings with parameter `key` set to a value checked for it.
+    pub fn with_checked(&self, key: &str, value: CheckedValue) -> Result<RunSettings, ConfigError> {
+        let mut s = self.clone();
+        match self.place(key)? {
+            Place::Run(spec) => {
+                let mut values = Params::resolve(RUN_PARAMS, &[])?;
+                values.put(spec, value);
+                s.fair_slowdown = RunParams::read(&values).fair_slowdown == OnOff::On;
+            }
+            Place::Source(spec) => {
+                s.source_params.put(spec, value);
+                let id = s.source.id();
+                s.source = RuntimeSource::from_id(id, &s.source_params)
+                    .ok_or_else(|| ConfigError::UnknownPredictor { id: id.to_string(), known: String::new() })?;
+                s.overrun = Overrun::of_source(s.source, &s.source_params);
+            }
+            Place::Policy(spec) => s.policy_params.put(spec, value),
+        }
+        Ok(s)
+    }
+
+    /// Which list parameter `key` belongs to, sorted as [`resolve`] sorts
+    /// the keys of a request: the run's, the source's, else the policy's.
+    fn place(&self, key: &str) -> Result<Place, ConfigError> {
+        let source = SOURCES.iter().find(|i| i.id == self.source.id()).map_or(&[][..], |i| i.params);
+        if let Some(spec) = RUN_PARAMS.iter().find(|p| p.key == key) {
+            Ok(Place::Run(spec))
+        } else if let Some(spec) = source.iter().find(|p| p.key == key) {
+            Ok(Place::Source(spec))
+        } else {
+            let spec = self.policy.params.iter().find(|p| p.key == key).ok_or_else(|| ParamError::Unknown {
+                key: schedlab_workload::short_text(key),
+                known: all_keys(self.policy.params, source),
+            })?;
+            Ok(Place::Policy(spec))
+        }
+    }
+
     pub fn build_policy(&self) -> Box<dyn Policy> {
         self.build_policy_with(None)
     }
@@ -159,7 +276,7 @@ mod tests {
     fn settings(policy: &str, params: &[(&str, &str)], predictor: Option<&str>) -> Result<RunSettings, ConfigError> {
         resolve(&RunRequest {
             policy: policy.to_string(),
-            params: params.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+            params: params.iter().map(|(k, v)| (k.to_string(), (*v).into())).collect(),
             predictor: predictor.map(str::to_string),
             ..RunRequest::default()
         })

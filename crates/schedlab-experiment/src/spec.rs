@@ -45,7 +45,7 @@ impl PolicySpec {
     pub fn request(&self) -> RunRequest {
         RunRequest {
             policy: self.id.clone(),
-            params: self.params.clone(),
+            params: crate::given_texts(self.params.clone()),
             predictor: self.predictor.clone(),
             ..RunRequest::default()
         }

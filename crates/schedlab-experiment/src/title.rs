@@ -107,8 +107,7 @@ fn chosen<'a>(specs: &[ParamSpec], values: &'a Params, key: &str) -> Option<&'a 
 
 /// Whether the resolved value of `spec` is not its default.
 fn differs(spec: &ParamSpec, values: &Params) -> bool {
-    let defaults = Params::resolve(std::slice::from_ref(spec), &[]).unwrap_or_default();
-    values.value(spec) != defaults.value(spec)
+    values.value(spec) != Some(&spec.default_value())
 }
 
 /// A text value as a title shows it: the name of the formula preset it

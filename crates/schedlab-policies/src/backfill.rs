@@ -57,7 +57,7 @@ use std::collections::BinaryHeap;
 
 use schedlab_engine::params::{IntOr, ParamSet};
 use schedlab_engine::{EngineError, Guarantee, Happened, JobIdx, Policy, Sim, Time};
-use schedlab_priority::{find_preset, Columns, Formula, Var, Vars};
+use schedlab_priority::{find_preset, Columns, Expr, ExprKind, Formula, Var, Vars};
 
 use crate::book::Book;
 use crate::common::shadow;
@@ -103,10 +103,6 @@ pub fn order_formula(text: &str) -> Result<Formula, String> {
     .map_err(|e| e.to_string())
 }
 
-fn check_order(text: &str) -> Result<(), String> {
-    order_formula(text).map(|_| ())
-}
-
 schedlab_engine::param_choice! {
     /// Which scores go first.
     pub(crate) enum Direction {
@@ -129,7 +125,7 @@ schedlab_engine::param_set! {
         depth: IntOr { min: 0, max: 1_000_000, word: "all", default: "1" },
             name: "Reservation depth",
             description: "How many blocked jobs, in queue order, hold a reservation at each pass: 0 (first fit), 1 (EASY), … or all.";
-        order: Text { default: "fcfs", max_len: schedlab_priority::MAX_LENGTH, check: check_order },
+        order: Text<Formula> { default: "fcfs", max_len: schedlab_priority::MAX_LENGTH, check: order_formula },
             name: "Queue order",
             description: "A preset (fcfs, sjf, ljf, smallest, largest, saf, wfp3, unicep, f1, f2, f3, f4) or a formula over wait, submit, now, requested, predicted, procs, user, group, queue, partition, machine, free and queued.";
         direction: Choice<Direction> { default: Direction::Lowest },
@@ -200,6 +196,12 @@ fn submit_order() -> Formula {
     Formula::compile("submit").unwrap_or_else(|e| unreachable!("`submit` is a formula: {e}"))
 }
 
+/// Whether `formula` is `submit` (its tree is the tree of
+/// [`submit_order`]), found without compiling that formula again.
+fn is_submit_order(formula: &Formula) -> bool {
+    *formula.tree() == Expr { kind: ExprKind::Var(Var::Submit), column: 1 }
+}
+
 /// A pass at depth 0 or 1 holds at most one reservation, made when its
 /// first blocked job is met, and only running jobs come before it. A
 /// profile of the running jobs only gains processors over time, so the
@@ -262,12 +264,12 @@ impl Backfill {
             IntOr::Int(d) => usize::try_from(d).unwrap_or(usize::MAX),
             IntOr::Word => usize::MAX,
         };
-        // The parameter was checked when it was resolved, so the order
-        // compiles; if it did not, the run fails at its first pass with the
+        // The order was compiled when the request was read; a value that
+        // did not compile fails the run at its first pass with the
         // compiler's message rather than run in another order.
-        let (formula, unbuildable) = match order_formula(&p.order) {
-            Ok(f) => (f, None),
-            Err(message) => (submit_order(), Some(message)),
+        let (formula, unbuildable) = match p.order.value() {
+            Ok(f) => (Formula::clone(f), None),
+            Err(message) => (submit_order(), Some(message.to_owned())),
         };
         let rescored = formula.is_time_dependent() || (formula.reads(Var::Predicted) && s.source.learns());
         let highest = p.direction == Direction::Highest;
@@ -275,7 +277,7 @@ impl Backfill {
         // clock factor: the merge would not see it change.
         let clocked = rescored && !(formula.reads(Var::Predicted) && s.source.learns());
         // FCFS is the order of the formula, whatever its text says.
-        let fcfs = formula.tree() == submit_order().tree() && !highest;
+        let fcfs = is_submit_order(&formula) && !highest;
         let strict = p.fill != Fill::Backfill;
         // In strict order the one blocked job holds the only reservation.
         let depth = if strict { 1 } else { depth };

@@ -40,6 +40,8 @@ pub struct Formula {
 impl Formula {
     /// Lexes, parses, checks and compiles `source`.
     pub fn compile(source: &str) -> Result<Formula, FormulaError> {
+        #[cfg(feature = "counters")]
+        crate::counters::count(source);
         let length = source.chars().count();
         if length > MAX_LENGTH {
             return Err(FormulaError {

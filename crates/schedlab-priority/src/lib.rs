@@ -27,6 +27,8 @@
 //! the caller's reusable stack.
 
 mod code;
+#[cfg(feature = "counters")]
+pub mod counters;
 mod lex;
 mod parse;
 mod presets;

@@ -15,6 +15,8 @@ mod export;
 mod machine;
 mod plan;
 #[cfg(test)]
+mod read_once;
+#[cfg(test)]
 mod tests;
 
 use std::io::Read;

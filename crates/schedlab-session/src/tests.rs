@@ -107,7 +107,7 @@ fn errors_say_what_kind_of_input_was_wrong() {
     assert_eq!(too_many.refused(), Some(crate::Refused::Jobs { limit: 2, line: 4 }));
     let s = session();
     let run = |policy: &str, params: &[(&str, &str)]| {
-        let params = params.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let params = params.iter().map(|(k, v)| (k.to_string(), (*v).into())).collect();
         s.run(&RunRequest { policy: policy.into(), params, ..Default::default() }, &mut go).err().map(|e| e.kind())
     };
     assert_eq!(run("nope", &[]), Some(ErrorKind::Policy));

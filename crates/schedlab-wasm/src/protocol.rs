@@ -5,7 +5,8 @@
 
 use schedlab_engine::{Progress, SourceInfo, Time, SOURCES};
 use schedlab_experiment::{
-    plan_growth, CleaningLine, Fact, Phase, PlanGrowth, RunRequest, TraceIdentity, ECDF_PIXELS, PROGRESS_EVERY, SCHEMA,
+    plan_growth, CleaningLine, Fact, Given, Phase, PlanGrowth, RunRequest, TraceIdentity, ECDF_PIXELS, PROGRESS_EVERY,
+    SCHEMA,
 };
 use schedlab_metrics::{CategoryLimits, Column, MetricsOptions};
 use schedlab_policies::{PolicyInfo, REGISTRY};
@@ -177,10 +178,11 @@ pub enum ParamText {
 }
 
 impl ParamText {
-    fn text(&self) -> String {
+    /// The value as the core takes it: a number stays a number.
+    fn given(&self) -> Given {
         match self {
-            ParamText::Text(s) => s.clone(),
-            ParamText::Number(x) => x.to_string(),
+            ParamText::Text(s) => Given::Text(s.clone()),
+            ParamText::Number(x) => Given::Number(*x),
         }
     }
 }
@@ -275,7 +277,7 @@ impl RunMessage {
         let d = MetricsOptions::default();
         Ok(RunRequest {
             policy: self.policy.clone(),
-            params: self.params.iter().map(|(k, v)| (k.clone(), v.text())).collect(),
+            params: self.params.iter().map(|(k, v)| (k.clone(), v.given())).collect(),
             predictor: self.predictor.clone(),
             seed: self.seed,
             metrics: MetricsOptions {

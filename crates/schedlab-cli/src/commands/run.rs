@@ -23,7 +23,11 @@ pub fn main(args: &RunArgs) -> Result<ExitCode> {
     let id = policy_id(&args.policy);
     let request = RunRequest {
         policy: args.policy.clone(),
-        params: params_with_slurm_conf(&args.params, &args.workload, id == SLURM_POLICY)?,
+        params: schedlab_experiment::given_texts(params_with_slurm_conf(
+            &args.params,
+            &args.workload,
+            id == SLURM_POLICY,
+        )?),
         predictor: args.predictor.clone(),
         seed: args.seed,
         metrics: metrics_options(&args.metrics),

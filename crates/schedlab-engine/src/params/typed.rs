@@ -5,7 +5,10 @@
 //! them. Reading a parameter the list does not declare is then a missing
 //! field, which does not compile, instead of a silent default.
 
-use super::{ParamSpec, ParamValue, Params};
+use std::any::Any;
+use std::sync::Arc;
+
+use super::{Compiled, ParamSpec, ParamValue, Params};
 
 /// A struct of parameter values together with the list that describes them.
 /// Implemented by [`param_set!`](crate::param_set), never by hand, so that
@@ -21,15 +24,17 @@ pub trait ParamSet: Sized + Default {
 }
 
 /// The Rust type of one kind of parameter value: `i64` for `Int`, `f64`
-/// for `Float`, [`IntOr`] for `IntOr`, `String` for `Text`, and the
-/// enum that [`param_choice!`](crate::param_choice) declares for `Choice`.
+/// for `Float`, [`IntOr`] for `IntOr`, `String` for `Text`, [`Checked`]
+/// for `Text<T>`, and the enum that [`param_choice!`](crate::param_choice)
+/// declares for `Choice`.
 pub trait ParamType: Sized {
-    /// The value as this type, if the checked value has this kind.
-    fn from_value(value: &ParamValue) -> Option<Self>;
+    /// The value as this type, if the checked value has this kind;
+    /// `compiled` is what a text parameter's check made of the text.
+    fn from_value(value: &ParamValue, compiled: Option<&Compiled>) -> Option<Self>;
 }
 
 impl ParamType for i64 {
-    fn from_value(value: &ParamValue) -> Option<Self> {
+    fn from_value(value: &ParamValue, _: Option<&Compiled>) -> Option<Self> {
         match value {
             ParamValue::Int(i) => Some(*i),
             _ => None,
@@ -38,7 +43,7 @@ impl ParamType for i64 {
 }
 
 impl ParamType for f64 {
-    fn from_value(value: &ParamValue) -> Option<Self> {
+    fn from_value(value: &ParamValue, _: Option<&Compiled>) -> Option<Self> {
         match value {
             ParamValue::Float(x) => Some(*x),
             _ => None,
@@ -47,7 +52,7 @@ impl ParamType for f64 {
 }
 
 impl ParamType for String {
-    fn from_value(value: &ParamValue) -> Option<Self> {
+    fn from_value(value: &ParamValue, _: Option<&Compiled>) -> Option<Self> {
         match value {
             ParamValue::Text(s) => Some(s.clone()),
             _ => None,
@@ -71,8 +76,55 @@ impl IntOr {
     }
 }
 
+/// The value of a text parameter whose check compiles it (`Text<T>` in
+/// [`param_set!`](crate::param_set)): the text as given, which titles,
+/// labels and documents show, and what the check made of it when the
+/// request was read. A policy is built from the compiled value and never
+/// reads the text again.
+#[derive(Clone, Debug)]
+pub struct Checked<T> {
+    text: String,
+    value: Result<Arc<T>, String>,
+}
+
+impl<T> Checked<T> {
+    /// `text` checked by `check` (a declared default, or a value a test
+    /// sets).
+    pub fn new(text: &str, check: fn(&str) -> Result<T, String>) -> Self {
+        Self { text: text.to_owned(), value: check(text).map(Arc::new) }
+    }
+
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The compiled value, or the check's message when the text was
+    /// refused (possible only for a value that did not come from
+    /// [`Params::resolve`], which refuses it instead).
+    pub fn value(&self) -> Result<&Arc<T>, &str> {
+        self.value.as_ref().map_err(String::as_str)
+    }
+}
+
+/// Equal texts compile to equal values.
+impl<T> PartialEq for Checked<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.text == other.text
+    }
+}
+
+impl<T: Any + Send + Sync> ParamType for Checked<T> {
+    fn from_value(value: &ParamValue, compiled: Option<&Compiled>) -> Option<Self> {
+        let ParamValue::Text(text) = value else { return None };
+        // `resolve` keeps what the check made of every text it accepted, so
+        // the message below names a set of values not made by it.
+        let value = compiled.and_then(Compiled::get::<T>).ok_or_else(|| format!("`{text}` was never checked"));
+        Some(Self { text: text.clone(), value })
+    }
+}
+
 impl ParamType for IntOr {
-    fn from_value(value: &ParamValue) -> Option<Self> {
+    fn from_value(value: &ParamValue, _: Option<&Compiled>) -> Option<Self> {
         match value {
             ParamValue::Int(i) => Some(Self::Int(*i)),
             // The parse accepts no text but the parameter's word.
@@ -85,10 +137,11 @@ impl ParamType for IntOr {
 /// One field of a [`ParamSet::read`]: the checked value of `key`. The
 /// values come from [`Params::resolve`] over the same list, which fills in
 /// every key with a value of the declared kind, so `default` (the declared
-/// one) is never taken; it only keeps the reader total without a panic.
+/// one) is never called; it only keeps the reader total without a panic,
+/// and costs nothing (no compilation of a default) while it is not called.
 #[doc(hidden)]
-pub fn read_field<T: ParamType>(values: &Params, key: &str, default: T) -> T {
-    values.0.get(key).and_then(T::from_value).unwrap_or(default)
+pub fn read_field<T: ParamType>(values: &Params, key: &str, default: impl FnOnce() -> T) -> T {
+    values.values.get(key).and_then(|v| T::from_value(v, values.compiled.get(key))).unwrap_or_else(default)
 }
 
 /// Declares an enum whose variants are the options of a `Choice`
@@ -140,7 +193,10 @@ macro_rules! param_choice {
         }
 
         impl $crate::params::ParamType for $name {
-            fn from_value(value: &$crate::params::ParamValue) -> Option<Self> {
+            fn from_value(
+                value: &$crate::params::ParamValue,
+                _: ::core::option::Option<&$crate::params::Compiled>,
+            ) -> Option<Self> {
                 match value {
                     $crate::params::ParamValue::Choice(text) => Self::from_option(text),
                     _ => None,
@@ -154,8 +210,11 @@ macro_rules! param_choice {
 /// field is one parameter: its name is the key (`--param KEY=VALUE`, share
 /// links), its kind gives its Rust type (`Choice<E>`: the enum `E` of
 /// [`param_choice!`](crate::param_choice); `Int`: `i64`; `Float`: `f64`;
-/// `IntOr`: [`IntOr`]; `Text`: `String`), and `name`, `description` and
-/// the optional `unit` go to the form.
+/// `IntOr`: [`IntOr`]; `Text`: `String`, checked by a `fn(&str) ->
+/// Result<(), String>`; `Text<T>`: [`Checked<T>`], checked by a `fn(&str)
+/// -> Result<T, String>` whose `T` is kept, so the text is compiled once,
+/// when the request is read), and `name`, `description` and the optional
+/// `unit` go to the form.
 ///
 /// ```
 /// schedlab_engine::param_choice! {
@@ -199,6 +258,7 @@ macro_rules! param_set {
     (@type Float) => { f64 };
     (@type IntOr) => { $crate::params::IntOr };
     (@type Text) => { String };
+    (@type Text<$compiled:ty>) => { $crate::params::Checked<$compiled> };
 
     (@kind Choice<$choice:ty> { default: $default:expr $(,)? }) => {
         $crate::params::ParamKind::Choice { options: <$choice>::OPTIONS, default: $default.as_str() }
@@ -213,7 +273,20 @@ macro_rules! param_set {
         $crate::params::ParamKind::IntOr { min: $min, max: $max, word: $word, default: $default }
     };
     (@kind Text { default: $default:expr, max_len: $max_len:expr, check: $check:expr $(,)? }) => {
-        $crate::params::ParamKind::Text { default: $default, max_len: $max_len, check: $crate::params::TextCheck($check) }
+        $crate::params::ParamKind::Text { default: $default, max_len: $max_len, check: $crate::params::TextCheck({
+            fn check(text: &str) -> ::core::result::Result<::core::option::Option<$crate::params::Compiled>, String> {
+                ($check)(text).map(|()| None)
+            }
+            check
+        }) }
+    };
+    (@kind Text<$compiled:ty> { default: $default:expr, max_len: $max_len:expr, check: $check:expr $(,)? }) => {
+        $crate::params::ParamKind::Text { default: $default, max_len: $max_len, check: $crate::params::TextCheck({
+            fn compile(text: &str) -> ::core::result::Result<::core::option::Option<$crate::params::Compiled>, String> {
+                ($check)(text).map(|value: $compiled| Some($crate::params::Compiled::new(value)))
+            }
+            compile
+        }) }
     };
 
     (@default Choice<$choice:ty> { default: $default:expr $(,)? }) => { $default };
@@ -224,6 +297,9 @@ macro_rules! param_set {
     };
     (@default Text { default: $default:expr, max_len: $max_len:expr, check: $check:expr $(,)? }) => {
         String::from($default)
+    };
+    (@default Text<$compiled:ty> { default: $default:expr, max_len: $max_len:expr, check: $check:expr $(,)? }) => {
+        $crate::params::Checked::<$compiled>::new($default, $check)
     };
 
     (@unit) => { None };
@@ -265,9 +341,12 @@ macro_rules! param_set {
             ];
 
             fn read(values: &$crate::params::Params) -> Self {
-                let default = Self::default();
                 Self {
-                    $( $field: $crate::params::read_field(values, stringify!($field), default.$field), )*
+                    $( $field: $crate::params::read_field(
+                        values,
+                        stringify!($field),
+                        || $crate::param_set!(@default $kind $(<$choice>)? { $($body)* }),
+                    ), )*
                 }
             }
         }

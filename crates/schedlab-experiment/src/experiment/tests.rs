@@ -127,3 +127,24 @@ fn a_request_takes_shared_params_and_the_swept_value() {
     e.sweep = Some(Sweep::parse("error=10,20").unwrap());
     assert_eq!(e.request(0, Some("20"), 3).params[1], ("error".into(), "20".into()));
 }
+
+proptest::proptest! {
+    /// A range's value reaches the run as the number its text shows, bit for
+    /// bit what reading that text gave before values stayed numbers (0, not
+    /// -0; 1e15 and beyond read from their text).
+    #[test]
+    fn a_swept_number_is_the_number_its_text_reads_as(
+        from in -1e7f64..1e7,
+        step in 1e-12f64..1e6,
+        i in 0usize..10_000,
+        exponent in -12i32..20,
+    ) {
+        for x in [from + step * i as f64, from * 10f64.powi(exponent), step * 10f64.powi(exponent), -0.0, 0.1 + 0.2] {
+            let read: f64 = format_value(x).parse().unwrap();
+            match shown_number(x) {
+                Some(n) => proptest::prop_assert_eq!(n.to_bits(), read.to_bits(), "{} shows as {}", x, format_value(x)),
+                None => proptest::prop_assert!(x.abs() >= 1e15 - 1.0),
+            }
+        }
+    }
+}

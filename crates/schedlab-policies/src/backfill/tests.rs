@@ -1,5 +1,5 @@
 use proptest::prelude::*;
-use schedlab_engine::params::Params;
+use schedlab_engine::params::{Checked, Params};
 use schedlab_engine::{check, run, Control, EngineError, Overrun, RunConfig, RuntimeSource, Time};
 use schedlab_profile::Profile;
 use schedlab_workload::Job;
@@ -296,7 +296,7 @@ fn an_order_that_does_not_compile_fails_the_run() {
     let jobs = jobs(&[(0, 10, 1, 10)]);
     let values = Params::resolve(INFO.params, &[]).unwrap_or_else(|e| panic!("{e}"));
     let mut p = BackfillParams::read(&values);
-    p.order = "wait +".into();
+    p.order = Checked::new("wait +", order_formula);
     let settings = PolicySettings {
         source: RuntimeSource::Estimate,
         seed: 0,
@@ -424,4 +424,15 @@ fn a_long_backlog_is_merged_as_scoring_every_job_orders_it() {
         };
         assert!(record(true) == record(false), "{order}: the merge moved a job");
     }
+}
+
+/// The FCFS order is found by its tree, without compiling `submit` at every
+/// build: the test is the one the tree of the compiled formula gives.
+#[test]
+fn the_submit_order_is_known_by_its_tree() {
+    for text in ["submit", "fcfs", " submit", "(submit)", "-submit", "submit + 0", "wait"] {
+        let formula = order_formula(text).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(is_submit_order(&formula), formula.tree() == submit_order().tree(), "{text}");
+    }
+    assert!(is_submit_order(&order_formula("fcfs").unwrap()));
 }

@@ -51,14 +51,10 @@ pub(crate) fn time_mins(text: &str) -> Result<i64, String> {
     time_secs(text).map(|s| (s + 59) / 60)
 }
 
-pub(crate) fn check_time(text: &str) -> Result<(), String> {
-    time_secs(text).map(|_| ())
-}
-
-/// `PriorityCalcPeriod` must be at least one minute (read_config.c).
-pub(crate) fn check_calc_period(text: &str) -> Result<(), String> {
+/// `PriorityCalcPeriod` in whole minutes, at least one (read_config.c).
+pub(crate) fn calc_period_mins(text: &str) -> Result<i64, String> {
     match time_mins(text)? {
-        m if m >= 1 => Ok(()),
+        m if m >= 1 => Ok(m),
         _ => Err(format!("PriorityCalcPeriod `{text}` is less than a minute; Slurm refuses it")),
     }
 }
@@ -93,10 +89,6 @@ pub(crate) fn flags(text: &str) -> Result<Flags, String> {
     Ok(f)
 }
 
-pub(crate) fn check_flags(text: &str) -> Result<(), String> {
-    flags(text).map(|_| ())
-}
-
 /// Whether an `AccountingStorageEnforce` value enforces limits, read as
 /// `_validate_accounting_storage_enforce` (src/common/read_config.c)
 /// reads it: `limits` (or `2`), `safe` and `all` set the limits bit;
@@ -122,10 +114,6 @@ pub(crate) fn enforces_limits(text: &str) -> Result<bool, String> {
     Ok(limits)
 }
 
-pub(crate) fn check_enforce(text: &str) -> Result<(), String> {
-    enforces_limits(text).map(|_| ())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,8 +131,8 @@ mod tests {
         for bad in ["", "x", "1:2:3:4", "-", "1--2", "UNLIMITED", "9999999999"] {
             assert!(time_secs(bad).is_err(), "{bad}");
         }
-        assert!(check_calc_period("0").is_err());
-        assert!(check_calc_period("1").is_ok());
+        assert!(calc_period_mins("0").is_err());
+        assert_eq!(calc_period_mins("1"), Ok(1));
     }
 
     #[test]

@@ -19,6 +19,10 @@ use std::collections::BTreeMap;
 /// Index of an association: 0 is the root, then the accounts, then the users.
 pub(crate) type Assoc = u32;
 
+/// The `Shares` parameter read: shares by (account, user), `None` for an
+/// account's own line.
+pub(crate) type Shares = BTreeMap<(i32, Option<i32>), u32>;
+
 const ROOT: Assoc = 0;
 
 pub(crate) struct Tree {
@@ -284,7 +288,7 @@ impl Tree {
 
 /// Reads the `Shares` parameter: comma-separated `ACCOUNT=N` and
 /// `ACCOUNT/USER=N`, with the trace's group and user numbers.
-pub(crate) fn parse_shares(text: &str) -> Result<BTreeMap<(i32, Option<i32>), u32>, String> {
+pub(crate) fn parse_shares(text: &str) -> Result<Shares, String> {
     let mut out = BTreeMap::new();
     for entry in text.split(',').map(str::trim).filter(|e| !e.is_empty()) {
         let bad = || format!("Shares entry `{entry}` is not ACCOUNT=N or ACCOUNT/USER=N (whole numbers)");
@@ -299,8 +303,4 @@ pub(crate) fn parse_shares(text: &str) -> Result<BTreeMap<(i32, Option<i32>), u3
         }
     }
     Ok(out)
-}
-
-pub(crate) fn check_shares(text: &str) -> Result<(), String> {
-    parse_shares(text).map(|_| ())
 }

@@ -44,7 +44,7 @@ mod tests;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use schedlab_engine::params::ParamSet;
+use schedlab_engine::params::{Checked, ParamSet};
 use schedlab_engine::{EngineError, Guarantee, Happened, JobIdx, Policy, Sim, Time};
 
 use crate::{PolicyInfo, PolicySettings};
@@ -165,16 +165,16 @@ schedlab_engine::param_set! {
         PriorityWeightQOS: Int { min: 0, max: U32, default: 0 },
             name: "PriorityWeightQOS",
             description: "Weight of the QOS factor; jobs here have the normal QOS, of priority 0, so it adds nothing.";
-        PriorityMaxAge: Text { default: "7-0", max_len: 20, check: conf::check_time },
+        PriorityMaxAge: Text<i64> { default: "7-0", max_len: 20, check: conf::time_mins },
             name: "PriorityMaxAge",
             description: "Wait at which the age factor reaches 1 (Slurm time: minutes, or days-hours[:minutes]).";
         PriorityFavorSmall: Choice<YesNo> { default: YesNo::No },
             name: "PriorityFavorSmall",
             description: "YES: the job-size factor favours small jobs; NO: large ones.";
-        PriorityDecayHalfLife: Text { default: "7-0", max_len: 20, check: conf::check_time },
+        PriorityDecayHalfLife: Text<i64> { default: "7-0", max_len: 20, check: conf::time_mins },
             name: "PriorityDecayHalfLife",
             description: "Half-life of past usage in fair-share (0: no decay).";
-        PriorityCalcPeriod: Text { default: "5", max_len: 20, check: conf::check_calc_period },
+        PriorityCalcPeriod: Text<i64> { default: "5", max_len: 20, check: conf::calc_period_mins },
             name: "PriorityCalcPeriod",
             description: "How often usage decays and priorities are recomputed (minutes).";
         decay_phase: Int { min: 0, max: 31_536_000, default: 0 },
@@ -184,13 +184,13 @@ schedlab_engine::param_set! {
         PriorityUsageResetPeriod: Choice<ResetPeriod> { default: ResetPeriod::None },
             name: "PriorityUsageResetPeriod",
             description: "When usage is reset to zero: calendar days, weeks (Sunday), months, quarters or years of the simulated clock read as UTC seconds since 1970.";
-        PriorityFlags: Text { default: "", max_len: 200, check: conf::check_flags },
+        PriorityFlags: Text<conf::Flags> { default: "", max_len: 200, check: conf::flags },
             name: "PriorityFlags",
             description: "NO_FAIR_TREE (the classic fair-share formula) and SMALL_RELATIVE_TO_TIME.";
-        AccountingStorageEnforce: Text { default: "", max_len: 200, check: conf::check_enforce },
+        AccountingStorageEnforce: Text<bool> { default: "", max_len: 200, check: conf::enforces_limits },
             name: "AccountingStorageEnforce",
             description: "With limits (limits, safe or all), a job's usage since the decay thread's last run is charged when it ends; otherwise (Slurm's default, or associations alone) that last stretch is never charged.";
-        Shares: Text { default: "", max_len: 10_000, check: fairshare::check_shares },
+        Shares: Text<fairshare::Shares> { default: "", max_len: 10_000, check: fairshare::parse_shares },
             name: "Shares",
             description: "Fair-share shares (sacctmgr fairshare=N) as ACCOUNT=N and ACCOUNT/USER=N with the trace's group and user numbers; 1 for every other association.";
     }
@@ -301,32 +301,34 @@ impl Slurm {
     }
 }
 
-/// The checks of the text parameters ran before the build, so the values
-/// parse; a failure here would be a bug, answered with Slurm's default.
+/// The text parameters were read (times in minutes, flags, shares) when
+/// the request was read; a value not made that way, refused by its check,
+/// would be a bug, answered with Slurm's default.
 fn multifactor(p: &SlurmParams) -> Multifactor {
-    let flags = conf::flags(&p.PriorityFlags).unwrap_or_default();
+    let minutes = |v: &Checked<i64>, default: i64| v.value().map_or(default, |m| **m);
+    let flags = p.PriorityFlags.value().map_or_else(|_| conf::Flags::default(), |f| **f);
     let weights = Weights {
         age: p.PriorityWeightAge as u32,
         fairshare: p.PriorityWeightFairshare as u32,
         job_size: p.PriorityWeightJobSize as u32,
         partition: p.PriorityWeightPartition as u32,
         qos: p.PriorityWeightQOS as u32,
-        max_age: conf::time_mins(&p.PriorityMaxAge).unwrap_or(7 * 1440) * 60,
+        max_age: minutes(&p.PriorityMaxAge, 7 * 1440) * 60,
         favor_small: p.PriorityFavorSmall == YesNo::Yes,
         size_relative: flags.size_relative,
         classic: flags.classic,
     };
-    let half_life = conf::time_mins(&p.PriorityDecayHalfLife).unwrap_or(7 * 1440) * 60;
-    let calc_period = conf::time_mins(&p.PriorityCalcPeriod).unwrap_or(5).max(1) * 60;
+    let half_life = minutes(&p.PriorityDecayHalfLife, 7 * 1440) * 60;
+    let calc_period = minutes(&p.PriorityCalcPeriod, 5).max(1) * 60;
     Multifactor {
         dynamic: weights.age > 0 || weights.fairshare > 0,
         weights,
         calc_period,
         phase: p.decay_phase.rem_euclid(calc_period),
-        charge_at_end: conf::enforces_limits(&p.AccountingStorageEnforce).unwrap_or(false),
+        charge_at_end: p.AccountingStorageEnforce.value().is_ok_and(|limits| **limits),
         decay_factor: if half_life > 0 { 1.0 - 0.693 / half_life as f64 } else { 1.0 },
         reset: p.PriorityUsageResetPeriod,
-        shares: fairshare::parse_shares(&p.Shares).unwrap_or_default(),
+        shares: p.Shares.value().map_or_else(|_| fairshare::Shares::new(), |s| fairshare::Shares::clone(s)),
         tree: None,
         last_ran: None,
         next_run: None,

@@ -3,6 +3,7 @@ use schedlab_workload::{read_swf, ReadOptions};
 
 use super::*;
 use crate::protocol::{GenerateMessage, ParamText, Registry, RunMessage, TraceOptions, BROWSER_MAX_JOBS};
+use schedlab_experiment::Given;
 
 const KTH: &[u8] = include_bytes!("../../../../samples/kth-sp2-first3000.swf");
 
@@ -203,9 +204,11 @@ fn the_job_limit_is_what_the_memory_left_has_room_for() {
 #[test]
 fn requests_refuse_unknown_keys_and_take_numbers_as_params() {
     let m: RunMessage = serde_json::from_str(r#"{"policy":"easy","params":{"order":"shortest"},"seed":2}"#).unwrap();
-    assert_eq!(m.request().unwrap().params, vec![("order".to_owned(), "shortest".to_owned())]);
+    assert_eq!(m.request().unwrap().params, vec![("order".to_owned(), Given::Text("shortest".to_owned()))]);
     let m: RunMessage = serde_json::from_str(r#"{"policy":"easy","params":{"error":12.5}}"#).unwrap();
-    assert_eq!(m.request().unwrap().params, vec![("error".to_owned(), "12.5".to_owned())]);
+    // A number stays a number: the run checks it as one, never reading its
+    // text back.
+    assert_eq!(m.request().unwrap().params, vec![("error".to_owned(), Given::Number(12.5))]);
     // The parameters keep the order they were given in, which the run's
     // label and title follow.
     let text = r#"{"policy":"backfill","params":{"order":"wfp3","depth":2}}"#;
@@ -277,4 +280,57 @@ fn two_runs_are_laid_out_side_by_side_and_queried() {
     assert!(schedules.replay(jobs, 1, from + 86_400, 20).unwrap().queue.len() <= 20);
     s.schedule_close(0).unwrap();
     assert!(s.schedules().0.scatter(s.schedules().1, Measure::Wait).is_err());
+}
+
+const FORMULA: &str = "predicted * procs / (wait + 1)";
+
+/// The formulas compiled and the keys read from text while `f` ran.
+fn counted(f: impl FnOnce()) -> (Vec<String>, Vec<&'static str>) {
+    schedlab_priority::counters::take_compiled();
+    schedlab_engine::params::counters::take_read();
+    f();
+    let read = schedlab_engine::params::counters::take_read();
+    (schedlab_priority::counters::take_compiled(), read.into_iter().map(|(k, _)| k).collect())
+}
+
+/// A page's run compiles its formula once, and an experiment's points run
+/// from the plan made once compile nothing again (on main: 3 compilations
+/// for a run, 7 for each point, and the slack factor read 6 times a
+/// point; on main the page's numbers were printed and read back twice a
+/// run).
+#[test]
+fn the_page_compiles_a_formula_once_per_run() {
+    let mut s = kth();
+    let mut m = request("backfill");
+    m.params.insert("order".into(), ParamText::Text(FORMULA.into()));
+    m.params.insert("depth".into(), ParamText::Number(2.0));
+    let (compiled, read) = counted(|| {
+        s.run(&m, &mut go).unwrap();
+    });
+    assert_eq!(compiled, [FORMULA]);
+    // The depth came as a number: no text of it is read.
+    assert_eq!(read, ["order"]);
+    let mut m = request("slack");
+    m.params.insert("sf".into(), ParamText::Number(2.5));
+    m.params.insert("awt".into(), ParamText::Number(5000.0));
+    let (_, read) = counted(|| {
+        s.run(&m, &mut go).unwrap();
+    });
+    assert!(read.is_empty(), "the slack factor and the AWT came as numbers: {read:?}");
+    for runs in [1usize, 3] {
+        let backfill = |d| format!(r#"{{"policy":"backfill","params":{{"order":"{FORMULA}","depth":"{d}"}}}}"#);
+        let slack = |d| format!(r#"{{"policy":"slack","params":{{"sf":"2.5","awt":"{}"}}}}"#, 5000 + d);
+        for (run, compiles) in [(&backfill as &dyn Fn(usize) -> String, runs), (&slack, 0)] {
+            let list: Vec<String> = (0..runs).map(run).collect();
+            let e: Experiment = serde_json::from_str(&format!(r#"{{"runs":[{}]}}"#, list.join(","))).unwrap();
+            let (compiled, read) = counted(|| {
+                for i in 0..runs as u64 {
+                    s.run_point(&e, i, &mut go).unwrap();
+                }
+            });
+            assert_eq!(compiled.len(), compiles, "{e:?}");
+            let sf = read.iter().filter(|k| **k == "sf").count();
+            assert_eq!(sf, if compiles == 0 { runs } else { 0 }, "{e:?}");
+        }
+    }
 }
