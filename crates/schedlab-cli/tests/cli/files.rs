@@ -274,6 +274,25 @@ fn a_path_ending_in_a_slash_is_refused() {
     fs::remove_dir_all(&dir).ok();
 }
 
+/// `run` of the sample under EASY with `outputs`, one of them a FIFO nobody
+/// reads yet: the command stages its files, then waits on the FIFO before
+/// its commit. Returns once `staged` temporary files are in `dir`.
+fn held_before_commit(dir: &Path, outputs: &[&str], staged: usize) -> std::process::Child {
+    let child = Command::new(env!("CARGO_BIN_EXE_schedlab"))
+        .args(["run", &sample(), "--policy", "easy"])
+        .args(outputs)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while names(dir).iter().filter(|n| n.ends_with(".schedlab-tmp")).count() < staged {
+        assert!(Instant::now() < deadline, "the command never staged its files: {:?}", names(dir));
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child
+}
+
 /// An output that became a directory while the command ran: the earlier
 /// outputs are left as they were (`--jobs-csv` had been replaced). The
 /// command is held before its commit by a FIFO output nobody reads yet.
@@ -285,19 +304,11 @@ fn an_output_that_became_a_directory_leaves_the_others_as_they_were() {
         return;
     }
     fs::write(&csv, "old csv").expect("old");
-    let child = Command::new(env!("CARGO_BIN_EXE_schedlab"))
-        .args(["run", &sample(), "--policy", "easy", "-q", "--jobs-csv", &text(&csv), "--swf-out", &text(&swf)])
-        .args(["--batsim-jobs", &text(&fifo)])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    // The FIFO opens once the run is done and the files are staged.
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while names(&dir).iter().filter(|n| n.ends_with(".schedlab-tmp")).count() < 2 {
-        assert!(Instant::now() < deadline, "the command never staged its files: {:?}", names(&dir));
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let child = held_before_commit(
+        &dir,
+        &["-q", "--jobs-csv", &text(&csv), "--swf-out", &text(&swf), "--batsim-jobs", &text(&fifo)],
+        2,
+    );
     fs::create_dir(&swf).expect("the --swf-out path becomes a directory");
     let drained = fs::read(&fifo).expect("read the FIFO");
     assert!(!drained.is_empty());
@@ -322,18 +333,8 @@ fn a_report_that_cannot_be_written_leaves_the_files_as_they_were() {
         return;
     }
     fs::write(&csv, "old csv").expect("old");
-    let child = Command::new(env!("CARGO_BIN_EXE_schedlab"))
-        .args(["run", &sample(), "--policy", "easy", "--jobs-csv", &text(&csv), "--batsim-jobs", &text(&fifo)])
-        .args(["-o", &text(&report)])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while names(&dir).iter().all(|n| !n.ends_with(".schedlab-tmp")) {
-        assert!(Instant::now() < deadline, "the command never staged its files: {:?}", names(&dir));
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let child =
+        held_before_commit(&dir, &["--jobs-csv", &text(&csv), "--batsim-jobs", &text(&fifo), "-o", &text(&report)], 1);
     fs::create_dir(&report).expect("the report's path becomes a directory");
     assert!(!fs::read(&fifo).expect("read the FIFO").is_empty());
     let o = child.wait_with_output().expect("wait");
