@@ -185,6 +185,26 @@ impl NodeProfile {
         }
     }
 
+    /// Whether any resource of any of `slots`' nodes is overcommitted
+    /// (negative) somewhere in `[start, end)`: after a running job's window
+    /// was extended there, whether the plan still holds.
+    pub fn overcommitted_within(&self, slots: &[Slot], start: Time, end: Time) -> bool {
+        let r = self.r;
+        slots.iter().any(|s| {
+            let line = &self.lines[s.node as usize];
+            let mut i = line.step_at(start);
+            loop {
+                if line.free[i * r..(i + 1) * r].iter().any(|&f| f < 0) {
+                    return true;
+                }
+                if i >= line.times.len() || line.times[i] >= end {
+                    return false;
+                }
+                i += 1;
+            }
+        })
+    }
+
     /// Makes `t` a breakpoint of node `n` (if after the origin) and returns
     /// the index of the step that starts at `t` (0 at the origin).
     fn split(&mut self, n: u32, t: Time) -> usize {
