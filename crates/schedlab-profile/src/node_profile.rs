@@ -14,18 +14,17 @@
 //! ([`NodeProfile::advance`]) visits only the nodes that have a
 //! breakpoint in it.
 //!
-//! [`NodeProfile::earliest`] tries the candidates in order: the first time
-//! asked for, then every later breakpoint of the machine, which is where
-//! a window can first fit (a node's units throughout a window only grow
-//! when its start passes a breakpoint). At each candidate it takes the
-//! request's units first fit by node index, each node holding as many
-//! units as fit throughout the window (a binary search of the node's list
-//! and a walk of the breakpoints inside the window). So a search costs the
-//! partition's nodes times the candidates tried, each O(log b + w) for w
-//! breakpoints in the window, and stops at the first candidate that fits
-//! or at a bound the caller gives; nothing is copied. This is more than
-//! the processor profile's O(log p) per window, and BENCHMARKS.md says how
-//! much more it costs on a 1,000-node machine.
+//! [`NodeProfile::earliest`] sweeps time once: each node of the request's
+//! partition gives what it is worth to the request throughout a window
+//! starting at the time asked for (one node, or its units) and every later
+//! change of that worth as the window's start moves (a sliding minimum
+//! over the node's steps); merged in time order, the first time the sum
+//! reaches the request is the earliest start, and the request's first fit
+//! by node index among the nodes free throughout the window then gives its
+//! slots. So a search costs O(N + B log B) for N nodes in the partition
+//! and B breakpoints on them from the time asked for on; nothing is
+//! copied. This is more than the processor profile's O(log p) per window,
+//! and BENCHMARKS.md says how much more it costs on a 1,000-node machine.
 //!
 //! Free amounts are signed so that a profile can be overcommitted for a
 //! moment (a running job outlived its prediction); a node whose amount is
@@ -301,6 +300,12 @@ impl NodeProfile {
     }
 
     /// As [`NodeProfile::earliest`], among starts before `until` only.
+    ///
+    /// One sweep over time: each node of the partition gives the changes,
+    /// from `from` on, of what it is worth to the request (a node, or its
+    /// units) throughout a window starting then ([`NodeProfile::worth_changes`]);
+    /// merged in time order, the first time their sum reaches the request
+    /// is the answer, whose slots are then the first fit at that time.
     pub fn earliest_before(
         &self,
         request: &Request,
@@ -309,26 +314,120 @@ impl NodeProfile {
         until: Time,
     ) -> Option<(Time, Vec<Slot>)> {
         let from = from.max(self.origin);
+        let members = self.members.get(request.partition as usize)?;
         if from >= until {
             return None;
         }
-        if let Some(slots) = self.fit_at(request, from, duration) {
-            return Some((from, slots));
+        // An unbounded search (a placement) tries the first fit at once,
+        // which stops at the request's last node; a bounded one
+        // (compression) rarely fits at once and goes straight to the sweep.
+        if until == Time::MAX {
+            if let Some(slots) = self.fit_at(request, from, duration) {
+                return Some((from, slots));
+            }
         }
-        let mut last = from;
-        for &(t, _) in self.points.range((from.saturating_add(1), 0)..) {
+        let need = i64::from(request.count);
+        let mut events = Vec::new();
+        let mut total = 0;
+        for &n in members {
+            total += self.worth_changes(n, request, (from, until), duration.max(1), &mut events);
+        }
+        let mut at = from;
+        if total < need {
+            events.sort_unstable();
+            let mut i = 0;
+            loop {
+                let (t, _) = *events.get(i)?;
+                while let Some(&(_, delta)) = events.get(i).filter(|e| e.0 == t) {
+                    total += delta;
+                    i += 1;
+                }
+                if total >= need {
+                    at = t;
+                    break;
+                }
+            }
+        }
+        if at >= until {
+            return None;
+        }
+        self.fit_at(request, at, duration).map(|slots| (at, slots))
+    }
+
+    /// What node `n` is worth to `request` throughout a window of
+    /// `duration` starting at `from` (one if it holds a unit of a per-node
+    /// request, else its units up to the request's count), returned; and
+    /// each later change of that worth before `until` as the window's
+    /// start moves on, appended to `out` as (time, change). A sliding
+    /// minimum over the node's steps: O(b) for b breakpoints from `from`
+    /// to `until` plus the window.
+    fn worth_changes(
+        &self,
+        n: u32,
+        request: &Request,
+        (from, until): (Time, Time),
+        duration: Time,
+        out: &mut Vec<(Time, i64)>,
+    ) -> i64 {
+        let line = &self.lines[n as usize];
+        let r = self.r;
+        let last = line.times.len();
+        let cap = u64::from(request.count);
+        let worth = |i: usize| -> i64 {
+            let units = self.units_in(n, &line.free[i * r..(i + 1) * r], request);
+            let w = if request.spread == Spread::Nodes { units.min(1) } else { units.min(cap) };
+            w as i64
+        };
+        // Step i starts at times[i - 1] (the origin for step 0).
+        let begins = |i: usize| line.times[i - 1];
+        let mut lo = line.step_at(from);
+        let mut hi = lo;
+        let mut window: std::collections::VecDeque<(usize, i64)> = std::collections::VecDeque::new();
+        let push = |window: &mut std::collections::VecDeque<(usize, i64)>, i: usize| {
+            let w = worth(i);
+            while window.back().is_some_and(|b| b.1 >= w) {
+                window.pop_back();
+            }
+            window.push_back((i, w));
+        };
+        push(&mut window, lo);
+        while hi < last && begins(hi + 1) < from.saturating_add(duration) {
+            hi += 1;
+            push(&mut window, hi);
+        }
+        let first = window.front().map_or(0, |f| f.1);
+        let mut value = first;
+        loop {
+            // The window's first step leaves when its start reaches the
+            // next step; a step enters once the window's end passes its start.
+            let leaves = (lo < last).then(|| begins(lo + 1));
+            let enters = (hi < last).then(|| begins(hi + 1) - duration + 1);
+            let t = match (leaves, enters) {
+                (Some(a), Some(b)) => a.min(b),
+                (Some(a), None) => a,
+                (None, Some(b)) => b,
+                (None, None) => break,
+            };
             if t >= until {
-                return None;
+                break;
             }
-            if t == last {
-                continue;
+            while lo < last && begins(lo + 1) <= t {
+                lo += 1;
             }
-            last = t;
-            if let Some(slots) = self.fit_at(request, t, duration) {
-                return Some((t, slots));
+            while window.front().is_some_and(|f| f.0 < lo) {
+                window.pop_front();
+            }
+            while hi < last && begins(hi + 1) < t.saturating_add(duration) {
+                hi += 1;
+                push(&mut window, hi);
+            }
+            let now = window.front().map_or(0, |f| f.1);
+            if now != value {
+                out.push((t, now - value));
+                value = now;
             }
         }
-        None
+        first
     }
 }
 
