@@ -246,8 +246,8 @@ impl NodeProfile {
         }
         let mut most = u64::MAX;
         for (&f, &e) in free.iter().zip(&request.each) {
-            if e > 0 {
-                most = most.min(u64::try_from(f).unwrap_or(0) / e);
+            if let Some(units) = u64::try_from(f).unwrap_or(0).checked_div(e) {
+                most = most.min(units);
             }
         }
         most
