@@ -24,6 +24,9 @@
 //! reservation can move later when a job of better score arrives or, at
 //! depth 2 and more, when an earlier reservation moves into its slot.
 //!
+//! On a machine of nodes the pass plans in a profile of the nodes at every
+//! depth (`on_nodes`), with orders fixed at arrival only.
+//!
 //! Costs, for q waiting jobs and p breakpoints of the profile:
 //! - scores: a formula that reads only what is fixed while a job waits is
 //!   computed once per job, at its arrival (O(log q) to file it); one that
