@@ -101,7 +101,15 @@ impl NodeBook {
     /// without placing it; `None` if its request never fits.
     pub fn earliest(&self, sim: &Sim<'_>, j: JobIdx, from: Time, duration: Time) -> Option<(Time, Vec<Slot>)> {
         let (profile, request) = (self.profile.as_ref()?, sim.request(j)?);
-        profile.earliest(request, from.max(sim.now()), duration)
+        let from = from.max(sim.now());
+        // A job the engine's index says fits now is tried at once: the
+        // first fit stops at its last node, where the sweep visits them all.
+        if from == sim.now() && sim.fits(j) {
+            if let Some(slots) = profile.fit_at(request, from, duration) {
+                return Some((from, slots));
+            }
+        }
+        profile.earliest(request, from, duration)
     }
 
     /// Places waiting job `j` at its earliest window from `from`, with its

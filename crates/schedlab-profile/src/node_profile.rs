@@ -168,15 +168,15 @@ impl NodeProfile {
             return;
         }
         for &slot in slots {
-            let amounts: Vec<i64> = (0..self.r).map(|k| sign * self.taken(request, slot, k)).collect();
             let n = slot.node;
             let from = self.split(n, start);
             let to = self.split(n, end);
             let r = self.r;
-            let line = &mut self.lines[n as usize];
-            for i in from..to {
-                for (k, a) in amounts.iter().enumerate() {
-                    line.free[i * r + k] += a;
+            for k in 0..r {
+                let amount = sign * self.taken(request, slot, k);
+                let line = &mut self.lines[n as usize];
+                for i in from..to {
+                    line.free[i * r + k] += amount;
                 }
             }
             self.merge(n, to);
@@ -217,8 +217,10 @@ impl NodeProfile {
             return i + 1;
         }
         line.times.insert(i, t);
-        let copy: Vec<i64> = line.free[i * r..(i + 1) * r].to_vec();
-        line.free.splice((i + 1) * r..(i + 1) * r, copy);
+        // The new step starts as a copy of the one it splits, moved into
+        // place without a temporary.
+        line.free.extend_from_within(i * r..(i + 1) * r);
+        line.free[(i + 1) * r..].rotate_right(r);
         self.points.insert((t, n));
         i + 1
     }
@@ -317,14 +319,6 @@ impl NodeProfile {
         let members = self.members.get(request.partition as usize)?;
         if from >= until {
             return None;
-        }
-        // An unbounded search (a placement) tries the first fit at once,
-        // which stops at the request's last node; a bounded one
-        // (compression) rarely fits at once and goes straight to the sweep.
-        if until == Time::MAX {
-            if let Some(slots) = self.fit_at(request, from, duration) {
-                return Some((from, slots));
-            }
         }
         let need = i64::from(request.count);
         let mut events = Vec::new();
