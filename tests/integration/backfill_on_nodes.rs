@@ -160,8 +160,8 @@ fn a_time_dependent_order_is_refused_on_nodes_with_its_reason() {
     let trace = read_on(&text, "2x(cpu=4)");
     let settings = schedlab::experiment::resolve(&crate::support::request("backfill:order=wfp3")).unwrap();
     let e = schedlab::experiment::run(&trace, &settings, &mut |_| schedlab::engine::Control::Continue)
-        .err()
-        .expect("refused")
+        .map(|_| ())
+        .expect_err("refused")
         .to_string();
     assert!(e.contains("on a machine of nodes it takes only queue orders fixed at a job's arrival"), "{e}");
 }
