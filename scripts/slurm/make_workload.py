@@ -76,7 +76,8 @@ def node_jobs(seed, count, span, runtimes, short_share):
 SACCT_COLUMNS = "JobIDRaw|JobID|Submit|Start|End|ElapsedRaw|TimelimitRaw|NCPUS|ReqCPUS|User|Group|Partition|QOS|State|NNodes|ReqNodes"
 
 
-def write_sacct(f, name, jobs):
+def write_sacct(f, jobs):
+    """The jobs of a case of several nodes as the sacct dump described above."""
     f.write(SACCT_COLUMNS + "\n")
     for n, submit, runtime, nodes, cores, limit, partition in jobs:
         f.write(f"{n}|{n}|{submit}|{submit}|{submit + runtime}|{runtime}|{limit // 60}|{cores}|{cores}|1|1|"
@@ -107,7 +108,7 @@ def main():
         sys.exit(f"usage: make_workload.py {{{','.join(names)}}} OUT")
     if sys.argv[1] in NODE_CASES:
         with open(sys.argv[2], "w") as f:
-            write_sacct(f, sys.argv[1], NODE_CASES[sys.argv[1]]())
+            write_sacct(f, NODE_CASES[sys.argv[1]]())
         return
     with open(sys.argv[2], "w") as f:
         f.write(f"; Schedlab's real-Slurm case `{sys.argv[1]}` (scripts/slurm/make_workload.py)\n; MaxProcs: 64\n")
