@@ -5,6 +5,8 @@
 //!   (breakpoints in chunks under a segment tree, `skyline.rs`);
 //! - [`NodePlanner`]: EASY's reservation on a machine of nodes, the
 //!   running jobs' ends played forward on an overlay of the nodes they touch;
+//! - [`NoRoom`]: request shapes known not to fit, until resources are given
+//!   back or the pass ends;
 //! - [`treap`]: an ordered map whose nodes hold a summary of their subtree,
 //!   under the policies' indexes of the waiting queue.
 //!
@@ -12,10 +14,12 @@
 //! needs whatever the policy, and so that they can be tested against naive
 //! models on their own (`tests/`).
 
+mod no_room;
 mod node_plan;
 mod profile;
 mod skyline;
 pub mod treap;
 
+pub use no_room::NoRoom;
 pub use node_plan::{NodePlanner, NodeShadow};
 pub use profile::Profile;
