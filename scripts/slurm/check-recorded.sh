@@ -16,8 +16,28 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 bash scripts/build-cli.sh
 runs=docs/reproduction/slurm-runs
+# First compare.py itself on a record of several nodes made by hand
+# (tests/fixtures/README.md): its jobs' nodes and partitions must reach
+# Schedlab, whose EASY and FCFS waits are worked out there.
+fixture=tests/fixtures/slurm/record-nodes
+table=$(mktemp)
+python3 scripts/slurm/compare.py --schedlab "${CARGO_TARGET_DIR:-target}/release/schedlab" --without-slurm \
+  --policy easy --policy fcfs --markdown "$table" "$fixture/real-1.csv" >/dev/null
+diff -u "$fixture/expected.md" "$table" || { rm -f "$table"; echo "compare.py: the hand-made record of nodes is replayed wrong" >&2; exit 1; }
+rm -f "$table"
 python3 scripts/slurm/compare.py --schedlab "${CARGO_TARGET_DIR:-target}/release/schedlab" \
   --params "bf_interval=1 bf_resolution=1 sched_interval=1" --check "$runs"/basic/real-*.csv
 python3 scripts/slurm/compare.py --schedlab "${CARGO_TARGET_DIR:-target}/release/schedlab" \
   --params "bf_interval=1 bf_resolution=1 sched_interval=1 PriorityType=priority/multifactor PriorityWeightAge=1000 PriorityWeightFairshare=10000 PriorityWeightJobSize=1000 PriorityFavorSmall=YES PriorityMaxAge=10 PriorityDecayHalfLife=15 PriorityCalcPeriod=1 AccountingStorageEnforce=associations" \
   --check "$runs"/multifactor/real-*.csv
+# `nodes`, four nodes of 16 cores in two partitions under priority/basic,
+# is not checked yet: the `slurm` policy plans one node of the trace's
+# processors and names the slurm.conf's NodeName lines as ignored, so it
+# would be compared on a machine that is not the recorded one. Once the
+# policy schedules nodes and partitions, this check is the test; until
+# then SCHEDLAB_CHECK_SLURM_NODES=1 runs it by hand. Each record's own
+# cluster's slurm.conf (real-N.slurm.conf) gives compare.py the machine.
+if [ "${SCHEDLAB_CHECK_SLURM_NODES:-0}" = 1 ]; then
+  python3 scripts/slurm/compare.py --schedlab "${CARGO_TARGET_DIR:-target}/release/schedlab" \
+    --params "bf_interval=1 bf_resolution=1 sched_interval=1" --check "$runs"/nodes/real-*.csv
+fi

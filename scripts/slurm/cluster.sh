@@ -78,12 +78,21 @@ CONF
       /^[A-Za-z]/ { if (!($1 in val)) order[++m] = $1; val[$1] = $0 }
       END { for (i = 1; i <= m; i++) print val[order[i]]; for (i = 1; i <= n; i++) print keep[i] }
     ' >"$dir/slurm.conf"
+  # The nodes are the script's own (each slurmd needs its port), unless
+  # the file gives NodeName lines; its PartitionName lines, if any, name
+  # those nodes n1..nN, and without any one partition has them all.
   if ! grep -q '^NodeName=' "$dir/slurm.conf"; then
-    local i
-    for i in $(seq "$nodes"); do
+    local i lines
+    lines=$(for i in $(seq "$nodes"); do
       echo "NodeName=n$i NodeHostname=n$i NodeAddr=127.0.0.1 Port=$((port + 1 + i)) CPUs=$cpus RealMemory=1000 State=UNKNOWN"
-    done >>"$dir/slurm.conf"
-    echo "PartitionName=batch Nodes=n[1-$nodes] Default=YES MaxTime=INFINITE State=UP" >>"$dir/slurm.conf"
+    done)
+    # slurm.conf wants the nodes before the partitions that name them.
+    { echo "$lines"; cat "$dir/slurm.conf"; } >"$dir/slurm.conf.new"
+    grep -v '^NodeName=' "$dir/slurm.conf.new" | grep -v '^PartitionName=' >"$dir/slurm.conf"
+    grep '^NodeName=' "$dir/slurm.conf.new" >>"$dir/slurm.conf"
+    grep '^PartitionName=' "$dir/slurm.conf.new" >>"$dir/slurm.conf" ||
+      echo "PartitionName=batch Nodes=n[1-$nodes] Default=YES MaxTime=INFINITE State=UP" >>"$dir/slurm.conf"
+    rm -f "$dir/slurm.conf.new"
   fi
 }
 

@@ -1,13 +1,18 @@
 #!/usr/bin/env python3
 """Replays a workload on a real Slurm cluster and records what Slurm did.
 
-    replay.py WORKLOAD.swf CLUSTER-DIR OUT.csv [--as-users]
+    replay.py WORKLOAD CLUSTER-DIR OUT.csv [--as-users]
 
 Each job of the SWF workload (fields: 1 number, 2 submit second, 4 run
 time, 8 processors, 9 time limit in seconds, a whole number of minutes,
 12 user, 13 group) is submitted at its submit second, counted from the
 start of the replay, with `sbatch --wrap "sleep RUNTIME"`, `-n PROCESSORS`
-and `-t MINUTES`. With --as-users, root submits it as the Unix user
+and `-t MINUTES`. A WORKLOAD that is not `.swf` is the sacct dump of
+make_workload.py's cases of several nodes (JobIDRaw, Submit, ElapsedRaw,
+TimelimitRaw, NCPUS, User, Group, Partition, ReqNodes): each job is also
+submitted with `-N NODES` and `-p PARTITION`, and OUT.csv gets four more
+columns: nodes and partition as asked, and the node list and processor
+count Slurm gave the job (jobcomp's NodeList and ProcCnt). With --as-users, root submits it as the Unix user
 `slu<USER>` under the account `sla<GROUP>` (`sbatch --uid`, `--account`),
 for fair-share. When every job has ended, the job-completion log of the
 cluster (jobcomp/filetxt) gives each job's submit, start and end times;
@@ -15,7 +20,8 @@ OUT.csv gets one line per job: number, submit, start, end, processors,
 limit, user, group, with times in seconds since the first submission as
 Slurm recorded it. Beside it, OUT.slurmctld.log is a copy of the
 controller's log (each job's initial priority, who started it and when),
-and OUT.params what compare.py needs to replay this run as it happened:
+OUT.slurm.conf a copy of the cluster's slurm.conf (compare.py reads its
+nodes and partitions), and OUT.params what compare.py needs to replay this run as it happened:
 `time_zero`, the Unix second of the first submission (Slurm aligns some
 rules on the wall clock: `_will_run_test`'s 30-second windows), and under
 priority/multifactor `decay_phase`, the second past each multiple of
@@ -51,9 +57,43 @@ def read_swf(path):
     return jobs
 
 
+SACCT_NEEDS = ["JobIDRaw", "Submit", "ElapsedRaw", "TimelimitRaw", "NCPUS", "User", "Group", "Partition", "ReqNodes"]
+
+
+def read_sacct(path):
+    """The jobs of a workload written as a sacct dump (make_workload.py):
+    whole numbers but for the partition's name."""
+    jobs = []
+    with open(path) as f:
+        header = f.readline().strip().split("|")
+        missing = [c for c in SACCT_NEEDS if c not in header]
+        if missing:
+            sys.exit(f"{path}:1: the header lacks the column(s) {', '.join(missing)}")
+        for n, line in enumerate(f, 2):
+            if not line.strip():
+                continue
+            fields = line.rstrip("\n").split("|")
+            if len(fields) != len(header):
+                sys.exit(f"{path}:{n}: expected {len(header)} fields, found {len(fields)}")
+            row = dict(zip(header, fields))
+            try:
+                job = dict(id=int(row["JobIDRaw"]), submit=int(row["Submit"]), runtime=int(row["ElapsedRaw"]),
+                           size=int(row["NCPUS"]), limit=int(row["TimelimitRaw"]) * 60, user=int(row["User"]),
+                           group=int(row["Group"]), nodes=int(row["ReqNodes"]), partition=row["Partition"])
+            except ValueError as e:
+                sys.exit(f"{path}:{n}: {e}")
+            if job["limit"] <= 0 or not job["partition"] or not 1 <= job["nodes"] <= job["size"]:
+                sys.exit(f"{path}:{n}: a job needs a positive limit, a partition and 1 to NCPUS nodes")
+            jobs.append(job)
+    jobs.sort(key=lambda j: (j["submit"], j["id"]))
+    return jobs
+
+
 def submit(job, env, as_users):
     cmd = ["sbatch", "--parsable", "-J", f"w{job['id']}", "-n", str(job["size"]), "-t", str(job["limit"] // 60),
            "-o", "/dev/null", "-D", "/tmp", "--wrap", f"sleep {job['runtime']}"]
+    if "nodes" in job:
+        cmd += ["-N", str(job["nodes"]), "-p", job["partition"]]
     if as_users:
         cmd += [f"--uid=slu{job['user']}", f"--account=sla{job['group']}"]
     out = subprocess.run(cmd, env=env, capture_output=True, text=True)
@@ -102,7 +142,8 @@ def main():
     if len(args) != 3:
         sys.exit(__doc__)
     workload, cluster, out_path = args
-    jobs = read_swf(workload)
+    jobs = read_swf(workload) if workload.endswith(".swf") else read_sacct(workload)
+    with_nodes = "nodes" in jobs[0] if jobs else False
     env = dict(os.environ, SLURM_CONF=os.path.join(cluster, "slurm.conf"))
     by_slurm_id = {}
     t0 = time.monotonic()
@@ -131,14 +172,19 @@ def main():
         r = records.get(slurm_id)
         if r is None or r.get("JobState") != "COMPLETED":
             sys.exit(f"job {job['id']} (Slurm {slurm_id}) did not complete: {r and r.get('JobState')}")
-        rows.append((job, epoch(r["SubmitTime"]), epoch(r["StartTime"]), epoch(r["EndTime"])))
-    first = min(submit for _, submit, _, _ in rows)
+        rows.append((job, epoch(r["SubmitTime"]), epoch(r["StartTime"]), epoch(r["EndTime"]), r))
+    first = min(row[1] for row in rows)
     with open(out_path, "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["job", "submit", "start", "end", "procs", "limit", "user", "group"])
-        for job, s, b, e in sorted(rows, key=lambda r: r[0]["id"]):
-            w.writerow([job["id"], s - first, b - first, e - first, job["size"], job["limit"], job["user"], job["group"]])
+        header = ["job", "submit", "start", "end", "procs", "limit", "user", "group"]
+        w.writerow(header + (["nodes", "partition", "nodelist", "alloc_procs"] if with_nodes else []))
+        for job, s, b, e, r in sorted(rows, key=lambda r: r[0]["id"]):
+            row = [job["id"], s - first, b - first, e - first, job["size"], job["limit"], job["user"], job["group"]]
+            if with_nodes:
+                row += [job["nodes"], job["partition"], r.get("NodeList", ""), r.get("ProcCnt", "")]
+            w.writerow(row)
     stem = os.path.splitext(out_path)[0]
+    shutil.copyfile(os.path.join(cluster, "slurm.conf"), stem + ".slurm.conf")
     ctld_log = os.path.join(cluster, "slurmctld.log")
     shutil.copyfile(ctld_log, stem + ".slurmctld.log")
     phase = decay_phase(ctld_log, calc_period(os.path.join(cluster, "slurm.conf")))

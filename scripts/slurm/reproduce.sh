@@ -2,11 +2,11 @@
 # Regenerates docs/reproduction/slurm-tables.md: each case of docs/slurm.md
 # run three times on real Slurm (side by side) and compared job by job
 # with Schedlab's `slurm` policy (about 15 minutes a case on 2 cores).
-#   bash scripts/slurm/reproduce.sh [CASE ...]     (default: basic multifactor)
+#   bash scripts/slurm/reproduce.sh [CASE ...]     (default: basic multifactor nodes)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 cases=("$@")
-[ ${#cases[@]} -gt 0 ] || cases=(basic multifactor)
+[ ${#cases[@]} -gt 0 ] || cases=(basic multifactor nodes)
 bash scripts/setup-slurm.sh
 out=docs/reproduction/slurm-tables.md
 work=$(mktemp -d)
@@ -33,7 +33,7 @@ for c in "${cases[@]}"; do
   } >>"$work/tables.md"
   mkdir -p "docs/reproduction/slurm-runs/$c"
   # Each record with its clocks (real-N.params) and its controller log.
-  cp "$work/$c"/real-* "$work/$c/workload.swf" "docs/reproduction/slurm-runs/$c/"
+  cp "$work/$c"/real-* "$work/$c"/workload.* "docs/reproduction/slurm-runs/$c/"
 done
 cp "$work/tables.md" "$out"
 rm -rf "$work"

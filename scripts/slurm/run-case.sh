@@ -5,8 +5,9 @@
 #
 #   run-case.sh CASE RUNS OUTDIR [--check]
 #
-# CASE is a workload of make_workload.py (basic, multifactor, smoke). OUTDIR
-# gets the workload, each real run's record (real-N.csv), the load average
+# CASE is a workload of make_workload.py (basic, multifactor, smoke, nodes).
+# OUTDIR gets the workload, each real run's record (real-N.csv, with its
+# cluster's slurm.conf, its clocks and its controller's log), the load average
 # during the runs, and the comparison table (table.md). With --check the
 # comparison fails when Schedlab is outside the real runs' spread.
 set -euo pipefail
@@ -18,8 +19,10 @@ mkdir -p "$out"
 
 # The slurm.conf lines of each case and the same settings as the policy's
 # parameters: Slurm's every-second intervals keep the loops' unknown
-# phases from adding noise (a one-node cluster of 64 cores throughout).
+# phases from adding noise (a one-node cluster of 64 cores, but for
+# `nodes`: four nodes of 16 cores in two partitions).
 every_second="SchedulerParameters=bf_interval=1,bf_resolution=1,sched_interval=1"
+nodes=1 cpus=64 workload=workload.swf slurm_rows=""
 case $case_name in
   basic|smoke)
     conf="$every_second"
@@ -45,10 +48,24 @@ AccountingStorageEnforce=associations"
     as_users="--as-users"
     base_port=7300
     ;;
+  nodes)
+    # `batch` has every node, `short` the last two with a two-minute
+    # limit: a job of `short` may wait while `batch` has room on n1-n2.
+    conf="$every_second
+PartitionName=batch Nodes=n[1-4] Default=YES MaxTime=INFINITE State=UP
+PartitionName=short Nodes=n[3-4] MaxTime=2 State=UP"
+    params="bf_interval=1 bf_resolution=1 sched_interval=1"
+    as_users=""
+    base_port=7700 nodes=4 cpus=16 workload=workload.txt
+    # The `slurm` policy plans one node of the trace's processors, so it
+    # is left out of this case's table (and out of --check) until it
+    # schedules nodes and partitions; EASY and FCFS run on the nodes.
+    slurm_rows=--without-slurm check=""
+    ;;
   *) echo "run-case.sh: unknown case $case_name" >&2; exit 2 ;;
 esac
 
-python3 $here/make_workload.py "$case_name" "$out/workload.swf"
+python3 $here/make_workload.py "$case_name" "$out/$workload"
 printf '%s\n' "$conf" >"$out/slurm.conf.extra"
 printf '%s\n' "$params" >"$out/params"
 
@@ -61,7 +78,7 @@ cleanup() {
 trap cleanup EXIT
 
 if [ -n "$as_users" ]; then
-  bash $here/accounts.sh users "$out/workload.swf"
+  bash $here/accounts.sh users "$out/$workload"
   bash $here/accounts.sh start
 fi
 pids=()
@@ -69,16 +86,16 @@ for i in $(seq "$runs"); do
   dir=/tmp/schedlab-slurm/$case_name-$i
   rm -rf "$dir"
   port=$((base_port + 20 * i))
-  bash $here/cluster.sh conf "$dir" 1 64 "$port" "$out/slurm.conf.extra"
+  bash $here/cluster.sh conf "$dir" $nodes $cpus "$port" "$out/slurm.conf.extra"
   if [ -n "$as_users" ]; then
-    bash $here/accounts.sh associations "$dir" "$out/workload.swf"
+    bash $here/accounts.sh associations "$dir" "$out/$workload"
   fi
-  bash $here/cluster.sh start "$dir" 1 64 "$port"
+  bash $here/cluster.sh start "$dir" $nodes $cpus "$port"
   clusters+=("$dir")
 done
 uptime >"$out/load.txt"
 for i in $(seq "$runs"); do
-  python3 $here/replay.py "$out/workload.swf" "/tmp/schedlab-slurm/$case_name-$i" "$out/real-$i.csv" $as_users &
+  python3 $here/replay.py "$out/$workload" "/tmp/schedlab-slurm/$case_name-$i" "$out/real-$i.csv" $as_users &
   pids+=($!)
 done
 for p in "${pids[@]}"; do wait "$p"; done
@@ -87,5 +104,5 @@ cleanup
 clusters=()
 
 bin=${SCHEDLAB_BIN:-target/release/schedlab}
-python3 $here/compare.py --schedlab "$bin" --params "$params" --policy easy --policy fcfs \
+python3 $here/compare.py --schedlab "$bin" --params "$params" --policy easy --policy fcfs $slurm_rows \
   --markdown "$out/table.md" $check "$out"/real-*.csv

@@ -125,11 +125,12 @@ describe("the machine editor", () => {
       await openOptions(page);
       await page.setInputFiles("#wl-slurm-conf", CLUSTER_CONF);
       await page.waitForSelector("#wl-machine-notes");
-      // By hand from cluster.conf: c[1-2] with 8 cores and 32,000 MiB, g1
-      // with 16 cores, 64,000 MiB and 4 GPUs; MaxTime is in minutes.
+      // By hand from cluster.conf: c[1-2] with 8 cores and 32,000 MiB
+      // (31.25 GiB), g1 with 16 cores, 64,000 MiB (62.5 GiB) and 4 GPUs,
+      // 128,000 MiB (125 GiB) in all; MaxTime is in minutes.
       assert.equal(
         await page.textContent("#wl-nodes-note"),
-        "3 nodes (32 cores, 128000 MiB, 4 gpu): 2 × (cpu 8, mem 32000, gpu 0) + 1 × (cpu 16, mem 64000, gpu 4); " +
+        "3 nodes (32 cores, 125 GiB, 4 gpu): 2 × (cpu 8, mem 31.25 GiB, gpu 0) + 1 × (cpu 16, mem 62.5 GiB, gpu 4); " +
           "partitions batch (nodes 0-1, at most 1 h), gpu (nodes 2, at most 2 h, tier 2)",
       );
       assert.equal(await page.inputValue("#wl-nodes"), "", "limits have no --nodes form");

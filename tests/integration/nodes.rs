@@ -242,3 +242,28 @@ fn machine_metrics_per_resource_and_partition() {
     let b = &m.partitions[1];
     assert_eq!((b.jobs, b.mean_wait, b.mbs, b.utilization), (1, 0.0, 1.0, 40.0 / 440.0));
 }
+
+/// A Batsim job's `res` is a count of cores, as SWF's processors; on a
+/// machine of one-core nodes (Batsim's own platforms, where a resource is
+/// a host) that is a count of hosts. Four one-core nodes: job 1 holds two
+/// for 100 s from 0; job 2 asks three at 1 and waits for job 1's end (100);
+/// job 3 asks one at 2 for 50 s: EASY backfills it on node 2 (it ends at
+/// 52, before the reservation at 100), so job 2 takes nodes 0–2 at 100;
+/// FCFS keeps job 3 behind job 2, which at 100 takes nodes 0–2 and leaves
+/// the fourth to job 3 at the same second.
+#[test]
+fn a_batsim_job_asks_cores_which_are_hosts_on_one_core_nodes() {
+    let text = r#"{"nb_res": 4, "jobs": [
+        {"id": 1, "subtime": 0, "res": 2, "profile": "p100"},
+        {"id": 2, "subtime": 1, "res": 3, "profile": "p10"},
+        {"id": 3, "subtime": 2, "res": 1, "profile": "p50"}],
+      "profiles": {"p100": {"type": "delay", "delay": 100}, "p10": {"type": "delay", "delay": 10},
+                   "p50": {"type": "delay", "delay": 50}}}"#;
+    let trace = read_on(text, "4x(cpu=1)");
+    let easy = run(&trace, "easy");
+    assert_eq!(starts(&easy), [0, 100, 2]);
+    assert_eq!((nodes_of(&easy, 0), nodes_of(&easy, 1), nodes_of(&easy, 2)), (vec![0, 1], vec![0, 1, 2], vec![2]));
+    let fcfs = run(&trace, "fcfs");
+    assert_eq!(starts(&fcfs), [0, 100, 100]);
+    assert_eq!((nodes_of(&fcfs, 1), nodes_of(&fcfs, 2)), (vec![0, 1, 2], vec![3]));
+}

@@ -19,7 +19,7 @@
 
 use std::sync::Arc;
 
-use schedlab_workload::{units_on, Cluster, Request, Spread};
+use schedlab_workload::{holds_unit, units_on, Cluster, Request, Spread};
 
 use crate::Fenwick;
 
@@ -72,11 +72,20 @@ pub struct Nodes {
     shape: Arc<Shape>,
     free: Vec<u64>,
     trees: Vec<Tree>,
+    /// How many times resources were given back. While it stays the same
+    /// the free amounts have only shrunk, so a request that did not fit
+    /// still does not: a policy may remember that instead of asking again.
+    releases: u64,
 }
 
 impl Clone for Nodes {
     fn clone(&self) -> Self {
-        Nodes { shape: Arc::clone(&self.shape), free: self.free.clone(), trees: self.trees.clone() }
+        Nodes {
+            shape: Arc::clone(&self.shape),
+            free: self.free.clone(),
+            trees: self.trees.clone(),
+            releases: self.releases,
+        }
     }
 
     /// Copies in place, reusing the buffers (a planner's copy per pass).
@@ -84,6 +93,7 @@ impl Clone for Nodes {
         self.shape = Arc::clone(&source.shape);
         self.free.clone_from(&source.free);
         self.trees.clone_from(&source.trees);
+        self.releases = source.releases;
     }
 }
 
@@ -124,7 +134,14 @@ impl Nodes {
         }
         let members = m.partitions.iter().map(|p| p.nodes.clone()).collect();
         let free = capacity.clone();
-        Nodes { shape: Arc::new(Shape { r, capacity, leaves, members }), free, trees }
+        Nodes { shape: Arc::new(Shape { r, capacity, leaves, members }), free, trees, releases: 0 }
+    }
+
+    /// How many times resources were given back so far ([`Nodes::give`]).
+    /// A request that did not fit when this count was c does not fit
+    /// while it is still c.
+    pub fn releases(&self) -> u64 {
+        self.releases
     }
 
     /// Resources per node.
@@ -235,7 +252,10 @@ impl Nodes {
             return;
         }
         let n = self.shape.members[p][at - tree.width];
-        let here = self.units(n, request).min(also(n, request));
+        let here = match request.spread {
+            Spread::Nodes => u64::from(self.holds_unit(n, request) && also(n, request) > 0),
+            Spread::Tasks => self.units(n, request).min(also(n, request)),
+        };
         if here == 0 {
             return;
         }
@@ -258,6 +278,15 @@ impl Nodes {
         units_on(self.free(n), &request.each)
     }
 
+    /// Whether node `n` can hold one unit of `request` now: `units` > 0
+    /// without a division.
+    fn holds_unit(&self, n: u32, request: &Request) -> bool {
+        if request.exclusive && !self.is_idle(n) {
+            return false;
+        }
+        holds_unit(self.free(n), &request.each)
+    }
+
     /// Takes `slots` of `request` from the free resources.
     pub fn take(&mut self, request: &Request, slots: &[Slot]) {
         self.change(request, slots, false);
@@ -265,6 +294,7 @@ impl Nodes {
 
     /// Gives `slots` of `request` back.
     pub fn give(&mut self, request: &Request, slots: &[Slot]) {
+        self.releases += 1;
         self.change(request, slots, true);
     }
 
@@ -281,9 +311,9 @@ impl Nodes {
                 *f = if give { *f + amount } else { *f - amount };
             }
         }
-        let shape = Arc::clone(&self.shape);
+        let Nodes { shape, free, trees, .. } = self;
         let mut touched: Vec<usize> = Vec::with_capacity(slots.len());
-        for (p, tree) in self.trees.iter_mut().enumerate() {
+        for (p, tree) in trees.iter_mut().enumerate() {
             touched.clear();
             for &s in slots {
                 let n = s.node as usize;
@@ -298,7 +328,7 @@ impl Nodes {
                     *t = if give { *t + amount } else { *t - amount };
                 }
                 let at = tree.width + pos as usize;
-                let free = &self.free[n * r..(n + 1) * r];
+                let free = &free[n * r..(n + 1) * r];
                 if let Some(f) = &mut tree.by_cores {
                     f.add(tree.max[at * r] as usize, -1);
                     f.add(free[0] as usize, 1);

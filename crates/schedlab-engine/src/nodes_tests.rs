@@ -1,7 +1,8 @@
 //! The node index against a naive model: a scan of the partition's nodes
 //! in order, taking what each can hold. Random machines (types, overlapping
 //! partitions, exclusive ones) and random sequences of placements and
-//! releases must give the same placements and the same free amounts.
+//! releases must give the same placements and the same free amounts, and
+//! a request refused stays refused until something is given back.
 
 use schedlab_workload::{Cluster, Machine, NodeType, Partition, Request, Spread};
 
@@ -79,10 +80,15 @@ fn the_index_places_as_a_scan_does() {
         let capacity: Vec<Vec<u64>> = types.iter().map(|&t| machine.node_types[t as usize].capacity.clone()).collect();
         let mut free = capacity.clone();
         let mut held: Vec<(Request, Vec<Slot>)> = Vec::new();
+        // Requests refused since the last release (`Nodes::releases`).
+        let mut refused: Vec<Request> = Vec::new();
         for _ in 0..400 {
             if !held.is_empty() && rng.next_u64().is_multiple_of(3) {
                 let (r, slots) = held.swap_remove((rng.next_u64() % held.len() as u64) as usize);
+                let before = index.releases();
                 index.give(&r, &slots);
+                assert_ne!(index.releases(), before, "a release is counted");
+                refused.clear();
                 for s in &slots {
                     for (k, f) in free[s.node as usize].iter_mut().enumerate() {
                         *f += index.taken(&r, *s, k);
@@ -101,7 +107,12 @@ fn the_index_places_as_a_scan_does() {
                     }
                     index.take(&r, &slots);
                     held.push((r, slots));
+                } else {
+                    refused.push(r);
                 }
+            }
+            for r in &refused {
+                assert_eq!(index.find(r), None, "round {round}: refused with no release since");
             }
             for n in 0..nodes {
                 assert_eq!(index.free(n), free[n as usize].as_slice());

@@ -110,6 +110,8 @@ pub struct Sim<'a> {
     running: BTreeSet<(Time, JobIdx)>,
     /// Running jobs in priority order.
     running_by_priority: BTreeSet<JobIdx>,
+    /// Changes to `running` so far (`Sim::running_revision`).
+    running_revision: u64,
     expected_end: Vec<Time>,
     overrun: Overrun,
     /// The second at which jobs with a stale prediction are expected to end
@@ -186,6 +188,14 @@ impl<'a> Sim<'a> {
     /// Running jobs as `(expected end, job)`, earliest expected end first.
     pub fn running(&self) -> impl Iterator<Item = (Time, JobIdx)> + '_ {
         self.running.iter().copied()
+    }
+
+    /// Counts every change to the running jobs or their expected ends
+    /// (a start, an end, a corrected prediction). While it stays the same,
+    /// so do [`Sim::running`] and the free resources, and a plan made from
+    /// them still holds.
+    pub fn running_revision(&self) -> u64 {
+        self.running_revision
     }
 
     pub fn running_count(&self) -> usize {
@@ -298,6 +308,7 @@ impl<'a> Sim<'a> {
         };
         self.expected_end[j as usize] = expected;
         self.running.insert((expected, j));
+        self.running_revision += 1;
         self.seq += 1;
         self.live[j as usize] = self.seq;
         let end = self.now + self.preemption.wall(saved, job.runtime, resumed);
@@ -333,6 +344,7 @@ impl<'a> Sim<'a> {
     fn stop(&mut self, j: JobIdx) {
         let size = self.jobs[j as usize].size;
         self.running.remove(&(self.expected_end[j as usize], j));
+        self.running_revision += 1;
         self.running_by_priority.remove(&j);
         self.free += self.cores_of(j);
         self.release_nodes(j);
@@ -537,6 +549,7 @@ fn new_sim<'a>(jobs: &'a [Job], config: &RunConfig, preemption: Preemption) -> S
         waiting: BTreeSet::new(),
         running: BTreeSet::new(),
         running_by_priority: BTreeSet::new(),
+        running_revision: 0,
         expected_end: vec![0; n],
         overrun: config.overrun,
         stale_end: None,
@@ -632,6 +645,7 @@ fn correct_overdue(sim: &mut Sim<'_>, happened: &mut Happened) {
         let corrected = sim.overrun.expected_end(sim.now, rec.start, rec.start + wall);
         sim.expected_end[j as usize] = corrected;
         sim.running.insert((corrected, j));
+        sim.running_revision += 1;
         happened.overdue.push(j);
     }
     // A follow-up batch in the same second finds them corrected already.

@@ -11,9 +11,9 @@
 //! gives EASY-Last, `tsafrir` with `shortest` gives EASY++.
 
 use schedlab_engine::params::ParamSet;
-use schedlab_engine::{EngineError, Guarantee, Happened, JobIdx, Policy, Sim, Time};
+use schedlab_engine::{EngineError, Guarantee, Happened, JobIdx, Policy, Sim, Slot, Time};
 
-use schedlab_profile::NodePlanner;
+use schedlab_profile::{NoRoom, NodePlanner};
 
 use crate::common::{backfill_by_priority, shadow, start_in_order};
 use crate::queue_index::{Orders, QueueIndex};
@@ -56,7 +56,13 @@ fn build(p: EasyParams, s: &PolicySettings) -> Box<dyn Policy> {
     let order = p.order;
     let orders = Orders { by_priority: order == Order::Priority, by_prediction: order == Order::Shortest };
     let queue = QueueIndex::new(orders, s.source);
-    Box::new(Easy { order, upper_bound: s.source.is_upper_bound(), queue, planner: NodePlanner::default() })
+    Box::new(Easy {
+        order,
+        upper_bound: s.source.is_upper_bound(),
+        queue,
+        planner: NodePlanner::default(),
+        no_room: NoRoom::default(),
+    })
 }
 
 struct Easy {
@@ -67,16 +73,20 @@ struct Easy {
     queue: QueueIndex,
     /// The head's reservation on a machine of nodes.
     planner: NodePlanner,
+    /// Request shapes known not to fit, on a machine of nodes.
+    no_room: NoRoom,
 }
 
 impl Policy for Easy {
     fn schedule(&mut self, sim: &mut Sim<'_>, happened: &Happened) -> Result<(), EngineError> {
         self.queue.refresh(sim, happened);
-        start_in_order(sim, &mut |j| self.queue.remove(j))?;
-        let Some(&head) = sim.waiting().first() else { return Ok(()) };
         if sim.cluster().is_some() {
+            self.start_in_order_on_nodes(sim)?;
+            let Some(&head) = sim.waiting().first() else { return Ok(()) };
             return self.backfill_on_nodes(sim, head);
         }
+        start_in_order(sim, &mut |j| self.queue.remove(j))?;
+        let Some(&head) = sim.waiting().first() else { return Ok(()) };
         let (shadow_time, extra) = shadow(sim, sim.job(head).size);
         sim.reserve(head, shadow_time);
         if sim.free() > 0 {
@@ -120,6 +130,35 @@ impl Easy {
         Ok(())
     }
 
+    /// `start_in_order` on a machine of nodes: the same first-fit starts,
+    /// without asking the node index again for a head whose shape is known
+    /// not to fit (most passes are submissions that free nothing).
+    fn start_in_order_on_nodes(&mut self, sim: &mut Sim<'_>) -> Result<(), EngineError> {
+        while let Some(&head) = sim.waiting().first() {
+            let Some(slots) = self.place_now(sim, head) else { return Ok(()) };
+            self.queue.remove(head);
+            let prediction = sim.prediction(head);
+            sim.start_on(head, slots, prediction)?;
+        }
+        Ok(())
+    }
+
+    /// The first-fit placement of `j` on the free nodes, if it fits,
+    /// remembering a shape that does not.
+    fn place_now(&mut self, sim: &Sim<'_>, j: JobIdx) -> Option<Vec<Slot>> {
+        let (nodes, request, cluster) = (sim.nodes()?, sim.request(j)?, sim.cluster()?);
+        let shape = cluster.of_job[j as usize];
+        self.no_room.fit_shapes(cluster.requests.len());
+        if self.no_room.now(nodes, shape) {
+            return None;
+        }
+        let slots = nodes.find(request);
+        if slots.is_none() {
+            self.no_room.refused_now(nodes, shape);
+        }
+        slots
+    }
+
     /// EASY on a machine of nodes: the head's reservation from the running
     /// jobs' ends node by node (`NodePlanner`); then, in the backfill
     /// order, every later job that fits now and either is expected to end
@@ -136,28 +175,42 @@ impl Easy {
             candidates = sim.waiting().iter().skip(1).map(|&j| (key(j), j)).collect();
             candidates.sort_unstable();
         }
+        self.no_room.begin_pass();
         for (_, j) in candidates {
             if sim.free() == 0 {
                 break;
             }
-            let (Some(nodes), Some(request)) = (sim.nodes(), sim.request(j)) else { break };
             let prediction = sim.prediction(j);
-            let slots = if sim.now().saturating_add(prediction) <= shadow.at {
-                nodes.find(request)
-            } else {
-                let planner = &self.planner;
-                let slots = nodes.find_where(request, &|n, r| planner.units_at(nodes, n, r));
-                if let Some(s) = &slots {
-                    self.planner.take(nodes, request, s);
-                }
-                slots
-            };
-            if let Some(slots) = slots {
+            let ends_in_time = sim.now().saturating_add(prediction) <= shadow.at;
+            if let Some(slots) = self.place_backfill(sim, j, ends_in_time) {
                 self.queue.remove(j);
                 sim.start_on(j, slots, prediction)?;
             }
         }
         Ok(())
+    }
+
+    /// Where backfill candidate `j` starts now, if it may: first fit on
+    /// the free nodes when it is expected to end by the shadow time,
+    /// otherwise first fit on nodes where the reservation also leaves it
+    /// room, which it then takes from the plan. A shape that found no room
+    /// is not asked again while that answer holds (`NoRoom`).
+    fn place_backfill(&mut self, sim: &Sim<'_>, j: JobIdx, ends_in_time: bool) -> Option<Vec<Slot>> {
+        if ends_in_time {
+            return self.place_now(sim, j);
+        }
+        let (nodes, request, cluster) = (sim.nodes()?, sim.request(j)?, sim.cluster()?);
+        let shape = cluster.of_job[j as usize];
+        if self.no_room.planned(nodes, shape) {
+            return None;
+        }
+        let planner = &self.planner;
+        let Some(slots) = nodes.find_where(request, &|n, r| planner.units_at(nodes, n, r)) else {
+            self.no_room.refused_planned(shape);
+            return None;
+        };
+        self.planner.take(nodes, request, &slots);
+        Some(slots)
     }
 
     fn start(&mut self, sim: &mut Sim<'_>, j: JobIdx) -> Result<(), EngineError> {

@@ -7,6 +7,8 @@
 //!   running jobs' ends played forward on an overlay of the nodes they touch;
 //! - [`NodeProfile`]: the free amounts of every node over time, where
 //!   conservative and composable backfilling plan on a machine of nodes;
+//! - [`NoRoom`]: request shapes known not to fit, until resources are given
+//!   back or the pass ends;
 //! - [`treap`]: an ordered map whose nodes hold a summary of their subtree,
 //!   under the policies' indexes of the waiting queue.
 //!
@@ -14,12 +16,14 @@
 //! needs whatever the policy, and so that they can be tested against naive
 //! models on their own (`tests/`).
 
+mod no_room;
 mod node_plan;
 mod node_profile;
 mod profile;
 mod skyline;
 pub mod treap;
 
+pub use no_room::NoRoom;
 pub use node_plan::{NodePlanner, NodeShadow};
 pub use node_profile::NodeProfile;
 pub use profile::Profile;

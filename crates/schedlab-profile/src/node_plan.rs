@@ -26,6 +26,10 @@ pub struct NodePlanner {
     generation: u32,
     /// Nodes touched in this pass, in the order touched.
     touched: Vec<u32>,
+    /// The last shadow: (head, the running jobs' revision, shadow time).
+    /// Passes that start and end nothing (most submissions) find the same
+    /// head on the same running jobs, and reuse it and its overlay.
+    last: Option<(JobIdx, u64, Time)>,
 }
 
 /// The reservation of a job that does not fit now.
@@ -42,6 +46,19 @@ impl NodePlanner {
     pub fn shadow(&mut self, sim: &Sim<'_>, head: JobIdx) -> Option<NodeShadow> {
         let nodes = sim.nodes()?;
         let request = sim.request(head)?;
+        let revision = sim.running_revision();
+        if let Some((h, r, at)) = self.last {
+            if (h, r) == (head, revision) {
+                return Some(NodeShadow { at });
+            }
+        }
+        let shadow = self.plan(sim, nodes, request);
+        self.last = Some((head, revision, shadow.at));
+        Some(shadow)
+    }
+
+    /// [`NodePlanner::shadow`] computed afresh.
+    fn plan(&mut self, sim: &Sim<'_>, nodes: &Nodes, request: &Request) -> NodeShadow {
         self.begin(nodes);
         let now: Vec<Slot> = nodes.fitting(request);
         let mut units: u64 = now.iter().map(|s| self.worth(request, u64::from(s.units))).sum();
@@ -68,12 +85,12 @@ impl NodePlanner {
                 at = Some(end);
             }
         }
-        let Some(at) = at else { return Some(NodeShadow { at: Time::MAX }) };
+        let Some(at) = at else { return NodeShadow { at: Time::MAX } };
         let placement = self.first_fit(nodes, request, &now);
         for slot in placement {
             self.change(nodes, request, slot, false);
         }
-        Some(NodeShadow { at })
+        NodeShadow { at }
     }
 
     /// Units of `request` node `n` could hold after the releases planned
@@ -88,6 +105,9 @@ impl NodePlanner {
 
     /// Takes a job that will still run at the reservation from the plan.
     pub fn take(&mut self, nodes: &Nodes, request: &Request, slots: &[Slot]) {
+        // The job starts, so the next pass's running jobs differ; the
+        // overlay no longer is the shadow's alone either way.
+        self.last = None;
         for &slot in slots {
             self.change(nodes, request, slot, false);
         }
@@ -144,18 +164,18 @@ impl NodePlanner {
     }
 
     /// First fit of `request` on the planned state: its nodes are among
-    /// those that hold a unit now (`now`) and those the pass touched.
+    /// those that hold a unit now (`now`, in node order) and those the pass
+    /// touched; the two lists are merged in node order only as far as the
+    /// request needs.
     fn first_fit(&self, nodes: &Nodes, request: &Request, now: &[Slot]) -> Vec<Slot> {
-        let mut candidates: Vec<u32> = now.iter().map(|s| s.node).collect();
-        candidates.extend(self.touched.iter().copied().filter(|&n| nodes.in_partition(n, request.partition)));
-        candidates.sort_unstable();
-        candidates.dedup();
+        let mut touched: Vec<u32> =
+            self.touched.iter().copied().filter(|&n| nodes.in_partition(n, request.partition)).collect();
+        touched.sort_unstable();
+        let mut candidates = merged(now.iter().map(|s| s.node), touched.into_iter());
         let mut left = u64::from(request.count);
         let mut out = Vec::new();
-        for n in candidates {
-            if left == 0 {
-                break;
-            }
+        while left > 0 {
+            let Some(n) = candidates.next() else { break };
             let here = self.units_at(nodes, n, request);
             if here == 0 {
                 continue;
@@ -166,4 +186,20 @@ impl NodePlanner {
         }
         out
     }
+}
+
+/// The union of two increasing sequences, increasing, each value once.
+fn merged(a: impl Iterator<Item = u32>, b: impl Iterator<Item = u32>) -> impl Iterator<Item = u32> {
+    let (mut a, mut b) = (a.peekable(), b.peekable());
+    std::iter::from_fn(move || {
+        let next = match (a.peek(), b.peek()) {
+            (Some(&x), Some(&y)) => x.min(y),
+            (Some(&x), None) => x,
+            (None, Some(&y)) => y,
+            (None, None) => return None,
+        };
+        while a.next_if_eq(&next).is_some() {}
+        while b.next_if_eq(&next).is_some() {}
+        Some(next)
+    })
 }

@@ -159,7 +159,7 @@ pub use machines::{
 };
 pub use options::{OptionsError, Oversize, ReadOptions, Window, DEFAULT_MAX_BYTES};
 pub use read::{read_stats, read_swf, Loaded, Summary, MAX_LINE_BYTES};
-pub use request::{fits, units_on, Cluster, NoFit, Request, Spread};
+pub use request::{fits, holds_unit, units_on, Cluster, NoFit, Request, Spread};
 pub use slurm_conf::{
     expand_hostlist, parse_slurm_conf, ConfInclude, ConfLine, ConfPair, SlurmConf, SlurmConfError, MAX_HOSTS,
 };

@@ -191,6 +191,7 @@ impl Machine {
     pub fn summary(&self) -> String {
         let d = self.description();
         let amount = |name: &str, unit: Option<&str>, n: u64| match unit {
+            _ if name == MEM => memory_text(n),
             Some(u) => format!("{n} {u}"),
             None => format!("{n} {name}"),
         };
@@ -200,7 +201,7 @@ impl Machine {
             .iter()
             .map(|t| {
                 let each: Vec<String> =
-                    d.resources.iter().zip(&t.capacity).map(|(r, n)| format!("{} {n}", r.name)).collect();
+                    d.resources.iter().zip(&t.capacity).map(|(r, &n)| per_node_text(&r.name, n)).collect();
                 format!("{} × ({})", t.count, each.join(", "))
             })
             .collect();
@@ -208,6 +209,33 @@ impl Machine {
         let nodes = if d.nodes == 1 { "1 node".to_owned() } else { format!("{} nodes", d.nodes) };
         format!("{nodes} ({}): {}; partitions {}", totals.join(", "), types.join(" + "), partitions.join(", "))
     }
+}
+
+/// One node type's amount of a resource: "cpu 8", "mem 256 GiB", "gpu 4".
+fn per_node_text(name: &str, n: u64) -> String {
+    if name == MEM && n > 0 {
+        return format!("{name} {}", memory_text(n));
+    }
+    format!("{name} {n}")
+}
+
+/// An amount of MiB in the largest binary unit it reaches, with at most two
+/// decimals: "512 MiB", "31.25 GiB", "≈ 78.24 TiB" (the sign when the two
+/// decimals round it). The exact MiB are in the description and the spec.
+fn memory_text(mib: u64) -> String {
+    let (mut value, mut unit) = (mib as f64, "MiB");
+    for next in ["GiB", "TiB", "PiB"] {
+        if value < 1024.0 {
+            break;
+        }
+        value /= 1024.0;
+        unit = next;
+    }
+    let hundredths = (value * 100.0).round();
+    let rounded = if hundredths / 100.0 == value { "" } else { "≈ " };
+    let text = format!("{:.2}", hundredths / 100.0);
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    format!("{rounded}{text} {unit}")
 }
 
 /// "gpu (nodes 4-5, at most 1 h, tier 2, exclusive)".
@@ -298,8 +326,20 @@ mod tests {
         m.partitions[1].max_time = Some(3600);
         assert_eq!(
             m.summary(),
-            "3 nodes (16 cores, 2048 MiB, 2 gpu): 2 × (cpu 4, mem 1024, gpu 0) + 1 × (cpu 8, mem 0, gpu 2); \
+            "3 nodes (16 cores, 2 GiB, 2 gpu): 2 × (cpu 4, mem 1 GiB, gpu 0) + 1 × (cpu 8, mem 0, gpu 2); \
              partitions a (nodes 0-1), b (nodes 2, at most 1 h, exclusive)"
         );
+    }
+
+    /// By hand: 512 MiB stays in MiB; 32,000 MiB is 31.25 GiB exactly;
+    /// 84,017,152 MiB is 82,048 GiB, 80.125 TiB, shown rounded as 80.13;
+    /// 1,048,576 MiB is 1 TiB.
+    #[test]
+    fn memory_is_shown_in_its_largest_unit() {
+        assert_eq!(memory_text(512), "512 MiB");
+        assert_eq!(memory_text(32_000), "31.25 GiB");
+        assert_eq!(memory_text(84_017_152), "≈ 80.13 TiB");
+        assert_eq!(memory_text(1_048_576), "1 TiB");
+        assert_eq!(memory_text(1023), "1023 MiB");
     }
 }

@@ -215,6 +215,26 @@ fn fits_types(machine: &Machine, request: &Request, types: &[(usize, u64)]) -> R
 
 /// How many units of `each` fit in `free` (u64::MAX when `each` is all
 /// zero, which no request is: every request asks for a core).
+///
+/// A resource short of one unit answers 0 at once, before any division:
+/// the node indexes ask this of every node they visit, and most that a
+/// query rejects lack some resource outright.
 pub fn units_on(free: &[u64], each: &[u64]) -> u64 {
-    free.iter().zip(each).filter(|(_, &e)| e > 0).map(|(&f, &e)| f / e).min().unwrap_or(u64::MAX)
+    let mut units = u64::MAX;
+    for (&f, &e) in free.iter().zip(each) {
+        if e == 0 {
+            continue;
+        }
+        if f < e {
+            return 0;
+        }
+        units = units.min(f / e);
+    }
+    units
+}
+
+/// Whether `free` holds at least one unit of `each`: [`units_on`] > 0
+/// without a division, which is all a per-node request asks of a node.
+pub fn holds_unit(free: &[u64], each: &[u64]) -> bool {
+    free.iter().zip(each).all(|(&f, &e)| f >= e)
 }
