@@ -102,7 +102,7 @@ describe("the machine editor", () => {
   test("a bad description is named, and a policy that plans processors is refused on nodes", async () => {
     const page = await pageAt(session, 1280, 900, pageErrors);
     await loadSample(page);
-    await choosePolicies(page, ["cbf"]);
+    await choosePolicies(page, ["dbf"]);
     await openOptions(page);
     await typeNodes(page, "2 nodes");
     assert.match(await page.textContent("#wl-nodes-note"), /^Nodes `2 nodes`: /);

@@ -15,6 +15,7 @@
 //!   were converted from; Batsim's jobs.csv of a hand-computed schedule.
 
 mod backfill;
+mod backfill_on_nodes;
 mod checker;
 mod dbf;
 mod determinism;

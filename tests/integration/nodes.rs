@@ -12,7 +12,7 @@ use crate::support::{request, starts};
 /// A Slurm dump of `rows` (JobIDRaw|Submit offset s|ElapsedRaw|TimelimitRaw
 /// minutes|ReqCPUS|Partition|ReqTRES), all submitted on 2024-03-01 from
 /// 10:00:00 and completed.
-fn dump(rows: &[(u64, i64, i64, i64, u32, &str, &str)]) -> String {
+pub(crate) fn dump(rows: &[(u64, i64, i64, i64, u32, &str, &str)]) -> String {
     let mut text = String::from("JobIDRaw|Submit|Start|ElapsedRaw|TimelimitRaw|ReqCPUS|User|Partition|State|ReqTRES\n");
     for &(id, submit, elapsed, limit, cpus, partition, tres) in rows {
         let at = |s: i64| format!("2024-03-01T10:{:02}:{:02}", s / 60, s % 60);
@@ -22,7 +22,7 @@ fn dump(rows: &[(u64, i64, i64, i64, u32, &str, &str)]) -> String {
     text
 }
 
-fn read_on(text: &str, machine: &str) -> Trace {
+pub(crate) fn read_on(text: &str, machine: &str) -> Trace {
     let opts = ReadOptions { machine: Some(Machine::from_spec(machine).unwrap()), ..ReadOptions::default() };
     read_swf(text.as_bytes(), &opts).unwrap_or_else(|e| panic!("{e}")).trace
 }
@@ -32,7 +32,7 @@ fn run(trace: &Trace, spec: &str) -> RunRecord {
     experiment::run(trace, &settings, &mut |_| Control::Continue).unwrap_or_else(|e| panic!("{spec}: {e}")).record
 }
 
-fn nodes_of(record: &RunRecord, j: u32) -> Vec<u32> {
+pub(crate) fn nodes_of(record: &RunRecord, j: u32) -> Vec<u32> {
     record.placements.as_ref().unwrap().of(j).iter().map(|s: &Slot| s.node).collect()
 }
 
@@ -140,7 +140,7 @@ fn jobs_that_fit_no_partition_are_counted_by_reason() {
 #[test]
 fn processor_policies_refuse_a_machine_of_nodes() {
     let trace = read_on(&dump(&[(1, 0, 10, 1, 1, "all", "cpu=1,node=1")]), "2x(cpu=4)");
-    for policy in ["cbf", "pv-easy", "backfill", "selective", "dbf", "slack"] {
+    for policy in ["pv-easy", "selective", "dbf", "slack"] {
         let settings = experiment::resolve(&request(policy)).unwrap();
         let e = experiment::run(&trace, &settings, &mut |_| Control::Continue).unwrap_err().to_string();
         assert!(e.starts_with(&format!("policy `{policy}` refuses a machine of nodes: ")), "{e}");
@@ -155,26 +155,32 @@ fn processor_policies_refuse_a_machine_of_nodes() {
 fn random_runs_on_nodes_pass_the_checker() {
     let mut rng = schedlab::engine::SplitMix64::new(7);
     for round in 0..40 {
-        let mut rows = Vec::new();
-        let mut submit = 0;
-        for id in 1..=60 {
-            submit += (rng.next_u64() % 20) as i64;
-            let nodes = 1 + rng.next_u64() % 3;
-            let cpus = nodes * (1 + rng.next_u64() % 8);
-            let gpus = if rng.next_u64().is_multiple_of(3) { nodes * (rng.next_u64() % 3) } else { 0 };
-            let mem = 1 + rng.next_u64() % 24;
-            let elapsed = (rng.next_u64() % 600) as i64;
-            let partition = if rng.next_u64().is_multiple_of(4) { "gpu" } else { "batch" };
-            let tres = format!("cpu={cpus},mem={mem}G,node={nodes},gres/gpu={gpus}");
-            rows.push((id, submit, elapsed, 10 + (rng.next_u64() % 10) as i64, cpus as u32, partition, tres));
-        }
-        let rows: Vec<_> = rows.iter().map(|r| (r.0, r.1, r.2, r.3, r.4, r.5, r.6.as_str())).collect();
-        let trace = read_on(&dump(&rows), "batch:3x(cpu=8,mem=32G)+gpu:2x(cpu=16,mem=64G,gpu=4)");
+        let trace = random_trace(&mut rng);
         for policy in ["fcfs", "easy", "easy:order=shortest", "easy@exact"] {
             run(&trace, policy);
         }
         assert!(!trace.jobs.is_empty(), "round {round}");
     }
+}
+
+/// 60 random jobs of one to three nodes, some with GPUs, on a machine of
+/// three node types in two partitions.
+pub(crate) fn random_trace(rng: &mut schedlab::engine::SplitMix64) -> Trace {
+    let mut rows = Vec::new();
+    let mut submit = 0;
+    for id in 1..=60 {
+        submit += (rng.next_u64() % 20) as i64;
+        let nodes = 1 + rng.next_u64() % 3;
+        let cpus = nodes * (1 + rng.next_u64() % 8);
+        let gpus = if rng.next_u64().is_multiple_of(3) { nodes * (rng.next_u64() % 3) } else { 0 };
+        let mem = 1 + rng.next_u64() % 24;
+        let elapsed = (rng.next_u64() % 600) as i64;
+        let partition = if rng.next_u64().is_multiple_of(4) { "gpu" } else { "batch" };
+        let tres = format!("cpu={cpus},mem={mem}G,node={nodes},gres/gpu={gpus}");
+        rows.push((id, submit, elapsed, 10 + (rng.next_u64() % 10) as i64, cpus as u32, partition, tres));
+    }
+    let rows: Vec<_> = rows.iter().map(|r| (r.0, r.1, r.2, r.3, r.4, r.5, r.6.as_str())).collect();
+    read_on(&dump(&rows), "batch:3x(cpu=8,mem=32G)+gpu:2x(cpu=16,mem=64G,gpu=4)")
 }
 
 /// The dump with TRES columns in tests/fixtures and its slurm.conf: the

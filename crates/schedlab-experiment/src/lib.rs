@@ -76,7 +76,7 @@ pub enum RunError {
     Engine(#[from] EngineError),
     #[error(transparent)]
     Check(#[from] CheckError),
-    #[error("policy `{policy}` refuses a machine of nodes: {why}; run it on processors (without --nodes or --slurm-conf) or choose fcfs or easy")]
+    #[error("policy `{policy}` refuses a machine of nodes: {why}; run it on processors (without --nodes or --slurm-conf) or choose fcfs, easy, cbf or backfill")]
     NotOnNodes { policy: &'static str, why: &'static str },
 }
 

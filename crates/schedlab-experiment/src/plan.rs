@@ -517,9 +517,9 @@ mod tests {
             workload: crate::WorkloadOptions { machine: Some(machine.clone()), ..Default::default() },
             ..Experiment::of(runs(specs))
         };
-        let err = Plan::new(on_nodes(&["easy", "cbf"])).unwrap_err();
-        assert!(err.to_string().starts_with("run `cbf`: policy `cbf` refuses a machine of nodes: "), "{err}");
-        assert_eq!(Plan::new(on_nodes(&["easy", "fcfs"])).unwrap().len(), 2);
+        let err = Plan::new(on_nodes(&["easy", "dbf"])).unwrap_err();
+        assert!(err.to_string().starts_with("run `dbf`: policy `dbf` refuses a machine of nodes: "), "{err}");
+        assert_eq!(Plan::new(on_nodes(&["easy", "fcfs", "cbf", "backfill"])).unwrap().len(), 4);
         assert_eq!(Plan::new(Experiment::of(runs(&["cbf"]))).unwrap().len(), 1);
     }
 

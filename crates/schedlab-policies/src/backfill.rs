@@ -24,6 +24,9 @@
 //! reservation can move later when a job of better score arrives or, at
 //! depth 2 and more, when an earlier reservation moves into its slot.
 //!
+//! On a machine of nodes the pass plans in a profile of the nodes at every
+//! depth (`on_nodes`), with orders fixed at arrival only.
+//!
 //! Costs, for q waiting jobs and p breakpoints of the profile:
 //! - scores: a formula that reads only what is fixed while a job waits is
 //!   computed once per job, at its arrival (O(log q) to file it); one that
@@ -50,6 +53,7 @@
 //!   waiting job at every pass.
 
 mod clock_order;
+mod on_nodes;
 mod score_order;
 
 use std::cmp::Reverse;
@@ -61,6 +65,7 @@ use schedlab_priority::{find_preset, Columns, Expr, ExprKind, Formula, Var, Vars
 
 use crate::book::Book;
 use crate::common::shadow;
+use crate::node_book::NodeBook;
 use crate::{PolicyInfo, PolicySettings};
 use clock_order::{ClockOrder, ClockPass, Fit};
 use score_order::{score_key, Key, ScoreOrder};
@@ -79,7 +84,9 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
     uses_runtime_source: true,
     default_source: "estimate",
     uses_seed: false,
-    on_nodes: crate::OnNodes::Refuses("its profile plans processors, not nodes (planned for a follow-up)"),
+    // Orders that change while jobs wait are refused on nodes at the first
+    // pass, with the reason (`on_nodes`).
+    on_nodes: crate::OnNodes::Runs,
     build: |values, s| Box::new(Backfill::new(&BackfillParams::read(values), s)),
     needs_calibration: crate::never_calibrate,
     // The depth does not apply in strict order, but it stays an ordinary
@@ -168,6 +175,8 @@ struct Backfill {
     /// Running jobs until their expected ends, and, during a pass, its
     /// reservations (kept only `by_book`).
     book: Book,
+    /// The same on a machine of nodes, at every depth (`on_nodes`).
+    node_book: NodeBook,
     /// Without the book: the pass's reservation, once made.
     shadow: Option<Shadow>,
     /// The waiting jobs in score order, when scores are fixed at arrival
@@ -227,6 +236,9 @@ impl Policy for Backfill {
         }
         self.plan.clear();
         self.shadow = None;
+        if sim.cluster().is_some() {
+            return self.nodes_pass(sim, happened);
+        }
         self.file_clocked(sim, happened);
         if self.by_book {
             self.book.begin(sim, happened);
@@ -296,6 +308,7 @@ impl Backfill {
             formula,
             by_book: depth > 1,
             book: Book::default(),
+            node_book: NodeBook::default(),
             shadow: None,
             queue: None,
             keys: Vec::new(),

@@ -22,10 +22,17 @@
 //!
 //! The book keeps a timer at the earliest future reservation, so a job
 //! starts at its reservation even when no other event falls on that second.
+//!
+//! On a machine of nodes the same steps run in a `NodeBook`: a reservation
+//! is a window on specific nodes (the request's first fit by node index
+//! among the nodes free throughout it), compression moves a job to the
+//! earliest window before its own, and the job starts on its reserved
+//! nodes when its time comes (docs/semantics.md, "Machines of nodes").
 
 use schedlab_engine::{EngineError, Guarantee, Happened, JobIdx, Policy, Sim};
 
 use crate::book::Book;
+use crate::node_book::NodeBook;
 use crate::{PolicyInfo, PolicySettings};
 
 pub(crate) const INFO: PolicyInfo = PolicyInfo {
@@ -38,25 +45,35 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
     uses_runtime_source: true,
     default_source: "estimate",
     uses_seed: false,
-    on_nodes: crate::OnNodes::Refuses("its profile plans processors, not nodes (planned for a follow-up)"),
+    on_nodes: crate::OnNodes::Runs,
     build: |_, s| build(s),
     needs_calibration: crate::never_calibrate,
     conditions: &[],
 };
 
 fn build(s: &PolicySettings) -> Box<dyn Policy> {
-    Box::new(Cbf { upper_bound: s.source.is_upper_bound(), book: Book::default(), order: Vec::new() })
+    Box::new(Cbf {
+        upper_bound: s.source.is_upper_bound(),
+        book: Book::default(),
+        nodes: NodeBook::default(),
+        order: Vec::new(),
+    })
 }
 
 struct Cbf {
     upper_bound: bool,
     book: Book,
+    /// The reservations on a machine of nodes (`book` stays empty there).
+    nodes: NodeBook,
     /// Reused snapshot of the waiting queue.
     order: Vec<JobIdx>,
 }
 
 impl Policy for Cbf {
     fn schedule(&mut self, sim: &mut Sim<'_>, happened: &Happened) -> Result<(), EngineError> {
+        if sim.cluster().is_some() {
+            return self.schedule_on_nodes(sim, happened);
+        }
         let changes = self.book.begin(sim, happened);
         if changes.overcommitted {
             self.order.clear();
@@ -80,5 +97,34 @@ impl Policy for Cbf {
 
     fn guarantees(&self) -> Vec<Guarantee> {
         crate::common::reservation_guarantee(self.upper_bound)
+    }
+}
+
+impl Cbf {
+    /// The same pass on a machine of nodes, in the node book.
+    fn schedule_on_nodes(&mut self, sim: &mut Sim<'_>, happened: &Happened) -> Result<(), EngineError> {
+        let changes = self.nodes.begin(sim, happened);
+        if changes.overcommitted {
+            self.order.clear();
+            self.order.extend(crate::common::waiting_before(sim, happened));
+            self.nodes.reset(sim);
+            self.nodes.place_all(sim, &self.order);
+        } else if changes.early {
+            self.order.clear();
+            self.nodes.compress(sim, &mut self.order);
+        }
+        for &j in &happened.arrived {
+            let start = self.nodes.place(sim, j, sim.now());
+            sim.reserve(j, start);
+        }
+        if changes.overcommitted || changes.early {
+            for &j in &self.order {
+                if let Some(h) = self.nodes.held(j) {
+                    sim.reserve(j, h.start);
+                }
+            }
+        }
+        self.nodes.start_due(sim)?;
+        self.nodes.set_wake(sim)
     }
 }

@@ -13,6 +13,7 @@ pub mod directed;
 mod easy;
 mod fcfs;
 mod live_prediction_order;
+mod node_book;
 mod pv_easy;
 mod queue_index;
 mod selective;

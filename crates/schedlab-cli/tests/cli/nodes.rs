@@ -33,7 +33,7 @@ fn bad_machines_and_processor_policies_are_refused_in_a_line() {
             &["--nodes", "4x(cpu=0)", "--policy", "easy"],
             "--nodes `4x(cpu=0)`: `4x(cpu=0)`: a node needs at least one cpu",
         ),
-        (&["--slurm-conf", &conf, "--policy", "cbf"], "policy `cbf` refuses a machine of nodes"),
+        (&["--slurm-conf", &conf, "--policy", "dbf"], "policy `dbf` refuses a machine of nodes"),
         (&["--slurm-conf", "/nonexistent/slurm.conf", "--policy", "easy"], "--slurm-conf /nonexistent/slurm.conf"),
     ];
     for (flags, message) in cases {
