@@ -34,7 +34,9 @@
 mod conf;
 mod cycle;
 mod fairshare;
+mod node_set;
 mod node_space;
+mod on_nodes;
 mod priority;
 mod running;
 mod schedule;
@@ -45,11 +47,12 @@ mod tests;
 use std::collections::{BTreeMap, BTreeSet};
 
 use schedlab_engine::params::{Checked, ParamSet};
-use schedlab_engine::{EngineError, Guarantee, Happened, JobIdx, Policy, Sim, Time};
+use schedlab_engine::{EngineError, Guarantee, Happened, JobIdx, Policy, Sim, Slot, Time};
 
 use crate::{PolicyInfo, PolicySettings};
 use fairshare::Tree;
-use priority::{Queue, Weights};
+use on_nodes::Layout;
+use priority::{Filed, Queue, Weights};
 use running::{Run, Running};
 pub use site::{site_settings, Ignored, SiteSettings};
 
@@ -66,9 +69,7 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
     uses_runtime_source: false,
     default_source: "estimate",
     uses_seed: false,
-    on_nodes: crate::OnNodes::Refuses(
-        "its backfill map is one node of cores; machines of several nodes are not modelled yet",
-    ),
+    on_nodes: crate::OnNodes::Runs,
     build: |values, s| Box::new(Slurm::new(&SlurmParams::read(values), s)),
     needs_calibration: crate::never_calibrate,
     conditions: &[],
@@ -272,6 +273,8 @@ pub(crate) struct Slurm {
     /// Times a timer is set for.
     armed: BTreeSet<Time>,
     started: bool,
+    /// The machine's partitions, on a machine of nodes.
+    layout: Option<Layout>,
 }
 
 impl Slurm {
@@ -297,6 +300,7 @@ impl Slurm {
             clock: Clock { bf_polling: true, ..Clock::default() },
             armed: BTreeSet::new(),
             started: false,
+            layout: None,
         }
     }
 }
@@ -356,8 +360,7 @@ impl Policy for Slurm {
         self.release_ended(now);
         self.decay_if_due(sim, now);
         for &j in &happened.arrived {
-            let p = self.priority_at_submit(sim, j);
-            self.queue.insert(j, p, priority::limit_minutes(sim.job(j)) * 60, sim.job(j).size);
+            self.file(sim, j);
         }
         if !happened.arrived.is_empty() {
             self.clock.bf_dirty = true;
@@ -389,7 +392,9 @@ impl Policy for Slurm {
         // the next cycle makes it again, as in Slurm (2 cores: J4 ends at
         // 275, the cycle reserves J5 for 300 on the core J4 seemed to hold
         // until its limit, and the pass starts J2 on both).
-        if self.s.bf_resolution == 1 && self.s.bf_end_lag == 0 {
+        // On a machine of nodes the checker counts cores, not the nodes a
+        // reservation holds, so the promise is not made there.
+        if self.s.bf_resolution == 1 && self.s.bf_end_lag == 0 && self.layout.is_none() {
             vec![Guarantee::ReservationsFitTheirPass]
         } else {
             Vec::new()
@@ -402,6 +407,7 @@ impl Slurm {
     /// as a site's association list holds every user from the start.
     fn start(&mut self, sim: &Sim<'_>) {
         self.started = true;
+        self.layout = Layout::new(sim);
         if let Some(m) = &mut self.multifactor {
             let jobs = sim.jobs();
             m.tree = Some(Tree::new(jobs.iter().map(|j| (j.group, j.user)), &m.shares));
@@ -414,9 +420,31 @@ impl Slurm {
         }
     }
 
-    fn start_job(&mut self, sim: &mut Sim<'_>, j: JobIdx) -> Result<(), EngineError> {
-        sim.start(j)?;
+    /// A job arrived: it waits under its priority, in its partition's tier.
+    fn file(&mut self, sim: &Sim<'_>, j: JobIdx) {
+        let priority = self.priority_at_submit(sim, j);
+        let partition = sim.request(j).map(|r| r.partition as usize);
+        let tier = match (sim.cluster(), partition) {
+            (Some(c), Some(p)) => c.machine.partitions.get(p).map_or(0, |p| p.priority_tier),
+            _ => 0,
+        };
+        if let (Some(layout), Some(p)) = (self.layout.as_mut(), partition) {
+            layout.waiting[p] += 1;
+        }
+        let job = sim.job(j);
+        self.queue.insert(j, Filed { priority, tier, size: job.size }, priority::limit_minutes(job) * 60);
+    }
+
+    /// Starts a waiting job now, on `slots` on a machine of nodes.
+    fn start_job(&mut self, sim: &mut Sim<'_>, j: JobIdx, slots: Option<Vec<Slot>>) -> Result<(), EngineError> {
+        match slots {
+            Some(slots) => sim.start_on(j, slots, sim.prediction(j))?,
+            None => sim.start(j)?,
+        }
         self.queue.remove(j);
+        if let (Some(layout), Some(r)) = (self.layout.as_mut(), sim.request(j)) {
+            layout.waiting[r.partition as usize] -= 1;
+        }
         let job = sim.job(j);
         let now = sim.now();
         let assoc = self.multifactor.as_ref().and_then(|m| m.tree.as_ref()).map_or(0, |t| t.user(job.group, job.user));
