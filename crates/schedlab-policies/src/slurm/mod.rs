@@ -43,6 +43,8 @@ mod schedule;
 mod site;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_on_nodes;
 
 use std::collections::{BTreeMap, BTreeSet};
 
