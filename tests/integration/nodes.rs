@@ -148,9 +148,9 @@ fn processor_policies_refuse_a_machine_of_nodes() {
 }
 
 /// Random traces on a machine of three node types and two partitions:
-/// every run of FCFS and EASY passes the run checker (every resource of
-/// every node at every instant), and EASY with estimates keeps its
-/// reservations.
+/// every run of FCFS, EASY and Slurm passes the run checker (every
+/// resource of every node at every instant), and EASY with estimates keeps
+/// its reservations.
 #[test]
 fn random_runs_on_nodes_pass_the_checker() {
     let mut rng = schedlab::engine::SplitMix64::new(7);
@@ -170,7 +170,7 @@ fn random_runs_on_nodes_pass_the_checker() {
         }
         let rows: Vec<_> = rows.iter().map(|r| (r.0, r.1, r.2, r.3, r.4, r.5, r.6.as_str())).collect();
         let trace = read_on(&dump(&rows), "batch:3x(cpu=8,mem=32G)+gpu:2x(cpu=16,mem=64G,gpu=4)");
-        for policy in ["fcfs", "easy", "easy:order=shortest", "easy@exact"] {
+        for policy in ["fcfs", "easy", "easy:order=shortest", "easy@exact", "slurm", "slurm:bf_interval=1,bf_resolution=1,bf_end_lag=0"] {
             run(&trace, policy);
         }
         assert!(!trace.jobs.is_empty(), "round {round}");

@@ -3,20 +3,23 @@
 //! (docs/slurm.md says which rule comes from which function, and what
 //! later versions changed).
 //!
-//! The machine is one node of the trace's processors (the archive model),
-//! in one partition. Slurm's scheduling has two loops, both here:
+//! The machine is the trace's machine of nodes and partitions, or, on the
+//! archive model, one node of the trace's processors in one partition
+//! (`on_nodes.rs` holds what differs on nodes). Slurm's scheduling has
+//! two loops, both here:
 //! - the main scheduler (`_schedule`, src/slurmctld/job_scheduler.c)
-//!   takes the waiting jobs by priority and starts each that fits until
-//!   the first that does not, which closes its partition for the rest of
-//!   the pass. It runs when a job ends, a few seconds after submissions
-//!   (`batch_sched_delay`) and over the whole queue every
+//!   takes the waiting jobs by partition tier and priority and starts
+//!   each that fits; one that does not fails its partition for the rest
+//!   of the pass, and that partition's nodes are taken from the other
+//!   partitions' jobs. It runs when a job ends, a few seconds after
+//!   submissions (`batch_sched_delay`) and over the whole queue every
 //!   `sched_interval`; otherwise it looks at `default_queue_depth` jobs;
 //! - the backfill cycle (`_attempt_backfill`,
 //!   src/plugins/sched/backfill/backfill.c) every `bf_interval`: each
-//!   job by priority either starts now, if its processors are idle and
-//!   its time limit ends before every reservation made so far in the
-//!   cycle, or gets a reservation at its expected start, which takes the
-//!   whole node from then until its limit ends (`node_space.rs`).
+//!   job by priority either starts now, on nodes of its partition that no
+//!   reservation made so far in the cycle touches before its time limit
+//!   ends, or gets a reservation at its expected start, which takes its
+//!   nodes whole from then until its limit ends (`node_space.rs`).
 //!
 //! Time limits are whole minutes (the job's estimate rounded up), and
 //! Slurm plans with them alone: a running job ends, as far as the plan
@@ -63,9 +66,11 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
     name: "Slurm",
     description: "What Slurm's sched/backfill does (read from Slurm 22.05's source), with its own parameter \
                   names and defaults: the main scheduler starts jobs by priority until the first that does not \
-                  fit, at submissions, ends and every sched_interval; the backfill cycle every bf_interval \
-                  starts a job when its time limit ends before every reservation of higher-priority jobs, which \
-                  take the whole node. Priorities: priority/basic (submission order) or priority/multifactor \
+                  fit, which blocks its partition for the pass, at submissions, ends and every sched_interval; \
+                  the backfill cycle every bf_interval starts a job on nodes no reservation of a higher-priority \
+                  job touches before its time limit ends; reservations take whole nodes. On the archive's \
+                  processors the machine is one node; on a machine of nodes, its nodes and partitions (first \
+                  fit by node index). Priorities: priority/basic (submission order) or priority/multifactor \
                   (age, fair-share as Fair Tree or classic with PriorityDecayHalfLife, job size).",
     params: SlurmParams::SPECS,
     uses_runtime_source: false,
