@@ -170,7 +170,14 @@ fn random_runs_on_nodes_pass_the_checker() {
         }
         let rows: Vec<_> = rows.iter().map(|r| (r.0, r.1, r.2, r.3, r.4, r.5, r.6.as_str())).collect();
         let trace = read_on(&dump(&rows), "batch:3x(cpu=8,mem=32G)+gpu:2x(cpu=16,mem=64G,gpu=4)");
-        for policy in ["fcfs", "easy", "easy:order=shortest", "easy@exact", "slurm", "slurm:bf_interval=1,bf_resolution=1,bf_end_lag=0"] {
+        for policy in [
+            "fcfs",
+            "easy",
+            "easy:order=shortest",
+            "easy@exact",
+            "slurm",
+            "slurm:bf_interval=1,bf_resolution=1,bf_end_lag=0",
+        ] {
             run(&trace, policy);
         }
         assert!(!trace.jobs.is_empty(), "round {round}");

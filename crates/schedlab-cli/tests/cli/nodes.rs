@@ -39,11 +39,24 @@ fn the_slurm_policy_runs_on_a_slurm_conf_machine() {
     assert!(!err.contains("NodeName") && !err.contains("PartitionName"), "{err}");
     let one = std::env::temp_dir().join(format!("schedlab-one-node-{}.conf", std::process::id()));
     std::fs::write(&one, "NodeName=n1 CPUs=100\nPartitionName=all Nodes=n1 Default=YES\n").unwrap();
-    let with_file = json(&["run", &sample(), "--first", "300", "--policy", "slurm", "--slurm-conf", one.to_str().unwrap(), "--json"]);
+    let with_file = json(&[
+        "run",
+        &sample(),
+        "--first",
+        "300",
+        "--policy",
+        "slurm",
+        "--slurm-conf",
+        one.to_str().unwrap(),
+        "--json",
+    ]);
     let without = json(&["run", &sample(), "--first", "300", "--policy", "slurm", "--json"]);
     std::fs::remove_file(&one).ok();
     assert!(with_file["trace"]["machine"].is_null(), "one node makes no machine");
-    assert_eq!(with_file["metrics"]["wait"], without["metrics"]["wait"]);
+    for figure in ["mean_wait", "max_wait", "mbs", "utilization"] {
+        assert!(without["metrics"][figure].is_number(), "{figure}");
+        assert_eq!(with_file["metrics"][figure], without["metrics"][figure], "{figure}");
+    }
 }
 
 #[test]

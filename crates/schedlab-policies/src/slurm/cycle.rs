@@ -48,6 +48,7 @@ impl Slurm {
         let now = sim.now();
         let nodes = self.layout.as_ref().map_or(1, |l| l.nodes);
         let mut map = NodeSpace::new(now, self.s.bf_resolution, self.s.bf_window, nodes);
+        self.scratch.borrow_mut().forget();
         let mut tried = 0usize;
         let mut per_user: BTreeMap<i32, usize> = BTreeMap::new();
         let mut after = None;
@@ -79,6 +80,7 @@ impl Slurm {
             match verdict {
                 Verdict::Start(slots) => {
                     self.start_job(sim, j, slots)?;
+                    self.scratch.borrow_mut().forget();
                     out.started = true;
                 }
                 Verdict::Reserve { start, from, to, nodes } => {

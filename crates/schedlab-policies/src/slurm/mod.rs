@@ -282,6 +282,8 @@ pub(crate) struct Slurm {
     started: bool,
     /// The machine's partitions, on a machine of nodes.
     layout: Option<Layout>,
+    /// The backfill test's working state on nodes.
+    scratch: std::cell::RefCell<on_nodes::Scratch>,
 }
 
 impl Slurm {
@@ -308,6 +310,7 @@ impl Slurm {
             armed: BTreeSet::new(),
             started: false,
             layout: None,
+            scratch: Default::default(),
         }
     }
 }

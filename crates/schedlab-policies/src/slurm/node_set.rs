@@ -73,6 +73,11 @@ impl NodeSet {
         self.words.iter().zip(&other.words).all(|(a, b)| a & !b == 0)
     }
 
+    /// Whether `a ∧ b` is a subset of `c ∧ d`, without making either set.
+    pub(crate) fn and_is_subset(a: &NodeSet, b: &NodeSet, c: &NodeSet, d: &NodeSet) -> bool {
+        a.words.iter().zip(&b.words).zip(c.words.iter().zip(&d.words)).all(|((a, b), (c, d))| a & b & !(c & d) == 0)
+    }
+
     /// The nodes both sets hold (`bit_overlap`).
     pub(crate) fn overlap(&self, other: &NodeSet) -> u32 {
         self.words.iter().zip(&other.words).map(|(a, b)| (a & b).count_ones()).sum()
@@ -90,6 +95,8 @@ mod tests {
         assert!(a.contains(64) && a.contains(129) && !a.contains(1) && !a.contains(500));
         let b = NodeSet::of(130, [63, 64]);
         assert!(b.is_subset(&a) && !a.is_subset(&b));
+        let all = NodeSet::full(130);
+        assert!(NodeSet::and_is_subset(&b, &all, &a, &all) && !NodeSet::and_is_subset(&a, &all, &b, &all));
         assert_eq!(a.overlap(&b), 2);
         a.and_not(&b);
         assert_eq!(a, NodeSet::of(130, [0, 129]));

@@ -58,11 +58,7 @@ impl NodeSpace {
             let r = &self.records[i];
             if later.is_none() {
                 if let Some(next) = self.records.get(i + 1) {
-                    let mut next_set = usable.clone();
-                    next_set.and(&next.avail);
-                    let mut current = avail.clone();
-                    current.and(&r.avail);
-                    if !next_set.is_subset(&current) {
+                    if !NodeSet::and_is_subset(usable, &next.avail, &avail, &r.avail) {
                         later = Some(r.end);
                     }
                 }

@@ -11,8 +11,6 @@
 //! lowest-numbered one whenever a single run can hold the job or the
 //! machine is idle (docs/decisions.md, "Machines of nodes").
 
-use std::collections::BTreeMap;
-
 use schedlab_engine::{EngineError, JobIdx, Nodes, Sim, Slot, Time};
 use schedlab_workload::{units_on, Request, Spread};
 
@@ -146,7 +144,9 @@ impl Slurm {
                 *tried += 1;
                 counted = true;
             }
-            let Some((estimate, slots)) = self.will_run_on_nodes(sim, request, &usable, no_reserve) else { continue };
+            let Some((estimate, slots)) = self.will_run_on_nodes(sim, j, request, &usable, no_reserve) else {
+                continue;
+            };
             let start = estimate.max(start_res);
             if start <= now {
                 return Verdict::Start(Some(slots));
@@ -181,26 +181,54 @@ impl Slurm {
     /// the usable nodes can hold it, on the first of them. Only the nodes
     /// that can hold a unit now or that a released job touches are
     /// visited.
+    ///
+    /// Jobs of one request shape tested on the same usable nodes get the
+    /// same answer until a job starts, so a cycle keeps its answers
+    /// (`Scratch::forget` clears them) and makes each test once.
     fn will_run_on_nodes(
+        &self,
+        sim: &Sim<'_>,
+        j: JobIdx,
+        request: &Request,
+        usable: &NodeSet,
+        now_only: bool,
+    ) -> Option<(Time, Vec<Slot>)> {
+        let shape = sim.cluster()?.of_job[j as usize];
+        let mut scratch = self.scratch.borrow_mut();
+        let known = scratch.answers.iter().find(|a| a.shape == shape && a.now_only == now_only && a.usable == *usable);
+        if let Some(a) = known {
+            return a.answer.clone();
+        }
+        let answer = self.test_on_nodes(sim, request, usable, now_only, &mut scratch);
+        if scratch.answers.len() < MAX_ANSWERS {
+            let usable = usable.clone();
+            scratch.answers.push(Answer { shape, usable, now_only, answer: answer.clone() });
+        }
+        answer
+    }
+
+    /// The test `will_run_on_nodes` answers, made.
+    fn test_on_nodes(
         &self,
         sim: &Sim<'_>,
         request: &Request,
         usable: &NodeSet,
         now_only: bool,
+        scratch: &mut Scratch,
     ) -> Option<(Time, Vec<Slot>)> {
         let nodes = sim.nodes()?;
         let now = sim.now();
+        let sc = scratch.begin(nodes);
         // Free amounts that differ from the index's, node by node.
-        let mut future: BTreeMap<u32, Vec<u64>> = BTreeMap::new();
         for j in self.running.lagging() {
-            change(&mut future, nodes, sim, j, false);
+            sc.touched = sc.change(nodes, sim, j, false);
         }
         let units = |n: u32, free: &[u64]| units_of(nodes, request, usable, n, free);
         let also = |n: u32, _: &Request| {
             if !usable.contains(n) {
                 0
             } else {
-                future.get(&n).map_or(u64::MAX, |f| units(n, f))
+                sc.free(n).map_or(u64::MAX, |f| units(n, f))
             }
         };
         if let Some(slots) = nodes.find_where(request, &also) {
@@ -209,13 +237,11 @@ impl Slurm {
         if now_only {
             return None;
         }
-        let mut holds: BTreeMap<u32, u64> = nodes
-            .fitting_where(request, &also)
-            .into_iter()
-            .map(|s| (s.node, per_node(request, u64::from(s.units))))
-            .collect();
+        let mut total = 0u64;
+        for s in nodes.fitting_where(request, &also) {
+            total += sc.hold(s.node, per_node(request, u64::from(s.units)));
+        }
         let need = u64::from(request.count);
-        let mut total: u64 = holds.values().sum();
         let batches = self.running.batches();
         let mut order = self.running.by_end();
         let mut released = 0;
@@ -223,17 +249,146 @@ impl Slurm {
             while released < b.jobs {
                 let Some(j) = order.next() else { break };
                 released += 1;
-                for n in change(&mut future, nodes, sim, j, true) {
-                    let now_holds = future.get(&n).map_or(0, |f| per_node(request, units(n, f)));
-                    let before = holds.insert(n, now_holds).unwrap_or(0);
-                    total = total - before + now_holds;
+                let touched = sc.change(nodes, sim, j, true);
+                for &n in &touched {
+                    if usable.contains(n) {
+                        let holds = sc.free(n).map_or(0, |f| per_node(request, units(n, f)));
+                        let before = sc.held(n);
+                        total = total - before + sc.hold(n, holds);
+                    }
                 }
+                sc.touched = touched;
             }
             if total >= need {
-                return Some((start_after(b.end, now), first_fit(&holds, request)));
+                return Some((start_after(b.end, now), sc.first_fit(request)));
             }
         }
         None
+    }
+}
+
+/// Answers a cycle keeps at most; past them, tests are made again.
+const MAX_ANSWERS: usize = 256;
+
+/// A test's answer, for its request shape and usable nodes.
+struct Answer {
+    shape: u32,
+    usable: NodeSet,
+    now_only: bool,
+    answer: Option<(Time, Vec<Slot>)>,
+}
+
+/// The working state of a test on nodes, kept between tests so that a
+/// test costs the nodes it touches: each node's free amounts where they
+/// differ from the index's, and the units of the request each node holds
+/// later, both valid for the current test only (its epoch).
+#[derive(Default)]
+pub(super) struct Scratch {
+    epoch: u32,
+    resources: usize,
+    free_epoch: Vec<u32>,
+    free: Vec<u64>,
+    hold_epoch: Vec<u32>,
+    holds: Vec<u64>,
+    /// Nodes given a hold in this test.
+    held_nodes: Vec<u32>,
+    /// Nodes the last change touched.
+    touched: Vec<u32>,
+    /// This cycle's answers since a job last started.
+    answers: Vec<Answer>,
+}
+
+impl Scratch {
+    /// A new test on `nodes`: nothing changed yet.
+    fn begin(&mut self, nodes: &Nodes) -> &mut Self {
+        let (n, r) = (nodes.len(), nodes.resources());
+        if self.free_epoch.len() != n || self.resources != r || self.epoch == u32::MAX {
+            *self = Scratch {
+                resources: r,
+                free_epoch: vec![0; n],
+                free: vec![0; n * r],
+                hold_epoch: vec![0; n],
+                holds: vec![0; n],
+                answers: std::mem::take(&mut self.answers),
+                ..Scratch::default()
+            };
+        }
+        self.epoch += 1;
+        self.held_nodes.clear();
+        self
+    }
+
+    /// Forgets the answers: a job started, or a cycle begins.
+    pub(super) fn forget(&mut self) {
+        self.answers.clear();
+    }
+
+    fn free(&self, n: u32) -> Option<&[u64]> {
+        let r = self.resources;
+        let n = n as usize;
+        (self.free_epoch[n] == self.epoch).then(|| &self.free[n * r..(n + 1) * r])
+    }
+
+    fn held(&self, n: u32) -> u64 {
+        if self.hold_epoch[n as usize] == self.epoch {
+            self.holds[n as usize]
+        } else {
+            0
+        }
+    }
+
+    /// Sets what node `n` holds; returns it.
+    fn hold(&mut self, n: u32, units: u64) -> u64 {
+        let i = n as usize;
+        if self.hold_epoch[i] != self.epoch {
+            self.hold_epoch[i] = self.epoch;
+            self.held_nodes.push(n);
+        }
+        self.holds[i] = units;
+        units
+    }
+
+    /// Takes away (`give` false) or gives back job `j`'s resources; the
+    /// nodes it touched.
+    fn change(&mut self, nodes: &Nodes, sim: &Sim<'_>, j: JobIdx, give: bool) -> Vec<u32> {
+        let mut touched = std::mem::take(&mut self.touched);
+        touched.clear();
+        let Some(request) = sim.request(j) else { return touched };
+        let r = self.resources;
+        for &slot in sim.placement(j) {
+            let n = slot.node as usize;
+            if self.free_epoch[n] != self.epoch {
+                self.free_epoch[n] = self.epoch;
+                self.free[n * r..(n + 1) * r].copy_from_slice(nodes.free(slot.node));
+            }
+            for k in 0..r {
+                let amount = nodes.taken(request, slot, k);
+                let f = &mut self.free[n * r + k];
+                *f = if give { f.saturating_add(amount) } else { f.saturating_sub(amount) };
+            }
+            touched.push(slot.node);
+        }
+        touched
+    }
+
+    /// The first nodes, by index, that give `request` all its units.
+    fn first_fit(&mut self, request: &Request) -> Vec<Slot> {
+        self.held_nodes.sort_unstable();
+        let mut left = u64::from(request.count);
+        let mut slots = Vec::new();
+        for &node in &self.held_nodes {
+            if left == 0 {
+                break;
+            }
+            let units = self.holds[node as usize];
+            if units == 0 {
+                continue;
+            }
+            let take = units.min(left);
+            slots.push(Slot { node, units: take as u32 });
+            left -= take;
+        }
+        slots
     }
 }
 
@@ -252,37 +407,4 @@ fn per_node(request: &Request, units: u64) -> u64 {
         Spread::Nodes => units.min(1),
         Spread::Tasks => units,
     }
-}
-
-/// Takes away (`give` false) or gives back job `j`'s resources in
-/// `future`; the nodes it touched.
-fn change(future: &mut BTreeMap<u32, Vec<u64>>, nodes: &Nodes, sim: &Sim<'_>, j: JobIdx, give: bool) -> Vec<u32> {
-    let Some(request) = sim.request(j) else { return Vec::new() };
-    let slots = sim.placement(j);
-    for &slot in slots {
-        let free = future.entry(slot.node).or_insert_with(|| nodes.free(slot.node).to_vec());
-        for (k, f) in free.iter_mut().enumerate() {
-            let amount = nodes.taken(request, slot, k);
-            *f = if give { f.saturating_add(amount) } else { f.saturating_sub(amount) };
-        }
-    }
-    slots.iter().map(|s| s.node).collect()
-}
-
-/// The first nodes, by index, that give `request` all its units.
-fn first_fit(holds: &BTreeMap<u32, u64>, request: &Request) -> Vec<Slot> {
-    let mut left = u64::from(request.count);
-    let mut slots = Vec::new();
-    for (&node, &units) in holds {
-        if left == 0 {
-            break;
-        }
-        if units == 0 {
-            continue;
-        }
-        let take = units.min(left);
-        slots.push(Slot { node, units: take as u32 });
-        left -= take;
-    }
-    slots
 }

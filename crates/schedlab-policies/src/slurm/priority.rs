@@ -112,7 +112,8 @@ impl Queue {
         match self.filed.get(&j) {
             Some(f) if f.priority == priority => false,
             Some(&f) => {
-                let limit = *self.order.get(&(Reverse(rank(f.priority, f.tier)), j)).expect("a filed job is in the order");
+                let limit =
+                    *self.order.get(&(Reverse(rank(f.priority, f.tier)), j)).expect("a filed job is in the order");
                 self.remove(j);
                 self.insert(j, Filed { priority, ..f }, limit);
                 true

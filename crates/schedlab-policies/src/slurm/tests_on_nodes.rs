@@ -87,7 +87,13 @@ fn starts(rows: &[Row], params: &[(&str, &str)]) -> Vec<(Time, Vec<u32>)> {
         })
         .collect();
     let cluster = Cluster { machine: machine(), requests, of_job: (0..rows.len() as u32).collect() };
-    let config = RunConfig { procs: 16, source: RuntimeSource::Estimate, overrun: Overrun::Estimate, seed: 0, progress_every: 0 };
+    let config = RunConfig {
+        procs: 16,
+        source: RuntimeSource::Estimate,
+        overrun: Overrun::Estimate,
+        seed: 0,
+        progress_every: 0,
+    };
     let mut p = policy(params);
     let record =
         run_on(&jobs, Some(&cluster), &config, &mut p, &mut |_| Control::Continue).unwrap_or_else(|e| panic!("{e}"));
@@ -142,7 +148,13 @@ fn bf_window_cuts_a_reservation_off_on_nodes() {
         row(10, 600, 600, 0, 1, 1),
         row(20, 600, 600, 0, 1, 1),
     ];
-    let params = [("bf_interval", "1"), ("bf_resolution", "1"), ("sched_interval", "1"), ("bf_end_lag", "0"), ("bf_window", "1")];
+    let params = [
+        ("bf_interval", "1"),
+        ("bf_resolution", "1"),
+        ("sched_interval", "1"),
+        ("bf_end_lag", "0"),
+        ("bf_window", "1"),
+    ];
     let got = starts(&rows, &params);
     assert_eq!(got, vec![(0, vec![0]), (0, vec![1]), (610, vec![0]), (10, vec![0]), (20, vec![1])]);
 }
@@ -181,7 +193,8 @@ fn a_failed_partition_blocks_only_its_own_jobs() {
 /// starts on both nodes (J4 ended at 160).
 #[test]
 fn a_job_of_two_nodes_waits_for_both() {
-    let rows = [row(0, 100, 100, 0, 1, 4), row(0, 200, 200, 0, 1, 4), row(10, 60, 60, 0, 2, 1), row(20, 60, 60, 0, 1, 4)];
+    let rows =
+        [row(0, 100, 100, 0, 1, 4), row(0, 200, 200, 0, 1, 4), row(10, 60, 60, 0, 2, 1), row(20, 60, 60, 0, 1, 4)];
     let got = starts(&rows, &EVERY_SECOND);
     assert_eq!(got, vec![(0, vec![0]), (0, vec![1]), (200, vec![0, 1]), (100, vec![0])]);
 }
