@@ -2,7 +2,7 @@
 //! backfill map keeps one per record, so its operations cost a word per
 //! 64 nodes, whatever is set.
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct NodeSet {
     words: Vec<u64>,
 }

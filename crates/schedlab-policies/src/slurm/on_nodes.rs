@@ -11,6 +11,8 @@
 //! lowest-numbered one whenever a single run can hold the job or the
 //! machine is idle (docs/decisions.md, "Machines of nodes").
 
+use std::collections::BTreeMap;
+
 use schedlab_engine::{EngineError, JobIdx, Nodes, Sim, Slot, Time};
 use schedlab_workload::{units_on, Request, Spread};
 
@@ -195,14 +197,13 @@ impl Slurm {
     ) -> Option<(Time, Vec<Slot>)> {
         let shape = sim.cluster()?.of_job[j as usize];
         let mut scratch = self.scratch.borrow_mut();
-        let known = scratch.answers.iter().find(|a| a.shape == shape && a.now_only == now_only && a.usable == *usable);
-        if let Some(a) = known {
-            return a.answer.clone();
+        let key = (shape, now_only, usable.clone());
+        if let Some(answer) = scratch.answers.get(&key) {
+            return answer.clone();
         }
         let answer = self.test_on_nodes(sim, request, usable, now_only, &mut scratch);
         if scratch.answers.len() < MAX_ANSWERS {
-            let usable = usable.clone();
-            scratch.answers.push(Answer { shape, usable, now_only, answer: answer.clone() });
+            scratch.answers.insert(key, answer.clone());
         }
         answer
     }
@@ -234,7 +235,7 @@ impl Slurm {
         if let Some(slots) = nodes.find_where(request, &also) {
             return Some((now, slots));
         }
-        if now_only {
+        if now_only || !may_ever_fit(sim, request, usable) {
             return None;
         }
         let mut total = 0u64;
@@ -270,13 +271,9 @@ impl Slurm {
 /// Answers a cycle keeps at most; past them, tests are made again.
 const MAX_ANSWERS: usize = 256;
 
-/// A test's answer, for its request shape and usable nodes.
-struct Answer {
-    shape: u32,
-    usable: NodeSet,
-    now_only: bool,
-    answer: Option<(Time, Vec<Slot>)>,
-}
+/// A test's answer (when and where), by its request shape, whether it
+/// asks about now only, and its usable nodes.
+type Answers = BTreeMap<(u32, bool, NodeSet), Option<(Time, Vec<Slot>)>>;
 
 /// The working state of a test on nodes, kept between tests so that a
 /// test costs the nodes it touches: each node's free amounts where they
@@ -295,7 +292,7 @@ pub(super) struct Scratch {
     /// Nodes the last change touched.
     touched: Vec<u32>,
     /// This cycle's answers since a job last started.
-    answers: Vec<Answer>,
+    answers: Answers,
 }
 
 impl Scratch {
@@ -390,6 +387,15 @@ impl Scratch {
         }
         slots
     }
+}
+
+/// Whether the usable nodes, each as large as the largest node type, could
+/// hold `request` with nothing running: if not, no release makes room,
+/// and the test need not play the running jobs' ends.
+fn may_ever_fit(sim: &Sim<'_>, request: &Request, usable: &NodeSet) -> bool {
+    let Some(cluster) = sim.cluster() else { return false };
+    let most = cluster.machine.node_types.iter().map(|t| per_node(request, units_on(&t.capacity, &request.each))).max();
+    most.unwrap_or(0).saturating_mul(u64::from(usable.count())) >= u64::from(request.count)
 }
 
 /// Units of `request` node `n` holds with `free` left, if it is usable
