@@ -122,14 +122,14 @@ impl Slurm {
         // Each retry starts later than the one before (the map's records
         // end on multiples of the resolution); the bound only guards that.
         let mut previous = Time::MIN;
-        let node = NodeSet::full(1);
+        let node = &self.one_node;
         while let Some(start_res) = later.take() {
             if start_res <= previous {
                 return Verdict::Skip;
             }
             previous = start_res;
             let end_time = start_res.max(now) + limit;
-            let (free, next) = map.test(start_res, end_time, &node);
+            let (free, next) = map.test(start_res, end_time, node);
             later = next.filter(|_| !no_reserve);
             if free.is_empty() {
                 continue;
@@ -156,11 +156,11 @@ impl Slurm {
             if start > now + self.s.bf_window {
                 return Verdict::Skip;
             }
-            if map.overlaps(from, to, &node) {
+            if map.overlaps(from, to, node) {
                 later = Some(start);
                 continue;
             }
-            return Verdict::Reserve { start, from, to, nodes: node };
+            return Verdict::Reserve { start, from, to, nodes: node.clone() };
         }
         Verdict::Skip
     }

@@ -284,6 +284,8 @@ pub(crate) struct Slurm {
     layout: Option<Layout>,
     /// The backfill test's working state on nodes.
     scratch: std::cell::RefCell<on_nodes::Scratch>,
+    /// The one node of the archive's model, as the map's node set.
+    one_node: node_set::NodeSet,
 }
 
 impl Slurm {
@@ -311,6 +313,7 @@ impl Slurm {
             started: false,
             layout: None,
             scratch: Default::default(),
+            one_node: node_set::NodeSet::full(1),
         }
     }
 }

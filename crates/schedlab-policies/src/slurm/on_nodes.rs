@@ -247,6 +247,12 @@ impl Slurm {
         let mut order = self.running.by_end();
         let mut released = 0;
         for b in batches.iter() {
+            // A start past the window gets no reservation and retries as
+            // a job that never fits does (`verdict_on_nodes`), so the
+            // walk stops there.
+            if start_after(b.end, now) > now + self.s.bf_window {
+                return None;
+            }
             while released < b.jobs {
                 let Some(j) = order.next() else { break };
                 released += 1;
