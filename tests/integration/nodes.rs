@@ -148,15 +148,22 @@ fn processor_policies_refuse_a_machine_of_nodes() {
 }
 
 /// Random traces on a machine of three node types and two partitions:
-/// every run of FCFS and EASY passes the run checker (every resource of
-/// every node at every instant), and EASY with estimates keeps its
-/// reservations.
+/// every run of FCFS, EASY and Slurm passes the run checker (every
+/// resource of every node at every instant), and EASY with estimates keeps
+/// its reservations.
 #[test]
 fn random_runs_on_nodes_pass_the_checker() {
     let mut rng = schedlab::engine::SplitMix64::new(7);
     for round in 0..40 {
         let trace = random_trace(&mut rng);
-        for policy in ["fcfs", "easy", "easy:order=shortest", "easy@exact"] {
+        for policy in [
+            "fcfs",
+            "easy",
+            "easy:order=shortest",
+            "easy@exact",
+            "slurm",
+            "slurm:bf_interval=1,bf_resolution=1,bf_end_lag=0",
+        ] {
             run(&trace, policy);
         }
         assert!(!trace.jobs.is_empty(), "round {round}");

@@ -48,7 +48,7 @@ pub struct WorkloadArgs {
     #[arg(long)]
     pub clamp_oversized: bool,
     /// A machine of nodes: `+`-separated groups `[PARTITION:]COUNTx(cpu=64,mem=256G,gpu=4)`
-    /// (docs/semantics.md, "Machines of nodes"). Only fcfs and easy run on one.
+    /// (docs/semantics.md, "Machines of nodes"). Only fcfs, easy and slurm run on one.
     #[arg(long, value_name = "SPEC", conflicts_with_all = ["procs", "slurm_conf"])]
     pub nodes: Option<String>,
     /// A site's slurm.conf: its NodeName, PartitionName and GresTypes lines make the machine of
@@ -58,9 +58,10 @@ pub struct WorkloadArgs {
     #[arg(long, value_name = "FILE", conflicts_with = "procs")]
     pub slurm_conf: Option<std::path::PathBuf>,
     /// Set by a command whose every policy is `slurm`: its `--slurm-conf`
-    /// then sets the policy and makes no machine of nodes.
+    /// then makes a machine of nodes only if the file has more than one
+    /// node (one node runs on the trace's processors, as without the file).
     #[arg(skip)]
-    pub slurm_conf_sets_policy_only: bool,
+    pub every_policy_is_slurm: bool,
     /// Keep only jobs of this queue (field 15); repeatable.
     #[arg(long = "queue", value_name = "Q", allow_negative_numbers = true)]
     pub queues: Vec<i32>,
@@ -255,15 +256,15 @@ pub fn split_params(texts: &[String]) -> Result<Vec<(String, String)>> {
 
 impl WorkloadArgs {
     /// These options for a command that runs the policies `ids`: when every
-    /// one is `slurm`, `--slurm-conf` sets that policy and makes no machine.
+    /// one is `slurm`, a `--slurm-conf` of one node makes no machine.
     pub fn for_policies<'a>(&self, mut ids: impl Iterator<Item = &'a str>) -> WorkloadArgs {
-        WorkloadArgs { slurm_conf_sets_policy_only: ids.all(|id| id == SLURM_POLICY), ..self.clone() }
+        WorkloadArgs { every_policy_is_slurm: ids.all(|id| id == SLURM_POLICY), ..self.clone() }
     }
 }
 
 /// The policy that reads a `--slurm-conf`'s scheduler and priority lines.
-/// It plans on one node of the trace's processors, so a command whose every
-/// policy is this one takes no machine of nodes from the file.
+/// A command whose every policy is this one takes the machine of nodes from
+/// the file only when it has more than one node.
 pub const SLURM_POLICY: &str = "slurm";
 
 /// Every `--param` of a command, then, when the command runs the `slurm`

@@ -44,22 +44,39 @@ pub fn read_options(w: &WorkloadArgs) -> Result<ReadOptions> {
     Ok(o)
 }
 
-/// The machine of nodes `--nodes` or `--slurm-conf` gives, if any (none
-/// from the file when every policy is `slurm`, which reads it instead). The
+/// The machine of nodes `--nodes` or `--slurm-conf` gives, if any. The
 /// slurm.conf lines that no reader uses are printed to standard error
 /// (once, though a command may read its flags more than once), so a site's
-/// file is never half-read in silence.
+/// file is never half-read in silence. When every policy is `slurm`, the
+/// policy reports the lines itself (`params_with_slurm_conf`), and a file
+/// with no NodeName line or of one node makes no machine: the policy then
+/// runs on the trace's processors, one node of them, as it did before it
+/// read machines, so those results keep their bytes.
 fn machine(w: &WorkloadArgs) -> Result<Option<Machine>> {
     if let Some(spec) = &w.nodes {
         return machine_from_nodes(spec, "--nodes").map(Some).map_err(|e| anyhow!("{e}"));
     }
-    let Some(path) = w.slurm_conf.as_ref().filter(|_| !w.slurm_conf_sets_policy_only) else { return Ok(None) };
+    let Some(path) = w.slurm_conf.as_ref() else { return Ok(None) };
     let text = std::fs::read_to_string(path).with_context(|| format!("--slurm-conf {}", path.display()))?;
     let what = format!("--slurm-conf {}", path.display());
+    if w.every_policy_is_slurm && !has_node_lines(&text) {
+        return Ok(None);
+    }
     let read = machine_from_slurm_conf(&text, &what).map_err(|e| anyhow!("{e}"))?;
-    static TOLD: std::sync::Once = std::sync::Once::new();
-    TOLD.call_once(|| read.notes.iter().for_each(|note| eprintln!("{note}")));
+    if w.every_policy_is_slurm && read.machine.nodes() <= 1 {
+        return Ok(None);
+    }
+    if !w.every_policy_is_slurm {
+        static TOLD: std::sync::Once = std::sync::Once::new();
+        TOLD.call_once(|| read.notes.iter().for_each(|note| eprintln!("{note}")));
+    }
     Ok(Some(read.machine))
+}
+
+/// Whether a slurm.conf has a NodeName line (an unreadable file has none;
+/// the policy's reader then says why).
+fn has_node_lines(text: &str) -> bool {
+    schedlab_workload::parse_slurm_conf(text).is_ok_and(|conf| conf.lines.iter().any(|l| l.is("NodeName")))
 }
 
 fn non_empty(values: &[i32]) -> Option<Vec<i32>> {

@@ -206,11 +206,18 @@ impl Nodes {
     /// Every node of `request`'s partition that can hold a unit now, in
     /// order, with all the units it can hold (a planner's starting point).
     pub fn fitting(&self, request: &Request) -> Vec<Slot> {
+        self.fitting_where(request, &|_, _| u64::MAX)
+    }
+
+    /// [`Nodes::fitting`] on the nodes where `also(node, request)` allows
+    /// units too, each capped at what it returns (a planner's view of the
+    /// nodes, such as those free of its reservations).
+    pub fn fitting_where(&self, request: &Request, also: &dyn Fn(u32, &Request) -> u64) -> Vec<Slot> {
         let p = request.partition as usize;
         let mut found = Vec::new();
         let mut left = u64::MAX;
         let all = Request { spread: Spread::Tasks, ..request.clone() };
-        self.descend(p, 1, &all, &|_, _| u64::MAX, &mut Some(&mut found), &mut left);
+        self.descend(p, 1, &all, also, &mut Some(&mut found), &mut left);
         found
     }
 

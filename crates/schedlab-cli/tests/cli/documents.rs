@@ -264,7 +264,7 @@ fn sacct_dumps_and_batsim_workloads_are_read_wherever_swf_is() {
 /// `--slurm-conf`: its scheduler and priority lines become the `slurm`
 /// policy's parameters (a `--param` wins), and every other line or option
 /// is named on stderr with its line and why; without SlurmDBD the age
-/// weight drops to 0 as Slurm drops it.
+/// weight drops to 0 as Slurm drops it. Its four nodes make the machine.
 #[test]
 fn slurm_conf_sets_the_slurm_policy_and_says_what_it_ignored() {
     let conf = fixture("slurm/site.conf");
@@ -296,11 +296,12 @@ fn slurm_conf_sets_the_slurm_policy_and_says_what_it_ignored() {
         "site.conf:2: ClusterName=demo ignored",
         "site.conf:4: bf_continue ignored",
         "site.conf:4: kill_invalid_depend ignored",
-        "site.conf:9: NodeName=n[1-4] ignored",
         "PriorityWeightAge ignored: set to 0",
     ] {
         assert!(err.contains(line), "{line} not in\n{err}");
     }
+    assert!(!err.contains("NodeName"), "the machine reads the node line: {err}");
+    assert_eq!(doc["trace"]["machine"]["nodes"], 4, "the run is on the file's four nodes");
     let missing = crate::schedlab(&["run", &sample(), "--policy", "slurm", "--slurm-conf", "/nonexistent/slurm.conf"]);
     assert_eq!(missing.status.code(), Some(2));
     assert!(crate::stderr(&missing).contains("--slurm-conf /nonexistent/slurm.conf"), "{}", crate::stderr(&missing));

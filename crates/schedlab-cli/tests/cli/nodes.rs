@@ -24,6 +24,41 @@ fn a_slurm_conf_machine_runs_the_tres_fixture() {
     assert_eq!(doc["metrics"]["machine"]["resources"][2]["resource"], "gpu");
 }
 
+/// The `slurm` policy alone takes the machine from a slurm.conf of several
+/// nodes (the node lines are not ignored), and runs on it, checked node by
+/// node; a file of one node is the trace's processors, as without it.
+#[test]
+fn the_slurm_policy_runs_on_a_slurm_conf_machine() {
+    let dump = fixture("slurm/sacct-tres.txt");
+    let conf = fixture("slurm/cluster.conf");
+    let o = schedlab(&["run", &dump, "--slurm-conf", &conf, "--policy", "slurm"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("partition       gpu: 4 jobs"), "{out}");
+    let err = stderr(&o);
+    assert!(!err.contains("NodeName") && !err.contains("PartitionName"), "{err}");
+    let one = std::env::temp_dir().join(format!("schedlab-one-node-{}.conf", std::process::id()));
+    std::fs::write(&one, "NodeName=n1 CPUs=100\nPartitionName=all Nodes=n1 Default=YES\n").unwrap();
+    let with_file = json(&[
+        "run",
+        &sample(),
+        "--first",
+        "300",
+        "--policy",
+        "slurm",
+        "--slurm-conf",
+        one.to_str().unwrap(),
+        "--json",
+    ]);
+    let without = json(&["run", &sample(), "--first", "300", "--policy", "slurm", "--json"]);
+    std::fs::remove_file(&one).ok();
+    assert!(with_file["trace"]["machine"].is_null(), "one node makes no machine");
+    for figure in ["mean_wait", "max_wait", "mbs", "utilization"] {
+        assert!(without["metrics"][figure].is_number(), "{figure}");
+        assert_eq!(with_file["metrics"][figure], without["metrics"][figure], "{figure}");
+    }
+}
+
 #[test]
 fn bad_machines_and_processor_policies_are_refused_in_a_line() {
     let dump = fixture("slurm/sacct-tres.txt");

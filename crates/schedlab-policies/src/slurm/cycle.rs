@@ -1,10 +1,12 @@
 //! One backfill cycle (`_attempt_backfill`,
-//! src/plugins/sched/backfill/backfill.c), on one node.
+//! src/plugins/sched/backfill/backfill.c), and its test of a job on one
+//! node (on a machine of nodes: `on_nodes.rs`).
 
 use std::collections::BTreeMap;
 
-use schedlab_engine::{EngineError, JobIdx, Sim, Time};
+use schedlab_engine::{EngineError, JobIdx, Sim, Slot, Time};
 
+use super::node_set::NodeSet;
 use super::node_space::NodeSpace;
 use super::priority::limit_minutes;
 use super::Slurm;
@@ -19,14 +21,16 @@ pub(super) struct Outcome {
 }
 
 /// What the cycle does with one job.
-enum Verdict {
-    Start,
-    /// A reservation at this start, of the whole node from the start and
-    /// the end rounded down to `bf_resolution`.
+pub(super) enum Verdict {
+    /// Start now (on these nodes, on a machine of nodes).
+    Start(Option<Vec<Slot>>),
+    /// A reservation at this start, of these whole nodes from the start
+    /// and the end rounded down to `bf_resolution`.
     Reserve {
         start: Time,
         from: Time,
         to: Time,
+        nodes: NodeSet,
     },
     Skip,
 }
@@ -42,11 +46,13 @@ impl Slurm {
     pub(super) fn cycle(&mut self, sim: &mut Sim<'_>) -> Result<Outcome, EngineError> {
         let mut out = Outcome { tested: !self.queue.is_empty(), ..Outcome::default() };
         let now = sim.now();
-        let mut map = NodeSpace::new(now, self.s.bf_resolution, self.s.bf_window);
+        let nodes = self.layout.as_ref().map_or(1, |l| l.nodes);
+        let mut map = NodeSpace::new(now, self.s.bf_resolution, self.s.bf_window, nodes);
+        self.scratch.borrow_mut().forget();
         let mut tried = 0usize;
         let mut per_user: BTreeMap<i32, usize> = BTreeMap::new();
         let mut after = None;
-        // Once the node is taken from some instant to the end of the
+        // Once every node is taken from some instant to the end of the
         // window, a job whose limit from now reaches that instant finds no
         // free stretch: it is skipped untested, so the walk asks only for
         // shorter jobs. With `bf_max_job_user` every job looked at counts
@@ -66,16 +72,22 @@ impl Slurm {
                 }
                 *seen += 1;
             }
-            match self.verdict(sim, &map, j, &mut tried) {
-                Verdict::Start => {
-                    self.start_job(sim, j)?;
+            let verdict = if self.layout.is_some() {
+                self.verdict_on_nodes(sim, &map, j, &mut tried)
+            } else {
+                self.verdict(sim, &map, j, &mut tried)
+            };
+            match verdict {
+                Verdict::Start(slots) => {
+                    self.start_job(sim, j, slots)?;
+                    self.scratch.borrow_mut().forget();
                     out.started = true;
                 }
-                Verdict::Reserve { start, from, to } => {
+                Verdict::Reserve { start, from, to, nodes } => {
                     if map.made() >= self.s.bf_max_job_test {
                         break;
                     }
-                    map.reserve(from, to);
+                    map.reserve(from, to, &nodes);
                     sim.reserve(j, start);
                     if self.s.bf_max_job_user == 0 {
                         bound = map.taken_from().map_or(Time::MAX, |t| t - now);
@@ -110,15 +122,16 @@ impl Slurm {
         // Each retry starts later than the one before (the map's records
         // end on multiples of the resolution); the bound only guards that.
         let mut previous = Time::MIN;
+        let node = &self.one_node;
         while let Some(start_res) = later.take() {
             if start_res <= previous {
                 return Verdict::Skip;
             }
             previous = start_res;
             let end_time = start_res.max(now) + limit;
-            let (free, next) = map.test(start_res, end_time);
+            let (free, next) = map.test(start_res, end_time, node);
             later = next.filter(|_| !no_reserve);
-            if !free {
+            if free.is_empty() {
                 continue;
             }
             if !counted {
@@ -130,7 +143,7 @@ impl Slurm {
             let Some(estimate) = estimate else { continue };
             let start = estimate.max(start_res);
             if start <= now {
-                return Verdict::Start;
+                return Verdict::Start(None);
             }
             if no_reserve {
                 return Verdict::Skip;
@@ -143,11 +156,11 @@ impl Slurm {
             if start > now + self.s.bf_window {
                 return Verdict::Skip;
             }
-            if map.overlaps(from, to) {
+            if map.overlaps(from, to, node) {
                 later = Some(start);
                 continue;
             }
-            return Verdict::Reserve { start, from, to };
+            return Verdict::Reserve { start, from, to, nodes: node.clone() };
         }
         Verdict::Skip
     }

@@ -3,20 +3,23 @@
 //! (docs/slurm.md says which rule comes from which function, and what
 //! later versions changed).
 //!
-//! The machine is one node of the trace's processors (the archive model),
-//! in one partition. Slurm's scheduling has two loops, both here:
+//! The machine is the trace's machine of nodes and partitions, or, on the
+//! archive model, one node of the trace's processors in one partition
+//! (`on_nodes.rs` holds what differs on nodes). Slurm's scheduling has
+//! two loops, both here:
 //! - the main scheduler (`_schedule`, src/slurmctld/job_scheduler.c)
-//!   takes the waiting jobs by priority and starts each that fits until
-//!   the first that does not, which closes its partition for the rest of
-//!   the pass. It runs when a job ends, a few seconds after submissions
-//!   (`batch_sched_delay`) and over the whole queue every
+//!   takes the waiting jobs by partition tier and priority and starts
+//!   each that fits; one that does not fails its partition for the rest
+//!   of the pass, and that partition's nodes are taken from the other
+//!   partitions' jobs. It runs when a job ends, a few seconds after
+//!   submissions (`batch_sched_delay`) and over the whole queue every
 //!   `sched_interval`; otherwise it looks at `default_queue_depth` jobs;
 //! - the backfill cycle (`_attempt_backfill`,
 //!   src/plugins/sched/backfill/backfill.c) every `bf_interval`: each
-//!   job by priority either starts now, if its processors are idle and
-//!   its time limit ends before every reservation made so far in the
-//!   cycle, or gets a reservation at its expected start, which takes the
-//!   whole node from then until its limit ends (`node_space.rs`).
+//!   job by priority either starts now, on nodes of its partition that no
+//!   reservation made so far in the cycle touches before its time limit
+//!   ends, or gets a reservation at its expected start, which takes its
+//!   nodes whole from then until its limit ends (`node_space.rs`).
 //!
 //! Time limits are whole minutes (the job's estimate rounded up), and
 //! Slurm plans with them alone: a running job ends, as far as the plan
@@ -34,22 +37,27 @@
 mod conf;
 mod cycle;
 mod fairshare;
+mod node_set;
 mod node_space;
+mod on_nodes;
 mod priority;
 mod running;
 mod schedule;
 mod site;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_on_nodes;
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use schedlab_engine::params::{Checked, ParamSet};
-use schedlab_engine::{EngineError, Guarantee, Happened, JobIdx, Policy, Sim, Time};
+use schedlab_engine::{EngineError, Guarantee, Happened, JobIdx, Policy, Sim, Slot, Time};
 
 use crate::{PolicyInfo, PolicySettings};
 use fairshare::Tree;
-use priority::{Queue, Weights};
+use on_nodes::Layout;
+use priority::{Filed, Queue, Weights};
 use running::{Run, Running};
 pub use site::{site_settings, Ignored, SiteSettings};
 
@@ -58,17 +66,17 @@ pub(crate) const INFO: PolicyInfo = PolicyInfo {
     name: "Slurm",
     description: "What Slurm's sched/backfill does (read from Slurm 22.05's source), with its own parameter \
                   names and defaults: the main scheduler starts jobs by priority until the first that does not \
-                  fit, at submissions, ends and every sched_interval; the backfill cycle every bf_interval \
-                  starts a job when its time limit ends before every reservation of higher-priority jobs, which \
-                  take the whole node. Priorities: priority/basic (submission order) or priority/multifactor \
+                  fit, which blocks its partition for the pass, at submissions, ends and every sched_interval; \
+                  the backfill cycle every bf_interval starts a job on nodes no reservation of a higher-priority \
+                  job touches before its time limit ends; reservations take whole nodes. On the archive's \
+                  processors the machine is one node; on a machine of nodes, its nodes and partitions (first \
+                  fit by node index). Priorities: priority/basic (submission order) or priority/multifactor \
                   (age, fair-share as Fair Tree or classic with PriorityDecayHalfLife, job size).",
     params: SlurmParams::SPECS,
     uses_runtime_source: false,
     default_source: "estimate",
     uses_seed: false,
-    on_nodes: crate::OnNodes::Refuses(
-        "its backfill map is one node of cores; machines of several nodes are not modelled yet",
-    ),
+    on_nodes: crate::OnNodes::Runs,
     build: |values, s| Box::new(Slurm::new(&SlurmParams::read(values), s)),
     needs_calibration: crate::never_calibrate,
     conditions: &[],
@@ -272,6 +280,12 @@ pub(crate) struct Slurm {
     /// Times a timer is set for.
     armed: BTreeSet<Time>,
     started: bool,
+    /// The machine's partitions, on a machine of nodes.
+    layout: Option<Layout>,
+    /// The backfill test's working state on nodes.
+    scratch: std::cell::RefCell<on_nodes::Scratch>,
+    /// The one node of the archive's model, as the map's node set.
+    one_node: node_set::NodeSet,
 }
 
 impl Slurm {
@@ -297,6 +311,9 @@ impl Slurm {
             clock: Clock { bf_polling: true, ..Clock::default() },
             armed: BTreeSet::new(),
             started: false,
+            layout: None,
+            scratch: Default::default(),
+            one_node: node_set::NodeSet::full(1),
         }
     }
 }
@@ -356,8 +373,7 @@ impl Policy for Slurm {
         self.release_ended(now);
         self.decay_if_due(sim, now);
         for &j in &happened.arrived {
-            let p = self.priority_at_submit(sim, j);
-            self.queue.insert(j, p, priority::limit_minutes(sim.job(j)) * 60, sim.job(j).size);
+            self.file(sim, j);
         }
         if !happened.arrived.is_empty() {
             self.clock.bf_dirty = true;
@@ -389,7 +405,9 @@ impl Policy for Slurm {
         // the next cycle makes it again, as in Slurm (2 cores: J4 ends at
         // 275, the cycle reserves J5 for 300 on the core J4 seemed to hold
         // until its limit, and the pass starts J2 on both).
-        if self.s.bf_resolution == 1 && self.s.bf_end_lag == 0 {
+        // On a machine of nodes the checker counts cores, not the nodes a
+        // reservation holds, so the promise is not made there.
+        if self.s.bf_resolution == 1 && self.s.bf_end_lag == 0 && self.layout.is_none() {
             vec![Guarantee::ReservationsFitTheirPass]
         } else {
             Vec::new()
@@ -402,6 +420,7 @@ impl Slurm {
     /// as a site's association list holds every user from the start.
     fn start(&mut self, sim: &Sim<'_>) {
         self.started = true;
+        self.layout = Layout::new(sim);
         if let Some(m) = &mut self.multifactor {
             let jobs = sim.jobs();
             m.tree = Some(Tree::new(jobs.iter().map(|j| (j.group, j.user)), &m.shares));
@@ -414,9 +433,31 @@ impl Slurm {
         }
     }
 
-    fn start_job(&mut self, sim: &mut Sim<'_>, j: JobIdx) -> Result<(), EngineError> {
-        sim.start(j)?;
+    /// A job arrived: it waits under its priority, in its partition's tier.
+    fn file(&mut self, sim: &Sim<'_>, j: JobIdx) {
+        let priority = self.priority_at_submit(sim, j);
+        let partition = sim.request(j).map(|r| r.partition as usize);
+        let tier = match (sim.cluster(), partition) {
+            (Some(c), Some(p)) => c.machine.partitions.get(p).map_or(0, |p| p.priority_tier),
+            _ => 0,
+        };
+        if let (Some(layout), Some(p)) = (self.layout.as_mut(), partition) {
+            layout.waiting[p] += 1;
+        }
+        let job = sim.job(j);
+        self.queue.insert(j, Filed { priority, tier, size: job.size }, priority::limit_minutes(job) * 60);
+    }
+
+    /// Starts a waiting job now, on `slots` on a machine of nodes.
+    fn start_job(&mut self, sim: &mut Sim<'_>, j: JobIdx, slots: Option<Vec<Slot>>) -> Result<(), EngineError> {
+        match slots {
+            Some(slots) => sim.start_on(j, slots, sim.prediction(j))?,
+            None => sim.start(j)?,
+        }
         self.queue.remove(j);
+        if let (Some(layout), Some(r)) = (self.layout.as_mut(), sim.request(j)) {
+            layout.waiting[r.partition as usize] -= 1;
+        }
         let job = sim.job(j);
         let now = sim.now();
         let assoc = self.multifactor.as_ref().and_then(|m| m.tree.as_ref()).map_or(0, |t| t.user(job.group, job.user));

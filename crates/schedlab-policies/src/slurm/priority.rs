@@ -26,12 +26,15 @@ pub(crate) struct Weights {
     pub(crate) classic: bool,
 }
 
-/// The waiting jobs in Slurm's order: highest priority first, then the
-/// lower job id (`sort_job_queue2`, src/slurmctld/job_scheduler.c; one
-/// partition, no reservations, no preemption). Job ids follow submission,
-/// as job indices do.
-/// A waiting job's place: its priority, highest first, then its index.
-pub(crate) type Key = (Reverse<u32>, JobIdx);
+/// A waiting job's place: its partition's `PriorityTier` and its
+/// priority as one number (the tier in the high 32 bits), highest first,
+/// then its index.
+pub(crate) type Key = (Reverse<u64>, JobIdx);
+
+/// The tier and the priority as one number, in `sort_job_queue2`'s order.
+fn rank(priority: u32, tier: u32) -> u64 {
+    (u64::from(tier) << 32) | u64::from(priority)
+}
 
 /// The least time limit (seconds) of a stretch of the queue.
 #[derive(Clone, Copy, Debug)]
@@ -60,32 +63,41 @@ impl Search<Key, Time, LeastLimit> for LimitBelow {
 }
 
 /// The waiting jobs in Slurm's order, each with its time limit in seconds:
-/// highest priority first, then the lower job id (`sort_job_queue2`,
-/// src/slurmctld/job_scheduler.c; one partition, no reservations, no
-/// preemption). Job ids follow submission, as job indices do. The order is
+/// the higher partition `PriorityTier` first, then the higher priority,
+/// then the lower job id (`sort_job_queue2`, src/slurmctld/job_scheduler.c;
+/// no reservations, no preemption). Job ids follow submission, as job
+/// indices do. The order is
 /// a treap whose subtrees know their least limit, so a backfill cycle
 /// finds the next job short enough to fit before the map's last
 /// reservation in O(log q) instead of walking the jobs that cannot.
 #[derive(Default)]
 pub(crate) struct Queue {
     order: Treap<Key, Time, LeastLimit>,
-    /// Each waiting job's priority (where it is filed) and size.
-    filed: BTreeMap<JobIdx, (u32, u32)>,
+    /// Each waiting job's priority and tier (where it is filed) and size.
+    filed: BTreeMap<JobIdx, Filed>,
     /// How many waiting jobs have each size, so whether any fits the free
     /// processors is one lookup.
     sizes: BTreeMap<u32, usize>,
 }
 
+/// Where a waiting job is filed, and its size.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Filed {
+    pub(crate) priority: u32,
+    pub(crate) tier: u32,
+    pub(crate) size: u32,
+}
+
 impl Queue {
-    pub(crate) fn insert(&mut self, j: JobIdx, priority: u32, limit: Time, size: u32) {
-        self.filed.insert(j, (priority, size));
-        self.order.insert((Reverse(priority), j), limit);
-        *self.sizes.entry(size).or_default() += 1;
+    pub(crate) fn insert(&mut self, j: JobIdx, f: Filed, limit: Time) {
+        self.filed.insert(j, f);
+        self.order.insert((Reverse(rank(f.priority, f.tier)), j), limit);
+        *self.sizes.entry(f.size).or_default() += 1;
     }
 
     pub(crate) fn remove(&mut self, j: JobIdx) {
-        if let Some((p, size)) = self.filed.remove(&j) {
-            self.order.remove(&(Reverse(p), j));
+        if let Some(Filed { priority, tier, size }) = self.filed.remove(&j) {
+            self.order.remove(&(Reverse(rank(priority, tier)), j));
             if let Some(n) = self.sizes.get_mut(&size) {
                 *n -= 1;
                 if *n == 0 {
@@ -98,11 +110,12 @@ impl Queue {
     /// Files `j` again under a new priority; whether its place changed.
     pub(crate) fn update(&mut self, j: JobIdx, priority: u32) -> bool {
         match self.filed.get(&j) {
-            Some(&(p, _)) if p == priority => false,
-            Some(&(p, size)) => {
-                let limit = *self.order.get(&(Reverse(p), j)).expect("a filed job is in the order");
+            Some(f) if f.priority == priority => false,
+            Some(&f) => {
+                let limit =
+                    *self.order.get(&(Reverse(rank(f.priority, f.tier)), j)).expect("a filed job is in the order");
                 self.remove(j);
-                self.insert(j, priority, limit, size);
+                self.insert(j, Filed { priority, ..f }, limit);
                 true
             }
             None => false,

@@ -29,9 +29,19 @@ pub(crate) struct Running {
     /// Their cores.
     ended_cores: u32,
     /// The batches of `will_run`, which depend on the expected ends alone:
-    /// the end of each batch's last job and the processors freed by then.
-    /// Made again after the running jobs change, when first asked.
-    batches: std::cell::RefCell<Option<Vec<(Time, u64)>>>,
+    /// the end of each batch's last job, the processors freed by then and
+    /// the jobs (in order of expected end) taken away by then. Made again
+    /// after the running jobs change, when first asked.
+    batches: std::cell::RefCell<Option<Vec<Batch>>>,
+}
+
+/// One batch of `_will_run_test`: the expected end of its last job, and
+/// the processors and jobs (in order of expected end) taken away by then.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Batch {
+    pub(crate) end: Time,
+    pub(crate) freed: u64,
+    pub(crate) jobs: usize,
 }
 
 /// The first window of `_will_run_test`, in seconds.
@@ -111,18 +121,39 @@ impl Running {
         let mut cache = self.batches.borrow_mut();
         let batches = cache.get_or_insert_with(|| self.make_batches());
         let need = u64::from(size - free);
-        let i = batches.partition_point(|&(_, freed)| freed < need);
-        let &(end, _) = batches.get(i)?;
-        Some(if end <= now { guess_end(end, now) } else { end })
+        let i = batches.partition_point(|b| b.freed < need);
+        let end = batches.get(i)?.end;
+        Some(start_after(end, now))
     }
 
-    fn make_batches(&self) -> Vec<(Time, u64)> {
+    /// The batches of `_will_run_test`, for a test on nodes.
+    pub(crate) fn batches(&self) -> std::cell::Ref<'_, [Batch]> {
+        if self.batches.borrow().is_none() {
+            self.batches.replace(Some(self.make_batches()));
+        }
+        std::cell::Ref::map(self.batches.borrow(), |b| b.as_deref().unwrap_or(&[]))
+    }
+
+    /// The running jobs (those still seen running included) in order of
+    /// expected end, the order of the batches.
+    pub(crate) fn by_end(&self) -> impl Iterator<Item = JobIdx> + '_ {
+        self.by_end.iter().map(|&(_, j)| j)
+    }
+
+    /// The jobs that ended but that the backfill cycle still sees running.
+    pub(crate) fn lagging(&self) -> impl Iterator<Item = JobIdx> + '_ {
+        self.ended.iter().map(|&(_, j)| j)
+    }
+
+    fn make_batches(&self) -> Vec<Batch> {
         let mut batches = Vec::new();
         let mut freed = 0u64;
         let mut iter = self.by_end.iter().peekable();
         let mut barrier: Option<Time> = None;
         let mut window = TIME_WINDOW;
+        let mut jobs = 0;
         while let Some(&(end, j)) = iter.next() {
+            jobs += 1;
             let barrier_at = *barrier.get_or_insert_with(|| end + (TIME_WINDOW - end.rem_euclid(TIME_WINDOW)));
             freed += u64::from(self.jobs[&j].size);
             let next = iter.peek().map(|&&(e, _)| e);
@@ -137,15 +168,19 @@ impl Running {
                     break;
                 }
             }
-            batches.push((end, freed));
+            batches.push(Batch { end, freed, jobs });
         }
         batches
     }
 }
 
-/// `_guess_job_end` for a job past its expected end, with Slurm's defaults
-/// (`OverTimeLimit=0`, `KillWait=30`).
-fn guess_end(end: Time, now: Time) -> Time {
+/// The start `_will_run_test` gives after a batch ending at `end`: that
+/// end, or `_guess_job_end` for a job past its expected end, with Slurm's
+/// defaults (`OverTimeLimit=0`, `KillWait=30`).
+pub(crate) fn start_after(end: Time, now: Time) -> Time {
+    if end > now {
+        return end;
+    }
     let guess = end + 30;
     if guess <= now {
         now + 1

@@ -63,6 +63,9 @@ impl Slurm {
     /// `job_depth++ > def_job_limit`, so one more). Whether it stopped at
     /// that depth with jobs left to look at.
     fn main_pass(&mut self, sim: &mut Sim<'_>, full: bool) -> Result<bool, EngineError> {
+        if self.layout.is_some() {
+            return self.main_pass_on_nodes(sim, full);
+        }
         let now = sim.now();
         let mut depth = 0usize;
         let mut after = None;
@@ -77,7 +80,7 @@ impl Slurm {
             let j = key.1;
             let job = sim.job(j);
             if job.size <= sim.free() {
-                self.start_job(sim, j)?;
+                self.start_job(sim, j, None)?;
             } else if !(self.s.bf_min_age_reserve > 0 && now - job.submit < self.s.bf_min_age_reserve) {
                 break;
             }

@@ -4,7 +4,7 @@
 //! and every line or option that is not, or that Slurm itself would
 //! ignore, is named with the reason, so nothing is dropped silently.
 
-use schedlab_workload::SlurmConf;
+use schedlab_workload::{Machine, SlurmConf};
 
 /// The policy's parameters a slurm.conf sets, and what it did not use.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -50,10 +50,14 @@ const PRIORITY_KEYS: &[&str] = &[
     "PriorityUsageResetPeriod",
 ];
 
-/// Reads the policy's settings from a tokenized slurm.conf.
+/// Reads the policy's settings from a tokenized slurm.conf. Its NodeName,
+/// PartitionName and GresTypes lines make the machine when it has more
+/// than one node; a machine of one node is not made (the trace's
+/// processors are that node), and those lines are listed as ignored.
 pub fn site_settings(conf: &SlurmConf) -> SiteSettings {
     let mut out = SiteSettings::default();
     let mut dbd = false;
+    let nodes = Machine::from_slurm_conf(conf).map_or(0, |m| m.nodes());
     for include in &conf.includes {
         out.ignore(
             include.line,
@@ -83,12 +87,14 @@ pub fn site_settings(conf: &SlurmConf) -> SiteSettings {
             out.ignore(line.line, format!("{key}={value}"), "read only to know whether SlurmDBD is used");
         } else if line.is("SchedulerType") && !value.eq_ignore_ascii_case("sched/backfill") {
             out.ignore(line.line, format!("{key}={value}"), "only sched/backfill is modelled; the policy backfills");
-        } else if line.is("NodeName") || line.is("PartitionName") {
-            out.ignore(
-                line.line,
-                format!("{key}={value}"),
-                "the policy schedules one node of the trace's processors in one partition",
-            );
+        } else if line.is("NodeName") || line.is("PartitionName") || line.is("GresTypes") {
+            if nodes <= 1 {
+                out.ignore(
+                    line.line,
+                    format!("{key}={value}"),
+                    "a machine of one node: the policy runs on the trace's processors, as one node of them",
+                );
+            }
         } else {
             out.ignore(line.line, format!("{key}={value}"), "no setting of the scheduling policy");
         }
@@ -173,7 +179,7 @@ mod tests {
             "SchedulerType=sched/backfill\nSchedulerParameters=bf_window=2880,bf_continue,max_job_bf=100,kill_invalid_depend\n\
              PriorityType=priority/multifactor\nPriorityWeightAge=1000\nPriorityFavorSmall=yes\n\
              PriorityFlags=NO_FAIR_TREE,MAX_TRES\nAccountingStorageType=accounting_storage/slurmdbd\n\
-             AccountingStorageEnforce=associations,limits\nNodeName=n[1-4] CPUs=8\n",
+             AccountingStorageEnforce=associations,limits\nNodeName=n1 CPUs=8\n",
         );
         let p = |k: &str| s.params.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
         assert_eq!(p("bf_window"), Some("2880"));
@@ -189,6 +195,17 @@ mod tests {
         assert!(ignored.contains(&"PriorityFlags MAX_TRES"), "{ignored:?}");
         assert!(ignored.iter().any(|w| w.starts_with("NodeName")), "{ignored:?}");
         assert!(s.ignored.iter().all(|i| i.line > 0), "each note names its line");
+    }
+
+    /// Four nodes make the machine, so their lines are read, not ignored;
+    /// one node is the trace's processors, and its lines are ignored.
+    #[test]
+    fn node_lines_are_ignored_only_for_one_node() {
+        let four = settings("NodeName=n[1-4] CPUs=8\nPartitionName=p Nodes=n[1-4] Default=YES\n");
+        assert!(four.ignored.is_empty(), "{:?}", four.ignored);
+        let one = settings("NodeName=n1 CPUs=8\nPartitionName=p Nodes=n1 Default=YES\n");
+        let lines: Vec<usize> = one.ignored.iter().map(|i| i.line).collect();
+        assert_eq!(lines, [1, 2], "{:?}", one.ignored);
     }
 
     #[test]
