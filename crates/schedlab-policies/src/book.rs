@@ -336,22 +336,28 @@ impl Book {
     /// Keeps a timer at the earliest future slot of a waiting job, so a job
     /// starts at its slot even when no other event falls on that second.
     pub fn set_wake(&mut self, sim: &mut Sim<'_>) -> Result<(), EngineError> {
-        if let Some(&(t, _)) = self.planned.first() {
-            // A slot at the second stale jobs are expected to end can only
-            // come with their completion, itself a pass (`Sim::stale_end`).
-            if sim.stale_end() == Some(t) {
-                return Ok(());
-            }
-            let pending = self.wake.is_some_and(|w| w > sim.now() && w <= t);
-            if !pending {
-                sim.set_timer(t, WAKE)?;
-                self.wake = Some(t);
-            }
-        }
-        Ok(())
+        keep_wake(sim, self.planned.first().map(|&(t, _)| t), &mut self.wake)
     }
 }
 
 /// The tag of the book's wake-up timers; policies use other tags for their
 /// own timers.
 pub(crate) const WAKE: u64 = 0;
+
+/// Keeps a timer (`wake`, the one set last) at `first`, the earliest
+/// future slot of a waiting job, so that a job starts at its slot even when
+/// no other event falls on that second.
+pub(crate) fn keep_wake(sim: &mut Sim<'_>, first: Option<Time>, wake: &mut Option<Time>) -> Result<(), EngineError> {
+    let Some(t) = first else { return Ok(()) };
+    // A slot at the second stale jobs are expected to end can only come
+    // with their completion, itself a pass (`Sim::stale_end`).
+    if sim.stale_end() == Some(t) {
+        return Ok(());
+    }
+    let pending = wake.is_some_and(|w| w > sim.now() && w <= t);
+    if !pending {
+        sim.set_timer(t, WAKE)?;
+        *wake = Some(t);
+    }
+    Ok(())
+}

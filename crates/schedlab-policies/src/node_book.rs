@@ -18,7 +18,7 @@ use std::collections::BTreeSet;
 use schedlab_engine::{EngineError, Happened, JobIdx, Sim, Slot, Time};
 use schedlab_profile::NodeProfile;
 
-use crate::book::{Changes, WAKE};
+use crate::book::{keep_wake, Changes};
 
 /// A job's planned (or, once running, actual) window and nodes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -228,17 +228,7 @@ impl NodeBook {
     /// Keeps a timer at the earliest future slot of a waiting job (see
     /// `Book::set_wake`).
     pub fn set_wake(&mut self, sim: &mut Sim<'_>) -> Result<(), EngineError> {
-        if let Some(&(t, _)) = self.planned.first() {
-            if sim.stale_end() == Some(t) {
-                return Ok(());
-            }
-            let pending = self.wake.is_some_and(|w| w > sim.now() && w <= t);
-            if !pending {
-                sim.set_timer(t, WAKE)?;
-                self.wake = Some(t);
-            }
-        }
-        Ok(())
+        keep_wake(sim, self.planned.first().map(|&(t, _)| t), &mut self.wake)
     }
 
     /// Holds `h` for waiting job `j` in the profile and files it.
