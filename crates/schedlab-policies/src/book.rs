@@ -315,16 +315,7 @@ impl Book {
 
     /// Starts, in priority order, every waiting job whose slot has come.
     pub fn start_due(&mut self, sim: &mut Sim<'_>) -> Result<(), EngineError> {
-        let now = sim.now();
-        self.due.clear();
-        while let Some(&(start, j)) = self.planned.first() {
-            if start > now {
-                break;
-            }
-            self.planned.pop_first();
-            self.due.push(j);
-        }
-        self.due.sort_unstable();
+        take_due(&mut self.planned, sim.now(), &mut self.due);
         for i in 0..self.due.len() {
             let j = self.due[i];
             let duration = self.slots[j as usize].map_or(1, |s| s.duration);
@@ -343,6 +334,20 @@ impl Book {
 /// The tag of the book's wake-up timers; policies use other tags for their
 /// own timers.
 pub(crate) const WAKE: u64 = 0;
+
+/// Moves the planned jobs whose slot has come by `now` into `due`, in
+/// priority order (job index), the order they start in.
+pub(crate) fn take_due(planned: &mut BTreeSet<(Time, JobIdx)>, now: Time, due: &mut Vec<JobIdx>) {
+    due.clear();
+    while let Some(&(start, j)) = planned.first() {
+        if start > now {
+            break;
+        }
+        planned.pop_first();
+        due.push(j);
+    }
+    due.sort_unstable();
+}
 
 /// Keeps a timer (`wake`, the one set last) at `first`, the earliest
 /// future slot of a waiting job, so that a job starts at its slot even when

@@ -18,7 +18,7 @@ use std::collections::BTreeSet;
 use schedlab_engine::{EngineError, Happened, JobIdx, Sim, Slot, Time};
 use schedlab_profile::NodeProfile;
 
-use crate::book::{keep_wake, Changes};
+use crate::book::{keep_wake, take_due, Changes};
 
 /// A job's planned (or, once running, actual) window and nodes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -192,15 +192,7 @@ impl NodeBook {
     /// now (and starts if that is now).
     pub fn start_due(&mut self, sim: &mut Sim<'_>) -> Result<(), EngineError> {
         let now = sim.now();
-        self.due.clear();
-        while let Some(&(start, j)) = self.planned.first() {
-            if start > now {
-                break;
-            }
-            self.planned.pop_first();
-            self.due.push(j);
-        }
-        self.due.sort_unstable();
+        take_due(&mut self.planned, now, &mut self.due);
         for i in 0..self.due.len() {
             let j = self.due[i];
             let Some(h) = self.held[j as usize].clone() else { continue };
