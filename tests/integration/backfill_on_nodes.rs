@@ -109,7 +109,8 @@ fn random_swf(rng: &mut SplitMix64) -> String {
 }
 
 /// On a machine of one node the node profile is the processor profile, so
-/// `cbf` (and `backfill` at depths 2 and `all`) give the same starts and
+/// `cbf` (and `backfill` at depths 2 and `all`, in orders fixed at arrival
+/// and in orders scored again at every pass) give the same starts and
 /// reservations on both models: random traces and the KTH sample.
 #[test]
 fn one_node_equals_processors() {
@@ -119,7 +120,17 @@ fn one_node_equals_processors() {
     cases.push((kth, 100));
     for (i, (text, procs)) in cases.iter().enumerate() {
         let (p, n) = both_models(text, *procs);
-        for policy in ["cbf", "cbf@exact", "cbf@last", "backfill:depth=2", "backfill:depth=all,order=sjf"] {
+        for policy in [
+            "cbf",
+            "cbf@exact",
+            "cbf@last",
+            "backfill:depth=2",
+            "backfill:depth=all,order=sjf",
+            "backfill:depth=2,order=wfp3",
+            "backfill:fill=hold,order=unicep",
+            "backfill:fill=none,order=wfp3",
+            "backfill:depth=3,order=sjf@last",
+        ] {
             let (a, b) = (run(&p, policy).record, run(&n, policy).record);
             assert_eq!(starts(&a), starts(&b), "case {i}, {policy}");
             let reservations =
@@ -139,7 +150,9 @@ fn random_runs_on_nodes_pass_the_checker_and_depth_one_is_easy() {
     let mut rng = SplitMix64::new(11);
     for round in 0..30 {
         let trace = random_trace(&mut rng);
-        for policy in ["cbf", "cbf@exact", "backfill:depth=3", "backfill:depth=all,order=sjf", "backfill:fill=hold"] {
+        let policies = ["cbf", "cbf@exact", "backfill:depth=3", "backfill:depth=all,order=sjf", "backfill:fill=hold"];
+        let rescored = ["backfill:depth=3,order=wfp3", "backfill:fill=hold,order=unicep", "backfill:order=sjf@last"];
+        for policy in policies.into_iter().chain(rescored) {
             run(&trace, policy);
         }
         for source in ["", "@exact"] {
@@ -150,18 +163,4 @@ fn random_runs_on_nodes_pass_the_checker_and_depth_one_is_easy() {
             assert_eq!(all(&easy), all(&depth1), "round {round}{source}");
         }
     }
-}
-
-/// An order that changes while jobs wait is refused on nodes, saying
-/// which; the same order runs on processors.
-#[test]
-fn a_time_dependent_order_is_refused_on_nodes_with_its_reason() {
-    let text = dump(&[(1, 0, 10, 1, 1, "all", "cpu=1,node=1")]);
-    let trace = read_on(&text, "2x(cpu=4)");
-    let settings = schedlab::experiment::resolve(&crate::support::request("backfill:order=wfp3")).unwrap();
-    let e = schedlab::experiment::run(&trace, &settings, &mut |_| schedlab::engine::Control::Continue)
-        .map(|_| ())
-        .expect_err("refused")
-        .to_string();
-    assert!(e.contains("on a machine of nodes it takes only queue orders fixed at a job's arrival"), "{e}");
 }
