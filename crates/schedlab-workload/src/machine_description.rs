@@ -141,7 +141,7 @@ fn ranges_text(nodes: &[u32]) -> String {
 
 impl Machine {
     /// The machine in the command line's `--nodes` form
-    /// (`4x(cpu=16,mem=65536)`, `cpu:4x(cpu=16)+gpu:2x(cpu=32,gpu=4)`),
+    /// (`4x(cpu=16,mem=64G)`, `cpu:4x(cpu=16)+gpu:2x(cpu=32,gpu=4)`),
     /// when that form says all of it: one partition `all`, or partitions
     /// made of whole node types with no time limit, tier or exclusivity (a
     /// slurm.conf can say more). The text is read back and kept only if it
@@ -155,7 +155,7 @@ impl Machine {
             .zip(&groups)
             .map(|(t, name)| {
                 let amounts: Vec<String> =
-                    self.resources.iter().zip(&t.capacity).map(|(r, amount)| format!("{r}={amount}")).collect();
+                    self.resources.iter().zip(&t.capacity).map(|(r, &amount)| amount_spec(r, amount)).collect();
                 let group = format!("{}x({})", t.count, amounts.join(","));
                 name.map_or(group.clone(), |n| format!("{n}:{group}"))
             })
@@ -208,6 +208,20 @@ impl Machine {
         let partitions: Vec<String> = d.partitions.iter().map(partition_text).collect();
         let nodes = if d.nodes == 1 { "1 node".to_owned() } else { format!("{} nodes", d.nodes) };
         format!("{nodes} ({}): {}; partitions {}", totals.join(", "), types.join(" + "), partitions.join(", "))
+    }
+}
+
+/// One node type's amount of a resource in `--nodes` form: memory in the
+/// largest unit that states it exactly ("mem=256G", "mem=1536"), as a
+/// user would type it; anything else as its count.
+fn amount_spec(name: &str, n: u64) -> String {
+    if name != MEM || n == 0 {
+        return format!("{name}={n}");
+    }
+    let unit = [(1u64 << 20, "T"), (1 << 10, "G")].into_iter().find(|&(scale, _)| n % scale == 0);
+    match unit {
+        Some((scale, suffix)) => format!("{name}={}{suffix}", n / scale),
+        None => format!("{name}={n}"),
     }
 }
 
@@ -285,12 +299,21 @@ mod tests {
     }
 
     /// The `--nodes` form of a machine reads back as the same machine;
-    /// memory in MiB (1G = 1024), every resource on every group (a GPU
-    /// count of 0 where a type has none).
+    /// memory in the largest unit that states it exactly (1,536 MiB has no
+    /// whole G; 2,048 K is 2 MiB; 1,048,576 MiB is 1 T), every resource on
+    /// every group (a GPU count of 0 where a type has none).
     #[test]
     fn a_machine_of_groups_is_written_in_nodes_form() {
         let m = Machine::from_spec("a:2x(cpu=4,mem=1G)+b:1x(cpu=8,gpu=2)").unwrap();
-        assert_eq!(m.spec().unwrap(), "a:2x(cpu=4,mem=1024,gpu=0)+b:1x(cpu=8,mem=0,gpu=2)");
+        assert_eq!(m.spec().unwrap(), "a:2x(cpu=4,mem=1G,gpu=0)+b:1x(cpu=8,mem=0,gpu=2)");
+        let units = Machine::from_spec(
+            "a:1x(cpu=1,mem=1536)+b:1x(cpu=2,mem=2048K)+c:1x(cpu=3,mem=1048576)+d:1x(cpu=4,mem=3072G)",
+        )
+        .unwrap();
+        assert_eq!(
+            units.spec().unwrap(),
+            "a:1x(cpu=1,mem=1536)+b:1x(cpu=2,mem=2)+c:1x(cpu=3,mem=1T)+d:1x(cpu=4,mem=3T)"
+        );
         let one = Machine::from_spec("128x(cores=64)").unwrap();
         assert_eq!(one.spec().unwrap(), "128x(cpu=64)");
     }
