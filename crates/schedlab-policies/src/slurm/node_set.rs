@@ -82,6 +82,11 @@ impl NodeSet {
     pub(crate) fn overlap(&self, other: &NodeSet) -> u32 {
         self.words.iter().zip(&other.words).map(|(a, b)| (a & b).count_ones()).sum()
     }
+
+    /// The bitmap's words, node `n` at bit `n % 64` of word `n / 64`.
+    pub(crate) fn words(&self) -> &[u64] {
+        &self.words
+    }
 }
 
 #[cfg(test)]
