@@ -18,7 +18,6 @@ use super::running::{start_after, Running};
 /// What a unit is: a request's amounts per unit, its spread and whether
 /// it takes nodes whole. Requests of one kind differ in count alone, and
 /// hold the same on every node.
-#[derive(PartialEq, Eq)]
 struct Kind {
     spread: Spread,
     exclusive: bool,
@@ -194,10 +193,11 @@ impl Ends {
     /// The index of `request`'s kind in `kinds`, its holdings made if
     /// this is the play's first test of it.
     fn kind_of(&mut self, nodes: &Nodes, request: &Request) -> usize {
-        let kind = Kind { spread: request.spread, exclusive: request.exclusive, each: request.each.clone() };
-        if let Some(i) = self.kinds.iter().position(|(k, _)| *k == kind) {
+        let same = |k: &Kind| k.spread == request.spread && k.exclusive == request.exclusive && k.each == request.each;
+        if let Some(i) = self.kinds.iter().position(|(k, _)| same(k)) {
             return i;
         }
+        let kind = Kind { spread: request.spread, exclusive: request.exclusive, each: request.each.clone() };
         let r = self.resources;
         let first =
             (0..nodes.len() as u32).map(|n| holds(nodes, request, n, self.early(n).unwrap_or(nodes.free(n)))).collect();

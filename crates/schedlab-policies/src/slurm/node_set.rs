@@ -54,6 +54,16 @@ impl NodeSet {
         }
     }
 
+    /// `bit_and`, and the nodes left (`bit_set_count`) in the same pass.
+    pub(crate) fn and_count(&mut self, other: &NodeSet) -> u32 {
+        let mut count = 0;
+        for (a, b) in self.words.iter_mut().zip(&other.words) {
+            *a &= b;
+            count += a.count_ones();
+        }
+        count
+    }
+
     /// `bit_and_not`.
     pub(crate) fn and_not(&mut self, other: &NodeSet) {
         for (a, b) in self.words.iter_mut().zip(&other.words) {

@@ -49,8 +49,11 @@ impl NodeSpace {
     /// first record from `start` on after which usable nodes become free
     /// that are not free so far (`next_bitmap` not a subset of
     /// `current_bitmap`), where `_attempt_backfill` tries again
-    /// (`later_start`).
-    pub(crate) fn test(&self, start: Time, end: Time, usable: &NodeSet) -> (NodeSet, Option<Time>) {
+    /// (`later_start`). A test that needs `need` nodes fails once fewer
+    /// are left, so once `later` is known the walk stops there: the set
+    /// returned then holds fewer than `need` nodes, not always exactly
+    /// the free ones.
+    pub(crate) fn test(&self, start: Time, end: Time, usable: &NodeSet, need: u32) -> (NodeSet, Option<Time>) {
         let mut avail = usable.clone();
         let mut later = None;
         let first = self.records.partition_point(|r| r.end <= start);
@@ -63,9 +66,12 @@ impl NodeSpace {
                     }
                 }
             }
-            if r.begin <= end {
+            if r.begin > end {
+                break;
+            }
+            if later.is_none() {
                 avail.and(&r.avail);
-            } else {
+            } else if avail.and_count(&r.avail) < need {
                 break;
             }
         }
@@ -160,10 +166,10 @@ mod tests {
         ns.reserve(300, 480, &one());
         assert_eq!(ns.records(), &[rec(120, 300, true), rec(300, 480, false), rec(480, 3720, true)]);
         // A job from 130 to 299 fits before it; one to 300 touches it.
-        assert_eq!(ns.test(130, 299, &one()), (one(), Some(480)));
-        assert!(ns.test(130, 300, &one()).0.is_empty());
+        assert_eq!(ns.test(130, 299, &one(), 1), (one(), Some(480)));
+        assert!(ns.test(130, 300, &one(), 1).0.is_empty());
         // From 480 on the node is free again.
-        assert_eq!(ns.test(480, 900, &one()), (one(), None));
+        assert_eq!(ns.test(480, 900, &one(), 1), (one(), None));
         assert!(ns.overlaps(240, 301, &one()));
         assert!(!ns.overlaps(480, 600, &one()));
         assert!(!ns.overlaps(120, 300, &one()));
@@ -193,12 +199,17 @@ mod tests {
         let begins: Vec<(Time, Time, u32)> = ns.records().iter().map(|r| (r.begin, r.end, r.avail.count())).collect();
         assert_eq!(begins, vec![(0, 100, 4), (100, 200, 3), (200, 300, 2), (300, 1000, 4)]);
         let usable = NodeSet::of(4, [0, 1]);
-        let (avail, later) = ns.test(0, 150, &usable);
+        let (avail, later) = ns.test(0, 150, &usable, 1);
         assert_eq!(avail, NodeSet::of(4, [0]));
         assert_eq!(later, Some(300));
         // Nodes {0, 3} are never reserved: nothing later offers more.
-        let (avail, later) = ns.test(0, 900, &NodeSet::of(4, [0, 3]));
+        let (avail, later) = ns.test(0, 900, &NodeSet::of(4, [0, 3]), 1);
         assert_eq!((avail.count(), later), (2, None));
+        // Two of {0, 1} are never free together through 900: the walk may
+        // stop early, but the later start is the same.
+        let (avail, later) = ns.test(0, 900, &usable, 2);
+        assert!(avail.count() < 2);
+        assert_eq!(later, Some(300));
         // Node 2 from 250: taken by [200, 300); node 3 is not.
         assert!(ns.overlaps(250, 260, &NodeSet::of(4, [2])));
         assert!(!ns.overlaps(250, 260, &NodeSet::of(4, [3])));

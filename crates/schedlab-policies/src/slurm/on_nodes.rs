@@ -137,7 +137,7 @@ impl Slurm {
             }
             previous = start_res;
             let end_time = start_res.max(now) + limit;
-            let (usable, next) = map.test(start_res, end_time, part);
+            let (usable, next) = map.test(start_res, end_time, part, min_nodes(request));
             later = next.filter(|_| !no_reserve);
             if usable.count() < min_nodes(request) {
                 continue;
@@ -197,13 +197,13 @@ impl Slurm {
     ) -> Option<(Time, Vec<Slot>)> {
         let shape = sim.cluster()?.of_job[j as usize];
         let mut scratch = self.scratch.borrow_mut();
-        let key = (shape, now_only, usable.clone());
-        if let Some(answer) = scratch.answers.get(&key) {
+        if let Some(answer) = scratch.answers.get(&(shape, now_only)).and_then(|a| a.get(usable)) {
             return answer.clone();
         }
         let answer = self.test_on_nodes(sim, request, usable, now_only, &mut scratch);
-        if scratch.answers.len() < MAX_ANSWERS {
-            scratch.answers.insert(key, answer.clone());
+        if scratch.kept < MAX_ANSWERS {
+            scratch.kept += 1;
+            scratch.answers.entry((shape, now_only)).or_default().insert(usable.clone(), answer.clone());
         }
         answer
     }
@@ -243,9 +243,10 @@ impl Slurm {
 /// Answers a cycle keeps at most; past them, tests are made again.
 const MAX_ANSWERS: usize = 256;
 
-/// A test's answer (when and where), by its request shape, whether it
-/// asks about now only, and its usable nodes.
-type Answers = BTreeMap<(u32, bool, NodeSet), Option<(Time, Vec<Slot>)>>;
+/// A test's answer (when and where), by its request shape and whether it
+/// asks about now only, then by its usable nodes (so that a look-up
+/// borrows the set instead of copying it).
+type Answers = BTreeMap<(u32, bool), BTreeMap<NodeSet, Option<(Time, Vec<Slot>)>>>;
 
 /// What the tests of a cycle share until a job starts: their answers,
 /// and the running jobs' ends played once.
@@ -253,6 +254,8 @@ type Answers = BTreeMap<(u32, bool, NodeSet), Option<(Time, Vec<Slot>)>>;
 pub(super) struct Scratch {
     /// This cycle's answers since a job last started.
     answers: Answers,
+    /// How many answers it holds.
+    kept: usize,
     ends: Ends,
 }
 
@@ -261,6 +264,7 @@ impl Scratch {
     /// begins.
     pub(super) fn forget(&mut self) {
         self.answers.clear();
+        self.kept = 0;
         self.ends.forget();
     }
 }
