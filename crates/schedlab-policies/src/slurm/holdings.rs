@@ -64,7 +64,7 @@ impl Holdings {
         let usable = usable.words();
         let row = |k: usize| &bits[k * w..(k + 1) * w];
         let count = |k: usize| row(k).iter().zip(usable).map(|(a, b)| u64::from((a & b).count_ones())).sum::<u64>();
-        let batches = if w == 0 { 0 } else { bits.len() / w };
+        let batches = bits.len().checked_div(w).unwrap_or(0);
         let (mut lo, mut hi) = (0, batches);
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
@@ -135,13 +135,13 @@ fn at_most_one_each(first: &[u64], after: &[u64], changes: &Changes<'_>, words: 
     let mut out = Vec::with_capacity(words * changes.until.len());
     let mut from = 0;
     for &to in changes.until {
-        for i in from..to {
-            let n = changes.nodes[i] as usize;
+        for (&n, &h) in changes.nodes[from..to].iter().zip(&after[from..to]) {
+            let n = n as usize;
             let had = now[n / 64] >> (n % 64) & 1;
-            if after[i] > 1 || after[i] < had {
+            if h > 1 || h < had {
                 return None;
             }
-            now[n / 64] |= after[i] << (n % 64);
+            now[n / 64] |= h << (n % 64);
         }
         from = to;
         out.extend_from_slice(&now);
