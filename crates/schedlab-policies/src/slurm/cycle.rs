@@ -129,7 +129,7 @@ impl Slurm {
             }
             previous = start_res;
             let end_time = start_res.max(now) + limit;
-            let (free, next) = map.test(start_res, end_time, node);
+            let (free, next) = map.test(start_res, end_time, node, 1);
             later = next.filter(|_| !no_reserve);
             if free.is_empty() {
                 continue;

@@ -36,7 +36,9 @@
 
 mod conf;
 mod cycle;
+mod ends;
 mod fairshare;
+mod holdings;
 mod node_set;
 mod node_space;
 mod on_nodes;

@@ -47,11 +47,14 @@ impl NodeSet {
         self.words.iter().all(|&w| w == 0)
     }
 
-    /// `bit_and`.
-    pub(crate) fn and(&mut self, other: &NodeSet) {
+    /// `bit_and`, and whether any node is left, in the same pass.
+    pub(crate) fn and_any(&mut self, other: &NodeSet) -> bool {
+        let mut any = 0;
         for (a, b) in self.words.iter_mut().zip(&other.words) {
             *a &= b;
+            any |= *a;
         }
+        any != 0
     }
 
     /// `bit_and_not`.
@@ -78,9 +81,19 @@ impl NodeSet {
         a.words.iter().zip(&b.words).zip(c.words.iter().zip(&d.words)).all(|((a, b), (c, d))| a & b & !(c & d) == 0)
     }
 
+    /// Whether `a ∧ b` is a subset of `c`, without making the set.
+    pub(crate) fn and_is_within(a: &NodeSet, b: &NodeSet, c: &NodeSet) -> bool {
+        a.words.iter().zip(&b.words).zip(&c.words).all(|((a, b), c)| a & b & !c == 0)
+    }
+
     /// The nodes both sets hold (`bit_overlap`).
     pub(crate) fn overlap(&self, other: &NodeSet) -> u32 {
         self.words.iter().zip(&other.words).map(|(a, b)| (a & b).count_ones()).sum()
+    }
+
+    /// The bitmap's words, node `n` at bit `n % 64` of word `n / 64`.
+    pub(crate) fn words(&self) -> &[u64] {
+        &self.words
     }
 }
 
@@ -97,11 +110,13 @@ mod tests {
         assert!(b.is_subset(&a) && !a.is_subset(&b));
         let all = NodeSet::full(130);
         assert!(NodeSet::and_is_subset(&b, &all, &a, &all) && !NodeSet::and_is_subset(&a, &all, &b, &all));
+        assert!(NodeSet::and_is_within(&all, &b, &a) && !NodeSet::and_is_within(&all, &a, &b));
+        assert!(NodeSet::and_is_within(&a, &b, &b));
         assert_eq!(a.overlap(&b), 2);
         a.and_not(&b);
         assert_eq!(a, NodeSet::of(130, [0, 129]));
         a.or(&b);
-        a.and(&NodeSet::of(130, [0, 64]));
+        assert!(a.and_any(&NodeSet::of(130, [0, 64])));
         assert_eq!(a, NodeSet::of(130, [0, 64]));
         assert_eq!(NodeSet::full(65).count(), 65);
         assert!(NodeSet::empty(65).is_empty());

@@ -17,6 +17,9 @@ pub(crate) struct Record {
     pub(crate) avail: NodeSet,
 }
 
+/// How often the map's test counts the nodes left, in records.
+const COUNT_EVERY: usize = 16;
+
 pub(crate) struct NodeSpace {
     records: Vec<Record>,
     resolution: Time,
@@ -49,23 +52,39 @@ impl NodeSpace {
     /// first record from `start` on after which usable nodes become free
     /// that are not free so far (`next_bitmap` not a subset of
     /// `current_bitmap`), where `_attempt_backfill` tries again
-    /// (`later_start`).
-    pub(crate) fn test(&self, start: Time, end: Time, usable: &NodeSet) -> (NodeSet, Option<Time>) {
+    /// (`later_start`). A test that needs `need` nodes fails once fewer
+    /// are left, so once `later` is known the walk stops there: the set
+    /// returned then holds fewer than `need` nodes, not always exactly
+    /// the free ones.
+    pub(crate) fn test(&self, start: Time, end: Time, usable: &NodeSet, need: u32) -> (NodeSet, Option<Time>) {
         let mut avail = usable.clone();
         let mut later = None;
         let first = self.records.partition_point(|r| r.end <= start);
         for i in first..self.records.len() {
             let r = &self.records[i];
+            let inside = r.begin <= end;
+            // The intersection comes first, so that the check for a later
+            // start reads it instead of making it again.
+            let any = inside && avail.and_any(&r.avail);
             if later.is_none() {
                 if let Some(next) = self.records.get(i + 1) {
-                    if !NodeSet::and_is_subset(usable, &next.avail, &avail, &r.avail) {
+                    let covered = if inside {
+                        NodeSet::and_is_within(usable, &next.avail, &avail)
+                    } else {
+                        NodeSet::and_is_subset(usable, &next.avail, &avail, &r.avail)
+                    };
+                    if !covered {
                         later = Some(r.end);
                     }
                 }
             }
-            if r.begin <= end {
-                avail.and(&r.avail);
-            } else {
+            if !inside {
+                break;
+            }
+            // Counting costs more than the intersection, so the walk
+            // stops at once when no node is left, and counts only every
+            // `COUNT_EVERY` records.
+            if later.is_some() && need > 0 && (!any || ((i - first) % COUNT_EVERY == 0 && avail.count() < need)) {
                 break;
             }
         }
@@ -160,10 +179,10 @@ mod tests {
         ns.reserve(300, 480, &one());
         assert_eq!(ns.records(), &[rec(120, 300, true), rec(300, 480, false), rec(480, 3720, true)]);
         // A job from 130 to 299 fits before it; one to 300 touches it.
-        assert_eq!(ns.test(130, 299, &one()), (one(), Some(480)));
-        assert!(ns.test(130, 300, &one()).0.is_empty());
+        assert_eq!(ns.test(130, 299, &one(), 1), (one(), Some(480)));
+        assert!(ns.test(130, 300, &one(), 1).0.is_empty());
         // From 480 on the node is free again.
-        assert_eq!(ns.test(480, 900, &one()), (one(), None));
+        assert_eq!(ns.test(480, 900, &one(), 1), (one(), None));
         assert!(ns.overlaps(240, 301, &one()));
         assert!(!ns.overlaps(480, 600, &one()));
         assert!(!ns.overlaps(120, 300, &one()));
@@ -193,15 +212,55 @@ mod tests {
         let begins: Vec<(Time, Time, u32)> = ns.records().iter().map(|r| (r.begin, r.end, r.avail.count())).collect();
         assert_eq!(begins, vec![(0, 100, 4), (100, 200, 3), (200, 300, 2), (300, 1000, 4)]);
         let usable = NodeSet::of(4, [0, 1]);
-        let (avail, later) = ns.test(0, 150, &usable);
+        let (avail, later) = ns.test(0, 150, &usable, 1);
         assert_eq!(avail, NodeSet::of(4, [0]));
         assert_eq!(later, Some(300));
         // Nodes {0, 3} are never reserved: nothing later offers more.
-        let (avail, later) = ns.test(0, 900, &NodeSet::of(4, [0, 3]));
+        let (avail, later) = ns.test(0, 900, &NodeSet::of(4, [0, 3]), 1);
         assert_eq!((avail.count(), later), (2, None));
+        // Two of {0, 1} are never free together through 900: the walk may
+        // stop early, but the later start is the same.
+        let (avail, later) = ns.test(0, 900, &usable, 2);
+        assert!(avail.count() < 2);
+        assert_eq!(later, Some(300));
         // Node 2 from 250: taken by [200, 300); node 3 is not.
         assert!(ns.overlaps(250, 260, &NodeSet::of(4, [2])));
         assert!(!ns.overlaps(250, 260, &NodeSet::of(4, [3])));
         assert_eq!(ns.taken_from(), None);
+    }
+    /// Random maps of 1 to 150 nodes with random reservations: a test
+    /// that needs some nodes gives the later start the whole walk gives
+    /// (`need` 0 never stops early), and the same nodes whenever enough
+    /// are free; otherwise fewer than it needs.
+    #[test]
+    fn a_test_that_stops_early_agrees_with_the_whole_walk() {
+        let mut seed = 11u64;
+        let mut below = |n: u64| {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 33) % n
+        };
+        for case in 0..300 {
+            let nodes = 1 + below(150) as usize;
+            let mut ns = NodeSpace::new(0, 1 + below(3) as Time, 2000, nodes);
+            for _ in 0..below(60) {
+                let from = below(1800) as Time;
+                let taken = NodeSet::of(nodes, (0..nodes as u32).filter(|_| below(3) == 0));
+                ns.reserve(from, from + 1 + below(400) as Time, &taken);
+            }
+            for _ in 0..20 {
+                let start = below(1900) as Time;
+                let end = start + below(1000) as Time;
+                let usable = NodeSet::of(nodes, (0..nodes as u32).filter(|_| below(5) > 0));
+                let need = 1 + below(nodes as u64) as u32;
+                let (all, later) = ns.test(start, end, &usable, 0);
+                let (got, got_later) = ns.test(start, end, &usable, need);
+                assert_eq!(got_later, later, "case {case}");
+                if all.count() >= need {
+                    assert_eq!(got, all, "case {case}");
+                } else {
+                    assert!(got.count() < need, "case {case}");
+                }
+            }
+        }
     }
 }

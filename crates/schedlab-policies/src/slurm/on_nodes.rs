@@ -17,10 +17,10 @@ use schedlab_engine::{EngineError, JobIdx, Nodes, Sim, Slot, Time};
 use schedlab_workload::{units_on, Request, Spread};
 
 use super::cycle::Verdict;
+use super::ends::Ends;
 use super::node_set::NodeSet;
 use super::node_space::NodeSpace;
 use super::priority::limit_minutes;
-use super::running::start_after;
 use super::Slurm;
 
 /// The machine's partitions as node sets, read once at the first pass.
@@ -137,7 +137,7 @@ impl Slurm {
             }
             previous = start_res;
             let end_time = start_res.max(now) + limit;
-            let (usable, next) = map.test(start_res, end_time, part);
+            let (usable, next) = map.test(start_res, end_time, part, min_nodes(request));
             later = next.filter(|_| !no_reserve);
             if usable.count() < min_nodes(request) {
                 continue;
@@ -180,9 +180,9 @@ impl Slurm {
     /// fit, if it fits; otherwise (unless `now_only`) the running jobs are
     /// taken away in the batches of their expected ends, and the job
     /// starts at the last end of the first batch after which enough of
-    /// the usable nodes can hold it, on the first of them. Only the nodes
-    /// that can hold a unit now or that a released job touches are
-    /// visited.
+    /// the usable nodes can hold it, on the first of them. The ends are
+    /// played once per cycle until a job starts, and each test reads what
+    /// its usable nodes hold after each batch (`ends.rs`).
     ///
     /// Jobs of one request shape tested on the same usable nodes get the
     /// same answer until a job starts, so a cycle keeps its answers
@@ -197,18 +197,20 @@ impl Slurm {
     ) -> Option<(Time, Vec<Slot>)> {
         let shape = sim.cluster()?.of_job[j as usize];
         let mut scratch = self.scratch.borrow_mut();
-        let key = (shape, now_only, usable.clone());
-        if let Some(answer) = scratch.answers.get(&key) {
+        if let Some(answer) = scratch.answers.get(&(shape, now_only)).and_then(|a| a.get(usable)) {
             return answer.clone();
         }
         let answer = self.test_on_nodes(sim, request, usable, now_only, &mut scratch);
-        if scratch.answers.len() < MAX_ANSWERS {
-            scratch.answers.insert(key, answer.clone());
+        if scratch.kept < MAX_ANSWERS {
+            scratch.kept += 1;
+            scratch.answers.entry((shape, now_only)).or_default().insert(usable.clone(), answer.clone());
         }
         answer
     }
 
-    /// The test `will_run_on_nodes` answers, made.
+    /// The test `will_run_on_nodes` answers, made. The running jobs'
+    /// ends are played once for every test until a job starts
+    /// (`ends.rs`).
     fn test_on_nodes(
         &self,
         sim: &Sim<'_>,
@@ -218,180 +220,52 @@ impl Slurm {
         scratch: &mut Scratch,
     ) -> Option<(Time, Vec<Slot>)> {
         let nodes = sim.nodes()?;
-        let now = sim.now();
-        let sc = scratch.begin(nodes);
+        let ends = &mut scratch.ends;
+        ends.see_lagging(nodes, sim, &self.running);
         // Free amounts that differ from the index's, node by node.
-        for j in self.running.lagging() {
-            sc.touched = sc.change(nodes, sim, j, false);
-        }
-        let units = |n: u32, free: &[u64]| units_of(nodes, request, usable, n, free);
         let also = |n: u32, _: &Request| {
             if !usable.contains(n) {
                 0
             } else {
-                sc.free(n).map_or(u64::MAX, |f| units(n, f))
+                ends.early(n).map_or(u64::MAX, |f| units_of(nodes, request, usable, n, f))
             }
         };
         if let Some(slots) = nodes.find_where(request, &also) {
-            return Some((now, slots));
+            return Some((sim.now(), slots));
         }
         if now_only || !may_ever_fit(sim, request, usable) {
             return None;
         }
-        let mut total = 0u64;
-        for s in nodes.fitting_where(request, &also) {
-            total += sc.hold(s.node, per_node(request, u64::from(s.units)));
-        }
-        let need = u64::from(request.count);
-        let batches = self.running.batches();
-        let mut order = self.running.by_end();
-        let mut released = 0;
-        for b in batches.iter() {
-            // A start past the window gets no reservation and retries as
-            // a job that never fits does (`verdict_on_nodes`), so the
-            // walk stops there.
-            if start_after(b.end, now) > now + self.s.bf_window {
-                return None;
-            }
-            while released < b.jobs {
-                let Some(j) = order.next() else { break };
-                released += 1;
-                let touched = sc.change(nodes, sim, j, true);
-                for &n in &touched {
-                    if usable.contains(n) {
-                        let holds = sc.free(n).map_or(0, |f| per_node(request, units(n, f)));
-                        let before = sc.held(n);
-                        total = total - before + sc.hold(n, holds);
-                    }
-                }
-                sc.touched = touched;
-            }
-            if total >= need {
-                return Some((start_after(b.end, now), sc.first_fit(request)));
-            }
-        }
-        None
+        ends.first_batch(nodes, sim, &self.running, self.s.bf_window, request, usable)
     }
 }
 
 /// Answers a cycle keeps at most; past them, tests are made again.
 const MAX_ANSWERS: usize = 256;
 
-/// A test's answer (when and where), by its request shape, whether it
-/// asks about now only, and its usable nodes.
-type Answers = BTreeMap<(u32, bool, NodeSet), Option<(Time, Vec<Slot>)>>;
+/// A test's answer (when and where), by its request shape and whether it
+/// asks about now only, then by its usable nodes (so that a look-up
+/// borrows the set instead of copying it).
+type Answers = BTreeMap<(u32, bool), BTreeMap<NodeSet, Option<(Time, Vec<Slot>)>>>;
 
-/// The working state of a test on nodes, kept between tests so that a
-/// test costs the nodes it touches: each node's free amounts where they
-/// differ from the index's, and the units of the request each node holds
-/// later, both valid for the current test only (its epoch).
+/// What the tests of a cycle share until a job starts: their answers,
+/// and the running jobs' ends played once.
 #[derive(Default)]
 pub(super) struct Scratch {
-    epoch: u32,
-    resources: usize,
-    free_epoch: Vec<u32>,
-    free: Vec<u64>,
-    hold_epoch: Vec<u32>,
-    holds: Vec<u64>,
-    /// Nodes given a hold in this test.
-    held_nodes: Vec<u32>,
-    /// Nodes the last change touched.
-    touched: Vec<u32>,
     /// This cycle's answers since a job last started.
     answers: Answers,
+    /// How many answers it holds.
+    kept: usize,
+    ends: Ends,
 }
 
 impl Scratch {
-    /// A new test on `nodes`: nothing changed yet.
-    fn begin(&mut self, nodes: &Nodes) -> &mut Self {
-        let (n, r) = (nodes.len(), nodes.resources());
-        if self.free_epoch.len() != n || self.resources != r || self.epoch == u32::MAX {
-            *self = Scratch {
-                resources: r,
-                free_epoch: vec![0; n],
-                free: vec![0; n * r],
-                hold_epoch: vec![0; n],
-                holds: vec![0; n],
-                answers: std::mem::take(&mut self.answers),
-                ..Scratch::default()
-            };
-        }
-        self.epoch += 1;
-        self.held_nodes.clear();
-        self
-    }
-
-    /// Forgets the answers: a job started, or a cycle begins.
+    /// Forgets the answers and the ends: a job started, or a cycle
+    /// begins.
     pub(super) fn forget(&mut self) {
         self.answers.clear();
-    }
-
-    fn free(&self, n: u32) -> Option<&[u64]> {
-        let r = self.resources;
-        let n = n as usize;
-        (self.free_epoch[n] == self.epoch).then(|| &self.free[n * r..(n + 1) * r])
-    }
-
-    fn held(&self, n: u32) -> u64 {
-        if self.hold_epoch[n as usize] == self.epoch {
-            self.holds[n as usize]
-        } else {
-            0
-        }
-    }
-
-    /// Sets what node `n` holds; returns it.
-    fn hold(&mut self, n: u32, units: u64) -> u64 {
-        let i = n as usize;
-        if self.hold_epoch[i] != self.epoch {
-            self.hold_epoch[i] = self.epoch;
-            self.held_nodes.push(n);
-        }
-        self.holds[i] = units;
-        units
-    }
-
-    /// Takes away (`give` false) or gives back job `j`'s resources; the
-    /// nodes it touched.
-    fn change(&mut self, nodes: &Nodes, sim: &Sim<'_>, j: JobIdx, give: bool) -> Vec<u32> {
-        let mut touched = std::mem::take(&mut self.touched);
-        touched.clear();
-        let Some(request) = sim.request(j) else { return touched };
-        let r = self.resources;
-        for &slot in sim.placement(j) {
-            let n = slot.node as usize;
-            if self.free_epoch[n] != self.epoch {
-                self.free_epoch[n] = self.epoch;
-                self.free[n * r..(n + 1) * r].copy_from_slice(nodes.free(slot.node));
-            }
-            for k in 0..r {
-                let amount = nodes.taken(request, slot, k);
-                let f = &mut self.free[n * r + k];
-                *f = if give { f.saturating_add(amount) } else { f.saturating_sub(amount) };
-            }
-            touched.push(slot.node);
-        }
-        touched
-    }
-
-    /// The first nodes, by index, that give `request` all its units.
-    fn first_fit(&mut self, request: &Request) -> Vec<Slot> {
-        self.held_nodes.sort_unstable();
-        let mut left = u64::from(request.count);
-        let mut slots = Vec::new();
-        for &node in &self.held_nodes {
-            if left == 0 {
-                break;
-            }
-            let units = self.holds[node as usize];
-            if units == 0 {
-                continue;
-            }
-            let take = units.min(left);
-            slots.push(Slot { node, units: take as u32 });
-            left -= take;
-        }
-        slots
+        self.kept = 0;
+        self.ends.forget();
     }
 }
 
