@@ -8,11 +8,11 @@
 //! Each node keeps its own list of breakpoints (the times its free amounts
 //! change after the origin, with the amounts from then on), so a
 //! reservation changes only the nodes it holds: O(r × b) per slot for a
-//! node of b breakpoints and r resources (a shift of the node's list). An
-//! ordered set of every (breakpoint, node) is the index over nodes: it
-//! gives the candidate start times in order, and forgetting the past
-//! ([`NodeProfile::advance`]) visits only the nodes that have a
-//! breakpoint in it.
+//! node of b breakpoints and r resources (a shift of the node's list). A
+//! tournament tree over the nodes' first breakpoints (`tournament.rs`)
+//! lets forgetting the past ([`NodeProfile::advance`]) visit only the
+//! nodes that have a breakpoint in it, and costs O(log n) only when a
+//! node's first breakpoint changes.
 //!
 //! [`NodeProfile::earliest`] sweeps time once: each node of the request's
 //! partition gives what it is worth to the request throughout a window
@@ -32,10 +32,10 @@
 //!
 //! [`Profile`]: crate::Profile
 
-use std::collections::BTreeSet;
-
 use schedlab_engine::{Slot, Time};
 use schedlab_workload::{Cluster, Request, Spread};
+
+use crate::tournament::Tournament;
 
 /// One node's free amounts over time.
 #[derive(Clone, Debug, Default)]
@@ -64,8 +64,10 @@ pub struct NodeProfile {
     /// Each partition's nodes, increasing.
     members: Vec<Vec<u32>>,
     lines: Vec<Line>,
-    /// Every breakpoint of every node, as (time, node).
-    points: BTreeSet<(Time, u32)>,
+    /// Each node's first breakpoint (`Time::MAX` without one).
+    first: Tournament,
+    /// How many breakpoints all the nodes hold.
+    count: usize,
 }
 
 impl NodeProfile {
@@ -76,7 +78,8 @@ impl NodeProfile {
         let capacity: Vec<u64> =
             m.node_type_of().iter().flat_map(|&t| m.node_types[t as usize].capacity.iter().copied()).collect();
         let members = m.partitions.iter().map(|p| p.nodes.clone()).collect();
-        let mut profile = NodeProfile { origin, r, capacity, members, lines: Vec::new(), points: BTreeSet::new() };
+        let first = Tournament::default();
+        let mut profile = NodeProfile { origin, r, capacity, members, lines: Vec::new(), first, count: 0 };
         profile.reset(origin);
         profile
     }
@@ -92,7 +95,8 @@ impl NodeProfile {
             line.free.clear();
             line.free.extend(self.capacity[n * self.r..(n + 1) * self.r].iter().map(|&c| c as i64));
         }
-        self.points.clear();
+        self.first = Tournament::new(nodes);
+        self.count = 0;
     }
 
     /// The profile's origin: nothing before it is kept.
@@ -111,7 +115,7 @@ impl NodeProfile {
 
     /// How many (node, time) breakpoints the profile holds.
     pub fn breakpoints(&self) -> usize {
-        self.points.len()
+        self.count
     }
 
     /// The free amounts of node `n` at `t` (at the origin for earlier times).
@@ -128,18 +132,24 @@ impl NodeProfile {
             return;
         }
         self.origin = now;
-        while let Some(&(t, n)) = self.points.first() {
+        loop {
+            let (t, n) = self.first.least();
             if t > now {
                 break;
             }
-            self.points.pop_first();
             let line = &mut self.lines[n as usize];
             let passed = line.step_at(now);
-            if passed > 0 {
-                line.times.drain(..passed);
-                line.free.drain(..passed * self.r);
-            }
+            line.times.drain(..passed);
+            line.free.drain(..passed * self.r);
+            self.count -= passed;
+            self.note_first(n);
         }
+    }
+
+    /// Tells the tournament node `n`'s first breakpoint after a change.
+    fn note_first(&mut self, n: u32) {
+        let t = self.lines[n as usize].times.first().copied().unwrap_or(Time::MAX);
+        self.first.set(n, t);
     }
 
     /// What a slot of `request` takes of each resource of its node:
@@ -221,7 +231,10 @@ impl NodeProfile {
         // place without a temporary.
         line.free.extend_from_within(i * r..(i + 1) * r);
         line.free[(i + 1) * r..].rotate_right(r);
-        self.points.insert((t, n));
+        self.count += 1;
+        if i == 0 {
+            self.note_first(n);
+        }
         i + 1
     }
 
@@ -234,9 +247,12 @@ impl NodeProfile {
         if i == 0 || i > line.times.len() || line.free[(i - 1) * r..i * r] != line.free[i * r..(i + 1) * r] {
             return;
         }
-        let t = line.times.remove(i - 1);
+        line.times.remove(i - 1);
         line.free.drain(i * r..(i + 1) * r);
-        self.points.remove(&(t, n));
+        self.count -= 1;
+        if i == 1 {
+            self.note_first(n);
+        }
     }
 
     /// Units of `request` a step's free amounts hold (none for an exclusive
