@@ -32,6 +32,8 @@
 //!
 //! [`Profile`]: crate::Profile
 
+use std::collections::VecDeque;
+
 use schedlab_engine::{Slot, Time};
 use schedlab_workload::{Cluster, Request, Spread};
 
@@ -337,10 +339,17 @@ impl NodeProfile {
             return None;
         }
         let need = i64::from(request.count);
+        // No answer lies past the time by which enough nodes are settled
+        // for good, so no node's changes after it are looked at.
+        let until = match self.settled_by(request, members, from) {
+            Some(t) => until.min(t.saturating_add(1)),
+            None => until,
+        };
         let mut events = Vec::new();
+        let mut window = VecDeque::new();
         let mut total = 0;
         for &n in members {
-            total += self.worth_changes(n, request, (from, until), duration.max(1), &mut events);
+            total += self.worth_changes(n, request, (from, until), duration.max(1), (&mut events, &mut window));
         }
         let mut at = from;
         if total < need {
@@ -377,33 +386,28 @@ impl NodeProfile {
         request: &Request,
         (from, until): (Time, Time),
         duration: Time,
-        out: &mut Vec<(Time, i64)>,
+        (out, window): (&mut Vec<(Time, i64)>, &mut VecDeque<(usize, i64)>),
     ) -> i64 {
         let line = &self.lines[n as usize];
         let r = self.r;
         let last = line.times.len();
-        let cap = u64::from(request.count);
-        let worth = |i: usize| -> i64 {
-            let units = self.units_in(n, &line.free[i * r..(i + 1) * r], request);
-            let w = if request.spread == Spread::Nodes { units.min(1) } else { units.min(cap) };
-            w as i64
-        };
+        let worth = |i: usize| self.worth_in(n, &line.free[i * r..(i + 1) * r], request);
         // Step i starts at times[i - 1] (the origin for step 0).
         let begins = |i: usize| line.times[i - 1];
         let mut lo = line.step_at(from);
         let mut hi = lo;
-        let mut window: std::collections::VecDeque<(usize, i64)> = std::collections::VecDeque::new();
-        let push = |window: &mut std::collections::VecDeque<(usize, i64)>, i: usize| {
+        window.clear();
+        let push = |window: &mut VecDeque<(usize, i64)>, i: usize| {
             let w = worth(i);
             while window.back().is_some_and(|b| b.1 >= w) {
                 window.pop_back();
             }
             window.push_back((i, w));
         };
-        push(&mut window, lo);
+        push(window, lo);
         while hi < last && begins(hi + 1) < from.saturating_add(duration) {
             hi += 1;
-            push(&mut window, hi);
+            push(window, hi);
         }
         let first = window.front().map_or(0, |f| f.1);
         let mut value = first;
@@ -429,7 +433,7 @@ impl NodeProfile {
             }
             while hi < last && begins(hi + 1) < t.saturating_add(duration) {
                 hi += 1;
-                push(&mut window, hi);
+                push(window, hi);
             }
             let now = window.front().map_or(0, |f| f.1);
             if now != value {
@@ -438,6 +442,51 @@ impl NodeProfile {
             }
         }
         first
+    }
+
+    /// What a step's free amounts of node `n` are worth to `request`: one
+    /// if they hold a unit of a per-node request, else the units they hold
+    /// up to the request's count. A per-node request needs no division.
+    fn worth_in(&self, n: u32, free: &[i64], request: &Request) -> i64 {
+        if request.spread == Spread::Tasks {
+            return self.units_in(n, free, request).min(u64::from(request.count)) as i64;
+        }
+        let cap = &self.capacity[n as usize * self.r..(n as usize + 1) * self.r];
+        if request.exclusive && free.iter().zip(cap).any(|(&f, &c)| f != c as i64) {
+            return 0;
+        }
+        let holds = free.iter().zip(&request.each).all(|(&f, &e)| e == 0 || f >= e as i64);
+        i64::from(holds)
+    }
+
+    /// The time by which `members` hold `request` for good, searching from
+    /// `from`: after a node's last breakpoint every window on it sees only
+    /// its last step, so once the nodes settled by then are worth the
+    /// request, every later window start fits too and the earliest start is
+    /// no later. `None` if the settled nodes are never worth it.
+    fn settled_by(&self, request: &Request, members: &[u32], from: Time) -> Option<Time> {
+        let need = i64::from(request.count);
+        let r = self.r;
+        let mut settled: Vec<(Time, i64)> = members
+            .iter()
+            .filter_map(|&n| {
+                let line = &self.lines[n as usize];
+                let i = line.times.len();
+                let w = self.worth_in(n, &line.free[i * r..(i + 1) * r], request);
+                (w > 0).then(|| (line.times.last().map_or(from, |&t| t.max(from)), w))
+            })
+            .collect();
+        if request.spread == Spread::Nodes {
+            // Every settled node is worth one: the need-th earliest.
+            let k = usize::try_from(need - 1).ok().filter(|&k| k < settled.len())?;
+            return Some(settled.select_nth_unstable(k).1 .0);
+        }
+        settled.sort_unstable();
+        let mut total = 0;
+        settled.into_iter().find_map(|(t, w)| {
+            total += w;
+            (total >= need).then_some(t)
+        })
     }
 }
 
