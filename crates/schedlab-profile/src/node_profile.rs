@@ -325,7 +325,8 @@ impl NodeProfile {
     /// from `from` on, of what it is worth to the request (a node, or its
     /// units) throughout a window starting then ([`NodeProfile::worth_changes`]);
     /// merged in time order, the first time their sum reaches the request
-    /// is the answer, whose slots are then the first fit at that time.
+    /// is the answer, whose slots are then the first fit at that time, read
+    /// from each node's worth then rather than asked of every node again.
     pub fn earliest_before(
         &self,
         request: &Request,
@@ -347,18 +348,21 @@ impl NodeProfile {
         };
         let mut events = Vec::new();
         let mut window = VecDeque::new();
-        let mut total = 0;
-        for &n in members {
-            total += self.worth_changes(n, request, (from, until), duration.max(1), (&mut events, &mut window));
+        let mut worth = Vec::with_capacity(members.len());
+        for (m, &n) in members.iter().enumerate() {
+            let out = (&mut events, &mut window);
+            worth.push(self.worth_changes((n, m as u32), request, (from, until), duration.max(1), out));
         }
+        let mut total: i64 = worth.iter().sum();
         let mut at = from;
         if total < need {
             events.sort_unstable();
             let mut i = 0;
             loop {
-                let (t, _) = *events.get(i)?;
-                while let Some(&(_, delta)) = events.get(i).filter(|e| e.0 == t) {
+                let (t, _, _) = *events.get(i)?;
+                while let Some(&(_, delta, m)) = events.get(i).filter(|e| e.0 == t) {
                     total += delta;
+                    worth[m as usize] += delta;
                     i += 1;
                 }
                 if total >= need {
@@ -370,23 +374,23 @@ impl NodeProfile {
         if at >= until {
             return None;
         }
-        self.fit_at(request, at, duration).map(|slots| (at, slots))
+        Some((at, first_fit(request, members, &worth)))
     }
 
     /// What node `n` is worth to `request` throughout a window of
     /// `duration` starting at `from` (one if it holds a unit of a per-node
     /// request, else its units up to the request's count), returned; and
     /// each later change of that worth before `until` as the window's
-    /// start moves on, appended to `out` as (time, change). A sliding
-    /// minimum over the node's steps: O(b) for b breakpoints from `from`
-    /// to `until` plus the window.
+    /// start moves on, appended to `out` as (time, change, m), m its place
+    /// among the partition's members. A sliding minimum over the node's
+    /// steps: O(b) for b breakpoints from `from` to `until` plus the window.
     fn worth_changes(
         &self,
-        n: u32,
+        (n, m): (u32, u32),
         request: &Request,
         (from, until): (Time, Time),
         duration: Time,
-        (out, window): (&mut Vec<(Time, i64)>, &mut VecDeque<(usize, i64)>),
+        (out, window): (&mut Vec<(Time, i64, u32)>, &mut VecDeque<(usize, i64)>),
     ) -> i64 {
         let line = &self.lines[n as usize];
         let r = self.r;
@@ -437,7 +441,7 @@ impl NodeProfile {
             }
             let now = window.front().map_or(0, |f| f.1);
             if now != value {
-                out.push((t, now - value));
+                out.push((t, now - value, m));
                 value = now;
             }
         }
@@ -488,6 +492,30 @@ impl NodeProfile {
             (total >= need).then_some(t)
         })
     }
+}
+
+/// The first fit by node index of `request` on `members`, given what
+/// each is worth to it throughout the window (as [`NodeProfile::fit_at`]
+/// asks the nodes themselves): a node worth anything takes one unit of a
+/// per-node request, or as many tasks as it is worth and are still needed.
+fn first_fit(request: &Request, members: &[u32], worth: &[i64]) -> Vec<Slot> {
+    let mut left = i64::from(request.count);
+    let mut out = Vec::new();
+    for (&n, &w) in members.iter().zip(worth) {
+        if left <= 0 {
+            break;
+        }
+        if w <= 0 {
+            continue;
+        }
+        let take = match request.spread {
+            Spread::Nodes => 1,
+            Spread::Tasks => w.min(left),
+        };
+        out.push(Slot { node: n, units: take as u32 });
+        left -= take;
+    }
+    out
 }
 
 #[cfg(test)]
