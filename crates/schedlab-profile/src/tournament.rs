@@ -37,9 +37,14 @@ impl Tournament {
             return;
         }
         self.best[at].0 = key;
+        // Once a tree node's answer is what it was, none above it changes.
         while at > 1 {
             at /= 2;
+            let old = self.best[at];
             self.pull(at);
+            if self.best[at] == old {
+                break;
+            }
         }
     }
 
