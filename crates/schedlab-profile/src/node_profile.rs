@@ -341,11 +341,11 @@ impl NodeProfile {
         }
         let need = i64::from(request.count);
         // No answer lies past the time by which enough nodes are settled
-        // for good, so no node's changes after it are looked at.
-        let until = match self.settled_by(request, members, from) {
-            Some(t) => until.min(t.saturating_add(1)),
-            None => until,
-        };
+        // for good, so no node's changes after it are looked at. A bounded
+        // search (compression: before the job's own start) mostly finds no
+        // earlier window, and then that time is past its bound anyway.
+        let settled = if until == Time::MAX { self.settled_by(request, members, from) } else { None };
+        let until = settled.map_or(until, |t| until.min(t.saturating_add(1)));
         let mut events = Vec::new();
         let mut window = VecDeque::new();
         let mut worth = Vec::with_capacity(members.len());
