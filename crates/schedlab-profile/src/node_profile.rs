@@ -20,11 +20,17 @@
 //! change of that worth as the window's start moves (a sliding minimum
 //! over the node's steps); merged in time order, the first time the sum
 //! reaches the request is the earliest start, and the request's first fit
-//! by node index among the nodes free throughout the window then gives its
-//! slots. So a search costs O(N + B log B) for N nodes in the partition
-//! and B breakpoints on them from the time asked for on; nothing is
-//! copied. This is more than the processor profile's O(log p) per window,
-//! and BENCHMARKS.md says how much more it costs on a 1,000-node machine.
+//! by node index among the nodes worth something then gives its slots. An
+//! unbounded search first finds the time by which enough nodes are settled
+//! for good (past its last breakpoint a node's worth never changes), and no
+//! breakpoint after it is looked at. So a search costs O(N + B log B) for N
+//! nodes in the partition and B breakpoints on them from the time asked
+//! for to the answer's bound; nothing is copied. Every node of the
+//! partition is still visited once a search: more than the processor
+//! profile's O(log p) per window, and BENCHMARKS.md says how much more it
+//! costs on a 1,000-node machine. A first fit from now is better asked of
+//! the engine's node index with this profile as a cap (the node book does
+//! so), since the profile holds at most what the machine holds now.
 //!
 //! Free amounts are signed so that a profile can be overcommitted for a
 //! moment (a running job outlived its prediction); a node whose amount is
@@ -38,6 +44,10 @@ use schedlab_engine::{Slot, Time};
 use schedlab_workload::{Cluster, Request, Spread};
 
 use crate::tournament::Tournament;
+
+/// A change of what one node is worth to a request as a window's start
+/// moves: (time, change, the node's place among the partition's members).
+type WorthChange = (Time, i64, u32);
 
 /// One node's free amounts over time.
 #[derive(Clone, Debug, Default)]
@@ -390,7 +400,7 @@ impl NodeProfile {
         request: &Request,
         (from, until): (Time, Time),
         duration: Time,
-        (out, window): (&mut Vec<(Time, i64, u32)>, &mut VecDeque<(usize, i64)>),
+        (out, window): (&mut Vec<WorthChange>, &mut VecDeque<(usize, i64)>),
     ) -> i64 {
         let line = &self.lines[n as usize];
         let r = self.r;

@@ -96,7 +96,7 @@ mod tests {
             let mut keys = vec![Time::MAX; n];
             for _ in 0..400 {
                 let node = (next(&mut state) % n as u64) as u32;
-                let key = if next(&mut state) % 5 == 0 { Time::MAX } else { (next(&mut state) % 50) as Time };
+                let key = if next(&mut state).is_multiple_of(5) { Time::MAX } else { (next(&mut state) % 50) as Time };
                 t.set(node, key);
                 keys[node as usize] = key;
                 let naive = keys.iter().enumerate().map(|(i, &k)| (k, i as u32)).min().unwrap();
