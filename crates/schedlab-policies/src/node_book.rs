@@ -17,6 +17,7 @@ use std::collections::BTreeSet;
 
 use schedlab_engine::{EngineError, Happened, JobIdx, Sim, Slot, Time};
 use schedlab_profile::NodeProfile;
+use schedlab_workload::Request;
 
 use crate::book::{keep_wake, take_due, Changes};
 
@@ -105,7 +106,7 @@ impl NodeBook {
         // A job the engine's index says fits now is tried at once: the
         // first fit stops at its last node, where the sweep visits them all.
         if from == sim.now() && sim.fits(j) {
-            if let Some(slots) = profile.fit_at(request, from, duration) {
+            if let Some(slots) = fit_now(sim, profile, request, duration) {
                 return Some((from, slots));
             }
         }
@@ -176,7 +177,7 @@ impl NodeBook {
         let (now, duration) = (sim.now(), sim.prediction(j));
         let Some(profile) = self.profile.as_ref() else { return Ok(false) };
         let Some(request) = sim.request(j) else { return Ok(false) };
-        let Some(slots) = profile.fit_at(request, now, duration) else { return Ok(false) };
+        let Some(slots) = fit_now(sim, profile, request, duration) else { return Ok(false) };
         // The profile and the machine agree on what is free now; the check
         // keeps a disagreement from becoming an engine error.
         if !sim.nodes().is_some_and(|nodes| nodes.can_take(request, &slots)) {
@@ -244,4 +245,16 @@ impl NodeBook {
         self.planned.remove(&(h.start, j));
         Some(h)
     }
+}
+
+/// The profile's first fit of `request` from now for `duration`
+/// (`NodeProfile::fit_at` at now), found through the engine's node index:
+/// the profile holds at most what the machine holds now (the running jobs
+/// until their expected ends, and reservations on top), so a node the
+/// index skips as unable to hold a unit now holds none in the profile
+/// either, and only the nodes the index offers are asked of the profile.
+fn fit_now(sim: &Sim<'_>, profile: &NodeProfile, request: &Request, duration: Time) -> Option<Vec<Slot>> {
+    let now = sim.now();
+    let Some(nodes) = sim.nodes() else { return profile.fit_at(request, now, duration) };
+    nodes.find_where(request, &|n, r| profile.units_throughout(n, r, now, duration))
 }

@@ -21,6 +21,7 @@ mod node_plan;
 mod node_profile;
 mod profile;
 mod skyline;
+mod tournament;
 pub mod treap;
 
 pub use no_room::NoRoom;

@@ -8,11 +8,11 @@
 //! Each node keeps its own list of breakpoints (the times its free amounts
 //! change after the origin, with the amounts from then on), so a
 //! reservation changes only the nodes it holds: O(r × b) per slot for a
-//! node of b breakpoints and r resources (a shift of the node's list). An
-//! ordered set of every (breakpoint, node) is the index over nodes: it
-//! gives the candidate start times in order, and forgetting the past
-//! ([`NodeProfile::advance`]) visits only the nodes that have a
-//! breakpoint in it.
+//! node of b breakpoints and r resources (a shift of the node's list). A
+//! tournament tree over the nodes' first breakpoints (`tournament.rs`)
+//! lets forgetting the past ([`NodeProfile::advance`]) visit only the
+//! nodes that have a breakpoint in it, and costs O(log n) only when a
+//! node's first breakpoint changes.
 //!
 //! [`NodeProfile::earliest`] sweeps time once: each node of the request's
 //! partition gives what it is worth to the request throughout a window
@@ -20,11 +20,17 @@
 //! change of that worth as the window's start moves (a sliding minimum
 //! over the node's steps); merged in time order, the first time the sum
 //! reaches the request is the earliest start, and the request's first fit
-//! by node index among the nodes free throughout the window then gives its
-//! slots. So a search costs O(N + B log B) for N nodes in the partition
-//! and B breakpoints on them from the time asked for on; nothing is
-//! copied. This is more than the processor profile's O(log p) per window,
-//! and BENCHMARKS.md says how much more it costs on a 1,000-node machine.
+//! by node index among the nodes worth something then gives its slots. An
+//! unbounded search first finds the time by which enough nodes are settled
+//! for good (past its last breakpoint a node's worth never changes), and no
+//! breakpoint after it is looked at. So a search costs O(N + B log B) for N
+//! nodes in the partition and B breakpoints on them from the time asked
+//! for to the answer's bound; nothing is copied. Every node of the
+//! partition is still visited once a search: more than the processor
+//! profile's O(log p) per window, and BENCHMARKS.md says how much more it
+//! costs on a 1,000-node machine. A first fit from now is better asked of
+//! the engine's node index with this profile as a cap (the node book does
+//! so), since the profile holds at most what the machine holds now.
 //!
 //! Free amounts are signed so that a profile can be overcommitted for a
 //! moment (a running job outlived its prediction); a node whose amount is
@@ -32,10 +38,16 @@
 //!
 //! [`Profile`]: crate::Profile
 
-use std::collections::BTreeSet;
+use std::collections::VecDeque;
 
 use schedlab_engine::{Slot, Time};
 use schedlab_workload::{Cluster, Request, Spread};
+
+use crate::tournament::Tournament;
+
+/// A change of what one node is worth to a request as a window's start
+/// moves: (time, change, the node's place among the partition's members).
+type WorthChange = (Time, i64, u32);
 
 /// One node's free amounts over time.
 #[derive(Clone, Debug, Default)]
@@ -64,8 +76,10 @@ pub struct NodeProfile {
     /// Each partition's nodes, increasing.
     members: Vec<Vec<u32>>,
     lines: Vec<Line>,
-    /// Every breakpoint of every node, as (time, node).
-    points: BTreeSet<(Time, u32)>,
+    /// Each node's first breakpoint (`Time::MAX` without one).
+    first: Tournament,
+    /// How many breakpoints all the nodes hold.
+    count: usize,
 }
 
 impl NodeProfile {
@@ -76,7 +90,8 @@ impl NodeProfile {
         let capacity: Vec<u64> =
             m.node_type_of().iter().flat_map(|&t| m.node_types[t as usize].capacity.iter().copied()).collect();
         let members = m.partitions.iter().map(|p| p.nodes.clone()).collect();
-        let mut profile = NodeProfile { origin, r, capacity, members, lines: Vec::new(), points: BTreeSet::new() };
+        let first = Tournament::default();
+        let mut profile = NodeProfile { origin, r, capacity, members, lines: Vec::new(), first, count: 0 };
         profile.reset(origin);
         profile
     }
@@ -92,7 +107,8 @@ impl NodeProfile {
             line.free.clear();
             line.free.extend(self.capacity[n * self.r..(n + 1) * self.r].iter().map(|&c| c as i64));
         }
-        self.points.clear();
+        self.first = Tournament::new(nodes);
+        self.count = 0;
     }
 
     /// The profile's origin: nothing before it is kept.
@@ -111,7 +127,7 @@ impl NodeProfile {
 
     /// How many (node, time) breakpoints the profile holds.
     pub fn breakpoints(&self) -> usize {
-        self.points.len()
+        self.count
     }
 
     /// The free amounts of node `n` at `t` (at the origin for earlier times).
@@ -128,18 +144,24 @@ impl NodeProfile {
             return;
         }
         self.origin = now;
-        while let Some(&(t, n)) = self.points.first() {
+        loop {
+            let (t, n) = self.first.least();
             if t > now {
                 break;
             }
-            self.points.pop_first();
             let line = &mut self.lines[n as usize];
             let passed = line.step_at(now);
-            if passed > 0 {
-                line.times.drain(..passed);
-                line.free.drain(..passed * self.r);
-            }
+            line.times.drain(..passed);
+            line.free.drain(..passed * self.r);
+            self.count -= passed;
+            self.note_first(n);
         }
+    }
+
+    /// Tells the tournament node `n`'s first breakpoint after a change.
+    fn note_first(&mut self, n: u32) {
+        let t = self.lines[n as usize].times.first().copied().unwrap_or(Time::MAX);
+        self.first.set(n, t);
     }
 
     /// What a slot of `request` takes of each resource of its node:
@@ -221,7 +243,10 @@ impl NodeProfile {
         // place without a temporary.
         line.free.extend_from_within(i * r..(i + 1) * r);
         line.free[(i + 1) * r..].rotate_right(r);
-        self.points.insert((t, n));
+        self.count += 1;
+        if i == 0 {
+            self.note_first(n);
+        }
         i + 1
     }
 
@@ -234,9 +259,12 @@ impl NodeProfile {
         if i == 0 || i > line.times.len() || line.free[(i - 1) * r..i * r] != line.free[i * r..(i + 1) * r] {
             return;
         }
-        let t = line.times.remove(i - 1);
+        line.times.remove(i - 1);
         line.free.drain(i * r..(i + 1) * r);
-        self.points.remove(&(t, n));
+        self.count -= 1;
+        if i == 1 {
+            self.note_first(n);
+        }
     }
 
     /// Units of `request` a step's free amounts hold (none for an exclusive
@@ -307,7 +335,8 @@ impl NodeProfile {
     /// from `from` on, of what it is worth to the request (a node, or its
     /// units) throughout a window starting then ([`NodeProfile::worth_changes`]);
     /// merged in time order, the first time their sum reaches the request
-    /// is the answer, whose slots are then the first fit at that time.
+    /// is the answer, whose slots are then the first fit at that time, read
+    /// from each node's worth then rather than asked of every node again.
     pub fn earliest_before(
         &self,
         request: &Request,
@@ -321,19 +350,29 @@ impl NodeProfile {
             return None;
         }
         let need = i64::from(request.count);
+        // No answer lies past the time by which enough nodes are settled
+        // for good, so no node's changes after it are looked at. A bounded
+        // search (compression: before the job's own start) mostly finds no
+        // earlier window, and then that time is past its bound anyway.
+        let settled = if until == Time::MAX { self.settled_by(request, members, from) } else { None };
+        let until = settled.map_or(until, |t| until.min(t.saturating_add(1)));
         let mut events = Vec::new();
-        let mut total = 0;
-        for &n in members {
-            total += self.worth_changes(n, request, (from, until), duration.max(1), &mut events);
+        let mut window = VecDeque::new();
+        let mut worth = Vec::with_capacity(members.len());
+        for (m, &n) in members.iter().enumerate() {
+            let out = (&mut events, &mut window);
+            worth.push(self.worth_changes((n, m as u32), request, (from, until), duration.max(1), out));
         }
+        let mut total: i64 = worth.iter().sum();
         let mut at = from;
         if total < need {
             events.sort_unstable();
             let mut i = 0;
             loop {
-                let (t, _) = *events.get(i)?;
-                while let Some(&(_, delta)) = events.get(i).filter(|e| e.0 == t) {
+                let (t, _, _) = *events.get(i)?;
+                while let Some(&(_, delta, m)) = events.get(i).filter(|e| e.0 == t) {
                     total += delta;
+                    worth[m as usize] += delta;
                     i += 1;
                 }
                 if total >= need {
@@ -345,49 +384,44 @@ impl NodeProfile {
         if at >= until {
             return None;
         }
-        self.fit_at(request, at, duration).map(|slots| (at, slots))
+        Some((at, first_fit(request, members, &worth)))
     }
 
     /// What node `n` is worth to `request` throughout a window of
     /// `duration` starting at `from` (one if it holds a unit of a per-node
     /// request, else its units up to the request's count), returned; and
     /// each later change of that worth before `until` as the window's
-    /// start moves on, appended to `out` as (time, change). A sliding
-    /// minimum over the node's steps: O(b) for b breakpoints from `from`
-    /// to `until` plus the window.
+    /// start moves on, appended to `out` as (time, change, m), m its place
+    /// among the partition's members. A sliding minimum over the node's
+    /// steps: O(b) for b breakpoints from `from` to `until` plus the window.
     fn worth_changes(
         &self,
-        n: u32,
+        (n, m): (u32, u32),
         request: &Request,
         (from, until): (Time, Time),
         duration: Time,
-        out: &mut Vec<(Time, i64)>,
+        (out, window): (&mut Vec<WorthChange>, &mut VecDeque<(usize, i64)>),
     ) -> i64 {
         let line = &self.lines[n as usize];
         let r = self.r;
         let last = line.times.len();
-        let cap = u64::from(request.count);
-        let worth = |i: usize| -> i64 {
-            let units = self.units_in(n, &line.free[i * r..(i + 1) * r], request);
-            let w = if request.spread == Spread::Nodes { units.min(1) } else { units.min(cap) };
-            w as i64
-        };
+        let worth = |i: usize| self.worth_in(n, &line.free[i * r..(i + 1) * r], request);
         // Step i starts at times[i - 1] (the origin for step 0).
         let begins = |i: usize| line.times[i - 1];
         let mut lo = line.step_at(from);
         let mut hi = lo;
-        let mut window: std::collections::VecDeque<(usize, i64)> = std::collections::VecDeque::new();
-        let push = |window: &mut std::collections::VecDeque<(usize, i64)>, i: usize| {
+        window.clear();
+        let push = |window: &mut VecDeque<(usize, i64)>, i: usize| {
             let w = worth(i);
             while window.back().is_some_and(|b| b.1 >= w) {
                 window.pop_back();
             }
             window.push_back((i, w));
         };
-        push(&mut window, lo);
+        push(window, lo);
         while hi < last && begins(hi + 1) < from.saturating_add(duration) {
             hi += 1;
-            push(&mut window, hi);
+            push(window, hi);
         }
         let first = window.front().map_or(0, |f| f.1);
         let mut value = first;
@@ -413,16 +447,85 @@ impl NodeProfile {
             }
             while hi < last && begins(hi + 1) < t.saturating_add(duration) {
                 hi += 1;
-                push(&mut window, hi);
+                push(window, hi);
             }
             let now = window.front().map_or(0, |f| f.1);
             if now != value {
-                out.push((t, now - value));
+                out.push((t, now - value, m));
                 value = now;
             }
         }
         first
     }
+
+    /// What a step's free amounts of node `n` are worth to `request`: one
+    /// if they hold a unit of a per-node request, else the units they hold
+    /// up to the request's count. A per-node request needs no division.
+    fn worth_in(&self, n: u32, free: &[i64], request: &Request) -> i64 {
+        if request.spread == Spread::Tasks {
+            return self.units_in(n, free, request).min(u64::from(request.count)) as i64;
+        }
+        let cap = &self.capacity[n as usize * self.r..(n as usize + 1) * self.r];
+        if request.exclusive && free.iter().zip(cap).any(|(&f, &c)| f != c as i64) {
+            return 0;
+        }
+        let holds = free.iter().zip(&request.each).all(|(&f, &e)| e == 0 || f >= e as i64);
+        i64::from(holds)
+    }
+
+    /// The time by which `members` hold `request` for good, searching from
+    /// `from`: after a node's last breakpoint every window on it sees only
+    /// its last step, so once the nodes settled by then are worth the
+    /// request, every later window start fits too and the earliest start is
+    /// no later. `None` if the settled nodes are never worth it.
+    fn settled_by(&self, request: &Request, members: &[u32], from: Time) -> Option<Time> {
+        let need = i64::from(request.count);
+        let r = self.r;
+        let mut settled: Vec<(Time, i64)> = members
+            .iter()
+            .filter_map(|&n| {
+                let line = &self.lines[n as usize];
+                let i = line.times.len();
+                let w = self.worth_in(n, &line.free[i * r..(i + 1) * r], request);
+                (w > 0).then(|| (line.times.last().map_or(from, |&t| t.max(from)), w))
+            })
+            .collect();
+        if request.spread == Spread::Nodes {
+            // Every settled node is worth one: the need-th earliest.
+            let k = usize::try_from(need - 1).ok().filter(|&k| k < settled.len())?;
+            return Some(settled.select_nth_unstable(k).1 .0);
+        }
+        settled.sort_unstable();
+        let mut total = 0;
+        settled.into_iter().find_map(|(t, w)| {
+            total += w;
+            (total >= need).then_some(t)
+        })
+    }
+}
+
+/// The first fit by node index of `request` on `members`, given what
+/// each is worth to it throughout the window (as [`NodeProfile::fit_at`]
+/// asks the nodes themselves): a node worth anything takes one unit of a
+/// per-node request, or as many tasks as it is worth and are still needed.
+fn first_fit(request: &Request, members: &[u32], worth: &[i64]) -> Vec<Slot> {
+    let mut left = i64::from(request.count);
+    let mut out = Vec::new();
+    for (&n, &w) in members.iter().zip(worth) {
+        if left <= 0 {
+            break;
+        }
+        if w <= 0 {
+            continue;
+        }
+        let take = match request.spread {
+            Spread::Nodes => 1,
+            Spread::Tasks => w.min(left),
+        };
+        out.push(Slot { node: n, units: take as u32 });
+        left -= take;
+    }
+    out
 }
 
 #[cfg(test)]

@@ -243,3 +243,13 @@ fn many_nodes_and_many_reservations_agree_with_the_grid() {
     // of reservations held at once.
     compare_with_grid("a:32x(cpu=8,mem=32)+b:16x(cpu=4,mem=64)", 2, 300, 800, 40, 7);
 }
+
+#[test]
+fn small_requests_on_many_nodes_agree_with_the_grid() {
+    // 64 nodes of one partition and requests of at most 6 nodes or tasks:
+    // most searches end well before the last breakpoint, where the time by
+    // which enough nodes are settled for good bounds the sweep.
+    for seed in 0..4 {
+        compare_with_grid("64x(cpu=4,mem=8)", 1, 200, 600, 6, 100 + seed);
+    }
+}
