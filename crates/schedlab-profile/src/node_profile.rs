@@ -34,7 +34,7 @@
 
 use std::collections::BTreeSet;
 
-use schedlab_engine::{Slot, Time};
+use schedlab_engine::{first_fit, Slot, Time};
 use schedlab_workload::{Cluster, Request, Spread};
 
 /// One node's free amounts over time.
@@ -148,7 +148,7 @@ impl NodeProfile {
         if request.exclusive {
             return self.capacity[slot.node as usize * self.r + k] as i64;
         }
-        (request.each[k] * u64::from(slot.units)) as i64
+        request.amount(k, u64::from(slot.units)) as i64
     }
 
     /// Holds `slots` of `request` over `[start, end)`.
@@ -247,8 +247,10 @@ impl NodeProfile {
             return 0;
         }
         let mut most = u64::MAX;
-        for (&f, &e) in free.iter().zip(&request.each) {
-            if let Some(units) = u64::try_from(f).unwrap_or(0).checked_div(e) {
+        for (k, (&f, &e)) in free.iter().zip(&request.each).enumerate() {
+            // What a request spread over nodes asks once per node comes first.
+            let Some(rest) = u64::try_from(f).unwrap_or(0).checked_sub(request.per_node(k)) else { return 0 };
+            if let Some(units) = rest.checked_div(e) {
                 most = most.min(units);
             }
         }
@@ -273,9 +275,15 @@ impl NodeProfile {
     /// The first-fit placement of `request` on nodes free throughout
     /// `[t, t + duration)`, if it fits then.
     pub fn fit_at(&self, request: &Request, t: Time, duration: Time) -> Option<Vec<Slot>> {
+        let members = self.members.get(request.partition as usize)?;
+        if let Spread::Over { .. } = request.spread {
+            let units: Vec<(u32, u64)> =
+                members.iter().map(|&n| (n, self.units_throughout(n, request, t, duration))).collect();
+            return first_fit(request, &units);
+        }
         let mut left = u64::from(request.count);
         let mut out = Vec::new();
-        for &n in self.members.get(request.partition as usize)? {
+        for &n in members {
             if left == 0 {
                 break;
             }
@@ -283,10 +291,7 @@ impl NodeProfile {
             if here == 0 {
                 continue;
             }
-            let take = match request.spread {
-                Spread::Nodes => 1,
-                Spread::Tasks => here.min(left),
-            };
+            let take = if request.spread == Spread::Nodes { 1 } else { here.min(left) };
             out.push(Slot { node: n, units: take as u32 });
             left -= take;
         }
@@ -327,25 +332,31 @@ impl NodeProfile {
             total += self.worth_changes(n, request, (from, until), duration.max(1), &mut events);
         }
         let mut at = from;
-        if total < need {
-            events.sort_unstable();
-            let mut i = 0;
-            loop {
-                let (t, _) = *events.get(i)?;
-                while let Some(&(_, delta)) = events.get(i).filter(|e| e.0 == t) {
-                    total += delta;
-                    i += 1;
+        let mut i = 0;
+        let mut sorted = false;
+        loop {
+            if total >= need {
+                if at >= until {
+                    return None;
                 }
-                if total >= need {
-                    at = t;
-                    break;
+                let fit = self.fit_at(request, at, duration);
+                // For tasks spread over nodes the sum says only that a fit
+                // is possible (the allocation rule decides): look further.
+                if fit.is_some() || !matches!(request.spread, Spread::Over { .. }) {
+                    return fit.map(|slots| (at, slots));
                 }
             }
+            if !sorted {
+                events.sort_unstable();
+                sorted = true;
+            }
+            let (t, _) = *events.get(i)?;
+            while let Some(&(_, delta)) = events.get(i).filter(|e| e.0 == t) {
+                total += delta;
+                i += 1;
+            }
+            at = t;
         }
-        if at >= until {
-            return None;
-        }
-        self.fit_at(request, at, duration).map(|slots| (at, slots))
     }
 
     /// What node `n` is worth to `request` throughout a window of
@@ -369,7 +380,11 @@ impl NodeProfile {
         let cap = u64::from(request.count);
         let worth = |i: usize| -> i64 {
             let units = self.units_in(n, &line.free[i * r..(i + 1) * r], request);
-            let w = if request.spread == Spread::Nodes { units.min(1) } else { units.min(cap) };
+            let w = match request.spread {
+                Spread::Nodes => units.min(1),
+                Spread::Tasks => units.min(cap),
+                Spread::Over { .. } => request.worth(units),
+            };
             w as i64
         };
         // Step i starts at times[i - 1] (the origin for step 0).

@@ -13,8 +13,8 @@
 
 use std::collections::BTreeMap;
 
-use schedlab_engine::{EngineError, JobIdx, Nodes, Sim, Slot, Time};
-use schedlab_workload::{units_on, Request, Spread};
+use schedlab_engine::{first_fit, EngineError, JobIdx, Nodes, Sim, Slot, Time};
+use schedlab_workload::{Request, Spread};
 
 use super::cycle::Verdict;
 use super::node_set::NodeSet;
@@ -46,10 +46,7 @@ impl Layout {
 /// The nodes a request needs at least (`min_nodes`): its node count, or
 /// one for a request of tasks.
 fn min_nodes(request: &Request) -> u32 {
-    match request.spread {
-        Spread::Nodes => request.count,
-        Spread::Tasks => 1,
-    }
+    request.min_nodes()
 }
 
 impl Slurm {
@@ -267,7 +264,9 @@ impl Slurm {
                 sc.touched = touched;
             }
             if total >= need {
-                return Some((start_after(b.end, now), sc.first_fit(request)));
+                if let Some(slots) = sc.first_fit(request) {
+                    return Some((start_after(b.end, now), slots));
+                }
             }
         }
         None
@@ -374,9 +373,15 @@ impl Scratch {
         touched
     }
 
-    /// The first nodes, by index, that give `request` all its units.
-    fn first_fit(&mut self, request: &Request) -> Vec<Slot> {
+    /// The first nodes, by index, that give `request` all its units (by
+    /// the engine's rule for tasks spread over nodes, whose held units
+    /// only said that a fit may exist).
+    fn first_fit(&mut self, request: &Request) -> Option<Vec<Slot>> {
         self.held_nodes.sort_unstable();
+        if let Spread::Over { .. } = request.spread {
+            let held: Vec<(u32, u64)> = self.held_nodes.iter().map(|&n| (n, self.holds[n as usize])).collect();
+            return first_fit(request, &held);
+        }
         let mut left = u64::from(request.count);
         let mut slots = Vec::new();
         for &node in &self.held_nodes {
@@ -391,7 +396,7 @@ impl Scratch {
             slots.push(Slot { node, units: take as u32 });
             left -= take;
         }
-        slots
+        Some(slots)
     }
 }
 
@@ -400,7 +405,7 @@ impl Scratch {
 /// and the test need not play the running jobs' ends.
 fn may_ever_fit(sim: &Sim<'_>, request: &Request, usable: &NodeSet) -> bool {
     let Some(cluster) = sim.cluster() else { return false };
-    let most = cluster.machine.node_types.iter().map(|t| per_node(request, units_on(&t.capacity, &request.each))).max();
+    let most = cluster.machine.node_types.iter().map(|t| request.worth(request.units_in(&t.capacity))).max();
     most.unwrap_or(0).saturating_mul(u64::from(usable.count())) >= u64::from(request.count)
 }
 
@@ -410,13 +415,11 @@ fn units_of(nodes: &Nodes, request: &Request, usable: &NodeSet, n: u32, free: &[
     if !usable.contains(n) || (request.exclusive && free != nodes.capacity(n)) {
         return 0;
     }
-    units_on(free, &request.each)
+    request.units_in(free)
 }
 
-/// What a node holding `units` gives the request: one node, or its tasks.
+/// What a node holding `units` gives the request: one node, or its tasks
+/// (for tasks spread over nodes, up to the most one node may take).
 fn per_node(request: &Request, units: u64) -> u64 {
-    match request.spread {
-        Spread::Nodes => units.min(1),
-        Spread::Tasks => units,
-    }
+    request.worth(units)
 }

@@ -1,0 +1,200 @@
+//! The allocation rule, given what each candidate node can hold
+//! (docs/semantics.md, "Machines of nodes"): one function that every
+//! planner (the engine's index, EASY's plan, the node profile, the slurm
+//! policy's test) calls with its own view of the nodes, so that all of
+//! them place a request the same way.
+//!
+//! A request spread over exactly `nodes` nodes takes, in node order, each
+//! node after which the rest can still be completed by later nodes, with
+//! as many tasks as it holds less one for each node still to take (what
+//! cons_tres `_eval_nodes` gives each node it picks, `_cpus_to_use`).
+//! Most calls are answered by the plain pass in node order, which takes
+//! every node while more than one is still to take; only when that pass
+//! fails does the rule look ahead, with the largest later nodes' sums.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use schedlab_workload::{Request, Spread};
+
+use crate::nodes::Slot;
+
+/// The first-fit placement of `request` among `candidates`, each a node
+/// and the units of the request it can hold, in increasing node order;
+/// `None` if they cannot hold it.
+pub fn first_fit(request: &Request, candidates: &[(u32, u64)]) -> Option<Vec<Slot>> {
+    let mut need = Need::of(request);
+    let mut out = Vec::new();
+    for &(node, here) in candidates {
+        if need.done() {
+            break;
+        }
+        let take = need.take(&request.spread, here);
+        if take > 0 {
+            out.push(Slot { node, units: take as u32 });
+        }
+    }
+    if need.done() {
+        return Some(out);
+    }
+    match request.spread {
+        Spread::Over { nodes, .. } => spread_ahead(u64::from(request.count), nodes, candidates),
+        _ => None,
+    }
+}
+
+/// What a placement still needs while the nodes are visited in order.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Need {
+    /// Units still to place.
+    pub units: u64,
+    /// Nodes still to take (a request spread over nodes only).
+    pub nodes: u32,
+}
+
+impl Need {
+    /// Everything `request` asks.
+    pub fn of(request: &Request) -> Need {
+        let nodes = match request.spread {
+            Spread::Over { nodes, .. } => nodes,
+            _ => 0,
+        };
+        Need { units: u64::from(request.count), nodes }
+    }
+
+    /// Nothing more to place (every node taken, for a request spread
+    /// over nodes: its last node takes what is left).
+    pub fn done(&self) -> bool {
+        self.units == 0
+    }
+
+    /// How many units the next node in order takes when it can hold
+    /// `here` (more than zero) of them, recorded; zero if it is passed by:
+    /// the last node of a request spread over nodes must complete it.
+    pub fn take(&mut self, spread: &Spread, here: u64) -> u64 {
+        if here == 0 || self.units == 0 {
+            return 0;
+        }
+        let take = match spread {
+            Spread::Nodes => 1,
+            Spread::Tasks => here.min(self.units),
+            Spread::Over { .. } if self.nodes <= 1 && here < self.units => 0,
+            Spread::Over { .. } => here.min(self.units - u64::from(self.nodes.saturating_sub(1))),
+        };
+        if take > 0 {
+            self.units -= take;
+            self.nodes = self.nodes.saturating_sub(1);
+        }
+        take
+    }
+}
+
+/// The rule for a request of `count` tasks over exactly `nodes` nodes
+/// when the plain pass failed: a node is taken only if the largest of the
+/// later nodes can still complete the request after it.
+fn spread_ahead(count: u64, nodes: u32, candidates: &[(u32, u64)]) -> Option<Vec<Slot>> {
+    let holding: Vec<(u32, u64)> = candidates.iter().copied().filter(|c| c.1 > 0).collect();
+    let (mut left, mut to_take) = (count, nodes as usize);
+    let mut later = largest_after(&holding, to_take.saturating_sub(1));
+    let mut out = Vec::with_capacity(to_take);
+    for (i, &(node, here)) in holding.iter().enumerate() {
+        if to_take == 0 {
+            break;
+        }
+        let take = here.min(left - (to_take as u64 - 1));
+        let Some(rest) = later[i + 1] else { break };
+        if take + rest < left {
+            continue;
+        }
+        out.push(Slot { node, units: take as u32 });
+        left -= take;
+        to_take -= 1;
+        if to_take > 0 {
+            later = largest_after(&holding, to_take - 1);
+        }
+    }
+    (to_take == 0 && left == 0).then_some(out)
+}
+
+/// For each i, the units of the `k` largest of `holding[i..]`, or `None`
+/// where fewer than `k` nodes are left: O(n log k).
+fn largest_after(holding: &[(u32, u64)], k: usize) -> Vec<Option<u64>> {
+    let mut out = vec![None; holding.len() + 1];
+    let mut heap: BinaryHeap<Reverse<u64>> = BinaryHeap::with_capacity(k + 1);
+    let mut sum = 0u64;
+    out[holding.len()] = (k == 0).then_some(0);
+    for i in (0..holding.len()).rev() {
+        if k > 0 {
+            heap.push(Reverse(holding[i].1));
+            sum += holding[i].1;
+            if heap.len() > k {
+                sum -= heap.pop().map_or(0, |r| r.0);
+            }
+        }
+        out[i] = (heap.len() == k).then_some(sum);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn over(count: u32, nodes: u32) -> Request {
+        Request {
+            partition: 0,
+            spread: Spread::Over { nodes, per_node: vec![0] },
+            count,
+            each: vec![1],
+            exclusive: false,
+        }
+    }
+
+    fn slots(list: &[(u32, u32)]) -> Vec<Slot> {
+        list.iter().map(|&(node, units)| Slot { node, units }).collect()
+    }
+
+    #[test]
+    fn tasks_over_nodes_leave_one_for_each_node_still_to_take() {
+        // 24 tasks over 3 nodes with 16, 16 and 16 free: the first takes
+        // 16, the second 24 - 16 - 1 = 7, the third the last one.
+        let got = first_fit(&over(24, 3), &[(0, 16), (1, 16), (2, 16)]);
+        assert_eq!(got, Some(slots(&[(0, 16), (1, 7), (2, 1)])));
+    }
+
+    #[test]
+    fn an_uneven_spread_fits_where_an_even_one_would_not() {
+        // 8 per node would need 8 free cores on 3 nodes; node 2 has one.
+        let got = first_fit(&over(24, 3), &[(0, 16), (1, 7), (2, 1), (3, 16)]);
+        assert_eq!(got, Some(slots(&[(0, 16), (1, 7), (2, 1)])));
+    }
+
+    #[test]
+    fn the_last_node_must_complete_the_request() {
+        // After nodes 0 and 1 (1 + 1 tasks), 22 are left for one node:
+        // node 2 (10) is passed by, node 3 (22) completes it.
+        let got = first_fit(&over(24, 3), &[(0, 1), (1, 1), (2, 10), (3, 22)]);
+        assert_eq!(got, Some(slots(&[(0, 1), (1, 1), (3, 22)])));
+    }
+
+    #[test]
+    fn a_node_after_which_the_rest_cannot_complete_is_passed_by() {
+        // 24 tasks over 2 nodes, free 1, 8 and 16: taking node 0 leaves 23
+        // for one node, which none has; nodes 1 and 2 give 8 + 16.
+        let got = first_fit(&over(24, 2), &[(0, 1), (1, 8), (2, 16)]);
+        assert_eq!(got, Some(slots(&[(1, 8), (2, 16)])));
+    }
+
+    #[test]
+    fn too_few_units_or_nodes_do_not_fit() {
+        // The two largest nodes hold 15 of 16; only two nodes for three.
+        assert_eq!(first_fit(&over(16, 2), &[(0, 5), (1, 10), (2, 4)]), None);
+        assert_eq!(first_fit(&over(6, 3), &[(0, 5), (1, 0), (2, 4)]), None);
+    }
+
+    #[test]
+    fn largest_after_sums_the_k_largest_of_each_suffix() {
+        let got = largest_after(&[(0, 3), (1, 1), (2, 4), (3, 2)], 2);
+        assert_eq!(got, vec![Some(7), Some(6), Some(6), None, None]);
+    }
+}
