@@ -37,6 +37,7 @@
 mod conf;
 mod cycle;
 mod fairshare;
+mod node_pick;
 mod node_set;
 mod node_space;
 mod on_nodes;

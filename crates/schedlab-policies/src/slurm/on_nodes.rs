@@ -17,6 +17,7 @@ use schedlab_engine::{first_fit, EngineError, JobIdx, Nodes, Sim, Slot, Time};
 use schedlab_workload::{Request, Spread};
 
 use super::cycle::Verdict;
+use super::node_pick::{eval_nodes, Usable};
 use super::node_set::NodeSet;
 use super::node_space::NodeSpace;
 use super::priority::limit_minutes;
@@ -89,11 +90,8 @@ impl Slurm {
             let fail = if part.count() - part.overlap(&blocked) < min_nodes(request) {
                 true
             } else {
-                let slots = if blocked.is_empty() {
-                    nodes.find(request)
-                } else {
-                    nodes.find_where(request, &|n, _| if blocked.contains(n) { 0 } else { u64::MAX })
-                };
+                let also = |n: u32, _: &Request| if blocked.contains(n) { 0 } else { u64::MAX };
+                let slots = pick_now(nodes, request, &also, &|n| nodes.free(n)[0]);
                 if let Some(slots) = slots {
                     self.start_job(sim, j, Some(slots))?;
                     continue;
@@ -229,7 +227,8 @@ impl Slurm {
                 sc.free(n).map_or(u64::MAX, |f| units(n, f))
             }
         };
-        if let Some(slots) = nodes.find_where(request, &also) {
+        let cores = |n: u32| sc.free(n).unwrap_or(nodes.free(n))[0];
+        if let Some(slots) = pick_now(nodes, request, &also, &cores) {
             return Some((now, slots));
         }
         if now_only || !may_ever_fit(sim, request, usable) {
@@ -271,6 +270,29 @@ impl Slurm {
         }
         None
     }
+}
+
+/// The nodes Slurm gives `request` now among those `also` allows (each
+/// with `cores(node)` free cores), by cons_tres `_eval_nodes`
+/// ([`eval_nodes`]); the engine's first fit says first, cheaply, whether
+/// any placement exists.
+fn pick_now(
+    nodes: &Nodes,
+    request: &Request,
+    also: &dyn Fn(u32, &Request) -> u64,
+    cores: &dyn Fn(u32) -> u64,
+) -> Option<Vec<Slot>> {
+    nodes.find_where(request, also)?;
+    let usable: Vec<Usable> = nodes
+        .fitting_where(request, also)
+        .iter()
+        .map(|s| {
+            let units = u64::from(s.units);
+            let cpus = if request.spread == Spread::Nodes { cores(s.node) } else { units };
+            Usable { node: s.node, units, cpus }
+        })
+        .collect();
+    eval_nodes(request, &usable)
 }
 
 /// Answers a cycle keeps at most; past them, tests are made again.
