@@ -86,9 +86,6 @@ fn the_checker_rejects_a_spread_on_the_wrong_nodes() {
     let empty = messages(&[Slot { node: 0, units: 7 }, Slot { node: 1, units: 0 }, Slot { node: 2, units: 17 }]);
     assert_eq!(
         empty,
-        [
-            "holds no task of a request spread over nodes on node 1",
-            "17 cpu in use on node 2 at t=0, which has 16"
-        ]
+        ["holds no task of a request spread over nodes on node 1", "17 cpu in use on node 2 at t=0, which has 16"]
     );
 }

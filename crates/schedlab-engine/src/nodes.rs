@@ -394,6 +394,25 @@ impl Nodes {
     }
 }
 
+/// The tasks of `cores` cores each that the `k` nodes with the most free
+/// cores could hold by their cores alone (a bound on a request spread over
+/// k nodes): O(c log c) for nodes of at most c cores.
+fn largest_tasks(by_cores: &Fenwick, cores: u64, k: u64) -> u64 {
+    let (mut left, mut tasks) = (k, 0u64);
+    let mut above = 0u64;
+    for c in (1..by_cores.len()).rev() {
+        if left == 0 {
+            break;
+        }
+        let at_least = by_cores.above_or_at(c) as u64;
+        let here = (at_least - above).min(left);
+        above = at_least;
+        tasks = tasks.saturating_add(here.saturating_mul(c as u64 / cores.max(1)));
+        left -= here;
+    }
+    tasks
+}
+
 impl Tree {
     /// Recomputes entry `at` from its two children.
     fn pull(&mut self, at: usize, r: usize) {
@@ -416,6 +435,9 @@ impl Tree {
         if let (false, Some(f)) = (request.spread == Spread::Tasks, &self.by_cores) {
             let cores = request.amount(0, 1);
             if cores >= f.len() as u64 || (f.above_or_at(cores as usize) as u64) < nodes {
+                return false;
+            }
+            if matches!(request.spread, Spread::Over { .. }) && largest_tasks(f, request.each[0], nodes) < count {
                 return false;
             }
         }

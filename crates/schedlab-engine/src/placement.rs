@@ -12,8 +12,7 @@
 //! every node while more than one is still to take; only when that pass
 //! fails does the rule look ahead, with the largest later nodes' sums.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::BTreeMap;
 
 use schedlab_workload::{Request, Spread};
 
@@ -91,49 +90,54 @@ impl Need {
 
 /// The rule for a request of `count` tasks over exactly `nodes` nodes
 /// when the plain pass failed: a node is taken only if the largest of the
-/// later nodes can still complete the request after it.
+/// later nodes can still complete the request after it. The later nodes
+/// are kept as a count of nodes by units, so each look is O(distinct
+/// amounts) from the largest down.
 fn spread_ahead(count: u64, nodes: u32, candidates: &[(u32, u64)]) -> Option<Vec<Slot>> {
     let holding: Vec<(u32, u64)> = candidates.iter().copied().filter(|c| c.1 > 0).collect();
-    let (mut left, mut to_take) = (count, nodes as usize);
-    let mut later = largest_after(&holding, to_take.saturating_sub(1));
-    let mut out = Vec::with_capacity(to_take);
-    for (i, &(node, here)) in holding.iter().enumerate() {
+    let mut later: BTreeMap<u64, u64> = BTreeMap::new();
+    for &(_, u) in &holding {
+        *later.entry(u).or_insert(0) += 1;
+    }
+    let (mut left, mut to_take) = (count, u64::from(nodes));
+    if largest(&later, to_take).is_none_or(|sum| sum < left) {
+        return None;
+    }
+    let mut out = Vec::with_capacity(to_take as usize);
+    for &(node, here) in &holding {
         if to_take == 0 {
             break;
         }
-        let take = here.min(left - (to_take as u64 - 1));
-        let Some(rest) = later[i + 1] else { break };
-        if take + rest < left {
+        if let Some(c) = later.get_mut(&here) {
+            *c -= 1;
+            if *c == 0 {
+                later.remove(&here);
+            }
+        }
+        let take = here.min(left - (to_take - 1));
+        if largest(&later, to_take - 1).is_none_or(|rest| take + rest < left) {
             continue;
         }
         out.push(Slot { node, units: take as u32 });
         left -= take;
         to_take -= 1;
-        if to_take > 0 {
-            later = largest_after(&holding, to_take - 1);
-        }
     }
     (to_take == 0 && left == 0).then_some(out)
 }
 
-/// For each i, the units of the `k` largest of `holding[i..]`, or `None`
-/// where fewer than `k` nodes are left: O(n log k).
-fn largest_after(holding: &[(u32, u64)], k: usize) -> Vec<Option<u64>> {
-    let mut out = vec![None; holding.len() + 1];
-    let mut heap: BinaryHeap<Reverse<u64>> = BinaryHeap::with_capacity(k + 1);
-    let mut sum = 0u64;
-    out[holding.len()] = (k == 0).then_some(0);
-    for i in (0..holding.len()).rev() {
-        if k > 0 {
-            heap.push(Reverse(holding[i].1));
-            sum += holding[i].1;
-            if heap.len() > k {
-                sum -= heap.pop().map_or(0, |r| r.0);
-            }
+/// The units of the `k` largest nodes counted in `by_units` (units →
+/// nodes), or `None` if there are fewer than `k`.
+fn largest(by_units: &BTreeMap<u64, u64>, k: u64) -> Option<u64> {
+    let (mut left, mut sum) = (k, 0u64);
+    for (&units, &count) in by_units.iter().rev() {
+        if left == 0 {
+            break;
         }
-        out[i] = (heap.len() == k).then_some(sum);
+        let taken = count.min(left);
+        sum = sum.saturating_add(units.saturating_mul(taken));
+        left -= taken;
     }
-    out
+    (left == 0).then_some(sum)
 }
 
 #[cfg(test)]
@@ -193,8 +197,8 @@ mod tests {
     }
 
     #[test]
-    fn largest_after_sums_the_k_largest_of_each_suffix() {
-        let got = largest_after(&[(0, 3), (1, 1), (2, 4), (3, 2)], 2);
-        assert_eq!(got, vec![Some(7), Some(6), Some(6), None, None]);
+    fn largest_sums_the_k_largest_or_says_there_are_too_few() {
+        let by_units = BTreeMap::from([(1, 1), (2, 1), (3, 2)]);
+        assert_eq!((largest(&by_units, 3), largest(&by_units, 0), largest(&by_units, 5)), (Some(8), Some(0), None));
     }
 }
