@@ -269,7 +269,11 @@ impl Nodes {
         need: &mut Need,
     ) {
         let tree = &self.trees[p];
-        if need.done() || !tree.may_hold(at, self.shape.r, request) {
+        // The last node of a request spread over nodes must hold all that
+        // is left, so only subtrees whose maxima could are visited.
+        let last = matches!(request.spread, Spread::Over { .. }) && need.nodes == 1;
+        let units = if last { need.units } else { 1 };
+        if need.done() || !tree.may_hold(at, self.shape.r, request, units) {
             return;
         }
         if at < tree.width {
@@ -446,12 +450,12 @@ impl Tree {
         })
     }
 
-    /// Whether some node below `at` may hold one unit of `request`.
-    fn may_hold(&self, at: usize, r: usize, request: &Request) -> bool {
+    /// Whether some node below `at` may hold `units` units of `request`.
+    fn may_hold(&self, at: usize, r: usize, request: &Request, units: u64) -> bool {
         if request.exclusive && self.idle[at] == 0 {
             return false;
         }
-        self.max[at * r..(at + 1) * r].iter().enumerate().all(|(k, &m)| m >= request.amount(k, 1))
+        self.max[at * r..(at + 1) * r].iter().enumerate().all(|(k, &m)| m >= request.amount(k, units))
     }
 }
 
