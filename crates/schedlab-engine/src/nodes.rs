@@ -202,7 +202,7 @@ impl Nodes {
             return None;
         }
         let mut found = Vec::new();
-        let mut need = Need::of(request);
+        let mut need = self.need(p, request);
         self.descend(p, 1, request, also, &mut Some(&mut found), &mut need);
         if need.done() {
             return Some(found);
@@ -234,9 +234,16 @@ impl Nodes {
     pub fn fitting_where(&self, request: &Request, also: &dyn Fn(u32, &Request) -> u64) -> Vec<Slot> {
         let p = request.partition as usize;
         let mut found = Vec::new();
-        let mut all = Need { units: u64::MAX, nodes: u32::MAX };
+        let mut all = Need { units: u64::MAX, nodes: u32::MAX, most: u64::MAX };
         self.descend(p, 1, request, also, &mut Some(&mut found), &mut all);
         found
+    }
+
+    /// What a placement of `request` in partition `p` needs, with the most
+    /// units any of its nodes could hold now (what the tree's maxima hold).
+    fn need(&self, p: usize, request: &Request) -> Need {
+        let r = self.shape.r;
+        Need { most: request.units_in(&self.trees[p].max[r..2 * r]), ..Need::of(request) }
     }
 
     /// Whether node `n` belongs to partition `p`.
@@ -251,7 +258,7 @@ impl Nodes {
         if !self.trees[p].may_fit(request) {
             return false;
         }
-        let mut need = Need::of(request);
+        let mut need = self.need(p, request);
         self.descend(p, 1, request, &|_, _| u64::MAX, &mut None, &mut need);
         need.done() || self.spread_ahead(request, &|_, _| u64::MAX).is_some()
     }
@@ -269,10 +276,11 @@ impl Nodes {
         need: &mut Need,
     ) {
         let tree = &self.trees[p];
-        // The last node of a request spread over nodes must hold all that
-        // is left, so only subtrees whose maxima could are visited.
-        let last = matches!(request.spread, Spread::Over { .. }) && need.nodes == 1;
-        let units = if last { need.units } else { 1 };
+        // A node of a request spread over nodes must hold what the other
+        // nodes still to take could not make up (`Need::least`), so only
+        // subtrees whose maxima could are visited.
+        let spread = matches!(request.spread, Spread::Over { .. }) && need.units != u64::MAX;
+        let units = if spread { need.least() } else { 1 };
         if need.done() || !tree.may_hold(at, self.shape.r, request, units) {
             return;
         }

@@ -67,8 +67,8 @@ fn naive_units(f: &[u64], cap: &[u64], r: &Request) -> u64 {
         if f[k] < per_node {
             return 0;
         }
-        if r.each[k] > 0 {
-            units = units.min((f[k] - per_node) / r.each[k]);
+        if let Some(u) = (f[k] - per_node).checked_div(r.each[k]) {
+            units = units.min(u);
         }
     }
     units

@@ -23,6 +23,7 @@ use crate::nodes::Slot;
 /// `None` if they cannot hold it.
 pub fn first_fit(request: &Request, candidates: &[(u32, u64)]) -> Option<Vec<Slot>> {
     let mut need = Need::of(request);
+    need.most = candidates.iter().map(|c| c.1).max().unwrap_or(0);
     let mut out = Vec::new();
     for &(node, here) in candidates {
         if need.done() {
@@ -49,6 +50,10 @@ pub(crate) struct Need {
     pub units: u64,
     /// Nodes still to take (a request spread over nodes only).
     pub nodes: u32,
+    /// The most units any node could hold (a bound): a node holding fewer
+    /// than what is left less this much on each other node still to take
+    /// cannot be taken.
+    pub most: u64,
 }
 
 impl Need {
@@ -58,7 +63,15 @@ impl Need {
             Spread::Over { nodes, .. } => nodes,
             _ => 0,
         };
-        Need { units: u64::from(request.count), nodes }
+        Need { units: u64::from(request.count), nodes, most: u64::MAX }
+    }
+
+    /// The fewest units the next node taken must hold (one, except for a
+    /// request spread over nodes whose later nodes could not make up the
+    /// rest).
+    pub fn least(&self) -> u64 {
+        let others = u64::from(self.nodes.saturating_sub(1)).saturating_mul(self.most);
+        self.units.saturating_sub(others).max(1)
     }
 
     /// Nothing more to place (every node taken, for a request spread
@@ -69,7 +82,11 @@ impl Need {
 
     /// How many units the next node in order takes when it can hold
     /// `here` (more than zero) of them, recorded; zero if it is passed by:
-    /// the last node of a request spread over nodes must complete it.
+    /// a node of a request spread over nodes must hold at least
+    /// [`Need::least`] (the last one all that is left). A pass that
+    /// completes the request this way took only nodes after which it could
+    /// be completed and passed by only nodes after which it could not, so
+    /// it gives the rule's nodes.
     pub fn take(&mut self, spread: &Spread, here: u64) -> u64 {
         if here == 0 || self.units == 0 {
             return 0;
@@ -77,7 +94,7 @@ impl Need {
         let take = match spread {
             Spread::Nodes => 1,
             Spread::Tasks => here.min(self.units),
-            Spread::Over { .. } if self.nodes <= 1 && here < self.units => 0,
+            Spread::Over { .. } if here < self.least() => 0,
             Spread::Over { .. } => here.min(self.units - u64::from(self.nodes.saturating_sub(1))),
         };
         if take > 0 {

@@ -82,8 +82,8 @@ impl Request {
         let mut units = u64::MAX;
         for ((&f, &e), &p) in free.iter().zip(&self.each).zip(per_node) {
             let Some(rest) = f.checked_sub(p) else { return 0 };
-            if e > 0 {
-                units = units.min(rest / e);
+            if let Some(u) = rest.checked_div(e) {
+                units = units.min(u);
             }
         }
         units
@@ -307,7 +307,7 @@ fn fits_types(machine: &Machine, request: &Request, types: &[(usize, u64)]) -> R
 /// The units the `k` largest nodes hold, given (units per node, nodes)
 /// by node type.
 fn largest_sum(types: &mut [(u64, u64)], k: u64) -> u64 {
-    types.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+    types.sort_unstable_by_key(|t| std::cmp::Reverse(t.0));
     let (mut sum, mut left) = (0u64, k);
     for &(units, count) in types.iter() {
         let taken = count.min(left);
