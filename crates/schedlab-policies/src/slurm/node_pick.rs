@@ -14,6 +14,9 @@
 //! each with its CPUs less one for each node still to take
 //! (`_cpus_to_use`), passing by a last node that cannot complete the job;
 //! a round that does not complete the job drops its run and goes on.
+//! When that finds nothing, `choose_nodes` tries again without the nodes
+//! of at most 1, 2, … CPUs (its answer to the knapsack problem), until it
+//! finds nodes or only the job's node count is left.
 
 use schedlab_engine::Slot;
 use schedlab_workload::{Request, Spread};
@@ -38,9 +41,42 @@ struct Left {
     max_cpus: u64,
 }
 
+/// The nodes `choose_nodes` (job_test.c) picks for `request` among
+/// `usable` (in node order), with the units each takes: `_eval_nodes`,
+/// then again without the nodes of fewest CPUs while it finds none.
+pub(super) fn choose_nodes(request: &Request, usable: &[Usable]) -> Option<Vec<Slot>> {
+    if let Some(slots) = eval_nodes(request, usable) {
+        return Some(slots);
+    }
+    let min_nodes = request.min_nodes() as usize;
+    let most = usable.iter().map(|u| u.cpus).max().unwrap_or(0);
+    let mut kept = usable.to_vec();
+    for count in 1..most {
+        if kept.len() <= min_nodes {
+            break;
+        }
+        let before = kept.len();
+        let mut left = before;
+        kept.retain(|u| {
+            if left <= min_nodes || u.cpus > count {
+                return true;
+            }
+            left -= 1;
+            false
+        });
+        if kept.len() == before && count != 1 {
+            continue;
+        }
+        if let Some(slots) = eval_nodes(request, &kept) {
+            return Some(slots);
+        }
+    }
+    None
+}
+
 /// The nodes `_eval_nodes` picks for `request` among `usable` (in node
 /// order), with the units each takes; `None` where Slurm finds none.
-pub(super) fn eval_nodes(request: &Request, usable: &[Usable]) -> Option<Vec<Slot>> {
+fn eval_nodes(request: &Request, usable: &[Usable]) -> Option<Vec<Slot>> {
     let cpus = u64::from(request.count) * request.each[0];
     let (nodes, max_nodes) = match request.spread {
         Spread::Nodes => (u64::from(request.count), u64::from(request.count)),
@@ -172,6 +208,17 @@ mod tests {
         // node for the 5 left: node 0 gives 5.
         let got = eval_nodes(&over(8, 2), &usable(&[(0, 16), (2, 3), (3, 3), (4, 1), (5, 4), (6, 4), (7, 4)]));
         assert_eq!(got, Some(slots(&[(0, 5), (2, 3)])));
+    }
+
+    #[test]
+    fn without_the_smallest_nodes_a_job_finds_whole_ones() {
+        // 32 tasks over 2 nodes of 16: node 0 has 2 free, then 16 and 16.
+        // _eval_nodes takes node 0 (2), then no node holds the 30 left;
+        // choose_nodes drops nodes of at most 1 CPU (none), then of at
+        // most 2 (node 0), and finds nodes 1 and 2.
+        let got = choose_nodes(&over(32, 2), &usable(&[(0, 2), (1, 16), (2, 16)]));
+        assert_eq!(got, Some(slots(&[(1, 16), (2, 16)])));
+        assert_eq!(eval_nodes(&over(32, 2), &usable(&[(0, 2), (1, 16), (2, 16)])), None);
     }
 
     #[test]

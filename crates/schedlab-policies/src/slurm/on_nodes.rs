@@ -17,7 +17,7 @@ use schedlab_engine::{first_fit, EngineError, JobIdx, Nodes, Sim, Slot, Time};
 use schedlab_workload::{Request, Spread};
 
 use super::cycle::Verdict;
-use super::node_pick::{eval_nodes, Usable};
+use super::node_pick::{choose_nodes, Usable};
 use super::node_set::NodeSet;
 use super::node_space::NodeSpace;
 use super::priority::limit_minutes;
@@ -273,8 +273,8 @@ impl Slurm {
 }
 
 /// The nodes Slurm gives `request` now among those `also` allows (each
-/// with `cores(node)` free cores), by cons_tres `_eval_nodes`
-/// ([`eval_nodes`]); the engine's first fit says first, cheaply, whether
+/// with `cores(node)` free cores), by cons_tres `choose_nodes` and
+/// `_eval_nodes` ([`choose_nodes`]); the engine's first fit says first, cheaply, whether
 /// any placement exists.
 fn pick_now(
     nodes: &Nodes,
@@ -292,7 +292,7 @@ fn pick_now(
             Usable { node: s.node, units, cpus }
         })
         .collect();
-    eval_nodes(request, &usable)
+    choose_nodes(request, &usable)
 }
 
 /// Answers a cycle keeps at most; past them, tests are made again.
