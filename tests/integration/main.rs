@@ -35,6 +35,7 @@ mod schedule_view;
 mod schedules;
 mod selective;
 mod slack;
+mod spread_over;
 mod support;
 
 /// The shipped real sample (first 3000 jobs of KTH-SP2), cleaned with

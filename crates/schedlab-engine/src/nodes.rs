@@ -14,13 +14,16 @@
 //! nodes takes the lowest-numbered nodes of its partition that can each
 //! hold one unit; a request of tasks takes as many units as fit on the
 //! lowest-numbered node that holds any, then the next, until it has them
-//! all. The rule is deterministic and documented; a policy may also place
-//! a job on nodes it chose (`Sim::start_on`), which the engine checks.
+//! all; a request of tasks over exactly k nodes takes the lowest-numbered
+//! nodes after which it can still be completed (`placement`). The rule is
+//! deterministic and documented; a policy may also place a job on nodes it
+//! chose (`Sim::start_on`), which the engine checks.
 
 use std::sync::Arc;
 
-use schedlab_workload::{holds_unit, units_on, Cluster, Request, Spread};
+use schedlab_workload::{Cluster, Request, Spread};
 
+use crate::placement::{first_fit, Need};
 use crate::Fenwick;
 
 /// A node and how many units of its job's request it holds.
@@ -176,12 +179,13 @@ impl Nodes {
     }
 
     /// What a slot of `request` takes of resource `k` on its node:
-    /// `units` × `each`, or the whole node for an exclusive request.
+    /// `units` × `each` (and the per-node amount of a request spread over
+    /// nodes), or the whole node for an exclusive request.
     pub fn taken(&self, request: &Request, slot: Slot, k: usize) -> u64 {
         if request.exclusive {
             return self.capacity(slot.node)[k];
         }
-        request.each[k] * u64::from(slot.units)
+        request.amount(k, u64::from(slot.units))
     }
 
     /// The first-fit placement of `request` now, if it fits.
@@ -198,9 +202,24 @@ impl Nodes {
             return None;
         }
         let mut found = Vec::new();
-        let mut left = u64::from(request.count);
-        self.descend(p, 1, request, also, &mut Some(&mut found), &mut left);
-        (left == 0).then_some(found)
+        let mut need = self.need(p, request);
+        self.descend(p, 1, request, also, &mut Some(&mut found), &mut need);
+        if need.done() {
+            return Some(found);
+        }
+        self.spread_ahead(request, also)
+    }
+
+    /// A request spread over nodes that the pass in node order could not
+    /// place: the allocation rule's look-ahead over every node that holds
+    /// a unit ([`first_fit`]).
+    fn spread_ahead(&self, request: &Request, also: &dyn Fn(u32, &Request) -> u64) -> Option<Vec<Slot>> {
+        if !matches!(request.spread, Spread::Over { .. }) {
+            return None;
+        }
+        let candidates: Vec<(u32, u64)> =
+            self.fitting_where(request, also).iter().map(|s| (s.node, u64::from(s.units))).collect();
+        first_fit(request, &candidates)
     }
 
     /// Every node of `request`'s partition that can hold a unit now, in
@@ -215,10 +234,16 @@ impl Nodes {
     pub fn fitting_where(&self, request: &Request, also: &dyn Fn(u32, &Request) -> u64) -> Vec<Slot> {
         let p = request.partition as usize;
         let mut found = Vec::new();
-        let mut left = u64::MAX;
-        let all = Request { spread: Spread::Tasks, ..request.clone() };
-        self.descend(p, 1, &all, also, &mut Some(&mut found), &mut left);
+        let mut all = Need { units: u64::MAX, nodes: u32::MAX, most: u64::MAX };
+        self.descend(p, 1, request, also, &mut Some(&mut found), &mut all);
         found
+    }
+
+    /// What a placement of `request` in partition `p` needs, with the most
+    /// units any of its nodes could hold now (what the tree's maxima hold).
+    fn need(&self, p: usize, request: &Request) -> Need {
+        let r = self.shape.r;
+        Need { most: request.units_in(&self.trees[p].max[r..2 * r]), ..Need::of(request) }
     }
 
     /// Whether node `n` belongs to partition `p`.
@@ -233,13 +258,14 @@ impl Nodes {
         if !self.trees[p].may_fit(request) {
             return false;
         }
-        let mut left = u64::from(request.count);
-        self.descend(p, 1, request, &|_, _| u64::MAX, &mut None, &mut left);
-        left == 0
+        let mut need = self.need(p, request);
+        self.descend(p, 1, request, &|_, _| u64::MAX, &mut None, &mut need);
+        need.done() || self.spread_ahead(request, &|_, _| u64::MAX).is_some()
     }
 
     /// Visits the leaves below `at` that could hold a unit, left to right,
-    /// taking what they hold until `left` units are found.
+    /// taking what they hold until `need` is met (every unit each holds,
+    /// when `need` asks for `u64::MAX` units: a planner's list).
     fn descend(
         &self,
         p: usize,
@@ -247,33 +273,35 @@ impl Nodes {
         request: &Request,
         also: &dyn Fn(u32, &Request) -> u64,
         found: &mut Option<&mut Vec<Slot>>,
-        left: &mut u64,
+        need: &mut Need,
     ) {
         let tree = &self.trees[p];
-        if *left == 0 || !tree.may_hold(at, self.shape.r, request) {
+        // A node of a request spread over nodes must hold what the other
+        // nodes still to take could not make up (`Need::least`), so only
+        // subtrees whose maxima could are visited.
+        let spread = matches!(request.spread, Spread::Over { .. }) && need.units != u64::MAX;
+        let units = if spread { need.least() } else { 1 };
+        if need.done() || !tree.may_hold(at, self.shape.r, request, units) {
             return;
         }
         if at < tree.width {
-            self.descend(p, 2 * at, request, also, found, left);
-            self.descend(p, 2 * at + 1, request, also, found, left);
+            self.descend(p, 2 * at, request, also, found, need);
+            self.descend(p, 2 * at + 1, request, also, found, need);
             return;
         }
         let n = self.shape.members[p][at - tree.width];
+        let all = need.units == u64::MAX;
         let here = match request.spread {
-            Spread::Nodes => u64::from(self.holds_unit(n, request) && also(n, request) > 0),
-            Spread::Tasks => self.units(n, request).min(also(n, request)),
+            Spread::Nodes if !all => u64::from(self.holds_unit(n, request) && also(n, request) > 0),
+            _ => self.units(n, request).min(also(n, request)),
         };
-        if here == 0 {
+        let take = if all { here } else { need.take(&request.spread, here) };
+        if take == 0 {
             return;
         }
-        let take = match request.spread {
-            Spread::Nodes => 1,
-            Spread::Tasks => here.min(*left),
-        };
         if let Some(found) = found {
             found.push(Slot { node: n, units: take as u32 });
         }
-        *left -= take;
     }
 
     /// Units of `request` node `n` can hold now (for an exclusive request,
@@ -282,7 +310,7 @@ impl Nodes {
         if request.exclusive && !self.is_idle(n) {
             return 0;
         }
-        units_on(self.free(n), &request.each)
+        request.units_in(self.free(n))
     }
 
     /// Whether node `n` can hold one unit of `request` now: `units` > 0
@@ -291,7 +319,7 @@ impl Nodes {
         if request.exclusive && !self.is_idle(n) {
             return false;
         }
-        holds_unit(self.free(n), &request.each)
+        request.holds_unit(self.free(n))
     }
 
     /// Takes `slots` of `request` from the free resources.
@@ -329,7 +357,7 @@ impl Nodes {
                     let amount = if request.exclusive {
                         shape.capacity[n * r + k]
                     } else {
-                        request.each[k] * u64::from(s.units)
+                        request.amount(k, u64::from(s.units))
                     };
                     let t = &mut tree.total[k];
                     *t = if give { *t + amount } else { *t - amount };
@@ -357,8 +385,9 @@ impl Nodes {
     }
 
     /// Whether `slots` can be taken now: each within the free amounts of
-    /// its node, distinct nodes, in the request's partition, and as many
-    /// units as the request asks.
+    /// its node, distinct nodes, in the request's partition, as many units
+    /// as the request asks, and for a request spread over nodes exactly
+    /// its node count.
     pub fn can_take(&self, request: &Request, slots: &[Slot]) -> bool {
         let nodes = &self.shape.members[request.partition as usize];
         let units: u64 = slots.iter().map(|s| u64::from(s.units)).sum();
@@ -366,11 +395,34 @@ impl Nodes {
         let each_fits = slots.iter().all(|s| {
             nodes.binary_search(&s.node).is_ok()
                 && s.units > 0
-                && (request.spread == Spread::Tasks || s.units == 1)
+                && (request.spread != Spread::Nodes || s.units == 1)
                 && self.units(s.node, request) >= u64::from(s.units)
         });
-        distinct && each_fits && units == u64::from(request.count)
+        let node_count = match request.spread {
+            Spread::Over { nodes, .. } => slots.len() == nodes as usize,
+            _ => true,
+        };
+        distinct && each_fits && node_count && units == u64::from(request.count)
     }
+}
+
+/// The tasks of `cores` cores each that the `k` nodes with the most free
+/// cores could hold by their cores alone (a bound on a request spread over
+/// k nodes): O(c log c) for nodes of at most c cores.
+fn largest_tasks(by_cores: &Fenwick, cores: u64, k: u64) -> u64 {
+    let (mut left, mut tasks) = (k, 0u64);
+    let mut above = 0u64;
+    for c in (1..by_cores.len()).rev() {
+        if left == 0 {
+            break;
+        }
+        let at_least = by_cores.above_or_at(c) as u64;
+        let here = (at_least - above).min(left);
+        above = at_least;
+        tasks = tasks.saturating_add(here.saturating_mul(c as u64 / cores.max(1)));
+        left -= here;
+    }
+    tasks
 }
 
 impl Tree {
@@ -388,24 +440,30 @@ impl Tree {
     /// condition checked before a descent.
     fn may_fit(&self, request: &Request) -> bool {
         let count = u64::from(request.count);
-        if request.exclusive && request.spread == Spread::Nodes && u64::from(self.idle[1]) < count {
+        let nodes = u64::from(request.min_nodes());
+        if request.exclusive && request.spread != Spread::Tasks && u64::from(self.idle[1]) < nodes {
             return false;
         }
-        if let (Spread::Nodes, Some(f)) = (request.spread, &self.by_cores) {
-            let cores = request.each[0];
-            if cores >= f.len() as u64 || (f.above_or_at(cores as usize) as u64) < count {
+        if let (false, Some(f)) = (request.spread == Spread::Tasks, &self.by_cores) {
+            let cores = request.amount(0, 1);
+            if cores >= f.len() as u64 || (f.above_or_at(cores as usize) as u64) < nodes {
+                return false;
+            }
+            if matches!(request.spread, Spread::Over { .. }) && largest_tasks(f, request.each[0], nodes) < count {
                 return false;
             }
         }
-        self.total.iter().zip(&request.each).all(|(&t, &e)| e.saturating_mul(count) <= t)
+        self.total.iter().enumerate().all(|(k, &t)| {
+            request.each[k].saturating_mul(count).saturating_add(request.per_node(k).saturating_mul(nodes)) <= t
+        })
     }
 
-    /// Whether some node below `at` may hold one unit of `request`.
-    fn may_hold(&self, at: usize, r: usize, request: &Request) -> bool {
+    /// Whether some node below `at` may hold `units` units of `request`.
+    fn may_hold(&self, at: usize, r: usize, request: &Request, units: u64) -> bool {
         if request.exclusive && self.idle[at] == 0 {
             return false;
         }
-        self.max[at * r..(at + 1) * r].iter().zip(&request.each).all(|(m, e)| m >= e)
+        self.max[at * r..(at + 1) * r].iter().enumerate().all(|(k, &m)| m >= request.amount(k, units))
     }
 }
 

@@ -2,7 +2,10 @@
 //! in order, taking what each can hold. Random machines (types, overlapping
 //! partitions, exclusive ones) and random sequences of placements and
 //! releases must give the same placements and the same free amounts, and
-//! a request refused stays refused until something is given back.
+//! a request refused stays refused until something is given back. Requests
+//! spread over nodes are checked against a model that tries every node in
+//! order and keeps it only if the largest later nodes can still complete
+//! the request (found by sorting them).
 
 use schedlab_workload::{Cluster, Machine, NodeType, Partition, Request, Spread};
 
@@ -39,25 +42,78 @@ fn random_machine(rng: &mut SplitMix64, nodes: u32) -> Machine {
 
 fn random_request(rng: &mut SplitMix64, m: &Machine) -> Request {
     let partition = (rng.next_u64() % m.partitions.len() as u64) as u32;
+    let exclusive = m.partitions[partition as usize].exclusive;
+    if rng.next_u64().is_multiple_of(3) {
+        let nodes = 2 + (rng.next_u64() % 4) as u32;
+        let count = nodes + 1 + (rng.next_u64() % 40) as u32;
+        let per_node = vec![0, rng.next_u64() % 64, rng.next_u64() % 2];
+        let each = vec![1, rng.next_u64() % 4, 0];
+        return Request { partition, spread: Spread::Over { nodes, per_node }, count, each, exclusive };
+    }
     let spread = if rng.next_u64().is_multiple_of(2) { Spread::Nodes } else { Spread::Tasks };
     let count = 1 + (rng.next_u64() % 6) as u32;
     let each = vec![1 + rng.next_u64() % 16, rng.next_u64() % 64, rng.next_u64() % 2];
-    Request { partition, spread, count, each, exclusive: m.partitions[partition as usize].exclusive }
+    Request { partition, spread, count, each, exclusive }
+}
+
+/// Units of `r` a node with `f` free holds, on plain arrays.
+fn naive_units(f: &[u64], cap: &[u64], r: &Request) -> u64 {
+    if r.exclusive && f != cap {
+        return 0;
+    }
+    let mut units = u64::MAX;
+    for k in 0..f.len() {
+        let per_node = if let Spread::Over { per_node, .. } = &r.spread { per_node[k] } else { 0 };
+        if f[k] < per_node {
+            return 0;
+        }
+        if let Some(u) = (f[k] - per_node).checked_div(r.each[k]) {
+            units = units.min(u);
+        }
+    }
+    units
+}
+
+/// Tasks over exactly `k` nodes: each node in order is kept if, after
+/// it takes what it holds less one per node still to take, the k - 1
+/// largest later nodes (sorted) can complete the request.
+fn naive_over(units: &[(u32, u64)], count: u64, k: usize) -> Option<Vec<Slot>> {
+    let (mut left, mut to_take, mut out) = (count, k, Vec::new());
+    for (i, &(n, u)) in units.iter().enumerate() {
+        if to_take == 0 {
+            break;
+        }
+        if u == 0 {
+            continue;
+        }
+        let take = u.min(left - (to_take as u64 - 1));
+        let mut later: Vec<u64> = units[i + 1..].iter().map(|x| x.1).filter(|&x| x > 0).collect();
+        later.sort_unstable_by(|a, b| b.cmp(a));
+        if later.len() < to_take - 1 || take + later[..to_take - 1].iter().sum::<u64>() < left {
+            continue;
+        }
+        out.push(Slot { node: n, units: take as u32 });
+        left -= take;
+        to_take -= 1;
+    }
+    (to_take == 0).then_some(out)
 }
 
 /// First fit by a scan, on plain arrays.
 fn naive_find(m: &Machine, free: &[Vec<u64>], capacity: &[Vec<u64>], r: &Request) -> Option<Vec<Slot>> {
+    let members = &m.partitions[r.partition as usize].nodes;
+    if let Spread::Over { nodes, .. } = r.spread {
+        let units: Vec<(u32, u64)> =
+            members.iter().map(|&n| (n, naive_units(&free[n as usize], &capacity[n as usize], r))).collect();
+        return naive_over(&units, u64::from(r.count), nodes as usize);
+    }
     let mut left = u64::from(r.count);
     let mut out = Vec::new();
-    for &n in &m.partitions[r.partition as usize].nodes {
+    for &n in members {
         if left == 0 {
             break;
         }
-        let f = &free[n as usize];
-        if r.exclusive && f != &capacity[n as usize] {
-            continue;
-        }
-        let units = f.iter().zip(&r.each).filter(|(_, &e)| e > 0).map(|(&f, &e)| f / e).min().unwrap_or(u64::MAX);
+        let units = naive_units(&free[n as usize], &capacity[n as usize], r);
         if units == 0 {
             continue;
         }
@@ -139,4 +195,30 @@ fn placements_the_engine_refuses() {
     let tasks = Request { partition: 0, spread: Spread::Tasks, count: 5, each: vec![1, 0], exclusive: false };
     assert!(!nodes.can_take(&tasks, &[Slot { node: 0, units: 5 }]), "more than the node holds");
     assert!(nodes.can_take(&tasks, &[Slot { node: 0, units: 4 }, Slot { node: 1, units: 1 }]));
+}
+
+#[test]
+fn tasks_over_nodes_take_per_node_amounts_and_exactly_their_nodes() {
+    // Partition a: two nodes of 4 cores and 1 GPU. Five tasks over two
+    // nodes, one GPU per node: 4 + 1 fit, the GPUs once per node.
+    let machine = Machine::from_spec("a:2x(cpu=4,gpu=1)+b:1x(cpu=8)").unwrap();
+    let cluster = Cluster { machine, requests: Vec::new(), of_job: Vec::new() };
+    let mut nodes = Nodes::new(&cluster);
+    let spread = Spread::Over { nodes: 2, per_node: vec![0, 1] };
+    let five = Request { partition: 0, spread, count: 5, each: vec![1, 0], exclusive: false };
+    let placed = nodes.find(&five).expect("4 + 1 tasks fit");
+    assert_eq!(placed, vec![Slot { node: 0, units: 4 }, Slot { node: 1, units: 1 }]);
+    for (bad, why) in [
+        (vec![Slot { node: 0, units: 4 }, Slot { node: 1, units: 0 }], "a node with no task"),
+        (vec![Slot { node: 0, units: 5 }], "one node for two"),
+        (vec![Slot { node: 0, units: 3 }, Slot { node: 1, units: 1 }], "four tasks of five"),
+    ] {
+        assert!(!nodes.can_take(&five, &bad), "{why}");
+    }
+    nodes.take(&five, &placed);
+    assert_eq!((nodes.free(0), nodes.free(1)), (&[0, 0][..], &[3, 0][..]));
+    // Nine tasks can never fit on two nodes of four cores; with a node's
+    // GPU taken, two tasks over two nodes do not fit now either.
+    assert_eq!(nodes.find(&Request { count: 9, ..five.clone() }), None);
+    assert!(!nodes.fits(&Request { count: 2, ..five.clone() }));
 }

@@ -116,8 +116,7 @@ pub fn job_holdings(trace: &Trace, run: &RunRecord) -> Option<JobHoldings> {
         for slot in slots {
             let capacity = &m.node_types[types[slot.node as usize] as usize].capacity;
             for (k, h) in held.iter_mut().enumerate() {
-                let each =
-                    if request.exclusive { capacity[k] } else { request.each[k].saturating_mul(u64::from(slot.units)) };
+                let each = if request.exclusive { capacity[k] } else { request.amount(k, u64::from(slot.units)) };
                 *h = h.saturating_add(each);
             }
         }

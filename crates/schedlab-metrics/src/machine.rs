@@ -65,7 +65,7 @@ pub fn machine_metrics(jobs: &[Job], cluster: &Cluster, run: &RunRecord, opts: &
         for slot in run.placements.as_ref().map_or(&[][..], |pl| pl.of(j as u32)) {
             for (k, h) in held.iter_mut().enumerate() {
                 let amount =
-                    if request.exclusive { capacity(slot.node)[k] } else { request.each[k] * u64::from(slot.units) };
+                    if request.exclusive { capacity(slot.node)[k] } else { request.amount(k, u64::from(slot.units)) };
                 *h += amount as f64 * time;
                 if k == 0 {
                     cores[p] += amount as f64 * time;

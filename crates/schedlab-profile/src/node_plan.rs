@@ -12,9 +12,13 @@
 //! per-node request), starting from the nodes that can hold one now (the
 //! node index's answer) and updating the count at each touched node; the
 //! reservation is the end at which the count first reaches the request.
+//! For tasks spread over exactly k nodes the count (each node's units up
+//! to the most one node may take) and the nodes holding a unit only say
+//! when a fit is possible; the allocation rule on the planned state then
+//! says whether it is, so the shadow is exact.
 
-use schedlab_engine::{JobIdx, Nodes, Sim, Slot, Time};
-use schedlab_workload::{units_on, Request, Spread};
+use schedlab_engine::{first_fit, JobIdx, Nodes, Sim, Slot, Time};
+use schedlab_workload::{Request, Spread};
 
 /// The future free amounts of the nodes a pass touched.
 #[derive(Default)]
@@ -61,8 +65,10 @@ impl NodePlanner {
     fn plan(&mut self, sim: &Sim<'_>, nodes: &Nodes, request: &Request) -> NodeShadow {
         self.begin(nodes);
         let now: Vec<Slot> = nodes.fitting(request);
-        let mut units: u64 = now.iter().map(|s| self.worth(request, u64::from(s.units))).sum();
+        let mut units: u64 = now.iter().map(|s| request.worth(u64::from(s.units))).sum();
+        let mut holding = now.len() as u64;
         let need = u64::from(request.count);
+        let spread = matches!(request.spread, Spread::Over { .. });
         let mut at = None;
         let mut running = sim.running().peekable();
         while let Some((end, j)) = running.next() {
@@ -77,16 +83,18 @@ impl NodePlanner {
                 self.change(nodes, r, slot, true);
                 if counts {
                     let after = self.units_at(nodes, n, request);
-                    units = units + self.worth(request, after) - self.worth(request, before);
+                    units = units + request.worth(after) - request.worth(before);
+                    holding = holding + u64::from(after > 0) - u64::from(before > 0);
                 }
             }
             let last_of_second = running.peek().is_none_or(|&(next, _)| next > end);
-            if at.is_none() && last_of_second && units >= need {
+            let may = last_of_second && units >= need && holding >= u64::from(request.min_nodes());
+            if at.is_none() && may && (!spread || self.first_fit(nodes, request, &now).is_some()) {
                 at = Some(end);
             }
         }
         let Some(at) = at else { return NodeShadow { at: Time::MAX } };
-        let placement = self.first_fit(nodes, request, &now);
+        let placement = self.first_fit(nodes, request, &now).unwrap_or_default();
         for slot in placement {
             self.change(nodes, request, slot, false);
         }
@@ -100,7 +108,7 @@ impl NodePlanner {
         if request.exclusive && free != nodes.capacity(n) {
             return 0;
         }
-        units_on(free, &request.each)
+        request.units_in(free)
     }
 
     /// Takes a job that will still run at the reservation from the plan.
@@ -154,24 +162,20 @@ impl NodePlanner {
         }
     }
 
-    /// What `units` on one node are worth towards the request: a node for
-    /// a per-node request, the units themselves for tasks.
-    fn worth(&self, request: &Request, units: u64) -> u64 {
-        match request.spread {
-            Spread::Nodes => u64::from(units > 0),
-            Spread::Tasks => units,
-        }
-    }
-
     /// First fit of `request` on the planned state: its nodes are among
     /// those that hold a unit now (`now`, in node order) and those the pass
     /// touched; the two lists are merged in node order only as far as the
-    /// request needs.
-    fn first_fit(&self, nodes: &Nodes, request: &Request, now: &[Slot]) -> Vec<Slot> {
+    /// request needs (all of them for tasks spread over nodes, which the
+    /// engine's allocation rule places).
+    fn first_fit(&self, nodes: &Nodes, request: &Request, now: &[Slot]) -> Option<Vec<Slot>> {
         let mut touched: Vec<u32> =
             self.touched.iter().copied().filter(|&n| nodes.in_partition(n, request.partition)).collect();
         touched.sort_unstable();
         let mut candidates = merged(now.iter().map(|s| s.node), touched.into_iter());
+        if let Spread::Over { .. } = request.spread {
+            let all: Vec<(u32, u64)> = candidates.map(|n| (n, self.units_at(nodes, n, request))).collect();
+            return first_fit(request, &all);
+        }
         let mut left = u64::from(request.count);
         let mut out = Vec::new();
         while left > 0 {
@@ -184,7 +188,7 @@ impl NodePlanner {
             out.push(Slot { node: n, units: take as u32 });
             left -= take;
         }
-        out
+        (left == 0).then_some(out)
     }
 }
 

@@ -40,7 +40,7 @@
 
 use std::collections::VecDeque;
 
-use schedlab_engine::{Slot, Time};
+use schedlab_engine::{first_fit, Slot, Time};
 use schedlab_workload::{Cluster, Request, Spread};
 
 use crate::tournament::Tournament;
@@ -170,7 +170,7 @@ impl NodeProfile {
         if request.exclusive {
             return self.capacity[slot.node as usize * self.r + k] as i64;
         }
-        (request.each[k] * u64::from(slot.units)) as i64
+        request.amount(k, u64::from(slot.units)) as i64
     }
 
     /// Holds `slots` of `request` over `[start, end)`.
@@ -275,8 +275,10 @@ impl NodeProfile {
             return 0;
         }
         let mut most = u64::MAX;
-        for (&f, &e) in free.iter().zip(&request.each) {
-            if let Some(units) = u64::try_from(f).unwrap_or(0).checked_div(e) {
+        for (k, (&f, &e)) in free.iter().zip(&request.each).enumerate() {
+            // What a request spread over nodes asks once per node comes first.
+            let Some(rest) = u64::try_from(f).unwrap_or(0).checked_sub(request.per_node(k)) else { return 0 };
+            if let Some(units) = rest.checked_div(e) {
                 most = most.min(units);
             }
         }
@@ -301,9 +303,15 @@ impl NodeProfile {
     /// The first-fit placement of `request` on nodes free throughout
     /// `[t, t + duration)`, if it fits then.
     pub fn fit_at(&self, request: &Request, t: Time, duration: Time) -> Option<Vec<Slot>> {
+        let members = self.members.get(request.partition as usize)?;
+        if let Spread::Over { .. } = request.spread {
+            let units: Vec<(u32, u64)> =
+                members.iter().map(|&n| (n, self.units_throughout(n, request, t, duration))).collect();
+            return first_fit(request, &units);
+        }
         let mut left = u64::from(request.count);
         let mut out = Vec::new();
-        for &n in self.members.get(request.partition as usize)? {
+        for &n in members {
             if left == 0 {
                 break;
             }
@@ -311,10 +319,7 @@ impl NodeProfile {
             if here == 0 {
                 continue;
             }
-            let take = match request.spread {
-                Spread::Nodes => 1,
-                Spread::Tasks => here.min(left),
-            };
+            let take = if request.spread == Spread::Nodes { 1 } else { here.min(left) };
             out.push(Slot { node: n, units: take as u32 });
             left -= take;
         }
@@ -365,26 +370,31 @@ impl NodeProfile {
         }
         let mut total: i64 = worth.iter().sum();
         let mut at = from;
-        if total < need {
-            events.sort_unstable();
-            let mut i = 0;
-            loop {
-                let (t, _, _) = *events.get(i)?;
-                while let Some(&(_, delta, m)) = events.get(i).filter(|e| e.0 == t) {
-                    total += delta;
-                    worth[m as usize] += delta;
-                    i += 1;
+        let mut i = 0;
+        let mut sorted = false;
+        loop {
+            if total >= need {
+                if at >= until {
+                    return None;
                 }
-                if total >= need {
-                    at = t;
-                    break;
+                // For tasks spread over nodes the sum says only that a fit
+                // is possible (the allocation rule decides): look further.
+                if let Some(slots) = slots_from_worth(request, members, &worth) {
+                    return Some((at, slots));
                 }
             }
+            if !sorted {
+                events.sort_unstable();
+                sorted = true;
+            }
+            let (t, _, _) = *events.get(i)?;
+            while let Some(&(_, delta, m)) = events.get(i).filter(|e| e.0 == t) {
+                total += delta;
+                worth[m as usize] += delta;
+                i += 1;
+            }
+            at = t;
         }
-        if at >= until {
-            return None;
-        }
-        Some((at, first_fit(request, members, &worth)))
     }
 
     /// What node `n` is worth to `request` throughout a window of
@@ -462,8 +472,10 @@ impl NodeProfile {
     /// if they hold a unit of a per-node request, else the units they hold
     /// up to the request's count. A per-node request needs no division.
     fn worth_in(&self, n: u32, free: &[i64], request: &Request) -> i64 {
-        if request.spread == Spread::Tasks {
-            return self.units_in(n, free, request).min(u64::from(request.count)) as i64;
+        match request.spread {
+            Spread::Tasks => return self.units_in(n, free, request).min(u64::from(request.count)) as i64,
+            Spread::Over { .. } => return request.worth(self.units_in(n, free, request)) as i64,
+            Spread::Nodes => {}
         }
         let cap = &self.capacity[n as usize * self.r..(n as usize + 1) * self.r];
         if request.exclusive && free.iter().zip(cap).any(|(&f, &c)| f != c as i64) {
@@ -479,6 +491,11 @@ impl NodeProfile {
     /// request, every later window start fits too and the earliest start is
     /// no later. `None` if the settled nodes are never worth it.
     fn settled_by(&self, request: &Request, members: &[u32], from: Time) -> Option<Time> {
+        // Tasks spread over nodes may not fit where their sum does (the
+        // node count and each node's share decide), so they have no bound.
+        if let Spread::Over { .. } = request.spread {
+            return None;
+        }
         let need = i64::from(request.count);
         let r = self.r;
         let mut settled: Vec<(Time, i64)> = members
@@ -507,8 +524,16 @@ impl NodeProfile {
 /// The first fit by node index of `request` on `members`, given what
 /// each is worth to it throughout the window (as [`NodeProfile::fit_at`]
 /// asks the nodes themselves): a node worth anything takes one unit of a
-/// per-node request, or as many tasks as it is worth and are still needed.
-fn first_fit(request: &Request, members: &[u32], worth: &[i64]) -> Vec<Slot> {
+/// per-node request, or as many tasks as it is worth and are still needed;
+/// tasks spread over nodes go by the engine's rule, `None` when it cannot
+/// place them (the other requests are asked only once their worth is
+/// enough, and always get their slots).
+fn slots_from_worth(request: &Request, members: &[u32], worth: &[i64]) -> Option<Vec<Slot>> {
+    if let Spread::Over { .. } = request.spread {
+        let held: Vec<(u32, u64)> =
+            members.iter().zip(worth).filter(|&(_, &w)| w > 0).map(|(&n, &w)| (n, w as u64)).collect();
+        return first_fit(request, &held);
+    }
     let mut left = i64::from(request.count);
     let mut out = Vec::new();
     for (&n, &w) in members.iter().zip(worth) {
@@ -518,14 +543,11 @@ fn first_fit(request: &Request, members: &[u32], worth: &[i64]) -> Vec<Slot> {
         if w <= 0 {
             continue;
         }
-        let take = match request.spread {
-            Spread::Nodes => 1,
-            Spread::Tasks => w.min(left),
-        };
+        let take = if request.spread == Spread::Nodes { 1 } else { w.min(left) };
         out.push(Slot { node: n, units: take as u32 });
         left -= take;
     }
-    out
+    Some(out)
 }
 
 #[cfg(test)]

@@ -3,9 +3,10 @@
 //!
 //! A job's request is its partition and either a number of nodes each
 //! with the same amounts (a Slurm job with a node count: `NNodes`,
-//! `ReqTRES`) or a number of tasks of one core each (an SWF job, or a Slurm
-//! job without a node count) packed onto as few nodes as the allocator
-//! finds. Requests are kept once per distinct shape in the trace's
+//! `ReqTRES`), a number of tasks of one core each spread over exactly a
+//! number of nodes (a Slurm job with more CPUs than nodes, `-N n -n t`),
+//! or a number of tasks of one core each (an SWF job, or a Slurm job
+//! without a node count) packed onto as few nodes as the allocator finds. Requests are kept once per distinct shape in the trace's
 //! [`Cluster`]; each job names its shape by index (`SwfExtra::request`), so
 //! a job costs four bytes more on a machine of nodes and nothing otherwise.
 
@@ -18,13 +19,18 @@ use crate::machine::{Machine, CPU, MEM};
 
 /// How a request's units are laid out on nodes.
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Spread {
     /// `count` distinct nodes, each giving `each`.
     Nodes,
     /// `count` units of `each`, as many on one node as fit, lowest node first.
     Tasks,
+    /// `count` units of `each` over exactly `nodes` distinct nodes, at
+    /// least one on each, every one of which also gives `per_node` (one
+    /// amount per machine resource: memory and GPUs asked per node). This
+    /// is Slurm's `-N nodes -n count` (cons_tres `_eval_nodes`).
+    Over { nodes: u32, per_node: Vec<u64> },
 }
 
 /// One distinct request shape.
@@ -34,12 +40,71 @@ pub struct Request {
     /// Index of the partition in the machine.
     pub partition: u32,
     pub spread: Spread,
-    /// Nodes (`Spread::Nodes`) or tasks (`Spread::Tasks`).
+    /// Nodes (`Spread::Nodes`) or tasks (`Spread::Tasks`, `Spread::Over`).
     pub count: u32,
     /// Amount of each machine resource per node or per task.
     pub each: Vec<u64>,
     /// Whether the job takes its nodes whole (an exclusive partition).
     pub exclusive: bool,
+}
+
+impl Request {
+    /// The distinct nodes the request needs at least: its node count, or
+    /// one for tasks packed onto nodes.
+    pub fn min_nodes(&self) -> u32 {
+        match self.spread {
+            Spread::Nodes => self.count,
+            Spread::Tasks => 1,
+            Spread::Over { nodes, .. } => nodes,
+        }
+    }
+
+    /// What each node holding units of the request gives beyond its units,
+    /// of resource `k` (zero unless the request is spread over nodes).
+    pub fn per_node(&self, k: usize) -> u64 {
+        match &self.spread {
+            Spread::Over { per_node, .. } => per_node.get(k).copied().unwrap_or(0),
+            _ => 0,
+        }
+    }
+
+    /// What `units` of the request on one node take of resource `k` (not
+    /// counting an exclusive partition's whole node).
+    pub fn amount(&self, k: usize, units: u64) -> u64 {
+        let extra = if units > 0 { self.per_node(k) } else { 0 };
+        self.each[k].saturating_mul(units).saturating_add(extra)
+    }
+
+    /// How many units of the request fit in a node's `free` amounts: the
+    /// per-node amounts first, then as many units of `each` as the rest holds.
+    pub fn units_in(&self, free: &[u64]) -> u64 {
+        let Spread::Over { per_node, .. } = &self.spread else { return units_on(free, &self.each) };
+        let mut units = u64::MAX;
+        for ((&f, &e), &p) in free.iter().zip(&self.each).zip(per_node) {
+            let Some(rest) = f.checked_sub(p) else { return 0 };
+            if let Some(u) = rest.checked_div(e) {
+                units = units.min(u);
+            }
+        }
+        units
+    }
+
+    /// Whether `free` holds at least one unit of the request (and its
+    /// per-node amounts): [`Request::units_in`] > 0 without a division.
+    pub fn holds_unit(&self, free: &[u64]) -> bool {
+        free.iter().enumerate().all(|(k, &f)| f >= self.amount(k, 1))
+    }
+
+    /// What a node holding `units` counts towards the request's `count`:
+    /// one node, its units, or for a request spread over nodes its units
+    /// up to the most one node may take (every other node takes one).
+    pub fn worth(&self, units: u64) -> u64 {
+        match self.spread {
+            Spread::Nodes => units.min(1),
+            Spread::Tasks => units,
+            Spread::Over { nodes, .. } => units.min(u64::from(self.count.saturating_sub(nodes.saturating_sub(1)))),
+        }
+    }
 }
 
 /// A trace's machine of nodes and its jobs' distinct requests.
@@ -143,7 +208,10 @@ impl<'a> Requests<'a> {
 
     /// The request of a job: per node when the trace gives a node count
     /// (cores, memory and GPUs split evenly, rounded up), else tasks of
-    /// one core with the job's memory per core.
+    /// one core with the job's memory per core. A job on more than one
+    /// node with more cores than nodes is its cores as tasks spread over
+    /// exactly that many nodes, memory and GPUs split evenly per node
+    /// (docs/decisions.md, "A Slurm job's cores over its node count").
     fn shape(&self, job: &Job, extra: &SwfExtra, partition: u32) -> Request {
         let m = self.machine;
         let mut each = vec![0u64; m.resources.len()];
@@ -166,6 +234,14 @@ impl<'a> Requests<'a> {
         }
         if let (Some(r), Some(g)) = (m.resource("gpu"), gpus) {
             each[r] = g.div_ceil(u64::from(nodes));
+        }
+        if nodes > 1 && size > u64::from(nodes) {
+            let mut per_node = each;
+            per_node[0] = 0;
+            let mut task = vec![0u64; m.resources.len()];
+            task[0] = 1;
+            let spread = Spread::Over { nodes, per_node };
+            return Request { partition, spread, count: job.size, each: task, exclusive };
         }
         Request { partition, spread: Spread::Nodes, count: nodes, each, exclusive }
     }
@@ -191,26 +267,54 @@ fn fits_types(machine: &Machine, request: &Request, types: &[(usize, u64)]) -> R
     let p = &machine.partitions[request.partition as usize];
     let mut units: u64 = 0;
     let mut short: Option<usize> = None;
+    // For a request spread over nodes: the node types that hold a unit,
+    // largest first, so that the `nodes` largest nodes can be summed.
+    let mut largest: Vec<(u64, u64)> = Vec::new();
+    let mut holding: u64 = 0;
     for &(t, count) in types {
         let capacity = &machine.node_types[t].capacity;
-        let on_node = units_on(capacity, &request.each);
+        let on_node = request.units_in(capacity);
         if on_node == 0 {
-            short = short.or_else(|| request.each.iter().zip(capacity).position(|(e, c)| e > c));
+            short = short.or_else(|| (0..capacity.len()).find(|&k| request.amount(k, 1) > capacity[k]));
+        } else {
+            largest.push((on_node, count));
+            holding = holding.saturating_add(count);
         }
-        let per_node = match request.spread {
-            Spread::Nodes => u64::from(on_node > 0),
-            Spread::Tasks => on_node,
-        };
-        units = units.saturating_add(per_node.saturating_mul(count));
+        units = units.saturating_add(request.worth(on_node).saturating_mul(count));
+    }
+    if let Spread::Over { nodes, .. } = request.spread {
+        if holding < u64::from(nodes) {
+            return Err(match short {
+                Some(r) if holding == 0 => NoFit::Resource(p.name.clone(), machine.resources[r].clone()),
+                _ => NoFit::TooFewNodes(p.name.clone()),
+            });
+        }
+        if largest_sum(&mut largest, u64::from(nodes)) < u64::from(request.count) {
+            return Err(NoFit::Resource(p.name.clone(), CPU.to_string()));
+        }
+        return Ok(());
     }
     if units >= u64::from(request.count) {
         return Ok(());
     }
-    match (request.spread, short) {
+    match (&request.spread, short) {
         (Spread::Nodes, _) if units > 0 || short.is_none() => Err(NoFit::TooFewNodes(p.name.clone())),
         (_, Some(r)) => Err(NoFit::Resource(p.name.clone(), machine.resources[r].clone())),
         _ => Err(NoFit::Resource(p.name.clone(), CPU.to_string())),
     }
+}
+
+/// The units the `k` largest nodes hold, given (units per node, nodes)
+/// by node type.
+fn largest_sum(types: &mut [(u64, u64)], k: u64) -> u64 {
+    types.sort_unstable_by_key(|t| std::cmp::Reverse(t.0));
+    let (mut sum, mut left) = (0u64, k);
+    for &(units, count) in types.iter() {
+        let taken = count.min(left);
+        sum = sum.saturating_add(units.saturating_mul(taken));
+        left -= taken;
+    }
+    sum
 }
 
 /// How many units of `each` fit in `free` (u64::MAX when `each` is all

@@ -63,12 +63,13 @@ fn taken(request: &Request, slot: Slot, capacity: &[u64], k: usize) -> u64 {
     if request.exclusive {
         capacity[k]
     } else {
-        request.each[k] * u64::from(slot.units)
+        request.amount(k, u64::from(slot.units))
     }
 }
 
 /// Whether a placement has the request's shape: distinct nodes of its
-/// partition, one unit each for a node count, the units it asks in all.
+/// partition, one unit each for a node count, exactly its node count for
+/// tasks spread over nodes, the units it asks in all.
 fn shape(request: &Request, slots: &[Slot], partition: &[u32]) -> Result<(), String> {
     if slots.windows(2).any(|w| w[0].node >= w[1].node) {
         return Err("placed on nodes out of order or twice".into());
@@ -78,6 +79,14 @@ fn shape(request: &Request, slots: &[Slot], partition: &[u32]) -> Result<(), Str
     }
     if request.spread == Spread::Nodes && slots.iter().any(|s| s.units != 1) {
         return Err("holds several units of a per-node request on one node".into());
+    }
+    if let Spread::Over { nodes, .. } = request.spread {
+        if let Some(s) = slots.iter().find(|s| s.units == 0) {
+            return Err(format!("holds no task of a request spread over nodes on node {}", s.node));
+        }
+        if slots.len() != nodes as usize {
+            return Err(format!("placed on {} nodes, not the {nodes} it asks", slots.len()));
+        }
     }
     let units: u64 = slots.iter().map(|s| u64::from(s.units)).sum();
     if units != u64::from(request.count) {

@@ -9,7 +9,7 @@
 //! after each batch (`holdings.rs`). A start makes it all again.
 
 use schedlab_engine::{JobIdx, Nodes, Sim, Slot, Time};
-use schedlab_workload::{units_on, Request, Spread};
+use schedlab_workload::{Request, Spread};
 
 use super::holdings::{Changes, Holdings, Work};
 use super::node_set::NodeSet;
@@ -123,7 +123,11 @@ impl Ends {
         let i = self.kind_of(nodes, request);
         let Ends { kinds, changed, until, starts, work, .. } = self;
         let changes = Changes { nodes: changed, until };
-        let (k, slots) = kinds[i].1.first_batch(&changes, usable, u64::from(request.count), work)?;
+        let holdings = &kinds[i].1;
+        let (k, slots) = match request.spread {
+            Spread::Over { .. } => holdings.first_placement(&changes, usable, request, work)?,
+            _ => holdings.first_batch(&changes, usable, u64::from(request.count), work)?,
+        };
         Some((starts[k], slots))
     }
 
@@ -197,7 +201,7 @@ impl Ends {
         if let Some(i) = self.kinds.iter().position(|(k, _)| same(k)) {
             return i;
         }
-        let kind = Kind { spread: request.spread, exclusive: request.exclusive, each: request.each.clone() };
+        let kind = Kind { spread: request.spread.clone(), exclusive: request.exclusive, each: request.each.clone() };
         let r = self.resources;
         let first =
             (0..nodes.len() as u32).map(|n| holds(nodes, request, n, self.early(n).unwrap_or(nodes.free(n)))).collect();
@@ -216,16 +220,19 @@ impl Ends {
 
 /// What node `n` with `free` left gives `request`: its units (none
 /// unless idle, for an exclusive request), one at most for a request of
-/// nodes. At most `u32::MAX`, what a slot holds, so that sums over the
-/// nodes cannot overflow.
+/// nodes; for tasks spread over nodes, all the tasks it holds beside its
+/// per-node amounts, whatever the count (so that requests differing in
+/// count alone share them; the placement caps each node). At most
+/// `u32::MAX`, what a slot holds, so that sums over the nodes cannot
+/// overflow.
 fn holds(nodes: &Nodes, request: &Request, n: u32, free: &[u64]) -> u64 {
     if request.exclusive && free != nodes.capacity(n) {
         return 0;
     }
-    let units = units_on(free, &request.each);
+    let units = request.units_in(free);
     let units = match request.spread {
         Spread::Nodes => units.min(1),
-        Spread::Tasks => units,
+        _ => units,
     };
     units.min(u64::from(u32::MAX))
 }

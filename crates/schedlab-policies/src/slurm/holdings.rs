@@ -5,7 +5,8 @@
 //! usable nodes hold the units a job needs, and its nodes then, first fit
 //! by node index.
 
-use schedlab_engine::Slot;
+use schedlab_engine::{first_fit, Slot};
+use schedlab_workload::Request;
 
 use super::node_set::NodeSet;
 
@@ -59,6 +60,21 @@ impl Holdings {
         }
     }
 
+    /// The first batch after which the nodes of `usable` hold a placement
+    /// of `request`, tasks spread over an exact node count, by the
+    /// engine's first-fit rule: their units summed are only a bound
+    /// (the node count and each node's share must fit too), so every
+    /// batch whose sum reaches the tasks is tried until one places them.
+    pub(super) fn first_placement(
+        &self,
+        changes: &Changes<'_>,
+        usable: &NodeSet,
+        request: &Request,
+        work: &mut Work,
+    ) -> Option<(usize, Vec<Slot>)> {
+        self.walk_until(changes, usable, u64::from(request.count), work, |w| w.placement(request))
+    }
+
     fn bisect(&self, bits: &[u64], usable: &NodeSet, need: u64) -> Option<(usize, Vec<Slot>)> {
         let w = self.words;
         let usable = usable.words();
@@ -97,6 +113,19 @@ impl Holdings {
     /// the units the usable nodes hold, summed, until they are enough at
     /// the end of a batch.
     fn walk(&self, changes: &Changes<'_>, usable: &NodeSet, need: u64, work: &mut Work) -> Option<(usize, Vec<Slot>)> {
+        self.walk_until(changes, usable, need, work, |w| Some(w.first_fit(need)))
+    }
+
+    /// The walk, asking `place` for the nodes at the end of each batch
+    /// whose sum reaches `need`, until it gives some.
+    fn walk_until(
+        &self,
+        changes: &Changes<'_>,
+        usable: &NodeSet,
+        need: u64,
+        work: &mut Work,
+        mut place: impl FnMut(&mut Work) -> Option<Vec<Slot>>,
+    ) -> Option<(usize, Vec<Slot>)> {
         work.begin(self.first.len());
         let mut total = 0u64;
         for &n in &self.first_nodes {
@@ -115,7 +144,9 @@ impl Holdings {
             }
             from = to;
             if total >= need {
-                return Some((k, work.first_fit(need)));
+                if let Some(slots) = place(work) {
+                    return Some((k, slots));
+                }
             }
         }
         None
@@ -186,6 +217,14 @@ impl Work {
         }
         self.held[i] = units;
         units
+    }
+
+    /// The engine's first-fit placement of `request` on the nodes held.
+    fn placement(&mut self, request: &Request) -> Option<Vec<Slot>> {
+        self.held_nodes.sort_unstable();
+        let held: Vec<(u32, u64)> =
+            self.held_nodes.iter().map(|&n| (n, self.held[n as usize])).filter(|&(_, u)| u > 0).collect();
+        first_fit(request, &held)
     }
 
     /// The first nodes, by index, that give `need` units.

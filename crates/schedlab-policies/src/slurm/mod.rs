@@ -39,6 +39,7 @@ mod cycle;
 mod ends;
 mod fairshare;
 mod holdings;
+mod node_pick;
 mod node_set;
 mod node_space;
 mod on_nodes;

@@ -5,19 +5,21 @@
 //! src/plugins/sched/backfill/backfill.c) with the select plugin's
 //! estimate of its start (`_will_run_test`, cons_tres), node by node.
 //!
-//! Nodes are chosen first fit by node index, among the nodes the pass or
-//! the map leaves usable: cons_tres picks, among runs of consecutive
-//! usable nodes of the lowest weight, the best-fitting run, which is the
-//! lowest-numbered one whenever a single run can hold the job or the
-//! machine is idle (docs/decisions.md, "Machines of nodes").
+//! A job that starts now gets, among the nodes the pass or the map leaves
+//! usable, the nodes cons_tres picks (`node_pick.rs`: `_eval_nodes`, the
+//! tightest sufficient run of consecutive nodes, and `choose_nodes`); a
+//! later start's nodes are the engine's first fit by node index, which is
+//! what decides whether and when it fits (docs/decisions.md, "Machines of
+//! nodes").
 
 use std::collections::BTreeMap;
 
 use schedlab_engine::{EngineError, JobIdx, Nodes, Sim, Slot, Time};
-use schedlab_workload::{units_on, Request, Spread};
+use schedlab_workload::{Request, Spread};
 
 use super::cycle::Verdict;
 use super::ends::Ends;
+use super::node_pick::{choose_nodes, Usable};
 use super::node_set::NodeSet;
 use super::node_space::NodeSpace;
 use super::priority::limit_minutes;
@@ -46,10 +48,7 @@ impl Layout {
 /// The nodes a request needs at least (`min_nodes`): its node count, or
 /// one for a request of tasks.
 fn min_nodes(request: &Request) -> u32 {
-    match request.spread {
-        Spread::Nodes => request.count,
-        Spread::Tasks => 1,
-    }
+    request.min_nodes()
 }
 
 impl Slurm {
@@ -92,11 +91,8 @@ impl Slurm {
             let fail = if part.count() - part.overlap(&blocked) < min_nodes(request) {
                 true
             } else {
-                let slots = if blocked.is_empty() {
-                    nodes.find(request)
-                } else {
-                    nodes.find_where(request, &|n, _| if blocked.contains(n) { 0 } else { u64::MAX })
-                };
+                let also = |n: u32, _: &Request| if blocked.contains(n) { 0 } else { u64::MAX };
+                let slots = pick_now(nodes, request, &also, &|n| nodes.free(n)[0]);
                 if let Some(slots) = slots {
                     self.start_job(sim, j, Some(slots))?;
                     continue;
@@ -230,7 +226,8 @@ impl Slurm {
                 ends.early(n).map_or(u64::MAX, |f| units_of(nodes, request, usable, n, f))
             }
         };
-        if let Some(slots) = nodes.find_where(request, &also) {
+        let cores = |n: u32| ends.early(n).unwrap_or(nodes.free(n))[0];
+        if let Some(slots) = pick_now(nodes, request, &also, &cores) {
             return Some((sim.now(), slots));
         }
         if now_only || !may_ever_fit(sim, request, usable) {
@@ -238,6 +235,29 @@ impl Slurm {
         }
         ends.first_batch(nodes, sim, &self.running, self.s.bf_window, request, usable)
     }
+}
+
+/// The nodes Slurm gives `request` now among those `also` allows (each
+/// with `cores(node)` free cores), by cons_tres `choose_nodes` and
+/// `_eval_nodes` ([`choose_nodes`]); the engine's first fit says first, cheaply, whether
+/// any placement exists.
+fn pick_now(
+    nodes: &Nodes,
+    request: &Request,
+    also: &dyn Fn(u32, &Request) -> u64,
+    cores: &dyn Fn(u32) -> u64,
+) -> Option<Vec<Slot>> {
+    nodes.find_where(request, also)?;
+    let usable: Vec<Usable> = nodes
+        .fitting_where(request, also)
+        .iter()
+        .map(|s| {
+            let units = u64::from(s.units);
+            let cpus = if request.spread == Spread::Nodes { cores(s.node) } else { units };
+            Usable { node: s.node, units, cpus }
+        })
+        .collect();
+    choose_nodes(request, &usable)
 }
 
 /// Answers a cycle keeps at most; past them, tests are made again.
@@ -274,7 +294,7 @@ impl Scratch {
 /// and the test need not play the running jobs' ends.
 fn may_ever_fit(sim: &Sim<'_>, request: &Request, usable: &NodeSet) -> bool {
     let Some(cluster) = sim.cluster() else { return false };
-    let most = cluster.machine.node_types.iter().map(|t| per_node(request, units_on(&t.capacity, &request.each))).max();
+    let most = cluster.machine.node_types.iter().map(|t| request.worth(request.units_in(&t.capacity))).max();
     most.unwrap_or(0).saturating_mul(u64::from(usable.count())) >= u64::from(request.count)
 }
 
@@ -284,13 +304,5 @@ fn units_of(nodes: &Nodes, request: &Request, usable: &NodeSet, n: u32, free: &[
     if !usable.contains(n) || (request.exclusive && free != nodes.capacity(n)) {
         return 0;
     }
-    units_on(free, &request.each)
-}
-
-/// What a node holding `units` gives the request: one node, or its tasks.
-fn per_node(request: &Request, units: u64) -> u64 {
-    match request.spread {
-        Spread::Nodes => units.min(1),
-        Spread::Tasks => units,
-    }
+    request.units_in(free)
 }

@@ -168,7 +168,9 @@ fn bf_window_cuts_a_reservation_off_on_nodes() {
 /// at 60 reserves node 0 for J3 from 120 (J1's and J2's limits end in one
 /// batch) and starts J4 on node 1 (its minute ends at 120, on the
 /// reservation's first second of node 0, so node 1 only). J1 and J2 end
-/// at 100 and the main scheduler starts J3 on node 0.
+/// at 100 and the main scheduler starts J3 on node 1: cons_tres gives a
+/// job of one node the node with the fewest free cores that hold it
+/// (node 1's 3 against node 0's 4).
 #[test]
 fn a_failed_partition_blocks_only_its_own_jobs() {
     let rows = [
@@ -180,7 +182,7 @@ fn a_failed_partition_blocks_only_its_own_jobs() {
     ];
     let params = [("bf_interval", "60"), ("bf_resolution", "1"), ("sched_interval", "1"), ("bf_end_lag", "0")];
     let got = starts(&rows, &params);
-    assert_eq!(got, vec![(0, vec![0]), (0, vec![1]), (100, vec![0]), (60, vec![1]), (1, vec![2])]);
+    assert_eq!(got, vec![(0, vec![0]), (0, vec![1]), (100, vec![1]), (60, vec![1]), (1, vec![2])]);
 }
 
 /// J1 (node 0, until 100, limit 120) and J2 (node 1, until 200, limit
