@@ -354,4 +354,33 @@ mod tests {
         assert_eq!(h.first_batch(&changes, &some, 2, &mut work), Some((1, vec![slot(1), slot(2)])));
         assert_eq!(h.first_batch(&changes, &all, 4, &mut work), None);
     }
+
+    /// Four one-core tasks over exactly three nodes: node 0 holds four
+    /// cores at first, node 1 gains one in batch 1, node 2 one in batch 2.
+    /// The sum reaches four at batch 0 already, but on one node; at batch 1
+    /// on two; only after batch 2 are there three, node 0 taking 4 − 2 = 2
+    /// (one kept for each node still to take) and the others one each.
+    #[test]
+    fn tasks_over_a_node_count_wait_for_enough_nodes() {
+        let changed = [1, 1, 2];
+        let until = [1, 2, 3];
+        let changes = Changes { nodes: &changed, until: &until };
+        let h = Holdings::new(vec![4, 0, 0], vec![0, 1, 1], &changes);
+        let request = Request {
+            partition: 0,
+            spread: schedlab_workload::Spread::Over { nodes: 3, per_node: vec![0] },
+            count: 4,
+            each: vec![1],
+            exclusive: false,
+        };
+        let mut work = Work::default();
+        let all = NodeSet::full(3);
+        let slot = |node, units| Slot { node, units };
+        assert_eq!(h.first_batch(&changes, &all, 4, &mut work).map(|a| a.0), Some(0), "the sum alone");
+        assert_eq!(
+            h.first_placement(&changes, &all, &request, &mut work),
+            Some((2, vec![slot(0, 2), slot(1, 1), slot(2, 1)]))
+        );
+        assert_eq!(h.first_placement(&changes, &NodeSet::of(3, [0, 1]), &request, &mut work), None);
+    }
 }
