@@ -218,7 +218,7 @@ fn amount_spec(name: &str, n: u64) -> String {
     if name != MEM || n == 0 {
         return format!("{name}={n}");
     }
-    let unit = [(1u64 << 20, "T"), (1 << 10, "G")].into_iter().find(|&(scale, _)| n % scale == 0);
+    let unit = [(1u64 << 20, "T"), (1 << 10, "G")].into_iter().find(|&(scale, _)| n.is_multiple_of(scale));
     match unit {
         Some((scale, suffix)) => format!("{name}={}{suffix}", n / scale),
         None => format!("{name}={n}"),
