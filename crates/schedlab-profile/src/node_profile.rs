@@ -38,7 +38,8 @@
 //!
 //! [`Profile`]: crate::Profile
 
-use std::collections::VecDeque;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
 
 use schedlab_engine::{first_fit, Slot, Time};
 use schedlab_workload::{Cluster, Request, Spread};
@@ -369,11 +370,18 @@ impl NodeProfile {
             worth.push(self.worth_changes((n, m as u32), request, (from, until), duration.max(1), out));
         }
         let mut total: i64 = worth.iter().sum();
+        // Tasks spread over k nodes need k nodes worth a task: until then
+        // the allocation rule is not asked.
+        let least_nodes = match request.spread {
+            Spread::Over { nodes, .. } => nodes as usize,
+            _ => 0,
+        };
+        let mut worth_some = worth.iter().filter(|&&w| w > 0).count();
         let mut at = from;
         let mut i = 0;
         let mut sorted = false;
         loop {
-            if total >= need {
+            if total >= need && worth_some >= least_nodes {
                 if at >= until {
                     return None;
                 }
@@ -389,8 +397,10 @@ impl NodeProfile {
             }
             let (t, _, _) = *events.get(i)?;
             while let Some(&(_, delta, m)) = events.get(i).filter(|e| e.0 == t) {
+                let before = worth[m as usize];
                 total += delta;
                 worth[m as usize] += delta;
+                worth_some = worth_some + usize::from(worth[m as usize] > 0) - usize::from(before > 0);
                 i += 1;
             }
             at = t;
@@ -491,11 +501,6 @@ impl NodeProfile {
     /// request, every later window start fits too and the earliest start is
     /// no later. `None` if the settled nodes are never worth it.
     fn settled_by(&self, request: &Request, members: &[u32], from: Time) -> Option<Time> {
-        // Tasks spread over nodes may not fit where their sum does (the
-        // node count and each node's share decide), so they have no bound.
-        if let Spread::Over { .. } = request.spread {
-            return None;
-        }
         let need = i64::from(request.count);
         let r = self.r;
         let mut settled: Vec<(Time, i64)> = members
@@ -507,6 +512,10 @@ impl NodeProfile {
                 (w > 0).then(|| (line.times.last().map_or(from, |&t| t.max(from)), w))
             })
             .collect();
+        if let Spread::Over { nodes, .. } = request.spread {
+            settled.sort_unstable();
+            return largest_reach(settled, nodes as usize, need);
+        }
         if request.spread == Spread::Nodes {
             // Every settled node is worth one: the need-th earliest.
             let k = usize::try_from(need - 1).ok().filter(|&k| k < settled.len())?;
@@ -519,6 +528,30 @@ impl NodeProfile {
             (total >= need).then_some(t)
         })
     }
+}
+
+/// The first time, of `settled` (each node's settling time and worth, in
+/// time order), by which the `k` largest worths settled sum to `need`:
+/// tasks over exactly `k` nodes, each node worth at most the tasks less
+/// one per other node, fit on some nodes if and only if `k` of them are
+/// worth a task and the `k` largest sum to the tasks (each of those can
+/// give back down to one task), so from then on they fit on the settled
+/// nodes, and the allocation rule, which places a request wherever some
+/// placement exists, places them. O(m log k) for m settled nodes.
+fn largest_reach(settled: Vec<(Time, i64)>, k: usize, need: i64) -> Option<Time> {
+    let mut largest = BinaryHeap::with_capacity(k + 1);
+    let mut sum = 0;
+    for (t, w) in settled {
+        largest.push(Reverse(w));
+        sum += w;
+        if largest.len() > k {
+            sum -= largest.pop().map_or(0, |Reverse(w)| w);
+        }
+        if largest.len() == k && sum >= need {
+            return Some(t);
+        }
+    }
+    None
 }
 
 /// The first fit by node index of `request` on `members`, given what

@@ -116,16 +116,27 @@ impl Grid {
         if request.exclusive && free.iter().zip(cap).any(|(&f, &c)| f != c as i64) {
             return 0;
         }
-        free.iter()
-            .zip(&request.each)
-            .filter(|(_, &e)| e > 0)
-            .map(|(&f, &e)| f.max(0) as u64 / e)
-            .min()
-            .unwrap_or(u64::MAX)
+        // What a request spread over nodes asks once per node comes first.
+        let rest: Vec<i64> = free.iter().enumerate().map(|(k, &f)| f - request.per_node(k) as i64).collect();
+        if rest.iter().any(|&f| f < 0) {
+            return 0;
+        }
+        rest.iter().zip(&request.each).filter(|(_, &e)| e > 0).map(|(&f, &e)| f as u64 / e).min().unwrap_or(u64::MAX)
     }
 
     fn earliest(&self, request: &Request, from: Time, duration: Time) -> Option<(Time, Vec<Slot>)> {
         for t in from..=self.horizon {
+            if let Spread::Over { .. } = request.spread {
+                let held: Vec<(u32, u64)> = self.members[request.partition as usize]
+                    .iter()
+                    .map(|&n| (n, (t..t + duration.max(1)).map(|s| self.units(n, s, request)).min().unwrap_or(0)))
+                    .filter(|&(_, u)| u > 0)
+                    .collect();
+                match schedlab_engine::first_fit(request, &held) {
+                    Some(slots) => return Some((t, slots)),
+                    None => continue,
+                }
+            }
             let mut left = u64::from(request.count);
             let mut out = Vec::new();
             for &n in &self.members[request.partition as usize] {
@@ -154,7 +165,7 @@ impl Grid {
                     let amount = if request.exclusive {
                         self.capacity[s.node as usize * self.r + k]
                     } else {
-                        request.each[k] * u64::from(s.units)
+                        request.amount(k, u64::from(s.units))
                     };
                     self.free[(s.node as usize * self.horizon as usize + t as usize) * self.r + k] +=
                         sign * amount as i64;
@@ -178,9 +189,17 @@ impl Rng {
     }
 }
 
-fn random_request(rng: &mut Rng, partitions: i64, most: u32) -> Request {
-    let spread = if rng.below(2) == 0 { Spread::Nodes } else { Spread::Tasks };
-    let count = 1 + rng.below(i64::from(most)) as u32;
+/// A random request of nodes or tasks, or, with `over`, a third of them
+/// tasks spread over 2 to 4 nodes (more tasks than nodes), some asking
+/// memory per node.
+fn random_request(rng: &mut Rng, partitions: i64, most: u32, over: bool) -> Request {
+    let mut spread = if rng.below(2) == 0 { Spread::Nodes } else { Spread::Tasks };
+    let mut count = 1 + rng.below(i64::from(most)) as u32;
+    if over && rng.below(3) == 0 {
+        let nodes = 2 + rng.below(3) as u32;
+        spread = Spread::Over { nodes, per_node: vec![0, rng.below(6) as u64] };
+        count = nodes + 1 + rng.below(i64::from(most)) as u32;
+    }
     Request {
         partition: rng.below(partitions) as u32,
         spread,
@@ -193,6 +212,18 @@ fn random_request(rng: &mut Rng, partitions: i64, most: u32) -> Request {
 /// Random searches, reservations, releases and advances on both models:
 /// every answer of the profile is the grid's.
 fn compare_with_grid(spec: &str, partitions: i64, horizon: Time, steps: usize, most: u32, seed: u64) {
+    compare_spreads_with_grid(spec, partitions, horizon, (steps, most, false), seed);
+}
+
+/// [`compare_with_grid`], with tasks spread over nodes among the requests
+/// when `over`.
+fn compare_spreads_with_grid(
+    spec: &str,
+    partitions: i64,
+    horizon: Time,
+    (steps, most, over): (usize, u32, bool),
+    seed: u64,
+) {
     let c = cluster(spec);
     let mut rng = Rng(seed);
     let mut grid = Grid::new(&c, horizon);
@@ -214,7 +245,7 @@ fn compare_with_grid(spec: &str, partitions: i64, horizon: Time, steps: usize, m
             }
             1 => p.advance(origin + rng.below(4)),
             _ => {
-                let request = random_request(&mut rng, partitions, most);
+                let request = random_request(&mut rng, partitions, most, over);
                 let from = origin + rng.below(10);
                 let duration = 1 + rng.below(horizon / 4);
                 let expected = grid.earliest(&request, from, duration);
@@ -252,4 +283,15 @@ fn small_requests_on_many_nodes_agree_with_the_grid() {
     for seed in 0..4 {
         compare_with_grid("64x(cpu=4,mem=8)", 1, 200, 600, 6, 100 + seed);
     }
+}
+
+#[test]
+fn tasks_spread_over_nodes_agree_with_the_grid() {
+    // Requests of tasks over an exact node count among the others: the
+    // sweep asks the allocation rule only where k nodes are worth a task,
+    // and stops by the time the k largest settled nodes hold the tasks.
+    for seed in 0..30 {
+        compare_spreads_with_grid("a:3x(cpu=4,mem=8)+b:2x(cpu=2,mem=16)", 2, 60, (120, 8, true), 200 + seed);
+    }
+    compare_spreads_with_grid("a:32x(cpu=8,mem=32)+b:16x(cpu=4,mem=64)", 2, 300, (800, 40, true), 9);
 }
