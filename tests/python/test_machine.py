@@ -32,9 +32,11 @@ def dump(rows) -> bytes:
 NODES = "a:2x(cpu=4,mem=8G)+b:1x(cpu=8,mem=16G,gpu=2)"
 JOBS = [
     (1, 0, 100, "a", "cpu=2,mem=2G,node=1"),  # 2 cores, 2,048 MiB on one node
-    (2, 1, 100, "a", "cpu=4,mem=4G,node=2"),  # 2 cores and 2,048 MiB on each of 2 nodes
+    (2, 1, 100, "a", "cpu=4,mem=4G,node=2"),  # 4 cores over exactly 2 nodes (2 + 2 here), 2,048 MiB on each
     (3, 2, 100, "b", "cpu=4,mem=1G,node=1,gres/gpu=2"),  # 4 cores, 1,024 MiB, 2 GPUs
-    (4, 3, 100, "a", "cpu=3,mem=3M,node=2"),  # ⌈3/2⌉ = 2 cores and 2 MiB on each node
+    # 3 cores over exactly 2 nodes and ⌈3/2⌉ = 2 MiB on each: it starts at 100 on both idle nodes, the first
+    # taking all it can but one core for the second (2 + 1), as Slurm's cons_tres gives `-N 2 -n 3`.
+    (4, 3, 100, "a", "cpu=3,mem=3M,node=2"),
 ]
 
 
@@ -49,7 +51,7 @@ def test_the_jobs_table_says_what_each_job_held():
     assert list(jobs["partition"].cat.categories) == ["a", "b"]
     assert list(jobs["partition"].astype(str)) == ["a", "a", "b", "a"]
     assert list(jobs["nodes"]) == [1, 2, 1, 2]
-    assert list(jobs["cpu"]) == [2, 4, 4, 4]
+    assert list(jobs["cpu"]) == [2, 4, 4, 3]
     assert list(jobs["mem"]) == [2048, 4096, 1024, 4]
     assert list(jobs["gpu"]) == [0, 0, 2, 0]
     assert str(jobs["cpu"].dtype) == "uint64"
@@ -78,7 +80,7 @@ def test_a_trace_on_processors_has_no_resource_columns():
 def test_a_trace_on_nodes_pickles_with_its_machine():
     trace = schedlab.load(dump(JOBS), nodes=NODES)
     again = pickle.loads(pickle.dumps(trace))
-    assert list(schedlab.run(again, "fcfs").jobs["cpu"]) == [2, 4, 4, 4]
+    assert list(schedlab.run(again, "fcfs").jobs["cpu"]) == [2, 4, 4, 3]
 
 
 def test_a_bad_machine_is_refused_with_its_place(tmp_path):
