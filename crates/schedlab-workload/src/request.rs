@@ -6,9 +6,10 @@
 //! `ReqTRES`), a number of tasks of one core each spread over exactly a
 //! number of nodes (a Slurm job with more CPUs than nodes, `-N n -n t`),
 //! or a number of tasks of one core each (an SWF job, or a Slurm job
-//! without a node count) packed onto as few nodes as the allocator finds. Requests are kept once per distinct shape in the trace's
-//! [`Cluster`]; each job names its shape by index (`SwfExtra::request`), so
-//! a job costs four bytes more on a machine of nodes and nothing otherwise.
+//! without a node count) packed onto as few nodes as the allocator finds.
+//! Requests are kept once per distinct shape in the trace's [`Cluster`];
+//! each job names its shape by index (`SwfExtra::request`), so a job
+//! costs four bytes more on a machine of nodes and nothing otherwise.
 
 use std::collections::BTreeMap;
 
