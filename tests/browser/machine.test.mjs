@@ -99,6 +99,40 @@ describe("the machine editor", () => {
     await page.close();
   });
 
+  test("memory typed in MiB is shown in its largest exact unit, and travels in the link (390 px)", async () => {
+    const page = await pageAt(session, 390, 844, pageErrors);
+    await loadSample(page);
+    await choosePolicies(page, ["easy"]);
+    await openOptions(page);
+    // By hand: 65,536 MiB is exactly 64 GiB, not a whole TiB; four such
+    // nodes hold 256 GiB and the sample's 100 processors.
+    await typeNodes(page, "4x(cpu=25,mem=65536M)");
+    assert.equal(await page.inputValue("#wl-nodes"), "4x(cpu=25,mem=64G)");
+    assert.equal(await page.textContent("#wl-nodes-note"), "4 nodes (100 cores, 256 GiB): 4 × (cpu 25, mem 64 GiB); partitions all (nodes 0-3)");
+    const box = await page.$eval("#machine", (e) => {
+      const r = e.getBoundingClientRect();
+      return { right: r.right, scroll: document.documentElement.scrollWidth };
+    });
+    assert.ok(box.right <= 390 && box.scroll <= 390, `the editor fits the window: ${JSON.stringify(box)}`);
+    await page.$eval("#wl-nodes", (e) => e.scrollIntoView({ block: "center" }));
+    await page.screenshot({ path: join(SHOTS, "machine-memory-390.png"), fullPage: false });
+    // The sample's jobs ask no memory, so they run as on 100 processors
+    // split over four nodes: the command line on the same machine agrees.
+    await runAndWait(page);
+    const want = cli("run", SAMPLE, "--nodes", "4x(cpu=25,mem=64G)", "--policy", "easy", "--json", "-q");
+    assert.equal(Number(await cell(page, "easy", "mean_wait")), want.metrics.mean_wait);
+    await page.click("#copy-link");
+    const link = await page.inputValue("#share-url");
+    const p2 = await session.browser.context.newPage();
+    p2.on("pageerror", (e) => pageErrors.push(String(e)));
+    await p2.goto(link);
+    await p2.waitForSelector("body[data-ready='1']");
+    await openOptions(p2);
+    assert.equal(await p2.inputValue("#wl-nodes"), "4x(cpu=25,mem=64G)");
+    await p2.close();
+    await page.close();
+  });
+
   test("a bad description is named, and a policy that plans processors is refused on nodes", async () => {
     const page = await pageAt(session, 1280, 900, pageErrors);
     await loadSample(page);
