@@ -161,16 +161,6 @@ fn largest(by_units: &BTreeMap<u64, u64>, k: u64) -> Option<u64> {
 mod tests {
     use super::*;
 
-    fn over(count: u32, nodes: u32) -> Request {
-        Request {
-            partition: 0,
-            spread: Spread::Over { nodes, per_node: vec![0] },
-            count,
-            each: vec![1],
-            exclusive: false,
-        }
-    }
-
     fn slots(list: &[(u32, u32)]) -> Vec<Slot> {
         list.iter().map(|&(node, units)| Slot { node, units }).collect()
     }
@@ -179,14 +169,14 @@ mod tests {
     fn tasks_over_nodes_leave_one_for_each_node_still_to_take() {
         // 24 tasks over 3 nodes with 16, 16 and 16 free: the first takes
         // 16, the second 24 - 16 - 1 = 7, the third the last one.
-        let got = first_fit(&over(24, 3), &[(0, 16), (1, 16), (2, 16)]);
+        let got = first_fit(&Request::cores_over(24, 3), &[(0, 16), (1, 16), (2, 16)]);
         assert_eq!(got, Some(slots(&[(0, 16), (1, 7), (2, 1)])));
     }
 
     #[test]
     fn an_uneven_spread_fits_where_an_even_one_would_not() {
         // 8 per node would need 8 free cores on 3 nodes; node 2 has one.
-        let got = first_fit(&over(24, 3), &[(0, 16), (1, 7), (2, 1), (3, 16)]);
+        let got = first_fit(&Request::cores_over(24, 3), &[(0, 16), (1, 7), (2, 1), (3, 16)]);
         assert_eq!(got, Some(slots(&[(0, 16), (1, 7), (2, 1)])));
     }
 
@@ -194,7 +184,7 @@ mod tests {
     fn the_last_node_must_complete_the_request() {
         // After nodes 0 and 1 (1 + 1 tasks), 22 are left for one node:
         // node 2 (10) is passed by, node 3 (22) completes it.
-        let got = first_fit(&over(24, 3), &[(0, 1), (1, 1), (2, 10), (3, 22)]);
+        let got = first_fit(&Request::cores_over(24, 3), &[(0, 1), (1, 1), (2, 10), (3, 22)]);
         assert_eq!(got, Some(slots(&[(0, 1), (1, 1), (3, 22)])));
     }
 
@@ -202,15 +192,15 @@ mod tests {
     fn a_node_after_which_the_rest_cannot_complete_is_passed_by() {
         // 24 tasks over 2 nodes, free 1, 8 and 16: taking node 0 leaves 23
         // for one node, which none has; nodes 1 and 2 give 8 + 16.
-        let got = first_fit(&over(24, 2), &[(0, 1), (1, 8), (2, 16)]);
+        let got = first_fit(&Request::cores_over(24, 2), &[(0, 1), (1, 8), (2, 16)]);
         assert_eq!(got, Some(slots(&[(1, 8), (2, 16)])));
     }
 
     #[test]
     fn too_few_units_or_nodes_do_not_fit() {
         // The two largest nodes hold 15 of 16; only two nodes for three.
-        assert_eq!(first_fit(&over(16, 2), &[(0, 5), (1, 10), (2, 4)]), None);
-        assert_eq!(first_fit(&over(6, 3), &[(0, 5), (1, 0), (2, 4)]), None);
+        assert_eq!(first_fit(&Request::cores_over(16, 2), &[(0, 5), (1, 10), (2, 4)]), None);
+        assert_eq!(first_fit(&Request::cores_over(6, 3), &[(0, 5), (1, 0), (2, 4)]), None);
     }
 
     #[test]

@@ -50,6 +50,20 @@ pub struct Request {
 }
 
 impl Request {
+    /// `count` one-core tasks over exactly `nodes` nodes of the first
+    /// partition, on a machine whose only resource is cores: the smallest
+    /// request spread over nodes, which the placement rules' hand-computed
+    /// cases write.
+    pub fn cores_over(count: u32, nodes: u32) -> Request {
+        Request {
+            partition: 0,
+            spread: Spread::Over { nodes, per_node: vec![0] },
+            count,
+            each: vec![1],
+            exclusive: false,
+        }
+    }
+
     /// The distinct nodes the request needs at least: its node count, or
     /// one for tasks packed onto nodes.
     pub fn min_nodes(&self) -> u32 {

@@ -176,16 +176,6 @@ fn take_from(run: &[Usable], first: usize, left: &mut Left, taken: &mut Vec<(usi
 mod tests {
     use super::*;
 
-    fn over(count: u32, nodes: u32) -> Request {
-        Request {
-            partition: 0,
-            spread: Spread::Over { nodes, per_node: vec![0] },
-            count,
-            each: vec![1],
-            exclusive: false,
-        }
-    }
-
     fn usable(list: &[(u32, u64)]) -> Vec<Usable> {
         list.iter().map(|&(node, cpus)| Usable { node, units: cpus, cpus }).collect()
     }
@@ -199,14 +189,15 @@ mod tests {
         // Nodes 0, 2-3 and 5-7 usable (1 and 4 full): 8 tasks over 2 nodes.
         // Run {0} has too few nodes; {2,3} has 6 CPUs, too few; {5,6,7}
         // has 12: it is taken, node 5 giving 4, node 6 the other 4.
-        let got = eval_nodes(&over(8, 2), &usable(&[(0, 16), (2, 3), (3, 3), (5, 4), (6, 4), (7, 4)]));
+        let got = eval_nodes(&Request::cores_over(8, 2), &usable(&[(0, 16), (2, 3), (3, 3), (5, 4), (6, 4), (7, 4)]));
         assert_eq!(got, Some(slots(&[(5, 4), (6, 4)])));
         // With node 4 usable too, {2..7} (19 CPUs) is one run, enough.
         // Nodes 2 gives 3 (5 left for one node); nodes 3 to 7 hold fewer
         // than 5 and are passed by, so the round fails and its run is
         // dropped, node 2 kept. The next round's only run, {0}, has a
         // node for the 5 left: node 0 gives 5.
-        let got = eval_nodes(&over(8, 2), &usable(&[(0, 16), (2, 3), (3, 3), (4, 1), (5, 4), (6, 4), (7, 4)]));
+        let got =
+            eval_nodes(&Request::cores_over(8, 2), &usable(&[(0, 16), (2, 3), (3, 3), (4, 1), (5, 4), (6, 4), (7, 4)]));
         assert_eq!(got, Some(slots(&[(0, 5), (2, 3)])));
     }
 
@@ -216,9 +207,9 @@ mod tests {
         // _eval_nodes takes node 0 (2), then no node holds the 30 left;
         // choose_nodes drops nodes of at most 1 CPU (none), then of at
         // most 2 (node 0), and finds nodes 1 and 2.
-        let got = choose_nodes(&over(32, 2), &usable(&[(0, 2), (1, 16), (2, 16)]));
+        let got = choose_nodes(&Request::cores_over(32, 2), &usable(&[(0, 2), (1, 16), (2, 16)]));
         assert_eq!(got, Some(slots(&[(1, 16), (2, 16)])));
-        assert_eq!(eval_nodes(&over(32, 2), &usable(&[(0, 2), (1, 16), (2, 16)])), None);
+        assert_eq!(eval_nodes(&Request::cores_over(32, 2), &usable(&[(0, 2), (1, 16), (2, 16)])), None);
     }
 
     #[test]
@@ -231,10 +222,10 @@ mod tests {
     #[test]
     fn tasks_over_nodes_keep_a_cpu_for_each_node_still_to_take() {
         // 24 tasks over 3 nodes of 16, 7 and 1 free CPUs: 16, 7, 1.
-        let got = eval_nodes(&over(24, 3), &usable(&[(0, 16), (1, 7), (2, 1), (3, 16)]));
+        let got = eval_nodes(&Request::cores_over(24, 3), &usable(&[(0, 16), (1, 7), (2, 1), (3, 16)]));
         assert_eq!(got, Some(slots(&[(0, 16), (1, 7), (2, 1)])));
         // All four nodes idle: 16, then 24 - 16 = 8 left over 2 nodes: 7, 1.
-        let got = eval_nodes(&over(24, 3), &usable(&[(0, 16), (1, 16), (2, 16), (3, 16)]));
+        let got = eval_nodes(&Request::cores_over(24, 3), &usable(&[(0, 16), (1, 16), (2, 16), (3, 16)]));
         assert_eq!(got, Some(slots(&[(0, 16), (1, 7), (2, 1)])));
     }
 }
