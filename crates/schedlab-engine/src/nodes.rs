@@ -18,6 +18,12 @@
 //! nodes after which it can still be completed (`placement`). The rule is
 //! deterministic and documented; a policy may also place a job on nodes it
 //! chose (`Sim::start_on`), which the engine checks.
+//!
+//! A request of tasks over k nodes is first placed by one pass in node
+//! order; when that pass fails, what it saw (the nodes holding a task,
+//! what they count towards the request) usually shows that no placement
+//! exists (`Walk::rules_out`), and only otherwise does the rule list every
+//! node to look ahead.
 
 use std::sync::Arc;
 
@@ -203,9 +209,13 @@ impl Nodes {
         }
         let mut found = Vec::new();
         let mut need = self.need(p, request);
-        self.descend(p, 1, request, also, &mut Some(&mut found), &mut need);
+        let mut walk = Walk::new(request, &need, self.shape.r);
+        self.descend(p, 1, request, also, &mut Some(&mut found), &mut need, &mut walk);
         if need.done() {
             return Some(found);
+        }
+        if walk.rules_out(request, &need) {
+            return None;
         }
         self.spread_ahead(request, also)
     }
@@ -235,7 +245,8 @@ impl Nodes {
         let p = request.partition as usize;
         let mut found = Vec::new();
         let mut all = Need { units: u64::MAX, nodes: u32::MAX, most: u64::MAX };
-        self.descend(p, 1, request, also, &mut Some(&mut found), &mut all);
+        let mut walk = Walk::new(request, &all, self.shape.r);
+        self.descend(p, 1, request, also, &mut Some(&mut found), &mut all, &mut walk);
         found
     }
 
@@ -259,13 +270,16 @@ impl Nodes {
             return false;
         }
         let mut need = self.need(p, request);
-        self.descend(p, 1, request, &|_, _| u64::MAX, &mut None, &mut need);
-        need.done() || self.spread_ahead(request, &|_, _| u64::MAX).is_some()
+        let mut walk = Walk::new(request, &need, self.shape.r);
+        self.descend(p, 1, request, &|_, _| u64::MAX, &mut None, &mut need, &mut walk);
+        need.done() || (!walk.rules_out(request, &need) && self.spread_ahead(request, &|_, _| u64::MAX).is_some())
     }
 
     /// Visits the leaves below `at` that could hold a unit, left to right,
     /// taking what they hold until `need` is met (every unit each holds,
-    /// when `need` asks for `u64::MAX` units: a planner's list).
+    /// when `need` asks for `u64::MAX` units: a planner's list). `walk`
+    /// holds what a subtree's maxima must reach and counts what was seen.
+    #[allow(clippy::too_many_arguments)]
     fn descend(
         &self,
         p: usize,
@@ -274,19 +288,15 @@ impl Nodes {
         also: &dyn Fn(u32, &Request) -> u64,
         found: &mut Option<&mut Vec<Slot>>,
         need: &mut Need,
+        walk: &mut Walk,
     ) {
         let tree = &self.trees[p];
-        // A node of a request spread over nodes must hold what the other
-        // nodes still to take could not make up (`Need::least`), so only
-        // subtrees whose maxima could are visited.
-        let spread = matches!(request.spread, Spread::Over { .. }) && need.units != u64::MAX;
-        let units = if spread { need.least() } else { 1 };
-        if need.done() || !tree.may_hold(at, self.shape.r, request, units) {
+        if need.done() || !tree.reaches(at, self.shape.r, &walk.floor, request.exclusive) {
             return;
         }
         if at < tree.width {
-            self.descend(p, 2 * at, request, also, found, need);
-            self.descend(p, 2 * at + 1, request, also, found, need);
+            self.descend(p, 2 * at, request, also, found, need, walk);
+            self.descend(p, 2 * at + 1, request, also, found, need, walk);
             return;
         }
         let n = self.shape.members[p][at - tree.width];
@@ -295,6 +305,7 @@ impl Nodes {
             Spread::Nodes if !all => u64::from(self.holds_unit(n, request) && also(n, request) > 0),
             _ => self.units(n, request).min(also(n, request)),
         };
+        walk.saw(request, here);
         let take = if all { here } else { need.take(&request.spread, here) };
         if take == 0 {
             return;
@@ -302,6 +313,7 @@ impl Nodes {
         if let Some(found) = found {
             found.push(Slot { node: n, units: take as u32 });
         }
+        walk.aim(request, need);
     }
 
     /// Units of `request` node `n` can hold now (for an exclusive request,
@@ -458,12 +470,84 @@ impl Tree {
         })
     }
 
-    /// Whether some node below `at` may hold `units` units of `request`.
-    fn may_hold(&self, at: usize, r: usize, request: &Request, units: u64) -> bool {
-        if request.exclusive && self.idle[at] == 0 {
+    /// Whether some node below `at` may hold `floor` (per resource, what
+    /// the units a descent looks for take), and is idle for an exclusive
+    /// request.
+    fn reaches(&self, at: usize, r: usize, floor: &[u64], exclusive: bool) -> bool {
+        if exclusive && self.idle[at] == 0 {
             return false;
         }
-        self.max[at * r..(at + 1) * r].iter().enumerate().all(|(k, &m)| m >= request.amount(k, units))
+        self.max[at * r..(at + 1) * r].iter().zip(floor).all(|(&m, &f)| m >= f)
+    }
+}
+
+/// What one descent looks for, and, for a request spread over nodes, what
+/// it saw: enough to refuse the request without the look-ahead's list of
+/// every node when the pass in node order failed.
+struct Walk {
+    /// The units a visited node must be able to hold: one, or for a
+    /// request spread over nodes [`Need::least`] (only subtrees whose
+    /// maxima could hold that many are visited).
+    units: u64,
+    /// Per resource, what `units` units take: computed once per change
+    /// of `units` rather than at every entry visited.
+    floor: Vec<u64>,
+    /// `units` when the descent began.
+    first: u64,
+    /// Visited nodes holding a unit, the sum of what each counts towards
+    /// the request ([`Request::worth`]) and the most any counts.
+    holders: u64,
+    worth: u64,
+    most: u64,
+}
+
+impl Walk {
+    fn new(request: &Request, need: &Need, r: usize) -> Walk {
+        let spread = matches!(request.spread, Spread::Over { .. }) && need.units != u64::MAX;
+        let units = if spread { need.least() } else { 1 };
+        let floor = (0..r).map(|k| request.amount(k, units)).collect();
+        Walk { units, floor, first: units, holders: 0, worth: 0, most: 0 }
+    }
+
+    /// Counts a visited node that holds `here` units.
+    fn saw(&mut self, request: &Request, here: u64) {
+        if here > 0 {
+            let worth = request.worth(here);
+            self.holders += 1;
+            self.worth = self.worth.saturating_add(worth);
+            self.most = self.most.max(worth);
+        }
+    }
+
+    /// After a node was taken: what the next node must hold, if that grew.
+    fn aim(&mut self, request: &Request, need: &Need) {
+        if !matches!(request.spread, Spread::Over { .. }) || need.units == u64::MAX {
+            return;
+        }
+        let units = need.least();
+        if units != self.units {
+            self.units = units;
+            for (k, f) in self.floor.iter_mut().enumerate() {
+                *f = request.amount(k, units);
+            }
+        }
+    }
+
+    /// Whether a failed pass over a request spread over k nodes shows it
+    /// cannot be placed. A node holding fewer than the least the first
+    /// node had to hold is in no placement (the other k - 1 could not
+    /// make up the rest), and the least never falls; so while it stayed
+    /// where it began, the pass visited every node that could be in one.
+    /// The rule places the request exactly when the k largest of these
+    /// count `count` (`placement`), which needs k of them and no more
+    /// than their sum or k times the largest.
+    fn rules_out(&self, request: &Request, need: &Need) -> bool {
+        let Spread::Over { nodes, .. } = request.spread else { return false };
+        if need.least() != self.first {
+            return false;
+        }
+        let k = u64::from(nodes);
+        self.holders < k || self.worth.min(k.saturating_mul(self.most)) < u64::from(request.count)
     }
 }
 
