@@ -8,7 +8,9 @@
 //! hold an idle node, for an exclusive request), left to right, so it
 //! visits O(k log N) entries for k nodes found in the best case and never
 //! touches a subtree that cannot help. Taking or giving back a slot
-//! updates the node's leaf in every partition tree that holds it.
+//! updates the node's leaf in every partition tree that holds it, and the
+//! entries above it level by level, each once, going up only from those
+//! that changed.
 //!
 //! The allocation rule is first fit by node index: a request of `count`
 //! nodes takes the lowest-numbered nodes of its partition that can each
@@ -384,14 +386,15 @@ impl Nodes {
                 tree.idle[at] = u32::from(free == &shape.capacity[n * r..(n + 1) * r]);
                 touched.push(at);
             }
+            // An entry whose maxima and idle count came out as they were
+            // changes nothing above it, so only changed entries go up:
+            // most paths stop well below the root.
             while touched.first().is_some_and(|&at| at > 1) {
                 for at in touched.iter_mut() {
                     *at /= 2;
                 }
                 touched.dedup();
-                for &at in &touched {
-                    tree.pull(at, r);
-                }
+                touched.retain(|&at| tree.pull(at, r));
             }
         }
     }
@@ -438,13 +441,19 @@ fn largest_tasks(by_cores: &Fenwick, cores: u64, k: u64) -> u64 {
 }
 
 impl Tree {
-    /// Recomputes entry `at` from its two children.
-    fn pull(&mut self, at: usize, r: usize) {
+    /// Recomputes entry `at` from its two children; whether it changed.
+    fn pull(&mut self, at: usize, r: usize) -> bool {
         let (l, rr) = (2 * at * r, (2 * at + 1) * r);
+        let mut changed = false;
         for k in 0..r {
-            self.max[at * r + k] = self.max[l + k].max(self.max[rr + k]);
+            let max = self.max[l + k].max(self.max[rr + k]);
+            changed |= self.max[at * r + k] != max;
+            self.max[at * r + k] = max;
         }
-        self.idle[at] = self.idle[2 * at] + self.idle[2 * at + 1];
+        let idle = self.idle[2 * at] + self.idle[2 * at + 1];
+        changed |= self.idle[at] != idle;
+        self.idle[at] = idle;
+        changed
     }
 
     /// Whether the partition's free amounts (and idle nodes, for an
