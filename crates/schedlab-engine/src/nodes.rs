@@ -327,6 +327,16 @@ impl Nodes {
         request.units_in(self.free(n))
     }
 
+    /// Whether node `n` can hold `units` units of `request` now: `units`
+    /// at least that many, without a division (what each resource gives
+    /// `units` units is at most its free amount).
+    fn holds(&self, n: u32, request: &Request, units: u64) -> bool {
+        if request.exclusive && !self.is_idle(n) {
+            return false;
+        }
+        self.free(n).iter().enumerate().all(|(k, &f)| f >= request.amount(k, units))
+    }
+
     /// Whether node `n` can hold one unit of `request` now: `units` > 0
     /// without a division.
     fn holds_unit(&self, n: u32, request: &Request) -> bool {
@@ -404,14 +414,14 @@ impl Nodes {
     /// as the request asks, and for a request spread over nodes exactly
     /// its node count.
     pub fn can_take(&self, request: &Request, slots: &[Slot]) -> bool {
-        let nodes = &self.shape.members[request.partition as usize];
         let units: u64 = slots.iter().map(|s| u64::from(s.units)).sum();
         let distinct = slots.windows(2).all(|w| w[0].node < w[1].node);
         let each_fits = slots.iter().all(|s| {
-            nodes.binary_search(&s.node).is_ok()
+            (s.node as usize) < self.len()
+                && self.in_partition(s.node, request.partition)
                 && s.units > 0
                 && (request.spread != Spread::Nodes || s.units == 1)
-                && self.units(s.node, request) >= u64::from(s.units)
+                && self.holds(s.node, request, u64::from(s.units))
         });
         let node_count = match request.spread {
             Spread::Over { nodes, .. } => slots.len() == nodes as usize,

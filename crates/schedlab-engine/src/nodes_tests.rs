@@ -263,6 +263,9 @@ fn capped_placements_and_fits_are_the_scans() {
             assert_eq!(capped, naive_find_capped(&machine, &free, &capacity, &r, &cap), "round {round}");
             let found = index.find(&r);
             assert_eq!(index.fits(&r), found.is_some(), "round {round}");
+            let slots = random_slots(&mut rng, nodes, &r, found.as_deref());
+            let want = naive_can_take(&machine, &free, &capacity, &r, &slots);
+            assert_eq!(index.can_take(&r, &slots), want, "round {round}: {slots:?}");
             // Keep about half the placements, so the machine fills up.
             if let Some(slots) = found.filter(|_| rng.next_u64() % 2 == 0) {
                 for s in &slots {
@@ -276,3 +279,45 @@ fn capped_placements_and_fits_are_the_scans() {
     }
 }
 
+/// Slots to offer `can_take`: the found placement, sometimes with one
+/// slot's units or node moved, or a few random slots (some beyond the
+/// machine).
+fn random_slots(rng: &mut SplitMix64, nodes: u32, r: &Request, found: Option<&[Slot]>) -> Vec<Slot> {
+    if let Some(found) = found.filter(|_| !rng.next_u64().is_multiple_of(3)) {
+        let mut slots = found.to_vec();
+        let i = (rng.next_u64() % slots.len() as u64) as usize;
+        match rng.next_u64() % 3 {
+            0 => slots[i].units += 1,
+            1 => slots[i].node = (rng.next_u64() % u64::from(nodes + 1)) as u32,
+            _ => {}
+        }
+        return slots;
+    }
+    let mut slots: Vec<Slot> = (0..1 + rng.next_u64() % 4)
+        .map(|_| Slot { node: (rng.next_u64() % u64::from(nodes + 2)) as u32, units: (rng.next_u64() % 4) as u32 })
+        .collect();
+    slots.sort_unstable();
+    if rng.next_u64().is_multiple_of(2) {
+        let count = slots.iter().map(|s| s.units).sum::<u32>();
+        slots[0].units += r.count.saturating_sub(count);
+    }
+    slots
+}
+
+/// `can_take` by its definition, on plain arrays.
+fn naive_can_take(m: &Machine, free: &[Vec<u64>], capacity: &[Vec<u64>], r: &Request, slots: &[Slot]) -> bool {
+    let members = &m.partitions[r.partition as usize].nodes;
+    let each_fits = slots.iter().all(|s| {
+        members.contains(&s.node)
+            && s.units > 0
+            && (r.spread != Spread::Nodes || s.units == 1)
+            && naive_units(&free[s.node as usize], &capacity[s.node as usize], r) >= u64::from(s.units)
+    });
+    let distinct = slots.windows(2).all(|w| w[0].node < w[1].node);
+    let count = match r.spread {
+        Spread::Over { nodes, .. } => slots.len() == nodes as usize,
+        _ => true,
+    };
+    let units: u64 = slots.iter().map(|s| u64::from(s.units)).sum();
+    each_fits && distinct && count && units == u64::from(r.count)
+}
