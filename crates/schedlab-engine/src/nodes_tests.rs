@@ -267,7 +267,7 @@ fn capped_placements_and_fits_are_the_scans() {
             let want = naive_can_take(&machine, &free, &capacity, &r, &slots);
             assert_eq!(index.can_take(&r, &slots), want, "round {round}: {slots:?}");
             // Keep about half the placements, so the machine fills up.
-            if let Some(slots) = found.filter(|_| rng.next_u64() % 2 == 0) {
+            if let Some(slots) = found.filter(|_| rng.next_u64().is_multiple_of(2)) {
                 for s in &slots {
                     for (k, f) in free[s.node as usize].iter_mut().enumerate() {
                         *f -= index.taken(&r, *s, k);

@@ -294,8 +294,9 @@ mod tests {
         let mut rng = crate::SplitMix64::new(31);
         for round in 0..20_000 {
             let len = (rng.next_u64() % 12) as u32;
-            let candidates: Vec<(u32, u64)> =
-                (0..len).map(|i| (3 * i + 1, if rng.next_u64() % 4 == 0 { 0 } else { rng.next_u64() % 20 })).collect();
+            let candidates: Vec<(u32, u64)> = (0..len)
+                .map(|i| (3 * i + 1, if rng.next_u64().is_multiple_of(4) { 0 } else { rng.next_u64() % 20 }))
+                .collect();
             let nodes = 1 + (rng.next_u64() % 5) as u32;
             let count = nodes + (rng.next_u64() % 40) as u32;
             let request = over(count, nodes);
