@@ -27,7 +27,7 @@ mod sim;
 pub use checker::{check, check_on, CheckError, Violation};
 pub use fenwick::Fenwick;
 pub use nodes::{Nodes, Slot};
-pub use placement::first_fit;
+pub use placement::{first_fit, first_fit_in_order, largest_units};
 pub use policy::{Deadline, DeadlineKind, Guarantee, Happened, Policy};
 pub use predictor::{Overrun, Predictor, RuntimeSource, SourceInfo, UserForecast, SOURCES};
 pub use preemption::Preemption;

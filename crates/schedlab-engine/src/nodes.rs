@@ -8,7 +8,9 @@
 //! hold an idle node, for an exclusive request), left to right, so it
 //! visits O(k log N) entries for k nodes found in the best case and never
 //! touches a subtree that cannot help. Taking or giving back a slot
-//! updates the node's leaf in every partition tree that holds it.
+//! updates the node's leaf in every partition tree that holds it, and the
+//! entries above it level by level, each once, going up only from those
+//! that changed.
 //!
 //! The allocation rule is first fit by node index: a request of `count`
 //! nodes takes the lowest-numbered nodes of its partition that can each
@@ -18,6 +20,12 @@
 //! nodes after which it can still be completed (`placement`). The rule is
 //! deterministic and documented; a policy may also place a job on nodes it
 //! chose (`Sim::start_on`), which the engine checks.
+//!
+//! A request of tasks over k nodes is first placed by one pass in node
+//! order; when that pass fails, what it saw (the nodes holding a task,
+//! what they count towards the request) usually shows that no placement
+//! exists (`Walk::rules_out`), and only otherwise does the rule list every
+//! node to look ahead.
 
 use std::sync::Arc;
 
@@ -203,9 +211,13 @@ impl Nodes {
         }
         let mut found = Vec::new();
         let mut need = self.need(p, request);
-        self.descend(p, 1, request, also, &mut Some(&mut found), &mut need);
+        let mut walk = Walk::new(request, &need, self.shape.r);
+        self.descend(p, 1, request, also, &mut Some(&mut found), &mut need, &mut walk);
         if need.done() {
             return Some(found);
+        }
+        if walk.rules_out(request, &need) {
+            return None;
         }
         self.spread_ahead(request, also)
     }
@@ -235,7 +247,8 @@ impl Nodes {
         let p = request.partition as usize;
         let mut found = Vec::new();
         let mut all = Need { units: u64::MAX, nodes: u32::MAX, most: u64::MAX };
-        self.descend(p, 1, request, also, &mut Some(&mut found), &mut all);
+        let mut walk = Walk::new(request, &all, self.shape.r);
+        self.descend(p, 1, request, also, &mut Some(&mut found), &mut all, &mut walk);
         found
     }
 
@@ -259,13 +272,16 @@ impl Nodes {
             return false;
         }
         let mut need = self.need(p, request);
-        self.descend(p, 1, request, &|_, _| u64::MAX, &mut None, &mut need);
-        need.done() || self.spread_ahead(request, &|_, _| u64::MAX).is_some()
+        let mut walk = Walk::new(request, &need, self.shape.r);
+        self.descend(p, 1, request, &|_, _| u64::MAX, &mut None, &mut need, &mut walk);
+        need.done() || (!walk.rules_out(request, &need) && self.spread_ahead(request, &|_, _| u64::MAX).is_some())
     }
 
     /// Visits the leaves below `at` that could hold a unit, left to right,
     /// taking what they hold until `need` is met (every unit each holds,
-    /// when `need` asks for `u64::MAX` units: a planner's list).
+    /// when `need` asks for `u64::MAX` units: a planner's list). `walk`
+    /// holds what a subtree's maxima must reach and counts what was seen.
+    #[allow(clippy::too_many_arguments)]
     fn descend(
         &self,
         p: usize,
@@ -274,19 +290,15 @@ impl Nodes {
         also: &dyn Fn(u32, &Request) -> u64,
         found: &mut Option<&mut Vec<Slot>>,
         need: &mut Need,
+        walk: &mut Walk,
     ) {
         let tree = &self.trees[p];
-        // A node of a request spread over nodes must hold what the other
-        // nodes still to take could not make up (`Need::least`), so only
-        // subtrees whose maxima could are visited.
-        let spread = matches!(request.spread, Spread::Over { .. }) && need.units != u64::MAX;
-        let units = if spread { need.least() } else { 1 };
-        if need.done() || !tree.may_hold(at, self.shape.r, request, units) {
+        if need.done() || !tree.reaches(at, self.shape.r, &walk.floor, request.exclusive) {
             return;
         }
         if at < tree.width {
-            self.descend(p, 2 * at, request, also, found, need);
-            self.descend(p, 2 * at + 1, request, also, found, need);
+            self.descend(p, 2 * at, request, also, found, need, walk);
+            self.descend(p, 2 * at + 1, request, also, found, need, walk);
             return;
         }
         let n = self.shape.members[p][at - tree.width];
@@ -295,6 +307,7 @@ impl Nodes {
             Spread::Nodes if !all => u64::from(self.holds_unit(n, request) && also(n, request) > 0),
             _ => self.units(n, request).min(also(n, request)),
         };
+        walk.saw(request, here);
         let take = if all { here } else { need.take(&request.spread, here) };
         if take == 0 {
             return;
@@ -302,6 +315,7 @@ impl Nodes {
         if let Some(found) = found {
             found.push(Slot { node: n, units: take as u32 });
         }
+        walk.aim(request, need);
     }
 
     /// Units of `request` node `n` can hold now (for an exclusive request,
@@ -311,6 +325,16 @@ impl Nodes {
             return 0;
         }
         request.units_in(self.free(n))
+    }
+
+    /// Whether node `n` can hold `units` units of `request` now: `units`
+    /// at least that many, without a division (what each resource gives
+    /// `units` units is at most its free amount).
+    fn holds(&self, n: u32, request: &Request, units: u64) -> bool {
+        if request.exclusive && !self.is_idle(n) {
+            return false;
+        }
+        self.free(n).iter().enumerate().all(|(k, &f)| f >= request.amount(k, units))
     }
 
     /// Whether node `n` can hold one unit of `request` now: `units` > 0
@@ -372,14 +396,15 @@ impl Nodes {
                 tree.idle[at] = u32::from(free == &shape.capacity[n * r..(n + 1) * r]);
                 touched.push(at);
             }
+            // An entry whose maxima and idle count came out as they were
+            // changes nothing above it, so only changed entries go up:
+            // most paths stop well below the root.
             while touched.first().is_some_and(|&at| at > 1) {
                 for at in touched.iter_mut() {
                     *at /= 2;
                 }
                 touched.dedup();
-                for &at in &touched {
-                    tree.pull(at, r);
-                }
+                touched.retain(|&at| tree.pull(at, r));
             }
         }
     }
@@ -389,14 +414,14 @@ impl Nodes {
     /// as the request asks, and for a request spread over nodes exactly
     /// its node count.
     pub fn can_take(&self, request: &Request, slots: &[Slot]) -> bool {
-        let nodes = &self.shape.members[request.partition as usize];
         let units: u64 = slots.iter().map(|s| u64::from(s.units)).sum();
         let distinct = slots.windows(2).all(|w| w[0].node < w[1].node);
         let each_fits = slots.iter().all(|s| {
-            nodes.binary_search(&s.node).is_ok()
+            (s.node as usize) < self.len()
+                && self.in_partition(s.node, request.partition)
                 && s.units > 0
                 && (request.spread != Spread::Nodes || s.units == 1)
-                && self.units(s.node, request) >= u64::from(s.units)
+                && self.holds(s.node, request, u64::from(s.units))
         });
         let node_count = match request.spread {
             Spread::Over { nodes, .. } => slots.len() == nodes as usize,
@@ -426,13 +451,19 @@ fn largest_tasks(by_cores: &Fenwick, cores: u64, k: u64) -> u64 {
 }
 
 impl Tree {
-    /// Recomputes entry `at` from its two children.
-    fn pull(&mut self, at: usize, r: usize) {
+    /// Recomputes entry `at` from its two children; whether it changed.
+    fn pull(&mut self, at: usize, r: usize) -> bool {
         let (l, rr) = (2 * at * r, (2 * at + 1) * r);
+        let mut changed = false;
         for k in 0..r {
-            self.max[at * r + k] = self.max[l + k].max(self.max[rr + k]);
+            let max = self.max[l + k].max(self.max[rr + k]);
+            changed |= self.max[at * r + k] != max;
+            self.max[at * r + k] = max;
         }
-        self.idle[at] = self.idle[2 * at] + self.idle[2 * at + 1];
+        let idle = self.idle[2 * at] + self.idle[2 * at + 1];
+        changed |= self.idle[at] != idle;
+        self.idle[at] = idle;
+        changed
     }
 
     /// Whether the partition's free amounts (and idle nodes, for an
@@ -458,12 +489,84 @@ impl Tree {
         })
     }
 
-    /// Whether some node below `at` may hold `units` units of `request`.
-    fn may_hold(&self, at: usize, r: usize, request: &Request, units: u64) -> bool {
-        if request.exclusive && self.idle[at] == 0 {
+    /// Whether some node below `at` may hold `floor` (per resource, what
+    /// the units a descent looks for take), and is idle for an exclusive
+    /// request.
+    fn reaches(&self, at: usize, r: usize, floor: &[u64], exclusive: bool) -> bool {
+        if exclusive && self.idle[at] == 0 {
             return false;
         }
-        self.max[at * r..(at + 1) * r].iter().enumerate().all(|(k, &m)| m >= request.amount(k, units))
+        self.max[at * r..(at + 1) * r].iter().zip(floor).all(|(&m, &f)| m >= f)
+    }
+}
+
+/// What one descent looks for, and, for a request spread over nodes, what
+/// it saw: enough to refuse the request without the look-ahead's list of
+/// every node when the pass in node order failed.
+struct Walk {
+    /// The units a visited node must be able to hold: one, or for a
+    /// request spread over nodes [`Need::least`] (only subtrees whose
+    /// maxima could hold that many are visited).
+    units: u64,
+    /// Per resource, what `units` units take: computed once per change
+    /// of `units` rather than at every entry visited.
+    floor: Vec<u64>,
+    /// `units` when the descent began.
+    first: u64,
+    /// Visited nodes holding a unit, the sum of what each counts towards
+    /// the request ([`Request::worth`]) and the most any counts.
+    holders: u64,
+    worth: u64,
+    most: u64,
+}
+
+impl Walk {
+    fn new(request: &Request, need: &Need, r: usize) -> Walk {
+        let spread = matches!(request.spread, Spread::Over { .. }) && need.units != u64::MAX;
+        let units = if spread { need.least() } else { 1 };
+        let floor = (0..r).map(|k| request.amount(k, units)).collect();
+        Walk { units, floor, first: units, holders: 0, worth: 0, most: 0 }
+    }
+
+    /// Counts a visited node that holds `here` units.
+    fn saw(&mut self, request: &Request, here: u64) {
+        if here > 0 {
+            let worth = request.worth(here);
+            self.holders += 1;
+            self.worth = self.worth.saturating_add(worth);
+            self.most = self.most.max(worth);
+        }
+    }
+
+    /// After a node was taken: what the next node must hold, if that grew.
+    fn aim(&mut self, request: &Request, need: &Need) {
+        if !matches!(request.spread, Spread::Over { .. }) || need.units == u64::MAX {
+            return;
+        }
+        let units = need.least();
+        if units != self.units {
+            self.units = units;
+            for (k, f) in self.floor.iter_mut().enumerate() {
+                *f = request.amount(k, units);
+            }
+        }
+    }
+
+    /// Whether a failed pass over a request spread over k nodes shows it
+    /// cannot be placed. A node holding fewer than the least the first
+    /// node had to hold is in no placement (the other k - 1 could not
+    /// make up the rest), and the least never falls; so while it stayed
+    /// where it began, the pass visited every node that could be in one.
+    /// The rule places the request exactly when the k largest of these
+    /// count `count` (`placement`), which needs k of them and no more
+    /// than their sum or k times the largest.
+    fn rules_out(&self, request: &Request, need: &Need) -> bool {
+        let Spread::Over { nodes, .. } = request.spread else { return false };
+        if need.least() != self.first {
+            return false;
+        }
+        let k = u64::from(nodes);
+        self.holders < k || self.worth.min(k.saturating_mul(self.most)) < u64::from(request.count)
     }
 }
 

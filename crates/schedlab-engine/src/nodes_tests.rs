@@ -101,10 +101,21 @@ fn naive_over(units: &[(u32, u64)], count: u64, k: usize) -> Option<Vec<Slot>> {
 
 /// First fit by a scan, on plain arrays.
 fn naive_find(m: &Machine, free: &[Vec<u64>], capacity: &[Vec<u64>], r: &Request) -> Option<Vec<Slot>> {
+    naive_find_capped(m, free, capacity, r, &|_| u64::MAX)
+}
+
+/// First fit by a scan with each node's units capped at `cap(node)`.
+fn naive_find_capped(
+    m: &Machine,
+    free: &[Vec<u64>],
+    capacity: &[Vec<u64>],
+    r: &Request,
+    cap: &dyn Fn(u32) -> u64,
+) -> Option<Vec<Slot>> {
     let members = &m.partitions[r.partition as usize].nodes;
+    let units_of = |n: u32| naive_units(&free[n as usize], &capacity[n as usize], r).min(cap(n));
     if let Spread::Over { nodes, .. } = r.spread {
-        let units: Vec<(u32, u64)> =
-            members.iter().map(|&n| (n, naive_units(&free[n as usize], &capacity[n as usize], r))).collect();
+        let units: Vec<(u32, u64)> = members.iter().map(|&n| (n, units_of(n))).collect();
         return naive_over(&units, u64::from(r.count), nodes as usize);
     }
     let mut left = u64::from(r.count);
@@ -113,7 +124,7 @@ fn naive_find(m: &Machine, free: &[Vec<u64>], capacity: &[Vec<u64>], r: &Request
         if left == 0 {
             break;
         }
-        let units = naive_units(&free[n as usize], &capacity[n as usize], r);
+        let units = units_of(n);
         if units == 0 {
             continue;
         }
@@ -221,4 +232,92 @@ fn tasks_over_nodes_take_per_node_amounts_and_exactly_their_nodes() {
     // GPU taken, two tasks over two nodes do not fit now either.
     assert_eq!(nodes.find(&Request { count: 9, ..five.clone() }), None);
     assert!(!nodes.fits(&Request { count: 2, ..five.clone() }));
+}
+
+/// The index's placements on nodes capped by a second state (a planner's
+/// `find_where`), and whether a request fits (`fits`), against the scan:
+/// random machines in random states, with per-node caps that are often
+/// unlimited, often zero and otherwise small, so that many requests spread
+/// over nodes fail the pass in node order and are refused either from
+/// what that pass saw or by the look-ahead.
+#[test]
+fn capped_placements_and_fits_are_the_scans() {
+    let mut rng = SplitMix64::new(17);
+    for round in 0..40 {
+        let nodes = 1 + (rng.next_u64() % if round < 30 { 40 } else { 1500 }) as u32;
+        let machine = random_machine(&mut rng, nodes);
+        let cluster = Cluster { machine: machine.clone(), requests: Vec::new(), of_job: Vec::new() };
+        let mut index = Nodes::new(&cluster);
+        let types = machine.node_type_of();
+        let capacity: Vec<Vec<u64>> = types.iter().map(|&t| machine.node_types[t as usize].capacity.clone()).collect();
+        let mut free = capacity.clone();
+        for _ in 0..300 {
+            let r = random_request(&mut rng, &machine);
+            let salt = rng.next_u64();
+            let cap = |n: u32| match SplitMix64::new(salt ^ u64::from(n)).next_u64() % 4 {
+                0 => 0,
+                1 => SplitMix64::new(salt.wrapping_add(u64::from(n))).next_u64() % 8,
+                _ => u64::MAX,
+            };
+            let capped = index.find_where(&r, &|n, _| cap(n));
+            assert_eq!(capped, naive_find_capped(&machine, &free, &capacity, &r, &cap), "round {round}");
+            let found = index.find(&r);
+            assert_eq!(index.fits(&r), found.is_some(), "round {round}");
+            let slots = random_slots(&mut rng, nodes, &r, found.as_deref());
+            let want = naive_can_take(&machine, &free, &capacity, &r, &slots);
+            assert_eq!(index.can_take(&r, &slots), want, "round {round}: {slots:?}");
+            // Keep about half the placements, so the machine fills up.
+            if let Some(slots) = found.filter(|_| rng.next_u64().is_multiple_of(2)) {
+                for s in &slots {
+                    for (k, f) in free[s.node as usize].iter_mut().enumerate() {
+                        *f -= index.taken(&r, *s, k);
+                    }
+                }
+                index.take(&r, &slots);
+            }
+        }
+    }
+}
+
+/// Slots to offer `can_take`: the found placement, sometimes with one
+/// slot's units or node moved, or a few random slots (some beyond the
+/// machine).
+fn random_slots(rng: &mut SplitMix64, nodes: u32, r: &Request, found: Option<&[Slot]>) -> Vec<Slot> {
+    if let Some(found) = found.filter(|_| !rng.next_u64().is_multiple_of(3)) {
+        let mut slots = found.to_vec();
+        let i = (rng.next_u64() % slots.len() as u64) as usize;
+        match rng.next_u64() % 3 {
+            0 => slots[i].units += 1,
+            1 => slots[i].node = (rng.next_u64() % u64::from(nodes + 1)) as u32,
+            _ => {}
+        }
+        return slots;
+    }
+    let mut slots: Vec<Slot> = (0..1 + rng.next_u64() % 4)
+        .map(|_| Slot { node: (rng.next_u64() % u64::from(nodes + 2)) as u32, units: (rng.next_u64() % 4) as u32 })
+        .collect();
+    slots.sort_unstable();
+    if rng.next_u64().is_multiple_of(2) {
+        let count = slots.iter().map(|s| s.units).sum::<u32>();
+        slots[0].units += r.count.saturating_sub(count);
+    }
+    slots
+}
+
+/// `can_take` by its definition, on plain arrays.
+fn naive_can_take(m: &Machine, free: &[Vec<u64>], capacity: &[Vec<u64>], r: &Request, slots: &[Slot]) -> bool {
+    let members = &m.partitions[r.partition as usize].nodes;
+    let each_fits = slots.iter().all(|s| {
+        members.contains(&s.node)
+            && s.units > 0
+            && (r.spread != Spread::Nodes || s.units == 1)
+            && naive_units(&free[s.node as usize], &capacity[s.node as usize], r) >= u64::from(s.units)
+    });
+    let distinct = slots.windows(2).all(|w| w[0].node < w[1].node);
+    let count = match r.spread {
+        Spread::Over { nodes, .. } => slots.len() == nodes as usize,
+        _ => true,
+    };
+    let units: u64 = slots.iter().map(|s| u64::from(s.units)).sum();
+    each_fits && distinct && count && units == u64::from(r.count)
 }

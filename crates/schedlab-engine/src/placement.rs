@@ -43,6 +43,47 @@ pub fn first_fit(request: &Request, candidates: &[(u32, u64)]) -> Option<Vec<Slo
     }
 }
 
+/// [`first_fit`] over candidates given in increasing node order on
+/// demand, each with the units it can hold: the pass in node order stops
+/// once the request is placed, so the candidates are all listed only when
+/// that pass fails and the rule must look ahead. `most` bounds what any
+/// candidate can count towards the request ([`Request::worth`]); a pass
+/// that completes the request with any such bound took the rule's nodes
+/// ([`Need::take`]).
+pub fn first_fit_in_order<I>(request: &Request, most: u64, candidates: I) -> Option<Vec<Slot>>
+where
+    I: Iterator<Item = (u32, u64)> + Clone,
+{
+    let mut need = Need::of(request);
+    need.most = most;
+    let mut out = Vec::new();
+    for (node, here) in candidates.clone() {
+        if need.done() {
+            break;
+        }
+        let take = need.take(&request.spread, here);
+        if take > 0 {
+            out.push(Slot { node, units: take as u32 });
+        }
+    }
+    if need.done() {
+        return Some(out);
+    }
+    match request.spread {
+        Spread::Over { .. } => first_fit(request, &candidates.collect::<Vec<_>>()),
+        _ => None,
+    }
+}
+
+/// The units of the `k` largest nodes counted in `by_units` (units →
+/// nodes), or `None` if there are fewer than `k`: a request of `count`
+/// tasks over exactly `k` nodes can be placed on nodes holding these
+/// units exactly when this is at least `count` (the look-ahead below
+/// keeps that true from node to node).
+pub fn largest_units(by_units: &BTreeMap<u64, u64>, k: u64) -> Option<u64> {
+    largest(by_units, k)
+}
+
 /// What a placement still needs while the nodes are visited in order.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Need {
@@ -207,5 +248,63 @@ mod tests {
     fn largest_sums_the_k_largest_or_says_there_are_too_few() {
         let by_units = BTreeMap::from([(1, 1), (2, 1), (3, 2)]);
         assert_eq!((largest(&by_units, 3), largest(&by_units, 0), largest(&by_units, 5)), (Some(8), Some(0), None));
+    }
+
+    /// Every node in order is kept if the k - 1 largest later ones (sorted)
+    /// can still complete the request: the rule, by brute force.
+    fn naive_over(units: &[(u32, u64)], count: u64, k: u64) -> Option<Vec<Slot>> {
+        let (mut left, mut to_take, mut out) = (count, k, Vec::new());
+        for (i, &(node, u)) in units.iter().enumerate() {
+            if to_take == 0 {
+                break;
+            }
+            if u == 0 {
+                continue;
+            }
+            let take = u.min(left - (to_take - 1));
+            let mut later: Vec<u64> = units[i + 1..].iter().map(|x| x.1).filter(|&x| x > 0).collect();
+            later.sort_unstable_by(|a, b| b.cmp(a));
+            let rest = to_take as usize - 1;
+            if later.len() < rest || take + later[..rest].iter().sum::<u64>() < left {
+                continue;
+            }
+            out.push(Slot { node, units: take as u32 });
+            left -= take;
+            to_take -= 1;
+        }
+        (to_take == 0).then_some(out)
+    }
+
+    /// Random candidates and requests over k nodes: the pass on demand with
+    /// any bound on what a node counts places as the rule does, and the
+    /// rule places the request exactly when the k largest worths reach its
+    /// count (what EASY's plan on nodes asks instead of placing it).
+    #[test]
+    fn the_pass_on_demand_and_the_largest_worths_agree_with_the_rule() {
+        let mut rng = crate::SplitMix64::new(31);
+        for round in 0..20_000 {
+            let len = (rng.next_u64() % 12) as u32;
+            let candidates: Vec<(u32, u64)> = (0..len)
+                .map(|i| (3 * i + 1, if rng.next_u64().is_multiple_of(4) { 0 } else { rng.next_u64() % 20 }))
+                .collect();
+            let nodes = 1 + (rng.next_u64() % 5) as u32;
+            let count = nodes + (rng.next_u64() % 40) as u32;
+            let request = over(count, nodes);
+            let want = naive_over(&candidates, u64::from(count), u64::from(nodes));
+            assert_eq!(first_fit(&request, &candidates), want, "round {round}");
+            let worths: Vec<u64> = candidates.iter().map(|c| request.worth(c.1)).collect();
+            let mut by_worth = BTreeMap::new();
+            for &w in worths.iter().filter(|&&w| w > 0) {
+                *by_worth.entry(w).or_insert(0u64) += 1;
+            }
+            let places = largest_units(&by_worth, u64::from(nodes)).is_some_and(|s| s >= u64::from(count));
+            assert_eq!(places, want.is_some(), "round {round}: {candidates:?} {count} over {nodes}");
+            let most_worth = worths.iter().copied().max().unwrap_or(0);
+            let most_units = candidates.iter().map(|c| c.1).max().unwrap_or(0);
+            for most in [most_worth, most_units, u64::MAX] {
+                let got = first_fit_in_order(&request, most, candidates.iter().copied());
+                assert_eq!(got, want, "round {round}, most {most}");
+            }
+        }
     }
 }

@@ -14,10 +14,16 @@
 //! reservation is the end at which the count first reaches the request.
 //! For tasks spread over exactly k nodes the count (each node's units up
 //! to the most one node may take) and the nodes holding a unit only say
-//! when a fit is possible; the allocation rule on the planned state then
-//! says whether it is, so the shadow is exact.
+//! when a fit is possible; the k largest of those counts say whether it
+//! is (the allocation rule places such a request exactly when they reach
+//! its count, `placement`), so the shadow is exact without placing the
+//! request at every end. The rule places it once, at the shadow time, in
+//! one pass in node order that stops at its last node (listing every
+//! candidate only when that pass fails and the rule must look ahead).
 
-use schedlab_engine::{first_fit, JobIdx, Nodes, Sim, Slot, Time};
+use std::collections::BTreeMap;
+
+use schedlab_engine::{first_fit_in_order, largest_units, JobIdx, Nodes, Sim, Slot, Time};
 use schedlab_workload::{Request, Spread};
 
 /// The future free amounts of the nodes a pass touched.
@@ -69,6 +75,14 @@ impl NodePlanner {
         let mut holding = now.len() as u64;
         let need = u64::from(request.count);
         let spread = matches!(request.spread, Spread::Over { .. });
+        // For tasks spread over k nodes, the planned nodes by what each
+        // counts towards the request: the rule places the request exactly
+        // when the k largest count enough, so a second's releases are
+        // judged without placing the request each time.
+        let mut by_worth = BTreeMap::new();
+        for s in now.iter().filter(|_| spread) {
+            shift(&mut by_worth, 0, request.worth(u64::from(s.units)));
+        }
         let mut at = None;
         let mut running = sim.running().peekable();
         while let Some((end, j)) = running.next() {
@@ -85,16 +99,20 @@ impl NodePlanner {
                     let after = self.units_at(nodes, n, request);
                     units = units + request.worth(after) - request.worth(before);
                     holding = holding + u64::from(after > 0) - u64::from(before > 0);
+                    if spread {
+                        shift(&mut by_worth, request.worth(before), request.worth(after));
+                    }
                 }
             }
             let last_of_second = running.peek().is_none_or(|&(next, _)| next > end);
             let may = last_of_second && units >= need && holding >= u64::from(request.min_nodes());
-            if at.is_none() && may && (!spread || self.first_fit(nodes, request, &now).is_some()) {
+            if at.is_none() && may && (!spread || places(&by_worth, request)) {
                 at = Some(end);
             }
         }
         let Some(at) = at else { return NodeShadow { at: Time::MAX } };
-        let placement = self.first_fit(nodes, request, &now).unwrap_or_default();
+        let most = by_worth.last_key_value().map_or(u64::MAX, |(&w, _)| w);
+        let placement = self.first_fit(nodes, request, &now, most).unwrap_or_default();
         for slot in placement {
             self.change(nodes, request, slot, false);
         }
@@ -165,16 +183,17 @@ impl NodePlanner {
     /// First fit of `request` on the planned state: its nodes are among
     /// those that hold a unit now (`now`, in node order) and those the pass
     /// touched; the two lists are merged in node order only as far as the
-    /// request needs (all of them for tasks spread over nodes, which the
-    /// engine's allocation rule places).
-    fn first_fit(&self, nodes: &Nodes, request: &Request, now: &[Slot]) -> Option<Vec<Slot>> {
+    /// request needs (for tasks spread over nodes, as far as the engine's
+    /// allocation rule looks, with `most` the most any node counts
+    /// towards the request).
+    fn first_fit(&self, nodes: &Nodes, request: &Request, now: &[Slot], most: u64) -> Option<Vec<Slot>> {
         let mut touched: Vec<u32> =
             self.touched.iter().copied().filter(|&n| nodes.in_partition(n, request.partition)).collect();
         touched.sort_unstable();
         let mut candidates = merged(now.iter().map(|s| s.node), touched.into_iter());
         if let Spread::Over { .. } = request.spread {
-            let all: Vec<(u32, u64)> = candidates.map(|n| (n, self.units_at(nodes, n, request))).collect();
-            return first_fit(request, &all);
+            let planned = candidates.map(|n| (n, self.units_at(nodes, n, request)));
+            return first_fit_in_order(request, most, planned);
         }
         let mut left = u64::from(request.count);
         let mut out = Vec::new();
@@ -192,8 +211,38 @@ impl NodePlanner {
     }
 }
 
+/// Moves one node from `before` to `after` in a count of nodes by worth
+/// (nodes worth nothing are not counted).
+fn shift(by_worth: &mut BTreeMap<u64, u64>, before: u64, after: u64) {
+    if before == after {
+        return;
+    }
+    if before > 0 {
+        if let Some(c) = by_worth.get_mut(&before) {
+            *c -= 1;
+            if *c == 0 {
+                by_worth.remove(&before);
+            }
+        }
+    }
+    if after > 0 {
+        *by_worth.entry(after).or_insert(0) += 1;
+    }
+}
+
+/// Whether tasks spread over k nodes can be placed on nodes counted by
+/// worth: the k largest count all of them.
+fn places(by_worth: &BTreeMap<u64, u64>, request: &Request) -> bool {
+    let k = u64::from(request.min_nodes());
+    largest_units(by_worth, k).is_some_and(|sum| sum >= u64::from(request.count))
+}
+
 /// The union of two increasing sequences, increasing, each value once.
-fn merged(a: impl Iterator<Item = u32>, b: impl Iterator<Item = u32>) -> impl Iterator<Item = u32> {
+fn merged<A, B>(a: A, b: B) -> impl Iterator<Item = u32> + Clone
+where
+    A: Iterator<Item = u32> + Clone,
+    B: Iterator<Item = u32> + Clone,
+{
     let (mut a, mut b) = (a.peekable(), b.peekable());
     std::iter::from_fn(move || {
         let next = match (a.peek(), b.peek()) {
