@@ -289,7 +289,7 @@ mod tests {
                 .collect();
             let nodes = 1 + (rng.next_u64() % 5) as u32;
             let count = nodes + (rng.next_u64() % 40) as u32;
-            let request = over(count, nodes);
+            let request = Request::cores_over(count, nodes);
             let want = naive_over(&candidates, u64::from(count), u64::from(nodes));
             assert_eq!(first_fit(&request, &candidates), want, "round {round}");
             let worths: Vec<u64> = candidates.iter().map(|c| request.worth(c.1)).collect();
