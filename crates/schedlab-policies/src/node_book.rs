@@ -110,7 +110,7 @@ impl NodeBook {
                 return Some((from, slots));
             }
         }
-        profile.earliest(request, from, duration)
+        search(sim, profile, request, (from, Time::MAX), duration)
     }
 
     /// Places waiting job `j` at its earliest window from `from`, with its
@@ -149,7 +149,7 @@ impl NodeBook {
             let Some(profile) = self.profile.as_mut() else { return };
             let end = old.start + old.duration;
             profile.release(request, &old.slots, old.start, end);
-            match profile.earliest_before(request, now, old.duration, old.start) {
+            match search(sim, profile, request, (now, old.start), old.duration) {
                 Some((start, slots)) => {
                     self.unplan(j);
                     self.plan(sim, j, Held { start, duration: old.duration, slots });
@@ -245,6 +245,23 @@ impl NodeBook {
         self.planned.remove(&(h.start, j));
         Some(h)
     }
+}
+
+/// The profile's earliest window of `request` from `from` and before
+/// `until` (`NodeProfile::earliest_before`), told the nodes that hold a
+/// unit of it now by the engine's node index: the profile, whose origin
+/// is now, holds at most what the machine holds now, so the search visits
+/// only those and the nodes whose first breakpoint comes before its bound.
+fn search(
+    sim: &Sim<'_>,
+    profile: &NodeProfile,
+    request: &Request,
+    (from, until): (Time, Time),
+    duration: Time,
+) -> Option<(Time, Vec<Slot>)> {
+    let Some(nodes) = sim.nodes() else { return profile.earliest_before(request, from, duration, until) };
+    let holders: Vec<u32> = nodes.fitting(request).iter().map(|s| s.node).collect();
+    profile.earliest_among(request, (from, until), duration, &holders)
 }
 
 /// The profile's first fit of `request` from now for `duration`
