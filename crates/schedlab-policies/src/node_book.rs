@@ -39,6 +39,34 @@ pub(crate) struct NodeBook {
     wake: Option<Time>,
     /// Scratch list reused between passes.
     due: Vec<JobIdx>,
+    /// Counts the changes of the profile and of the machine other than a
+    /// pass's own reservations: jobs started, ended or overdue, a reset.
+    revision: u64,
+    /// The revision a pass began with.
+    pass_base: u64,
+    /// The searches of composable backfilling's passes.
+    trail: Trail,
+}
+
+/// The searches a pass of composable backfilling made, in order, from the
+/// state of revision `base`: a pass that begins from the same revision
+/// and asks the same jobs in the same order finds the same profile at
+/// each search (its own reservations so far are the ones the trail's
+/// searches held), so the answers are the trail's as long as their
+/// starts have not passed (the earliest start from a later time up to
+/// that start is still that start, on the same first fit). A pass made
+/// only of arrivals asks again for the same reservations; this answers
+/// them without a sweep.
+#[derive(Debug, Default)]
+struct Trail {
+    base: u64,
+    /// Each search: the job, its duration, whether its window was held,
+    /// and the answer.
+    steps: Vec<(JobIdx, Time, bool, Option<(Time, Vec<Slot>)>)>,
+    /// How many of this pass's searches are the trail's first ones.
+    at: usize,
+    /// Whether every search of this pass so far was the trail's.
+    following: bool,
 }
 
 impl NodeBook {
@@ -75,6 +103,12 @@ impl NodeBook {
             }
         }
         changes.overcommitted |= self.planned.first().is_some_and(|&(start, _)| start < now);
+        if !happened.completed.is_empty() || !happened.overdue.is_empty() {
+            self.revision += 1;
+        }
+        self.pass_base = self.revision;
+        self.trail.at = 0;
+        self.trail.following = self.trail.base == self.revision;
         changes
     }
 
@@ -83,6 +117,7 @@ impl NodeBook {
     pub fn reset(&mut self, sim: &Sim<'_>) {
         let now = sim.now();
         let Some(cluster) = sim.cluster() else { return };
+        self.revision += 1;
         let profile = self.profile.get_or_insert_with(|| NodeProfile::new(cluster, now));
         profile.reset(now);
         for (end, j) in sim.running() {
@@ -127,6 +162,49 @@ impl NodeBook {
         }
     }
 
+    /// Composable backfilling's reservation of waiting job `j` from now
+    /// with its current prediction: its window held as [`NodeBook::place`]
+    /// holds it, or, unless `hold`, only found. The start (`Time::MAX`
+    /// when its request never fits). The answer of the last pass's same
+    /// search is given again while nothing it read changed ([`Trail`]).
+    pub fn reserve_in_pass(&mut self, sim: &Sim<'_>, j: JobIdx, hold: bool) -> Time {
+        let (now, duration) = (sim.now(), sim.prediction(j));
+        let unchanged = self.revision == self.pass_base;
+        let t = &mut self.trail;
+        let remembered = t
+            .steps
+            .get(t.at)
+            .filter(|s| unchanged && t.following && (s.0, s.1, s.2) == (j, duration, hold))
+            .filter(|s| s.3.as_ref().is_none_or(|(start, _)| *start >= now))
+            .map(|s| s.3.clone());
+        let found = match remembered {
+            Some(found) => {
+                t.at += 1;
+                found
+            }
+            None => {
+                t.following = false;
+                let found = self.earliest(sim, j, now, duration);
+                if unchanged {
+                    let t = &mut self.trail;
+                    t.steps.truncate(t.at);
+                    t.steps.push((j, duration, hold, found.clone()));
+                    t.at += 1;
+                    t.base = self.pass_base;
+                }
+                found
+            }
+        };
+        match found {
+            Some((start, slots)) if hold => {
+                self.plan(sim, j, Held { start, duration, slots });
+                start
+            }
+            Some((start, _)) => start,
+            None => Time::MAX,
+        }
+    }
+
     /// Places each of `order`'s jobs, in that order, from now.
     pub fn place_all(&mut self, sim: &Sim<'_>, order: &[JobIdx]) {
         for &j in order {
@@ -140,6 +218,7 @@ impl NodeBook {
     /// otherwise it keeps its slots. Appends the jobs that moved to `moved`.
     pub fn compress(&mut self, sim: &Sim<'_>, moved: &mut Vec<JobIdx>) {
         let now = sim.now();
+        self.revision += 1;
         self.due.clear();
         self.due.extend(self.planned.range((now + 1, 0)..).map(|&(_, j)| j));
         self.due.sort_unstable();
@@ -183,6 +262,7 @@ impl NodeBook {
         if !sim.nodes().is_some_and(|nodes| nodes.can_take(request, &slots)) {
             return Ok(false);
         }
+        self.revision += 1;
         self.hold(sim, j, Held { start: now, duration, slots: slots.clone() });
         sim.start_on(j, slots, duration)?;
         Ok(true)
@@ -193,6 +273,7 @@ impl NodeBook {
     /// now (and starts if that is now).
     pub fn start_due(&mut self, sim: &mut Sim<'_>) -> Result<(), EngineError> {
         let now = sim.now();
+        self.revision += 1;
         take_due(&mut self.planned, now, &mut self.due);
         for i in 0..self.due.len() {
             let j = self.due[i];
