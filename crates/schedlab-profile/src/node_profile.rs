@@ -25,12 +25,16 @@
 //! for good (past its last breakpoint a node's worth never changes), and no
 //! breakpoint after it is looked at. So a search costs O(N + B log B) for N
 //! nodes in the partition and B breakpoints on them from the time asked
-//! for to the answer's bound; nothing is copied. Every node of the
-//! partition is still visited once a search: more than the processor
-//! profile's O(log p) per window, and BENCHMARKS.md says how much more it
-//! costs on a 1,000-node machine. A first fit from now is better asked of
-//! the engine's node index with this profile as a cap (the node book does
-//! so), since the profile holds at most what the machine holds now.
+//! for to the answer's bound; nothing is copied. Told the nodes that hold
+//! a unit of the request now ([`NodeProfile::earliest_among`]), a search
+//! visits only those and the nodes whose first breakpoint comes before
+//! its bound (the tournament tree finds them), since no other node holds
+//! anything in a window starting before the bound; the settled bound
+//! itself still reads every node's last step. BENCHMARKS.md says what a
+//! search costs on a 1,000-node machine. A first fit from now is better
+//! asked of the engine's node index with this profile as a cap (the node
+//! book does so), since the profile holds at most what the machine holds
+//! now.
 //!
 //! Free amounts are signed so that a profile can be overcommitted for a
 //! moment (a running job outlived its prediction); a node whose amount is

@@ -1,7 +1,8 @@
 //! A tournament tree over nodes: each node's key (a time), and the least
 //! key with its node at the root, so that the node profile finds the nodes
 //! whose first breakpoint has passed without an ordered set of every
-//! breakpoint. A key changes in O(log n); the least is read in O(1).
+//! breakpoint, and the nodes whose first breakpoint comes before a
+//! search's bound. A key changes in O(log n); the least is read in O(1).
 
 use schedlab_engine::Time;
 
