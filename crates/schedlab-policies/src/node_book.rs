@@ -48,6 +48,9 @@ pub(crate) struct NodeBook {
     trail: Trail,
 }
 
+/// A search's answer: the earliest start and its slots, if any.
+type Window = Option<(Time, Vec<Slot>)>;
+
 /// The searches a pass of composable backfilling made, in order, from the
 /// state of revision `base`: a pass that begins from the same revision
 /// and asks the same jobs in the same order finds the same profile at
@@ -62,7 +65,7 @@ struct Trail {
     base: u64,
     /// Each search: the job, its duration, whether its window was held,
     /// and the answer.
-    steps: Vec<(JobIdx, Time, bool, Option<(Time, Vec<Slot>)>)>,
+    steps: Vec<(JobIdx, Time, bool, Window)>,
     /// How many of this pass's searches are the trail's first ones.
     at: usize,
     /// Whether every search of this pass so far was the trail's.
