@@ -39,6 +39,37 @@ pub(crate) struct NodeBook {
     wake: Option<Time>,
     /// Scratch list reused between passes.
     due: Vec<JobIdx>,
+    /// Counts the changes of the profile and of the machine other than a
+    /// pass's own reservations: jobs started, ended or overdue, a reset.
+    revision: u64,
+    /// The revision a pass began with.
+    pass_base: u64,
+    /// The searches of composable backfilling's passes.
+    trail: Trail,
+}
+
+/// A search's answer: the earliest start and its slots, if any.
+type Window = Option<(Time, Vec<Slot>)>;
+
+/// The searches a pass of composable backfilling made, in order, from the
+/// state of revision `base`: a pass that begins from the same revision
+/// and asks the same jobs in the same order finds the same profile at
+/// each search (its own reservations so far are the ones the trail's
+/// searches held), so the answers are the trail's as long as their
+/// starts have not passed (the earliest start from a later time up to
+/// that start is still that start, on the same first fit). A pass made
+/// only of arrivals asks again for the same reservations; this answers
+/// them without a sweep.
+#[derive(Debug, Default)]
+struct Trail {
+    base: u64,
+    /// Each search: the job, its duration, whether its window was held,
+    /// and the answer.
+    steps: Vec<(JobIdx, Time, bool, Window)>,
+    /// How many of this pass's searches are the trail's first ones.
+    at: usize,
+    /// Whether every search of this pass so far was the trail's.
+    following: bool,
 }
 
 impl NodeBook {
@@ -75,6 +106,12 @@ impl NodeBook {
             }
         }
         changes.overcommitted |= self.planned.first().is_some_and(|&(start, _)| start < now);
+        if !happened.completed.is_empty() || !happened.overdue.is_empty() {
+            self.revision += 1;
+        }
+        self.pass_base = self.revision;
+        self.trail.at = 0;
+        self.trail.following = self.trail.base == self.revision;
         changes
     }
 
@@ -83,6 +120,7 @@ impl NodeBook {
     pub fn reset(&mut self, sim: &Sim<'_>) {
         let now = sim.now();
         let Some(cluster) = sim.cluster() else { return };
+        self.revision += 1;
         let profile = self.profile.get_or_insert_with(|| NodeProfile::new(cluster, now));
         profile.reset(now);
         for (end, j) in sim.running() {
@@ -110,7 +148,7 @@ impl NodeBook {
                 return Some((from, slots));
             }
         }
-        profile.earliest(request, from, duration)
+        search(sim, profile, request, (from, Time::MAX), duration)
     }
 
     /// Places waiting job `j` at its earliest window from `from`, with its
@@ -123,6 +161,49 @@ impl NodeBook {
                 self.plan(sim, j, Held { start, duration, slots });
                 start
             }
+            None => Time::MAX,
+        }
+    }
+
+    /// Composable backfilling's reservation of waiting job `j` from now
+    /// with its current prediction: its window held as [`NodeBook::place`]
+    /// holds it, or, unless `hold`, only found. The start (`Time::MAX`
+    /// when its request never fits). The answer of the last pass's same
+    /// search is given again while nothing it read changed ([`Trail`]).
+    pub fn reserve_in_pass(&mut self, sim: &Sim<'_>, j: JobIdx, hold: bool) -> Time {
+        let (now, duration) = (sim.now(), sim.prediction(j));
+        let unchanged = self.revision == self.pass_base;
+        let t = &mut self.trail;
+        let remembered = t
+            .steps
+            .get(t.at)
+            .filter(|s| unchanged && t.following && (s.0, s.1, s.2) == (j, duration, hold))
+            .filter(|s| s.3.as_ref().is_none_or(|(start, _)| *start >= now))
+            .map(|s| s.3.clone());
+        let found = match remembered {
+            Some(found) => {
+                t.at += 1;
+                found
+            }
+            None => {
+                t.following = false;
+                let found = self.earliest(sim, j, now, duration);
+                if unchanged {
+                    let t = &mut self.trail;
+                    t.steps.truncate(t.at);
+                    t.steps.push((j, duration, hold, found.clone()));
+                    t.at += 1;
+                    t.base = self.pass_base;
+                }
+                found
+            }
+        };
+        match found {
+            Some((start, slots)) if hold => {
+                self.plan(sim, j, Held { start, duration, slots });
+                start
+            }
+            Some((start, _)) => start,
             None => Time::MAX,
         }
     }
@@ -140,6 +221,7 @@ impl NodeBook {
     /// otherwise it keeps its slots. Appends the jobs that moved to `moved`.
     pub fn compress(&mut self, sim: &Sim<'_>, moved: &mut Vec<JobIdx>) {
         let now = sim.now();
+        self.revision += 1;
         self.due.clear();
         self.due.extend(self.planned.range((now + 1, 0)..).map(|&(_, j)| j));
         self.due.sort_unstable();
@@ -149,7 +231,7 @@ impl NodeBook {
             let Some(profile) = self.profile.as_mut() else { return };
             let end = old.start + old.duration;
             profile.release(request, &old.slots, old.start, end);
-            match profile.earliest_before(request, now, old.duration, old.start) {
+            match search(sim, profile, request, (now, old.start), old.duration) {
                 Some((start, slots)) => {
                     self.unplan(j);
                     self.plan(sim, j, Held { start, duration: old.duration, slots });
@@ -183,6 +265,7 @@ impl NodeBook {
         if !sim.nodes().is_some_and(|nodes| nodes.can_take(request, &slots)) {
             return Ok(false);
         }
+        self.revision += 1;
         self.hold(sim, j, Held { start: now, duration, slots: slots.clone() });
         sim.start_on(j, slots, duration)?;
         Ok(true)
@@ -193,6 +276,7 @@ impl NodeBook {
     /// now (and starts if that is now).
     pub fn start_due(&mut self, sim: &mut Sim<'_>) -> Result<(), EngineError> {
         let now = sim.now();
+        self.revision += 1;
         take_due(&mut self.planned, now, &mut self.due);
         for i in 0..self.due.len() {
             let j = self.due[i];
@@ -245,6 +329,23 @@ impl NodeBook {
         self.planned.remove(&(h.start, j));
         Some(h)
     }
+}
+
+/// The profile's earliest window of `request` from `from` and before
+/// `until` (`NodeProfile::earliest_before`), told the nodes that hold a
+/// unit of it now by the engine's node index: the profile, whose origin
+/// is now, holds at most what the machine holds now, so the search visits
+/// only those and the nodes whose first breakpoint comes before its bound.
+fn search(
+    sim: &Sim<'_>,
+    profile: &NodeProfile,
+    request: &Request,
+    (from, until): (Time, Time),
+    duration: Time,
+) -> Option<(Time, Vec<Slot>)> {
+    let Some(nodes) = sim.nodes() else { return profile.earliest_before(request, from, duration, until) };
+    let holders: Vec<u32> = nodes.fitting(request).iter().map(|s| s.node).collect();
+    profile.earliest_among(request, (from, until), duration, &holders)
 }
 
 /// The profile's first fit of `request` from now for `duration`

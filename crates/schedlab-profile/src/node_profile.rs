@@ -25,12 +25,16 @@
 //! for good (past its last breakpoint a node's worth never changes), and no
 //! breakpoint after it is looked at. So a search costs O(N + B log B) for N
 //! nodes in the partition and B breakpoints on them from the time asked
-//! for to the answer's bound; nothing is copied. Every node of the
-//! partition is still visited once a search: more than the processor
-//! profile's O(log p) per window, and BENCHMARKS.md says how much more it
-//! costs on a 1,000-node machine. A first fit from now is better asked of
-//! the engine's node index with this profile as a cap (the node book does
-//! so), since the profile holds at most what the machine holds now.
+//! for to the answer's bound; nothing is copied. Told the nodes that hold
+//! a unit of the request now ([`NodeProfile::earliest_among`]), a search
+//! visits only those and the nodes whose first breakpoint comes before
+//! its bound (the tournament tree finds them), since no other node holds
+//! anything in a window starting before the bound; the settled bound
+//! itself still reads every node's last step. BENCHMARKS.md says what a
+//! search costs on a 1,000-node machine. A first fit from now is better
+//! asked of the engine's node index with this profile as a cap (the node
+//! book does so), since the profile holds at most what the machine holds
+//! now.
 //!
 //! Free amounts are signed so that a profile can be overcommitted for a
 //! moment (a running job outlived its prediction); a node whose amount is
@@ -47,7 +51,7 @@ use schedlab_workload::{Cluster, Request, Spread};
 use crate::tournament::Tournament;
 
 /// A change of what one node is worth to a request as a window's start
-/// moves: (time, change, the node's place among the partition's members).
+/// moves: (time, change, the node's place among the nodes a search visits).
 type WorthChange = (Time, i64, u32);
 
 /// One node's free amounts over time.
@@ -76,6 +80,9 @@ pub struct NodeProfile {
     capacity: Vec<u64>,
     /// Each partition's nodes, increasing.
     members: Vec<Vec<u32>>,
+    /// Each partition's place of every node among its members (`u32::MAX`
+    /// for a node outside it).
+    places: Vec<Vec<u32>>,
     lines: Vec<Line>,
     /// Each node's first breakpoint (`Time::MAX` without one).
     first: Tournament,
@@ -90,9 +97,20 @@ impl NodeProfile {
         let r = m.resources.len();
         let capacity: Vec<u64> =
             m.node_type_of().iter().flat_map(|&t| m.node_types[t as usize].capacity.iter().copied()).collect();
-        let members = m.partitions.iter().map(|p| p.nodes.clone()).collect();
+        let members: Vec<Vec<u32>> = m.partitions.iter().map(|p| p.nodes.clone()).collect();
+        let nodes = capacity.len() / r.max(1);
+        let places = members
+            .iter()
+            .map(|nodes_of| {
+                let mut places = vec![u32::MAX; nodes];
+                for (m, &n) in nodes_of.iter().enumerate() {
+                    places[n as usize] = m as u32;
+                }
+                places
+            })
+            .collect();
         let first = Tournament::default();
-        let mut profile = NodeProfile { origin, r, capacity, members, lines: Vec::new(), first, count: 0 };
+        let mut profile = NodeProfile { origin, r, capacity, members, places, lines: Vec::new(), first, count: 0 };
         profile.reset(origin);
         profile
     }
@@ -350,6 +368,37 @@ impl NodeProfile {
         duration: Time,
         until: Time,
     ) -> Option<(Time, Vec<Slot>)> {
+        self.search(request, (from, until), duration, None)
+    }
+
+    /// As [`NodeProfile::earliest_before`], told `holders`: every node of
+    /// the request's partition that can hold a unit of it at the origin
+    /// (more nodes may be listed; a planner asks the machine's node index,
+    /// of which the profile holds at most what it holds now). A node not
+    /// listed whose first breakpoint is not before the search's bound is
+    /// worth nothing to any window starting before it, since every such
+    /// window holds the node's first step, so only the nodes listed and
+    /// those the tournament finds with a breakpoint before the bound are
+    /// visited (on a busy machine, far fewer than the partition).
+    pub fn earliest_among(
+        &self,
+        request: &Request,
+        (from, until): (Time, Time),
+        duration: Time,
+        holders: &[u32],
+    ) -> Option<(Time, Vec<Slot>)> {
+        self.search(request, (from, until), duration, Some(holders))
+    }
+
+    /// The sweep of [`NodeProfile::earliest_before`], on the nodes of
+    /// [`NodeProfile::earliest_among`] when `holders` are given.
+    fn search(
+        &self,
+        request: &Request,
+        (from, until): (Time, Time),
+        duration: Time,
+        holders: Option<&[u32]>,
+    ) -> Option<(Time, Vec<Slot>)> {
         let from = from.max(self.origin);
         let members = self.members.get(request.partition as usize)?;
         if from >= until {
@@ -362,10 +411,14 @@ impl NodeProfile {
         // earlier window, and then that time is past its bound anyway.
         let settled = if until == Time::MAX { self.settled_by(request, members, from) } else { None };
         let until = settled.map_or(until, |t| until.min(t.saturating_add(1)));
+        let nodes = match holders {
+            Some(holders) => self.candidates(request.partition as usize, until, holders),
+            None => members.clone(),
+        };
         let mut events = Vec::new();
         let mut window = VecDeque::new();
-        let mut worth = Vec::with_capacity(members.len());
-        for (m, &n) in members.iter().enumerate() {
+        let mut worth = Vec::with_capacity(nodes.len());
+        for (m, &n) in nodes.iter().enumerate() {
             let out = (&mut events, &mut window);
             worth.push(self.worth_changes((n, m as u32), request, (from, until), duration.max(1), out));
         }
@@ -387,7 +440,7 @@ impl NodeProfile {
                 }
                 // For tasks spread over nodes the sum says only that a fit
                 // is possible (the allocation rule decides): look further.
-                if let Some(slots) = slots_from_worth(request, members, &worth) {
+                if let Some(slots) = slots_from_worth(request, &nodes, &worth) {
                     return Some((at, slots));
                 }
             }
@@ -407,12 +460,29 @@ impl NodeProfile {
         }
     }
 
+    /// The nodes of partition `p` that may be worth something to a window
+    /// starting before `until`: those of `holders` in it, and those whose
+    /// first breakpoint is before `until`; increasing.
+    fn candidates(&self, p: usize, until: Time, holders: &[u32]) -> Vec<u32> {
+        let places = &self.places[p];
+        let inside = |n: u32| places.get(n as usize).is_some_and(|&m| m != u32::MAX);
+        let mut out: Vec<u32> = holders.iter().copied().filter(|&n| inside(n)).collect();
+        self.first.below(until, &mut |n| {
+            if inside(n) {
+                out.push(n);
+            }
+        });
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
     /// What node `n` is worth to `request` throughout a window of
     /// `duration` starting at `from` (one if it holds a unit of a per-node
     /// request, else its units up to the request's count), returned; and
     /// each later change of that worth before `until` as the window's
     /// start moves on, appended to `out` as (time, change, m), m its place
-    /// among the partition's members. A sliding minimum over the node's
+    /// among the nodes the search visits. A sliding minimum over the node's
     /// steps: O(b) for b breakpoints from `from` to `until` plus the window.
     fn worth_changes(
         &self,
@@ -503,12 +573,28 @@ impl NodeProfile {
     fn settled_by(&self, request: &Request, members: &[u32], from: Time) -> Option<Time> {
         let need = i64::from(request.count);
         let r = self.r;
+        // Past its last breakpoint a node is mostly idle again, and nodes of
+        // one type are worth the same then: the last idle node's worth is
+        // remembered rather than divided out at every node.
+        let mut idle: Option<(usize, i64)> = None;
         let mut settled: Vec<(Time, i64)> = members
             .iter()
             .filter_map(|&n| {
                 let line = &self.lines[n as usize];
                 let i = line.times.len();
-                let w = self.worth_in(n, &line.free[i * r..(i + 1) * r], request);
+                let last = &line.free[i * r..(i + 1) * r];
+                let cap = n as usize * r..(n as usize + 1) * r;
+                let is_idle = last.iter().zip(&self.capacity[cap.clone()]).all(|(&f, &c)| f == c as i64);
+                let w = match idle {
+                    Some((at, w)) if is_idle && self.capacity[at..at + r] == self.capacity[cap.clone()] => w,
+                    _ => {
+                        let w = self.worth_in(n, last, request);
+                        if is_idle {
+                            idle = Some((cap.start, w));
+                        }
+                        w
+                    }
+                };
                 (w > 0).then(|| (line.times.last().map_or(from, |&t| t.max(from)), w))
             })
             .collect();

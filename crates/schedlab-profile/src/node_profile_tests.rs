@@ -229,6 +229,9 @@ fn compare_spreads_with_grid(
     let mut grid = Grid::new(&c, horizon);
     let mut p = NodeProfile::new(&c, 0);
     let mut held: Vec<(Request, Vec<Slot>, Time, Time)> = Vec::new();
+    // The draws of the searches told the holders come from a generator of
+    // their own, so the cases are those the grid always drew.
+    let mut other = Rng(seed ^ 0x6a09_e667);
     for step in 0..steps {
         let origin = p.origin();
         match rng.below(10) {
@@ -250,6 +253,7 @@ fn compare_spreads_with_grid(
                 let duration = 1 + rng.below(horizon / 4);
                 let expected = grid.earliest(&request, from, duration);
                 assert_eq!(p.earliest(&request, from, duration), expected, "step {step}: {request:?} from {from}");
+                among_holders_agree(&p, &request, (from, duration), &expected, &mut other);
                 if let Some((start, slots)) = expected.filter(|(s, _)| s + duration < horizon) {
                     p.reserve(&request, &slots, start, start + duration);
                     grid.change(&request, &slots, start, start + duration, -1);
@@ -259,6 +263,31 @@ fn compare_spreads_with_grid(
         }
         held.retain(|h| h.3 > p.origin());
     }
+}
+
+/// The same search told the nodes that hold a unit at the origin (with
+/// random other nodes, inside the partition or not), unbounded and before
+/// a random bound, gives the grid's answer (before the bound, if it is).
+fn among_holders_agree(
+    p: &NodeProfile,
+    request: &Request,
+    (from, duration): (Time, Time),
+    expected: &Option<(Time, Vec<Slot>)>,
+    rng: &mut Rng,
+) {
+    let holders: Vec<u32> = (0..p.len() as u32)
+        .filter(|&n| {
+            let inside = p.members[request.partition as usize].contains(&n);
+            let holds = inside && p.units_throughout(n, request, p.origin(), 1) > 0;
+            holds || rng.below(5) == 0
+        })
+        .collect();
+    let whole = p.earliest_among(request, (from, Time::MAX), duration, &holders);
+    assert_eq!(&whole, expected, "{request:?} from {from} among {holders:?}");
+    let until = from + rng.below(80);
+    let before = expected.clone().filter(|(s, _)| *s < until);
+    let bounded = p.earliest_among(request, (from, until), duration, &holders);
+    assert_eq!(bounded, before, "{request:?} from {from} before {until} among {holders:?}");
 }
 
 #[test]

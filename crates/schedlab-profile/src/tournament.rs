@@ -1,7 +1,8 @@
 //! A tournament tree over nodes: each node's key (a time), and the least
 //! key with its node at the root, so that the node profile finds the nodes
 //! whose first breakpoint has passed without an ordered set of every
-//! breakpoint. A key changes in O(log n); the least is read in O(1).
+//! breakpoint, and the nodes whose first breakpoint comes before a
+//! search's bound. A key changes in O(log n); the least is read in O(1).
 
 use schedlab_engine::Time;
 
@@ -54,6 +55,25 @@ impl Tournament {
         self.best[1]
     }
 
+    /// Calls `visit` on every node whose key is below `until`, in node
+    /// order: O(k log n) for k such nodes, since a subtree whose least key
+    /// is not below `until` is not entered.
+    pub(crate) fn below(&self, until: Time, visit: &mut impl FnMut(u32)) {
+        self.below_from(1, until, visit);
+    }
+
+    fn below_from(&self, at: usize, until: Time, visit: &mut impl FnMut(u32)) {
+        if self.best.get(at).is_none_or(|b| b.0 >= until) {
+            return;
+        }
+        if at >= self.width {
+            visit((at - self.width) as u32);
+            return;
+        }
+        self.below_from(2 * at, until, visit);
+        self.below_from(2 * at + 1, until, visit);
+    }
+
     fn pull(&mut self, at: usize) {
         self.best[at] = self.best[2 * at].min(self.best[2 * at + 1]);
     }
@@ -84,10 +104,17 @@ mod tests {
         t.set(0, Time::MAX);
         t.set(2, 60);
         assert_eq!(t.least(), (50, 1));
+        let mut found = Vec::new();
+        t.below(60, &mut |n| found.push(n));
+        assert_eq!(found, [1]);
+        found.clear();
+        t.below(61, &mut |n| found.push(n));
+        assert_eq!(found, [1, 2]);
     }
 
     /// Random changes on trees of 1 to 70 nodes: the root is always the
-    /// least (key, node) of a plain list of keys.
+    /// least (key, node) of a plain list of keys, and the nodes below a
+    /// random bound are those of the list whose keys are below it.
     #[test]
     fn random_changes_agree_with_a_scan_of_every_key() {
         let mut state = 31;
@@ -105,6 +132,11 @@ mod tests {
                 } else {
                     assert_eq!(t.least(), naive);
                 }
+                let until = (next(&mut state) % 60) as Time;
+                let mut found = Vec::new();
+                t.below(until, &mut |n| found.push(n));
+                let expected: Vec<u32> = (0..n as u32).filter(|&i| keys[i as usize] < until).collect();
+                assert_eq!(found, expected, "below {until}");
             }
         }
     }

@@ -18,7 +18,7 @@
 
 use std::cmp::Reverse;
 
-use schedlab_engine::{EngineError, Happened, JobIdx, Sim, Time};
+use schedlab_engine::{EngineError, Happened, JobIdx, Sim};
 
 use super::score_order::ScoreOrder;
 use super::Backfill;
@@ -144,11 +144,7 @@ impl Backfill {
         // As on processors, the pass's last reservation on a full machine
         // constrains no later job, so it is not put into the book.
         let last = self.plan.len() + 1 == self.depth && sim.free() == 0;
-        let start = if last {
-            self.node_book.earliest(sim, j, sim.now(), prediction).map_or(Time::MAX, |(t, _)| t)
-        } else {
-            self.node_book.place(sim, j, sim.now())
-        };
+        let start = self.node_book.reserve_in_pass(sim, j, !last);
         sim.reserve(j, start);
         self.plan.push((j, start, prediction));
         Ok(false)
