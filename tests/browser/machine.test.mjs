@@ -55,6 +55,27 @@ async function runAndWait(page) {
   await page.waitForSelector("#results[data-complete='1'] #results-table", { timeout: 30_000 });
 }
 
+// Copies the page's share link and opens it in a new page, the workload
+// options open.
+async function openedFromLink(page) {
+  await page.click("#copy-link");
+  const link = await page.inputValue("#share-url");
+  const p2 = await session.browser.context.newPage();
+  p2.on("pageerror", (e) => pageErrors.push(String(e)));
+  await p2.goto(link);
+  await p2.waitForSelector("body[data-ready='1']");
+  await openOptions(p2);
+  return p2;
+}
+
+async function assertEditorFits(page, width) {
+  const box = await page.$eval("#machine", (e) => {
+    const r = e.getBoundingClientRect();
+    return { right: r.right, scroll: document.documentElement.scrollWidth };
+  });
+  assert.ok(box.right <= width && box.scroll <= width, `the editor fits the window: ${JSON.stringify(box)}`);
+}
+
 async function cell(page, labelStart, metric) {
   if (!(await page.isChecked("#more-columns"))) await page.check("#more-columns");
   return page.evaluate(
@@ -82,13 +103,7 @@ describe("the machine editor", () => {
     assert.equal(Number(await cell(page, "easy", "mbs")), want.metrics.mbs);
     assert.equal(Number(await cell(page, "easy", "mean_wait")), want.metrics.mean_wait);
 
-    await page.click("#copy-link");
-    const link = await page.inputValue("#share-url");
-    const p2 = await session.browser.context.newPage();
-    p2.on("pageerror", (e) => pageErrors.push(String(e)));
-    await p2.goto(link);
-    await p2.waitForSelector("body[data-ready='1']");
-    await openOptions(p2);
+    const p2 = await openedFromLink(page);
     assert.equal(await p2.inputValue("#wl-nodes"), "2x(cpu=50)");
     assert.equal(await p2.textContent("#wl-nodes-note"), "2 nodes (100 cores): 2 × (cpu 50); partitions all (nodes 0-1)");
     await p2.close();
@@ -109,11 +124,7 @@ describe("the machine editor", () => {
     await typeNodes(page, "4x(cpu=25,mem=65536M)");
     assert.equal(await page.inputValue("#wl-nodes"), "4x(cpu=25,mem=64G)");
     assert.equal(await page.textContent("#wl-nodes-note"), "4 nodes (100 cores, 256 GiB): 4 × (cpu 25, mem 64 GiB); partitions all (nodes 0-3)");
-    const box = await page.$eval("#machine", (e) => {
-      const r = e.getBoundingClientRect();
-      return { right: r.right, scroll: document.documentElement.scrollWidth };
-    });
-    assert.ok(box.right <= 390 && box.scroll <= 390, `the editor fits the window: ${JSON.stringify(box)}`);
+    await assertEditorFits(page, 390);
     await page.$eval("#wl-nodes", (e) => e.scrollIntoView({ block: "center" }));
     await page.screenshot({ path: join(SHOTS, "machine-memory-390.png"), fullPage: false });
     // The sample's jobs ask no memory, so they run as on 100 processors
@@ -121,13 +132,7 @@ describe("the machine editor", () => {
     await runAndWait(page);
     const want = cli("run", SAMPLE, "--nodes", "4x(cpu=25,mem=64G)", "--policy", "easy", "--json", "-q");
     assert.equal(Number(await cell(page, "easy", "mean_wait")), want.metrics.mean_wait);
-    await page.click("#copy-link");
-    const link = await page.inputValue("#share-url");
-    const p2 = await session.browser.context.newPage();
-    p2.on("pageerror", (e) => pageErrors.push(String(e)));
-    await p2.goto(link);
-    await p2.waitForSelector("body[data-ready='1']");
-    await openOptions(p2);
+    const p2 = await openedFromLink(page);
     assert.equal(await p2.inputValue("#wl-nodes"), "4x(cpu=25,mem=64G)");
     await p2.close();
     await page.close();
@@ -172,11 +177,7 @@ describe("the machine editor", () => {
         await page.textContent("#wl-machine-notes"),
         "cluster.conf: ignored 4 line(s): ClusterName (line 3), SlurmctldHost (line 4), SelectType (line 5), SchedulerParameters (line 12)",
       );
-      const box = await page.$eval("#machine", (e) => {
-        const r = e.getBoundingClientRect();
-        return { right: r.right, scroll: document.documentElement.scrollWidth };
-      });
-      assert.ok(box.right <= width && box.scroll <= width, `the editor fits the window: ${JSON.stringify(box)}`);
+      await assertEditorFits(page, width);
       await page.$eval("#workload-options", (e) => e.scrollIntoView());
       await page.screenshot({ path: join(SHOTS, `machine-editor-${width}.png`), fullPage: false });
       await page.close();

@@ -100,6 +100,15 @@ fn naive_over(units: &[(u32, u64)], count: u64, k: usize) -> Option<Vec<Slot>> {
 }
 
 /// First fit by a scan, on plain arrays.
+/// The index of `machine` with every node idle, and each node's capacity
+/// (the naive model's free amounts to start from).
+fn idle(machine: &Machine) -> (Nodes, Vec<Vec<u64>>) {
+    let cluster = Cluster { machine: machine.clone(), requests: Vec::new(), of_job: Vec::new() };
+    let types = machine.node_type_of();
+    let capacity = types.iter().map(|&t| machine.node_types[t as usize].capacity.clone()).collect();
+    (Nodes::new(&cluster), capacity)
+}
+
 fn naive_find(m: &Machine, free: &[Vec<u64>], capacity: &[Vec<u64>], r: &Request) -> Option<Vec<Slot>> {
     naive_find_capped(m, free, capacity, r, &|_| u64::MAX)
 }
@@ -141,10 +150,7 @@ fn the_index_places_as_a_scan_does() {
     for round in 0..60 {
         let nodes = 1 + (rng.next_u64() % if round < 50 { 40 } else { 3000 }) as u32;
         let machine = random_machine(&mut rng, nodes);
-        let cluster = Cluster { machine: machine.clone(), requests: Vec::new(), of_job: Vec::new() };
-        let mut index = Nodes::new(&cluster);
-        let types = machine.node_type_of();
-        let capacity: Vec<Vec<u64>> = types.iter().map(|&t| machine.node_types[t as usize].capacity.clone()).collect();
+        let (mut index, capacity) = idle(&machine);
         let mut free = capacity.clone();
         let mut held: Vec<(Request, Vec<Slot>)> = Vec::new();
         // Requests refused since the last release (`Nodes::releases`).
@@ -246,10 +252,7 @@ fn capped_placements_and_fits_are_the_scans() {
     for round in 0..40 {
         let nodes = 1 + (rng.next_u64() % if round < 30 { 40 } else { 1500 }) as u32;
         let machine = random_machine(&mut rng, nodes);
-        let cluster = Cluster { machine: machine.clone(), requests: Vec::new(), of_job: Vec::new() };
-        let mut index = Nodes::new(&cluster);
-        let types = machine.node_type_of();
-        let capacity: Vec<Vec<u64>> = types.iter().map(|&t| machine.node_types[t as usize].capacity.clone()).collect();
+        let (mut index, capacity) = idle(&machine);
         let mut free = capacity.clone();
         for _ in 0..300 {
             let r = random_request(&mut rng, &machine);

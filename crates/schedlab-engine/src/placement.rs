@@ -22,25 +22,8 @@ use crate::nodes::Slot;
 /// and the units of the request it can hold, in increasing node order;
 /// `None` if they cannot hold it.
 pub fn first_fit(request: &Request, candidates: &[(u32, u64)]) -> Option<Vec<Slot>> {
-    let mut need = Need::of(request);
-    need.most = candidates.iter().map(|c| c.1).max().unwrap_or(0);
-    let mut out = Vec::new();
-    for &(node, here) in candidates {
-        if need.done() {
-            break;
-        }
-        let take = need.take(&request.spread, here);
-        if take > 0 {
-            out.push(Slot { node, units: take as u32 });
-        }
-    }
-    if need.done() {
-        return Some(out);
-    }
-    match request.spread {
-        Spread::Over { nodes, .. } => spread_ahead(u64::from(request.count), nodes, candidates),
-        _ => None,
-    }
+    let most = candidates.iter().map(|c| c.1).max().unwrap_or(0);
+    first_fit_in_order(request, most, candidates.iter().copied())
 }
 
 /// [`first_fit`] over candidates given in increasing node order on
@@ -70,7 +53,7 @@ where
         return Some(out);
     }
     match request.spread {
-        Spread::Over { .. } => first_fit(request, &candidates.collect::<Vec<_>>()),
+        Spread::Over { nodes, .. } => spread_ahead(u64::from(request.count), nodes, &candidates.collect::<Vec<_>>()),
         _ => None,
     }
 }
