@@ -58,15 +58,6 @@ where
     }
 }
 
-/// The units of the `k` largest nodes counted in `by_units` (units →
-/// nodes), or `None` if there are fewer than `k`: a request of `count`
-/// tasks over exactly `k` nodes can be placed on nodes holding these
-/// units exactly when this is at least `count` (the look-ahead below
-/// keeps that true from node to node).
-pub fn largest_units(by_units: &BTreeMap<u64, u64>, k: u64) -> Option<u64> {
-    largest(by_units, k)
-}
-
 /// What a placement still needs while the nodes are visited in order.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Need {
@@ -141,7 +132,7 @@ fn spread_ahead(count: u64, nodes: u32, candidates: &[(u32, u64)]) -> Option<Vec
         *later.entry(u).or_insert(0) += 1;
     }
     let (mut left, mut to_take) = (count, u64::from(nodes));
-    if largest(&later, to_take).is_none_or(|sum| sum < left) {
+    if largest_units(&later, to_take).is_none_or(|sum| sum < left) {
         return None;
     }
     let mut out = Vec::with_capacity(to_take as usize);
@@ -156,7 +147,7 @@ fn spread_ahead(count: u64, nodes: u32, candidates: &[(u32, u64)]) -> Option<Vec
             }
         }
         let take = here.min(left - (to_take - 1));
-        if largest(&later, to_take - 1).is_none_or(|rest| take + rest < left) {
+        if largest_units(&later, to_take - 1).is_none_or(|rest| take + rest < left) {
             continue;
         }
         out.push(Slot { node, units: take as u32 });
@@ -167,8 +158,11 @@ fn spread_ahead(count: u64, nodes: u32, candidates: &[(u32, u64)]) -> Option<Vec
 }
 
 /// The units of the `k` largest nodes counted in `by_units` (units →
-/// nodes), or `None` if there are fewer than `k`.
-fn largest(by_units: &BTreeMap<u64, u64>, k: u64) -> Option<u64> {
+/// nodes), or `None` if there are fewer than `k`: a request of `count`
+/// tasks over exactly `k` nodes can be placed on nodes holding these
+/// units exactly when this is at least `count` (the look-ahead above
+/// keeps that true from node to node).
+pub fn largest_units(by_units: &BTreeMap<u64, u64>, k: u64) -> Option<u64> {
     let (mut left, mut sum) = (k, 0u64);
     for (&units, &count) in by_units.iter().rev() {
         if left == 0 {
@@ -230,7 +224,10 @@ mod tests {
     #[test]
     fn largest_sums_the_k_largest_or_says_there_are_too_few() {
         let by_units = BTreeMap::from([(1, 1), (2, 1), (3, 2)]);
-        assert_eq!((largest(&by_units, 3), largest(&by_units, 0), largest(&by_units, 5)), (Some(8), Some(0), None));
+        assert_eq!(
+            (largest_units(&by_units, 3), largest_units(&by_units, 0), largest_units(&by_units, 5)),
+            (Some(8), Some(0), None)
+        );
     }
 
     /// Every node in order is kept if the k - 1 largest later ones (sorted)
